@@ -1,0 +1,86 @@
+"""The table log: one game as data (game, players, options, then every input in order).
+
+Resume is replay: a log rebuilds the exact state, so nothing else about a game needs saving.
+The format is documented in docs/table-log.md.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .rules import GameState, IllegalInput, new_game
+from .rules.base import Input, RulesError
+
+FORMAT = "dicetable-log/1"
+
+
+class LogError(Exception):
+    """A log that cannot be read or replayed. `index` is the failing input's position, if any."""
+
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass
+class TableLog:
+    game: str
+    players: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    inputs: list[Input] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "game": self.game, "players": list(self.players),
+                "options": dict(self.options), "inputs": list(self.inputs)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "TableLog":
+        if not isinstance(data, dict):
+            raise LogError("a table log is a JSON object with game, players, options and inputs")
+        fmt = data.get("format", FORMAT)
+        if fmt != FORMAT:
+            raise LogError(f"unknown log format {fmt!r} (this program reads {FORMAT!r})")
+        game, players = data.get("game"), data.get("players")
+        options, inputs = data.get("options", {}), data.get("inputs", [])
+        if not isinstance(game, str):
+            raise LogError("the log has no 'game' name")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise LogError("'players' must be a list of names")
+        if not isinstance(options, dict):
+            raise LogError("'options' must be an object")
+        if not isinstance(inputs, list):
+            raise LogError("'inputs' must be a list")
+        return cls(game, list(players), dict(options), list(inputs))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "TableLog":
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
+        try:
+            return cls.from_json(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    def start(self) -> GameState:
+        try:
+            return new_game(self.game, self.players, self.options)
+        except RulesError as exc:
+            raise LogError(str(exc)) from None
+
+
+def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:
+    """Apply every input of the log; an illegal one raises LogError with its index."""
+    state = log.start()
+    for index, data in enumerate(log.inputs if inputs is None else inputs):
+        try:
+            state = state.apply(data)
+        except IllegalInput as exc:
+            raise LogError(f"input {index} is illegal: {exc}", index) from None
+    return state
