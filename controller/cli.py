@@ -1,0 +1,187 @@
+"""The `dicetable` command: one entry point for the table, the demo and the tools."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from .rules import GAMES, OptionError, load_all
+from .tablelog import LogError, TableLog, replay
+
+log = logging.getLogger("dicetable")
+
+
+def parse_options(pairs: list[str] | None) -> dict:
+    """`--option name=value` pairs; values are JSON when they parse as JSON, else strings."""
+    out: dict = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise OptionError(f"--option takes name=value, not {pair!r}")
+        name, raw = pair.split("=", 1)
+        try:
+            out[name.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[name.strip()] = raw
+    return out
+
+
+# ------------------------------------------------------------------------------------ commands
+def cmd_games(args: argparse.Namespace) -> int:
+    for name in sorted(GAMES):
+        cls = GAMES[name]
+        print(f"{name}: {cls.title} ({cls.min_players}-{cls.max_players} players)")
+        if args.options:
+            for spec in cls.OPTIONS:
+                choices = f" one of {list(spec.choices)}" if spec.choices else ""
+                print(f"    {spec.name} = {spec.default!r}{choices}  {spec.doc}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        table_log = TableLog.load(args.log)
+        state = replay(table_log)
+    except LogError as exc:
+        if args.json:
+            print(json.dumps({"error": str(exc), "index": exc.index}))
+        else:
+            print(f"dicetable replay: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"game": table_log.game, "over": state.is_over, "sheet": state.sheet().to_json(),
+                          "result": state.result().to_json()}, indent=1))
+    else:
+        print(state.sheet().to_text())
+        print()
+        print(state.result().to_text() if state.is_over else "(the game is not over yet)")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.fixtures or args.script:
+        from .table_cli import play_fixtures
+
+        return play_fixtures(args)
+    from .terminal import play_terminal
+
+    players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+    try:
+        if args.resume:
+            table_log = TableLog.load(args.resume)
+            state = replay(table_log)
+        else:
+            if not args.game:
+                print("dicetable play: name a game with --game (see 'dicetable games')", file=sys.stderr)
+                return 2
+            table_log = TableLog(args.game, players, parse_options(args.option))
+            state = table_log.start()
+    except (LogError, OptionError) as exc:
+        print(f"dicetable play: {exc}", file=sys.stderr)
+        return 2
+    log_path = Path(args.log) if args.log else None
+
+    def save() -> None:
+        if log_path:
+            table_log.save(log_path)
+
+    save()
+    play_terminal(state, table_log, input, sys.stdout, save)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    if args.text:
+        from .demo_text import run_text_demo
+
+        return run_text_demo(sys.stdout, [args.game] if args.game else None, args.players, args.seed)
+    from .table_cli import run_demo
+
+    return run_demo(args)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .table_cli import run_table
+
+    return run_table(args)
+
+
+def cmd_bench_rules(args: argparse.Namespace) -> int:
+    from .bench_rules import run
+
+    return run(seconds=args.seconds, as_json=args.json)
+
+
+# -------------------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dicetable", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("demo", help="the main job: a full game played from synthetic camera images")
+    p.add_argument("--game", choices=sorted(GAMES), help="one game (default: each game in turn)")
+    p.add_argument("--players", type=int, help="number of automatic players")
+    p.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
+    p.add_argument("--screenshots", metavar="DIR", help="write PNG screenshots here")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--size", default="1280x720", help="screen size WxH")
+    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--text", action="store_true", help="rules only, in the terminal (no camera, no screen)")
+    p.add_argument("--fast", action="store_true", help="no pauses between steps")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("run", help="the real table (camera, buttons, screen) from a config file")
+    p.add_argument("--config", default="/etc/dicetable/config.toml")
+    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--headless", action="store_true")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("play", help="play in the terminal typing dice values, or headless from fixtures")
+    p.add_argument("--game", choices=sorted(GAMES))
+    p.add_argument("--players", help="comma-separated names, e.g. Ann,Bob")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a house-rule option (repeatable)")
+    p.add_argument("--log", help="write the table log here after every input")
+    p.add_argument("--resume", metavar="LOG", help="continue the game of this table log")
+    p.add_argument("--fixtures", metavar="DIR", help="headless test mode: frames from this folder")
+    p.add_argument("--script", metavar="FILE", help="headless test mode: button presses from this file")
+    p.add_argument("--headless", action="store_true")
+    p.add_argument("--screenshots", metavar="DIR")
+    p.add_argument("--size", default="1280x720")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="apply every input of a table log; print the sheet and result")
+    p.add_argument("log")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("games", help="list the games and their options")
+    p.add_argument("--options", action="store_true")
+    p.set_defaults(func=cmd_games)
+
+    register_tools(sub)
+    return parser
+
+
+def register_tools(sub) -> None:
+    """Subcommands that live with their package (vision: read, bench, calibrate)."""
+    from vision import calibrate, cli as vision_cli
+
+    vision_cli.register(sub, extra_bench={"rules": (cmd_bench_rules, "rules engines: apply() and games/s")})
+    calibrate.register(sub)
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_all()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

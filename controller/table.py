@@ -1,0 +1,444 @@
+"""The table flow: camera readings and button presses in, game inputs out, for any game.
+
+It only satisfies `expects()`. When the game waits for dice it takes the next *final* reading
+(the settle tracker decides when the tray is still and readings agree), checks that the count
+and the held dice match, shows the reading for a moment (a long press on OK corrects a misread
+die) and applies it. When the game waits for a decision it offers the options on a menu
+(UP/DOWN/OK) and the dice to hold (HOLD1..5, or the same menu on a three-button panel).
+
+It never guesses: a reading that does not fit is explained on screen and the table waits.
+Nothing here can change the game except `_apply`, which applies an input the rules accepted and
+journals it. Bad input of any kind leaves the game state untouched.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, Sequence
+
+from display.view import DieMark, MessageView, OptionView, PromptView, Standing, TableView, TrayView
+from vision.types import Reading
+
+from .rules import Decide, GameOver, GameState, IllegalInput, Throw
+from .rules.base import Input, choose_input, dice_input, multiset_contains, multiset_minus, reroll_input
+from .tablelog import TableLog
+
+log = logging.getLogger(__name__)
+
+# Problems that make a reading unusable as it is (players must fix the tray or correct it).
+BLOCKING = {"die_leaning", "foreign_object", "partly_out_of_view", "bad_frame", "too_dark",
+            "too_bright", "blurred", "unsure_value"}
+MIN_CONFIDENCE = 0.5
+
+
+class ButtonLike(Protocol):
+    kind: str
+    name: str
+
+
+# phases of the table (not of the game)
+WAIT_DICE = "wait_dice"      # the game expects dice: waiting for a final reading that fits
+CONFIRM = "confirm"          # a fitting reading is shown for a moment before it is applied
+CORRECT = "correct"          # players are correcting a misread die with the buttons
+DECIDE = "decide"            # the game expects a decision: menu and holds
+OVER = "over"
+
+
+@dataclass
+class MenuEntry:
+    """One line of the decision menu: a game option, 'throw again', or a die to hold."""
+
+    label: str
+    action: str              # "option" | "reroll" | "die"
+    key: str = ""            # option key
+    index: int = -1          # die position
+    points: int | None = None
+
+
+class TableFlow:
+    """The table's own state machine around one game."""
+
+    def __init__(self, state: GameState, table_log: TableLog, *,
+                 on_apply: Callable[[Input], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 confirm_seconds: float = 1.5, message_seconds: float = 6.0):
+        self.state = state
+        self.log = table_log
+        self.on_apply = on_apply
+        self.clock = clock
+        self.confirm_seconds = confirm_seconds
+        self.message_seconds = message_seconds
+        self.message: MessageView | None = None
+        self._message_until = 0.0
+        self.tray_values: list[int] = []              # dice on the tray, left to right (last accepted)
+        self.tray_boxes: list[tuple[int, int, int, int]] = []
+        self.last_reading: Reading | None = None
+        self.pending: list[int] | None = None         # full tray values awaiting confirmation
+        self.pending_new: list[int] = []
+        self.pending_boxes: list[tuple[int, int, int, int]] = []
+        self._confirm_at = 0.0
+        self.correct_index = 0
+        self.holds: list[bool] = []
+        self.cursor = 0
+        self._abandon_armed_until = 0.0
+        self.abandoned = False
+        self._correctable: tuple[list[int], list] | None = None
+        self._faces: tuple[str, ...] | None = None
+        self.phase = WAIT_DICE
+        self._enter_phase()
+
+    # ----------------------------------------------------------------------------- messages
+    def say(self, text: str, level: str = "info") -> None:
+        self.message = MessageView(text, level)
+        self._message_until = self.clock() + self.message_seconds
+        (log.warning if level in ("warning", "error") else log.info)("%s", text)
+
+    def tick(self) -> None:
+        """Time passes: confirmations fall due, messages fade."""
+        now = self.clock()
+        if self.message and now >= self._message_until:
+            self.message = None
+        if self.phase == CONFIRM and now >= self._confirm_at:
+            self._commit_pending()
+
+    # ------------------------------------------------------------------------------- phases
+    @property
+    def expect(self):
+        return self.state.expects()
+
+    def _enter_phase(self) -> None:
+        exp = self.expect
+        if self.abandoned or isinstance(exp, GameOver):
+            self.phase = OVER
+        elif isinstance(exp, Throw):
+            self.phase = WAIT_DICE
+            self._correctable = None
+            if exp.faces:
+                self._faces = exp.faces
+        else:
+            self.phase = DECIDE
+            self._reset_decision(exp)
+
+    def _reset_decision(self, exp: Decide) -> None:
+        if exp.reroll is not None:
+            dice = list(exp.reroll.dice)
+            if Counter(dice) != Counter(self.tray_values):
+                self.tray_values, self.tray_boxes = dice, []
+        self.holds = [False] * len(self.tray_values) if exp.reroll is not None else []
+        entries = self.menu()
+        # start on the first real choice: "throw again" if offered, else the best-scoring option
+        first = next((i for i, e in enumerate(entries) if e.action == "reroll"), None)
+        if first is None:
+            scored = [(e.points, -i) for i, e in enumerate(entries) if e.action == "option" and e.points is not None]
+            first = -max(scored)[1] if scored else next((i for i, e in enumerate(entries) if e.action == "option"), 0)
+        self.cursor = first
+
+    def _apply(self, data: Input) -> bool:
+        """The only place the game changes. Returns False (and says why) if the rules refuse."""
+        try:
+            new_state = self.state.apply(data)
+        except IllegalInput as exc:
+            self.say(f"Not accepted: {exc}", "warning")
+            return False
+        self.state = new_state
+        self.log.inputs.append(data)
+        if self.on_apply:
+            self.on_apply(data)
+        self._enter_phase()
+        return True
+
+    # ------------------------------------------------------------------------------ readings
+    def on_reading(self, reading: Reading) -> None:
+        """A final reading from the settle tracker (the tray is still and readings agree)."""
+        self.last_reading = reading
+        if self.phase == OVER:
+            return
+        if self.phase in (CONFIRM, CORRECT):
+            return  # players are looking at the previous reading; a new throw waits for that
+        exp = self.expect
+        if not isinstance(exp, Throw):
+            if self.phase == DECIDE and reading.dice and self._tray_changed(reading):
+                self.say(f"{self.state.player_name(exp.player)}: decide first (OK on the menu), then throw.",
+                         "warning")
+            return
+        held = list(exp.held)
+        want = len(held) + exp.count
+        found = len(reading.dice)
+        if found != want:
+            where = f" ({len(held)} held + {exp.count} thrown)" if held else ""
+            self.say(f"I see {found} dice; the game needs {want}{where}. Fix the tray or throw again.",
+                     "warning")
+            return
+        problems = [p for p in reading.problems if p.code in BLOCKING]
+        doubtful = [i for i, d in enumerate(reading.dice) if d.value is None or d.confidence < MIN_CONFIDENCE]
+        if problems or doubtful:
+            what = problems[0].message if problems else f"I cannot read die {doubtful[0] + 1} for sure"
+            self.say(f"{what}. Throw again, or hold OK to enter the values.", "warning")
+            self._offer_correction(reading, exp)
+            return
+        values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
+        if not multiset_contains(values, held):
+            self.say(f"A held die changed: the held dice should be {_fmt(held, exp)}, I see {_fmt(values, exp)}. "
+                     "Put them back as they were.", "warning")
+            return
+        self._stage(values, [d.box for d in reading.dice], exp)
+
+    def _tray_changed(self, reading: Reading) -> bool:
+        return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
+
+    def _stage(self, values: list[int], boxes: list, exp: Throw) -> None:
+        self.pending = values
+        self.pending_new = multiset_minus(values, exp.held)
+        self.pending_boxes = boxes
+        self.phase = CONFIRM
+        self._confirm_at = self.clock() + self.confirm_seconds
+
+    def _offer_correction(self, reading: Reading, exp: Throw) -> None:
+        """Keep the doubtful reading at hand so that a long OK can correct it."""
+        self._correctable = ([d.value or 1 for d in reading.dice], [d.box for d in reading.dice])
+
+    def _commit_pending(self) -> None:
+        exp = self.expect
+        if self.pending is None or not isinstance(exp, Throw):
+            self.phase = WAIT_DICE
+            return
+        values, boxes = self.pending, self.pending_boxes
+        if not multiset_contains(values, exp.held):
+            self.say("The corrected values do not include the held dice; correct again or throw again.", "warning")
+            self.phase = WAIT_DICE
+            self.pending = None
+            return
+        new = multiset_minus(values, exp.held)
+        self.pending = None
+        if self._apply(dice_input(exp.player, new)):
+            self.tray_values, self.tray_boxes = list(values), list(boxes)
+            if isinstance(self.expect, Decide):
+                self._reset_decision(self.expect)  # tray now known: holds line up with it
+        else:
+            self.phase = WAIT_DICE
+
+    # ------------------------------------------------------------------------------- buttons
+    def on_button(self, event: ButtonLike) -> None:
+        kind, name = event.kind, event.name
+        if kind not in ("press", "hold"):
+            return
+        if name == "HINT":
+            self.say("Hints are not available yet.")
+            return
+        if name == "ABANDON":
+            self._abandon()
+            return
+        handler = {WAIT_DICE: self._button_wait, CONFIRM: self._button_confirm, CORRECT: self._button_correct,
+                   DECIDE: self._button_decide, OVER: self._button_over}[self.phase]
+        handler(kind, name)
+
+    def _nothing_now(self, name: str) -> None:
+        exp = self.expect
+        who = self.state.player_name(getattr(exp, "player", None))
+        what = f"throw {exp.count} dice" if isinstance(exp, Throw) else "act"
+        self.say(f"{name} does nothing now: waiting for {who} to {what}.")
+
+    def _button_wait(self, kind: str, name: str) -> None:
+        if name == "OK" and kind == "hold" and self._correctable:
+            values, boxes = self._correctable
+            self._correctable = None
+            self.pending, self.pending_boxes = list(values), list(boxes)
+            self.correct_index = 0
+            self.phase = CORRECT
+            self.say("Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
+            return
+        self._nothing_now(name)
+
+    def _button_confirm(self, kind: str, name: str) -> None:
+        if name == "OK" and kind == "hold":
+            self.phase = CORRECT
+            self.correct_index = 0
+            self.say("Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
+        elif name == "OK":
+            self._commit_pending()
+        elif name == "BACK":
+            self.pending = None
+            self.phase = WAIT_DICE
+            self.say("Reading dropped: throw again.")
+        else:
+            self.say("Checking the reading: OK accepts, hold OK to correct, BACK to throw again.")
+
+    def _button_correct(self, kind: str, name: str) -> None:
+        assert self.pending is not None
+        n = len(self.pending)
+        if name.startswith("HOLD") and name[4:].isdigit() and 1 <= int(name[4:]) <= n:
+            self.correct_index = int(name[4:]) - 1
+        elif name == "UP":
+            self.pending[self.correct_index] = self.pending[self.correct_index] % 6 + 1
+        elif name == "DOWN":
+            self.pending[self.correct_index] = (self.pending[self.correct_index] - 2) % 6 + 1
+        elif name == "OK":
+            if kind == "hold" or self.correct_index >= n - 1:
+                self.say("Corrected values accepted.")
+                self._confirm_at = self.clock()
+                self.phase = CONFIRM
+                self._commit_pending()
+            else:
+                self.correct_index += 1
+        elif name == "BACK":
+            self.pending = None
+            self.phase = WAIT_DICE
+            self.say("Correction cancelled: throw again.")
+
+    def menu(self) -> list[MenuEntry]:
+        exp = self.expect
+        if not isinstance(exp, Decide):
+            return []
+        entries: list[MenuEntry] = []
+        if exp.reroll is not None:
+            n_held = sum(self.holds)
+            rethrow = len(self.tray_values) - n_held
+            label = f"Throw {rethrow} again" if rethrow else "Keep all"
+            entries.append(MenuEntry(label, "reroll"))
+        for opt in exp.options:
+            entries.append(MenuEntry(opt.label, "option", key=opt.key, points=opt.points))
+        if exp.reroll is not None:
+            for i, v in enumerate(self.tray_values):
+                state = "release" if self.holds[i] else "hold"
+                entries.append(MenuEntry(f"Die {i + 1} ({_face(v, None)}): {state}", "die", index=i))
+        return entries
+
+    def _button_decide(self, kind: str, name: str) -> None:
+        exp = self.expect
+        assert isinstance(exp, Decide)
+        entries = self.menu()
+        if name.startswith("HOLD") and name[4:].isdigit():
+            i = int(name[4:]) - 1
+            if exp.reroll is None:
+                self.say("No dice can be held now: choose on the menu.")
+            elif not 0 <= i < len(self.tray_values):
+                self.say(f"There is no die {i + 1}.")
+            else:
+                self.holds[i] = not self.holds[i]
+            return
+        if name == "UP":
+            self.cursor = (self.cursor - 1) % len(entries)
+        elif name == "DOWN":
+            self.cursor = (self.cursor + 1) % len(entries)
+        elif name == "BACK":
+            if any(self.holds):
+                self.holds = [False] * len(self.holds)
+                self.say("Holds cleared.")
+            else:
+                self._reset_decision(exp)
+        elif name == "OK":
+            entry = entries[min(self.cursor, len(entries) - 1)]
+            if entry.action == "die":
+                self.holds[entry.index] = not self.holds[entry.index]
+            elif entry.action == "reroll":
+                keep = [v for v, h in zip(self.tray_values, self.holds) if h]
+                kept_boxes = [b for b, h in zip(self.tray_boxes, self.holds) if h] if self.tray_boxes else []
+                if self._apply(reroll_input(exp.player, keep)):
+                    self.tray_values, self.tray_boxes = keep, kept_boxes
+            else:
+                self._apply(choose_input(exp.player, entry.key))
+
+    def _button_over(self, kind: str, name: str) -> None:
+        self.say("The game is over.")
+
+    def _abandon(self) -> None:
+        exp = self.expect
+        if isinstance(exp, Decide):
+            opt = next((o for o in exp.options if o.key == "ABANDON" or o.group == "abandon"), None)
+            if opt is not None:
+                self._apply(choose_input(exp.player, opt.key))
+                return
+        if self.phase == OVER:
+            return
+        now = self.clock()
+        if now < self._abandon_armed_until:
+            self.abandoned = True
+            self.phase = OVER
+            self.say("Game abandoned. The log keeps every move.", "warning")
+        else:
+            self._abandon_armed_until = now + 5.0
+            self.say("Press ABANDON again within 5 seconds to abandon the whole game.", "warning")
+
+    # ---------------------------------------------------------------------------------- view
+    def view(self, image=None) -> TableView:
+        state = self.state
+        sheet = state.sheet()
+        exp = self.expect
+        faces = self._faces
+        tray = TrayView(image, tuple(self._marks(faces)), self._caption(faces))
+        if self.phase == OVER:
+            result = state.result()
+            standings = []
+            place = 1
+            for group in result.ranking:
+                for i in group:
+                    standings.append(Standing(state.players[i], result.scores[i], place, i in result.winners))
+                place += len(group)
+            title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
+            return TableView("final", title, sheet.status, sheet.to_json(), tray, None, self.message,
+                             standings=tuple(standings), notes=sheet.notes)
+        return TableView("play", state.title, sheet.status, sheet.to_json(), tray, self._prompt(faces),
+                         self.message, notes=sheet.notes)
+
+    def _marks(self, faces) -> list[DieMark]:
+        if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
+            return [DieMark(tuple(b), _face(v, faces), selected=(self.phase == CORRECT and i == self.correct_index))
+                    for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
+        if self.phase == DECIDE and self.tray_boxes:
+            entries = self.menu()
+            cur = entries[self.cursor] if 0 <= self.cursor < len(entries) else None
+            return [DieMark(tuple(b), _face(v, faces), held=bool(self.holds and self.holds[i]),
+                            selected=bool(cur and cur.action == "die" and cur.index == i))
+                    for i, (v, b) in enumerate(zip(self.tray_values, self.tray_boxes))]
+        if self.last_reading is not None:
+            exp = self.expect
+            held = Counter(exp.held) if isinstance(exp, Throw) else Counter()
+            marks = []
+            for d in self.last_reading.dice:
+                is_held = d.value is not None and held[d.value] > 0
+                if is_held:
+                    held[d.value] -= 1
+                marks.append(DieMark(tuple(d.box), _face(d.value, faces) if d.value else "?", held=is_held,
+                                     doubtful=d.value is None or d.confidence < MIN_CONFIDENCE))
+            return marks
+        return []
+
+    def _caption(self, faces) -> str:
+        if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
+            return "Read: " + " ".join(_face(v, faces) for v in self.pending)
+        if self.tray_values:
+            return "Dice: " + " ".join(_face(v, faces) for v in self.tray_values)
+        return ""
+
+    def _prompt(self, faces) -> PromptView:
+        exp = self.expect
+        who = self.state.player_name(getattr(exp, "player", None))
+        if self.phase == CONFIRM:
+            return PromptView(who, "Is this right? OK accepts · hold OK to correct · BACK to throw again",
+                              hint="Accepted automatically in a moment")
+        if self.phase == CORRECT:
+            return PromptView(who, f"Correct die {self.correct_index + 1}: UP/DOWN change it, OK next",
+                              hint="BACK cancels")
+        if isinstance(exp, Throw):
+            held = f" ({len(exp.held)} held stay)" if exp.held else ""
+            text = exp.prompt or f"{who}: throw {exp.count} dice"
+            return PromptView(who, text + held, hint="Throw, then let the dice settle")
+        assert isinstance(exp, Decide)
+        entries = self.menu()
+        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor)) for i, e in enumerate(entries))
+        hint = "UP/DOWN choose · OK confirm"
+        if exp.reroll is not None:
+            hint = "HOLD 1-5 keep dice · " + hint
+        return PromptView(who, exp.prompt or f"{who}: decide", options, hint)
+
+
+def _face(value: int | None, faces: Sequence[str] | None) -> str:
+    if value is None:
+        return "?"
+    return faces[value - 1] if faces else str(value)
+
+
+def _fmt(values, exp: Throw) -> str:
+    return " ".join(_face(v, exp.faces) for v in sorted(values)) or "none"

@@ -1,0 +1,133 @@
+"""Play any game in a terminal with real dice: players type the values they read off the table.
+
+This is the table without a camera. It asks the same questions the screen will ask, and bad
+typing gets a clear message and the question again, never a traceback.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, TextIO
+
+from .rules import Decide, GameState, IllegalInput, Throw
+from .rules.base import Input, choose_input, dice_input, reroll_input
+from .tablelog import TableLog
+
+HELP = "Commands: 'sheet' shows the score sheet, 'quit' stops (the log is kept), 'help' this text."
+
+
+class InputError(ValueError):
+    """What the player typed cannot be understood; the message says what is expected."""
+
+
+def face_labels(expect: Throw | None) -> list[str]:
+    if expect is not None and expect.faces:
+        return list(expect.faces)
+    return [str(v) for v in range(1, 7)]
+
+
+def parse_dice(text: str, labels: list[str]) -> list[int]:
+    """'3 3 5', '3,3,5', '335' (pips) or 'K K 10' (poker faces) -> faces 1..6."""
+    text = text.strip()
+    if not text:
+        raise InputError("type the dice values, e.g. 3 3 5")
+    tokens = [t for t in re.split(r"[\s,;]+", text) if t]
+    pips = labels == [str(v) for v in range(1, 7)]
+    if pips and len(tokens) == 1 and tokens[0].isdigit():
+        tokens = list(tokens[0])
+    lookup = {label.upper(): i + 1 for i, label in enumerate(labels)}
+    values = []
+    for tok in tokens:
+        face = lookup.get(tok.upper())
+        if face is None:
+            raise InputError(f"{tok!r} is not a die face (faces: {' '.join(labels)})")
+        values.append(face)
+    return values
+
+
+def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
+    """A number from the list, an option key, or 'k ...' to keep dice and throw the rest."""
+    text = text.strip()
+    if not text:
+        raise InputError("choose a number from the list")
+    low = text.lower()
+    if expect.reroll is not None and (low.startswith("k") and (len(low) == 1 or low[1] in " ,:0123456789")):
+        rest = text[1:].strip(" :,")
+        keep = parse_dice(rest, labels) if rest else []
+        return reroll_input(expect.player, keep)
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= len(expect.options):
+            raise InputError(f"choose a number from 1 to {len(expect.options)}")
+        return choose_input(expect.player, expect.options[n - 1].key)
+    for opt in expect.options:
+        if opt.key.lower() == low or opt.label.lower() == low:
+            return choose_input(expect.player, opt.key)
+    raise InputError(f"{text!r} is not one of the choices")
+
+
+def show_dice(values, labels: list[str]) -> str:
+    return " ".join(labels[v - 1] for v in values)
+
+
+def describe(state: GameState, expect: Throw | Decide, labels: list[str]) -> str:
+    who = state.player_name(expect.player)
+    if isinstance(expect, Throw):
+        lines = [expect.prompt or f"{who}: throw {expect.count} dice"]
+        if expect.held:
+            lines.append(f"  held on the table: {show_dice(expect.held, labels)}")
+        lines.append(f"  type the {expect.count} value(s) you read off the new dice:")
+        return "\n".join(lines)
+    lines = [expect.prompt or f"{who}: decide"]
+    for i, opt in enumerate(expect.options, 1):
+        pts = f"  ({opt.points:+d})" if opt.points is not None else ""
+        lines.append(f"  {i:>2}. {opt.label}{pts}")
+    if expect.reroll is not None:
+        spec = expect.reroll
+        lines.append(f"  k <dice to keep>: keep those and throw the others again (dice: {show_dice(spec.dice, labels)})")
+    return "\n".join(lines)
+
+
+def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], out: TextIO,
+                  save: Callable[[], None] | None = None) -> GameState:
+    """Run the game to its end (or until 'quit' / end of input). Returns the last state."""
+    labels = face_labels(None)
+    last_sheet_status = None
+    while not state.is_over:
+        expect = state.expects()
+        if isinstance(expect, Throw):
+            labels = face_labels(expect)
+        sheet = state.sheet()
+        if sheet.status != last_sheet_status:
+            print("\n" + sheet.status, file=out)
+            last_sheet_status = sheet.status
+        print(describe(state, expect, labels), file=out)
+        try:
+            text = ask("> ")
+        except EOFError:
+            print("\nEnd of input: the game stops here; the log keeps every input so far.", file=out)
+            return state
+        cmd = text.strip().lower()
+        if cmd in ("quit", "exit", "q"):
+            print("Stopped. The log keeps every input so far.", file=out)
+            return state
+        if cmd in ("help", "?"):
+            print(HELP, file=out)
+            continue
+        if cmd == "sheet":
+            print(state.sheet().to_text(), file=out)
+            continue
+        try:
+            if isinstance(expect, Throw):
+                data = dice_input(expect.player, parse_dice(text, labels))
+            else:
+                data = parse_decision(text, expect, labels)
+            state = state.apply(data)
+        except (InputError, IllegalInput) as exc:
+            print(f"  ! {exc}. Try again.", file=out)
+            continue
+        log.inputs.append(data)
+        if save:
+            save()
+    print("\n" + state.sheet().to_text(), file=out)
+    print("\n" + state.result().to_text(), file=out)
+    return state

@@ -1,0 +1,81 @@
+"""Small drawing helpers shared by the screens (text that fits, panels, camera images)."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from . import theme
+
+
+# Glyphs the bundled font lacks, replaced by what it has (it has Latin-1 and a few more).
+FALLBACK = {"✕": "X", "✗": "X", "×": "x", "■": "#", "□": "-", "▲": "^", "▼": "v", "✓": "+", "★": "*",
+            "…": "...", "•": "·", "→": "->", "←": "<-"}
+
+
+def printable(s: str, f) -> str:
+    """`s` with every glyph the font cannot draw replaced (never a tofu box on screen)."""
+    if s.isascii():
+        return s
+    out = []
+    for ch in s:
+        if ch in FALLBACK:
+            out.append(FALLBACK[ch])
+        elif ch.isascii() or (f.metrics(ch) or [None])[0] is not None:
+            out.append(ch)
+        else:
+            out.append("?")
+    return "".join(out)
+
+
+def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int, colour=theme.TEXT,
+         bold: bool = False, anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+    """Draw one line; shrink it to `max_width` if needed rather than let it overflow."""
+    f = theme.font(size, bold)
+    s = printable(s, f)
+    img = f.render(s, True, colour)
+    if max_width and img.get_width() > max_width:
+        while size > 10 and img.get_width() > max_width:
+            size = int(size * 0.9)
+            img = theme.font(size, bold).render(s, True, colour)
+        if img.get_width() > max_width:  # still too wide: cut with an ellipsis
+            while len(s) > 1 and img.get_width() > max_width:
+                s = s[:-4] + "..."
+                img = theme.font(size, bold).render(s, True, colour)
+    rect = img.get_rect(**{anchor: pos})
+    surface.blit(img, rect)
+    return rect
+
+
+def wrap(s: str, size: int, width: int, bold: bool = False) -> list[str]:
+    f = theme.font(size, bold)
+    words, lines, line = s.split(), [], ""
+    for w in words:
+        trial = f"{line} {w}".strip()
+        if f.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = w
+    if line:
+        lines.append(line)
+    return lines
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, colour=theme.PANEL, radius: int = 10) -> None:
+    pygame.draw.rect(surface, colour, rect, border_radius=radius)
+
+
+def bgr_to_surface(image: np.ndarray) -> pygame.Surface:
+    """An OpenCV BGR (or grey) frame as a pygame surface."""
+    if image.ndim == 2:
+        image = np.repeat(image[:, :, None], 3, axis=2)
+    rgb = np.ascontiguousarray(image[:, :, 2::-1])
+    return pygame.image.frombuffer(rgb.tobytes(), (rgb.shape[1], rgb.shape[0]), "RGB")
+
+
+def fit_rect(src: tuple[int, int], dst: pygame.Rect) -> pygame.Rect:
+    """The largest rect of the source's aspect ratio centred in dst."""
+    sw, sh = src
+    k = min(dst.width / sw, dst.height / sh)
+    w, h = int(sw * k), int(sh * k)
+    return pygame.Rect(dst.centerx - w // 2, dst.centery - h // 2, w, h)

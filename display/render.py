@@ -1,0 +1,190 @@
+"""`render(surface, view)`: draw one TableView. Pure drawing: no state, no game knowledge.
+
+Layout (landscape): the tray and the question on the left, the score sheet on the right; a
+message banner across the top when the table has something to say; the final standings in big
+type when the game is over.
+"""
+from __future__ import annotations
+
+import pygame
+
+from . import theme
+from .draw import bgr_to_surface, fit_rect, panel, text, wrap
+from .sheet import draw_sheet
+from .view import MessageView, PromptView, TableView, TrayView
+
+
+def render(surface: pygame.Surface, view: TableView) -> None:
+    s = theme.scale(surface)
+    surface.fill(theme.BG)
+    w, h = surface.get_size()
+    margin = int(10 * s)
+    header_h = int(52 * s)
+    text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True, max_width=w // 2)
+    if view.status:
+        text(surface, view.status, (w - margin, margin + int(4 * s)), int(34 * s), theme.ACCENT,
+             anchor="topright", max_width=w // 2 - margin)
+    body = pygame.Rect(margin, header_h + margin, w - 2 * margin, h - header_h - 2 * margin)
+    if view.mode == "final":
+        _final(surface, view, body, s)
+    elif view.mode == "setup":
+        _setup(surface, view, body, s)
+    else:
+        left_w = int(body.width * 0.42)
+        left = pygame.Rect(body.x, body.y, left_w, body.height)
+        right = pygame.Rect(body.x + left_w + margin, body.y, body.width - left_w - margin, body.height)
+        tray_h = int(left.height * 0.48)
+        _tray(surface, view.tray, pygame.Rect(left.x, left.y, left.width, tray_h), s)
+        lower = pygame.Rect(left.x, left.y + tray_h + margin, left.width, left.height - tray_h - margin)
+        if view.message:
+            used = _banner(surface, view.message, lower, s)
+            lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
+        _prompt(surface, view.prompt, lower, s)
+        if view.sheet:
+            draw_sheet(surface, view.sheet, right, s)
+    if view.message and view.mode != "play":
+        w, _ = surface.get_size()
+        _banner(surface, view.message, pygame.Rect(int(w * 0.05), header_h, int(w * 0.9), h), s)
+
+
+def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: float) -> None:
+    panel(surface, rect, theme.PANEL)
+    if tray is None or tray.image is None:
+        text(surface, "No camera image", rect.center, int(30 * s), theme.MUTED, anchor="center")
+        return
+    img = tray.image
+    ih, iw = img.shape[:2]
+    caption_h = int(38 * s) if tray.caption else 0
+    area = pygame.Rect(rect.x + 4, rect.y + 4, rect.width - 8, rect.height - 8 - caption_h)
+    dst = fit_rect((iw, ih), area)
+    surf = pygame.transform.smoothscale(bgr_to_surface(img), dst.size)
+    surface.blit(surf, dst)
+    k = dst.width / iw
+    for mark in tray.dice:
+        x0, y0, x1, y1 = mark.box
+        r = pygame.Rect(dst.x + int(x0 * k), dst.y + int(y0 * k), max(4, int((x1 - x0) * k)),
+                        max(4, int((y1 - y0) * k)))
+        colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
+        if mark.selected:
+            colour = theme.ACCENT
+        pygame.draw.rect(surface, colour, r.inflate(6, 6), max(2, int(4 * s)), border_radius=6)
+        size = max(int(30 * s), int(r.height * 0.55))
+        label = mark.label
+        if mark.held:
+            held_tag = theme.font(int(22 * s), True).render("HELD", True, theme.BG)
+            held_rect = held_tag.get_rect(midtop=(r.centerx, r.bottom + 4))
+            pygame.draw.rect(surface, colour, held_rect.inflate(6, 2), border_radius=4)
+            surface.blit(held_tag, held_rect)
+        tag = theme.font(size, True).render(label, True, theme.BG)
+        tag_rect = tag.get_rect(midbottom=(r.centerx, r.y - 2))
+        if tag_rect.top < dst.top:
+            tag_rect.top = r.bottom + 2
+        pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
+        surface.blit(tag, tag_rect)
+    if tray.caption:
+        text(surface, tray.caption, (rect.x + int(10 * s), rect.bottom - caption_h), int(34 * s), theme.TEXT,
+             bold=True, max_width=rect.width - int(20 * s))
+
+
+def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rect, s: float) -> None:
+    panel(surface, rect, theme.PANEL)
+    if prompt is None:
+        return
+    pad = int(12 * s)
+    x, y, width = rect.x + pad, rect.y + pad, rect.width - 2 * pad
+    big = int(36 * s)
+    for line in wrap(prompt.text, big, width, bold=True)[:3]:
+        text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
+        y += int(big * 0.95)
+    hint_h = int(30 * s) if prompt.hint else 0
+    if prompt.options:
+        y += int(6 * s)
+        line_h = int(34 * s)
+        room = max(1, (rect.bottom - pad - hint_h - y) // line_h)
+        sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
+        start = max(0, min(sel - room // 2, len(prompt.options) - room))
+        shown = prompt.options[start:start + room]
+        for i, opt in enumerate(shown, start):
+            row = pygame.Rect(x - 4, y, width + 8, line_h - 2)
+            if opt.selected:
+                pygame.draw.rect(surface, theme.ACCENT, row, border_radius=6)
+            colour = theme.BG if opt.selected else (theme.TEXT if opt.enabled else theme.MUTED)
+            size = int(30 * s)
+            text(surface, opt.label, (x + 4, y + line_h // 2), size, colour, bold=opt.selected, anchor="midleft",
+                 max_width=int(width * 0.78))
+            if opt.points is not None:
+                pc = theme.BG if opt.selected else theme.PREVIEW
+                text(surface, str(opt.points), (x + width - 4, y + line_h // 2), size, pc, bold=True,
+                     anchor="midright")
+            y += line_h
+        if start > 0:
+            text(surface, "more above", (rect.right - pad, rect.y + pad), int(22 * s), theme.MUTED, anchor="topright")
+        if start + room < len(prompt.options):
+            text(surface, "more below", (rect.right - pad, rect.bottom - pad - hint_h), int(22 * s), theme.MUTED,
+                 anchor="bottomright")
+    if prompt.hint:
+        text(surface, prompt.hint, (x, rect.bottom - pad - hint_h + int(4 * s)), int(26 * s), theme.MUTED,
+             max_width=width)
+
+
+def _banner(surface: pygame.Surface, message: MessageView, area: pygame.Rect, s: float) -> int:
+    """A message box at the top of `area`; returns the height it took (plus a gap)."""
+    colour = {"warning": theme.WARN_BG, "error": theme.ERROR_BG}.get(message.level, theme.INFO_BG)
+    size = int(30 * s)
+    lines = wrap(message.text, size, area.width - int(24 * s), bold=True)[:4]
+    h = int(size * 1.0) * len(lines) + int(14 * s)
+    rect = pygame.Rect(area.x, area.y, area.width, h)
+    pygame.draw.rect(surface, colour, rect, border_radius=10)
+    pygame.draw.rect(surface, theme.TEXT, rect, 2, border_radius=10)
+    y = rect.y + int(7 * s)
+    for line in lines:
+        text(surface, line, (rect.centerx, y), size, theme.TEXT, bold=True, anchor="midtop",
+             max_width=rect.width - int(16 * s))
+        y += int(size * 1.0)
+    return h + int(8 * s)
+
+
+def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
+    left = pygame.Rect(body.x, body.y, int(body.width * 0.45), body.height)
+    panel(surface, left)
+    y = left.y + int(16 * s)
+    winners = [st.name for st in view.standings if st.winner]
+    if winners:
+        head = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
+        for line in wrap(head, int(56 * s), left.width - int(32 * s), bold=True)[:2]:
+            text(surface, line, (left.x + int(16 * s), y), int(56 * s), theme.WINNER, bold=True,
+                 max_width=left.width - int(32 * s))
+            y += int(60 * s)
+    y += int(10 * s)
+    room = max(1, len(view.standings))
+    line_h = min(int(64 * s), (left.bottom - y - int(10 * s)) // room)
+    for st in view.standings:
+        colour = theme.WINNER if st.winner else theme.TEXT
+        size = int(line_h * 0.8)
+        text(surface, f"{st.place}. {st.name}", (left.x + int(20 * s), y), size, colour, bold=st.winner,
+             max_width=int(left.width * 0.65))
+        text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")
+        y += line_h
+    if view.sheet:
+        right = pygame.Rect(left.right + int(10 * s), body.y, body.right - left.right - int(10 * s), body.height)
+        draw_sheet(surface, view.sheet, right, s)
+
+
+def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
+    panel(surface, body)
+    y = body.y + int(20 * s)
+    line_h = min(int(60 * s), max(1, (body.height - int(40 * s)) // max(1, len(view.setup) + 1)))
+    size = int(line_h * 0.75)
+    for item in view.setup:
+        row = pygame.Rect(body.x + int(16 * s), y, body.width - int(32 * s), line_h - 4)
+        if item.selected:
+            pygame.draw.rect(surface, theme.ACCENT, row, border_radius=8)
+        colour = theme.BG if item.selected else theme.TEXT
+        text(surface, item.label, (row.x + int(12 * s), row.centery), size, colour, bold=True, anchor="midleft",
+             max_width=row.width // 2)
+        text(surface, item.value, (row.right - int(12 * s), row.centery), size, colour, anchor="midright",
+             max_width=row.width // 2)
+        y += line_h
+    if view.prompt:
+        text(surface, view.prompt.hint or view.prompt.text, (body.x + int(16 * s), body.bottom - int(40 * s)),
+             int(28 * s), theme.MUTED, max_width=body.width - int(32 * s))

@@ -1,0 +1,93 @@
+"""Drawing a score sheet (the plain dict of `Sheet.to_json()`) into a rectangle.
+
+Type size follows from the number of rows, so a 20-row sheet fills an 800x480 screen and a
+TV alike. When a game has one table per player and they do not all fit side by side, the
+acting player's table (the games put it first) is drawn whole and the others as totals.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from . import theme
+from .draw import panel, text
+
+MIN_TABLE_WIDTH_PER_COLUMN = 70
+
+
+def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect, s: float) -> None:
+    panel(surface, rect)
+    tables = sheet.get("tables") or []
+    if not tables:
+        return
+    inner = rect.inflate(-int(16 * s), -int(16 * s))
+    # how many tables fit side by side?
+    per_table_cols = max(len(t.get("columns", [])) for t in tables) + 2
+    fit = max(1, min(len(tables), inner.width // int(per_table_cols * MIN_TABLE_WIDTH_PER_COLUMN * s)))
+    shown = tables[:fit]
+    footer_h = 0
+    if fit < len(tables):
+        footer_h = int(34 * s)
+    gap = int(12 * s)
+    width = (inner.width - gap * (len(shown) - 1)) // len(shown)
+    for i, table in enumerate(shown):
+        area = pygame.Rect(inner.x + i * (width + gap), inner.y, width, inner.height - footer_h)
+        draw_table(surface, table, area, s)
+    if footer_h:
+        players = sheet.get("players", [])
+        totals = sheet.get("totals", [])
+        rest = [t.get("title", "") for t in tables[fit:]]
+        line = "Also: " + " · ".join(rest) if rest else ""
+        if players and totals:
+            line = "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
+        text(surface, line, (inner.x, inner.bottom - footer_h + int(6 * s)), int(26 * s), theme.MUTED,
+             max_width=inner.width)
+
+
+def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect, s: float) -> None:
+    columns: list[str] = table.get("columns", [])
+    rows: list[dict[str, Any]] = table.get("rows", [])
+    title = table.get("title", "")
+    active = table.get("active_column")
+    n_lines = len(rows) + 1 + (1 if title else 0)
+    row_h = max(12, min(int(52 * s), rect.height // max(n_lines, 1)))
+    size = max(12, int(row_h * 0.86))
+    y = rect.y
+    if title:
+        text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
+        y += row_h
+    label_font = theme.font(size)
+    label_w = max([label_font.size(r.get("label", ""))[0] for r in rows] + [0]) + int(12 * s)
+    label_w = min(label_w, int(rect.width * 0.42))
+    ncol = max(len(columns), 1)
+    col_w = (rect.width - label_w) // ncol
+    # header
+    for c, name in enumerate(columns):
+        cx = rect.x + label_w + c * col_w
+        if c == active:
+            pygame.draw.rect(surface, theme.PANEL_LIGHT, (cx, y, col_w, row_h * (len(rows) + 1)), border_radius=6)
+        text(surface, name, (cx + col_w // 2, y + row_h // 2), size, theme.ACCENT if c == active else theme.TEXT,
+             bold=True, anchor="center", max_width=col_w - 4)
+    y += row_h
+    pygame.draw.line(surface, theme.GRID, (rect.x, y - 2), (rect.right, y - 2), 2)
+    for row in rows:
+        kind = row.get("kind", "normal")
+        if kind == "total":
+            pygame.draw.line(surface, theme.GRID, (rect.x, y), (rect.right, y), 2)
+        label_colour = theme.MUTED if kind in ("subtotal", "bonus") else theme.TEXT
+        text(surface, row.get("label", ""), (rect.x + 4, y + row_h // 2), size, label_colour,
+             bold=(kind == "total"), anchor="midleft", max_width=label_w - 6)
+        for c, cell in enumerate(row.get("cells", [])[:ncol]):
+            cx = rect.x + label_w + c * col_w
+            ctext = cell.get("text", "")
+            ckind = cell.get("kind", "empty")
+            colour = theme.CELL_COLOURS.get(ckind, theme.TEXT)
+            if cell.get("highlight"):
+                pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y + 1, col_w - 4, row_h - 2), 2, border_radius=6)
+            if ctext:
+                text(surface, ctext, (cx + col_w // 2, y + row_h // 2), size, colour,
+                     bold=(kind == "total" or ckind == "total"), anchor="center", max_width=col_w - 6)
+        y += row_h
+        if y > rect.bottom:
+            break

@@ -1,0 +1,48 @@
+"""Colours and type sizes, chosen to be read from across a café table.
+
+Dark background, near-white text, one accent per meaning; sizes scale with the screen height so
+the same layout works on the 800x480 Pi display and a 1920x1080 TV.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pygame
+
+BG = (14, 18, 24)
+PANEL = (28, 34, 44)
+PANEL_LIGHT = (44, 52, 66)
+GRID = (70, 80, 96)
+TEXT = (240, 242, 245)
+MUTED = (165, 172, 184)
+ACCENT = (255, 204, 0)         # the player to act, the cursor
+SCORE = (120, 220, 140)        # written scores
+CROSS = (255, 110, 100)        # crosses, zeros, errors
+PREVIEW = (110, 200, 255)      # what the current dice would score
+AWARD = (255, 170, 60)
+WINNER = (255, 215, 0)
+HELD = (90, 170, 255)
+DOUBT = (255, 140, 0)
+INFO_BG = (30, 70, 120)
+WARN_BG = (140, 90, 0)
+ERROR_BG = (150, 30, 30)
+
+CELL_COLOURS = {
+    "score": SCORE, "cross": CROSS, "award": AWARD, "preview": PREVIEW, "total": TEXT,
+    "tick": SCORE, "hand": TEXT, "info": MUTED, "empty": MUTED,
+}
+
+
+def scale(surface: pygame.Surface) -> float:
+    """1.0 at 720 px high; everything is sized from this."""
+    w, h = surface.get_size()
+    return max(0.5, min(h / 720.0, w / 1280.0 * 1.25))
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    f = pygame.font.Font(None, max(10, int(size)))  # pygame's bundled font: no download, no system font
+    f.set_bold(bold)
+    return f

@@ -1,0 +1,88 @@
+"""The plain data a screen draws. The controller builds it; the display never imports a game.
+
+The score sheet arrives as the plain dict of `Sheet.to_json()` (tables of rows of cells with a
+`kind` that says how to draw them), so the display knows how a sheet looks, not what it means.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DieMark:
+    """One die as the camera saw it, drawn over the tray image."""
+
+    box: tuple[int, int, int, int]       # in tray-image pixels
+    label: str                           # face as players know it: "5", or "K" on poker dice
+    held: bool = False                   # kept aside by the player (HOLD button)
+    doubtful: bool = False               # the reader was unsure: outline in warning colour
+    selected: bool = False               # the cursor of a 3-button panel is on it
+
+
+@dataclass(frozen=True)
+class TrayView:
+    image: np.ndarray | None             # BGR camera frame (None: no camera image)
+    dice: tuple[DieMark, ...] = ()
+    caption: str = ""                    # e.g. "Settled: 3 3 5 1 6" or "Dice moving..."
+
+
+@dataclass(frozen=True)
+class OptionView:
+    label: str
+    points: int | None = None
+    selected: bool = False
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class PromptView:
+    """What the table asks now, and of whom."""
+
+    player: str                          # who acts ("" for the table)
+    text: str                            # "Ann: choose a category, or hold dice and throw again"
+    options: tuple[OptionView, ...] = () # the menu, cursor on the selected one
+    hint: str = ""                       # which buttons do what: "HOLD 1-5 keep dice · OK throw"
+
+
+@dataclass(frozen=True)
+class MessageView:
+    text: str
+    level: str = "info"                  # info | warning | error
+
+
+@dataclass(frozen=True)
+class SetupItem:
+    label: str                           # "Game", "Players", "two_pairs_value"
+    value: str                           # "Thirteen", "4", "20"
+    selected: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    name: str
+    score: int
+    place: int
+    winner: bool = False
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything on screen at one moment.
+
+    mode: "setup" (choose game, players, options), "play" (tray + sheet + prompt),
+    "round" (a round's result, between rounds), "final" (standings with the winner).
+    """
+
+    mode: str
+    title: str
+    status: str = ""
+    sheet: dict[str, Any] | None = None  # Sheet.to_json()
+    tray: TrayView | None = None
+    prompt: PromptView | None = None
+    message: MessageView | None = None
+    setup: tuple[SetupItem, ...] = ()
+    standings: tuple[Standing, ...] = ()
+    notes: tuple[str, ...] = field(default_factory=tuple)
