@@ -1,0 +1,442 @@
+"""Classic poker dice: the spec's test vectors CL-01..CL-31, option effects and properties.
+
+Hands in the tests are written in the spec's rank notation ("K K 9 J A"); the driver turns
+them into die faces 1..6 through the game's `face_mapping`, as the camera would read them.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.rules import Decide, GameOver, IllegalInput, OptionError, Throw, new_game
+from controller.rules.classic import Category, compare, describe, evaluate, parse_mapping
+from controller.rules.random_play import random_input
+
+RANK = {"9": 9, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+C = Category
+
+
+def ranks(text: str) -> list[int]:
+    return [RANK[t] for t in text.split()]
+
+
+def faces(state, text: str) -> list[int]:
+    """Rank notation -> die faces under the state's mapping."""
+    return [state.ranks.index(r) + 1 for r in ranks(text)]
+
+
+def run(state, *steps):
+    """Drive a game with compact steps: ("dice", "K K 9"), ("keep", "K K"), ("stand",), ("choose", KEY)."""
+    for step in steps:
+        exp = state.expects()
+        p = exp.player
+        kind = step[0]
+        if kind == "dice":
+            state = state.apply({"type": "dice", "player": p, "values": faces(state, step[1])})
+        elif kind == "keep":
+            state = state.apply({"type": "reroll", "player": p, "keep": faces(state, step[1])})
+        elif kind == "stand":
+            state = state.apply({"type": "choose", "player": p, "option": "STAND"})
+        else:
+            state = state.apply({"type": "choose", "player": p, "option": step[1]})
+    return state
+
+
+def final_hands(*hands):
+    """Steps for players who each keep their first throw (no second throw)."""
+    out = []
+    for h in hands:
+        out += [("dice", h), ("stand",)]
+    return out
+
+
+# ----------------------------------------------------------------------- CL-01..CL-08 detection
+DETECTION = [
+    pytest.param("K K K K K", {}, C.FIVE_OF_A_KIND, (13,), id="CL-01"),
+    pytest.param("9 9 9 9 A", {}, C.FOUR_OF_A_KIND, (9,), id="CL-02"),
+    pytest.param("Q Q Q 10 10", {}, C.FULL_HOUSE, (12,), id="CL-03"),
+    pytest.param("Q Q Q 10 10", {"full_house_pair_tiebreak": True}, C.FULL_HOUSE, (12, 10), id="CL-03-pair-tiebreak"),
+    pytest.param("10 A J K Q", {}, C.STRAIGHT, (), id="CL-04"),
+    pytest.param("9 10 J Q K", {}, C.NO_PAIR, (13, 12, 11, 10, 9), id="CL-05"),
+    pytest.param("9 10 J Q K", {"low_straight_9_to_K": True}, C.STRAIGHT, (13,), id="CL-05-low-straight"),
+    pytest.param("J J J 9 10", {}, C.THREE_OF_A_KIND, (11,), id="CL-06"),
+    pytest.param("Q Q 10 10 J", {}, C.TWO_PAIRS, (12, 10, 11), id="CL-07"),
+    pytest.param("K K J A Q", {}, C.ONE_PAIR, (13, 14, 12, 11), id="CL-08"),
+]
+
+
+@pytest.mark.parametrize("hand, opts, category, key", DETECTION)
+def test_category_detection(hand, opts, category, key):
+    assert evaluate(ranks(hand), **opts) == (category, key)
+
+
+# --------------------------------------------------------------------- CL-09..CL-25 comparisons
+COMPARISONS = [
+    pytest.param("K K K K K", "Q Q Q Q Q", {}, 1, id="CL-09"),
+    pytest.param("K K K K 9", "K K K K A", {}, 0, id="CL-10"),
+    pytest.param("Q Q Q 10 10", "J J J A A", {}, 1, id="CL-11"),
+    pytest.param("Q Q Q 10 10", "Q Q Q A A", {}, 0, id="CL-12"),
+    pytest.param("Q Q Q 10 10", "Q Q Q A A", {"full_house_pair_tiebreak": True}, -1, id="CL-12-pair-tiebreak"),
+    pytest.param("A K Q J 10", "A A A K Q", {}, 1, id="CL-13"),
+    pytest.param("9 10 J Q K", "A K Q J 9", {}, -1, id="CL-14"),
+    pytest.param("9 10 J Q K", "A K Q J 9", {"low_straight_9_to_K": True}, 1, id="CL-14-low-straight"),
+    pytest.param("J J J 9 10", "10 10 10 A K", {}, 1, id="CL-15"),
+    pytest.param("J J J 9 10", "J J J A K", {}, 0, id="CL-16"),
+    pytest.param("Q Q 10 10 J", "Q Q 10 10 9", {}, 1, id="CL-17"),
+    pytest.param("Q Q 10 10 J", "Q Q J J 9", {}, -1, id="CL-18"),
+    pytest.param("K K 9 9 10", "Q Q J J A", {}, 1, id="CL-19"),
+    pytest.param("K K J A Q", "K K A Q 10", {}, 1, id="CL-20"),
+    pytest.param("A K Q J 9", "A K Q 10 9", {}, 1, id="CL-21"),
+    pytest.param("9 9 9 9 A", "A A A K K", {}, 1, id="CL-22"),
+    pytest.param("A A K K Q", "9 9 9 10 J", {}, -1, id="CL-23"),
+    pytest.param("A K Q J 10", "10 J Q K A", {}, 0, id="CL-24"),
+    pytest.param("9 10 J Q A", "9 10 J K A", {}, -1, id="CL-25"),
+]
+
+
+@pytest.mark.parametrize("a, b, opts, expected", COMPARISONS)
+def test_comparison(a, b, opts, expected):
+    assert compare(ranks(a), ranks(b), **opts) == expected
+    assert compare(ranks(b), ranks(a), **opts) == -expected
+
+
+def test_low_straight_ranks_just_below_the_high_straight():
+    low = {"low_straight_9_to_K": True}
+    assert compare(ranks("A K Q J 10"), ranks("9 10 J Q K"), **low) == 1
+    assert compare(ranks("9 10 J Q K"), ranks("A A A K Q"), **low) == 1
+    assert compare(ranks("9 10 J Q K"), ranks("Q Q Q 9 9"), **low) == -1
+
+
+def test_every_hand_has_exactly_one_category_and_the_order_is_total():
+    import itertools
+    hands = list(itertools.product(range(9, 15), repeat=5))
+    cats = {evaluate(h)[0] for h in hands}
+    assert cats == set(Category)
+    # no pair hands: missing 10 > missing J > missing Q > missing K > missing A (spec §3.3)
+    order = ["A K Q J 9", "A K Q 10 9", "A K J 10 9", "A Q J 10 9", "K Q J 10 9"]
+    for hi, lo in zip(order, order[1:]):
+        assert compare(ranks(hi), ranks(lo)) == 1
+
+
+def test_hand_notation():
+    assert describe(ranks("K K K Q 10")) == "K K K Q 10 · Three K"
+    assert describe(ranks("10 Q Q 10 Q")) == "Q Q Q 10 10 · Full house Q over 10"
+    assert describe(ranks("9 10 J Q K"), low_straight_9_to_K=True) == "K Q J 10 9 · Straight (low)"
+
+
+# --------------------------------------------------------------------------- CL-26, CL-27 flow
+def test_CL_26_round_flow():
+    g = new_game("classic", ["P1", "P2", "P3"])
+    exp = g.expects()
+    assert isinstance(exp, Throw) and exp.count == 5 and exp.player == 0 and exp.purpose == "throw"
+    assert exp.faces == ("9", "10", "J", "Q", "K", "A")
+    g = run(g, ("dice", "K K 9 J A"))
+    exp = g.expects()
+    assert isinstance(exp, Decide) and exp.reroll.min_rethrow == 1 and exp.reroll.max_rethrow == 5
+    assert [o.key for o in exp.options] == ["STAND"]
+    g = run(g, ("keep", "K K"))
+    exp = g.expects()
+    assert (exp.count, exp.purpose, sorted(exp.held)) == (3, "rethrow", sorted(faces(g, "K K")))
+    g = run(g, ("dice", "Q K 10"))
+    assert g.hands[0] is not None and g.strength(g.hands[0]) == (C.THREE_OF_A_KIND, (13,))
+    g = run(g, ("dice", "A K Q J 9"), ("keep", "A K Q J"), ("dice", "10"))
+    assert g.strength(g.hands[1])[0] == C.STRAIGHT
+    g = run(g, ("dice", "Q Q Q Q 9"), ("stand",))
+    rec = g.history[0]
+    assert rec["winners"] == (2,)
+    assert g.wins == (0, 0, 1)
+    row = g.sheet().tables[0].rows[0]
+    assert [c.text for c in row.cells] == ["K K K Q 10 · Three K", "A K Q J 10 · Straight", "Q Q Q Q 9 · Four Q"]
+    assert [c.highlight for c in row.cells] == [False, False, True]
+
+
+CL27 = ("10 10 10 A K", "10 10 10 9 J", "A A K K J")
+
+
+def test_CL_27_round_tie_shared_by_default():
+    g = run(new_game("classic", ["P1", "P2", "P3"]), *final_hands(*CL27))
+    assert g.history[0]["winners"] == (0, 1)
+    assert g.wins == (1, 1, 0)
+
+
+def test_CL_27_round_tie_roll_off():
+    g = run(new_game("classic", ["P1", "P2", "P3"], {"round_tie": "roll_off"}), *final_hands(*CL27))
+    exp = g.expects()
+    assert isinstance(exp, Throw) and exp.purpose == "roll_off" and exp.player == 0 and exp.count == 5
+    # first roll-off pass ties again (kickers ignored), second pass: P2 strictly best
+    g = run(g, ("dice", "J J J A K"), ("dice", "J J J 9 10"))
+    assert g.expects().purpose == "roll_off" and g.wins == (0, 0, 0)
+    g = run(g, ("dice", "9 10 J Q A"), ("dice", "9 9 10 J Q"))
+    assert g.history[0]["winners"] == (1,)
+    assert g.wins == (0, 1, 0)
+    assert len(g.history[0]["rolloffs"]) == 2
+    assert any("roll-off" in n for n in g.sheet().notes)
+
+
+# --------------------------------------------------------------------------- CL-28..CL-31 betting
+BET = {"variant": "betting"}
+PHASE1 = [("dice", "K K K 9 10"), ("dice", "Q Q J 10 9"), ("dice", "A K J 10 9")]
+BETS = [("choose", "BET_2"), ("choose", "CALL"), ("choose", "RAISE_4"), ("choose", "CALL"), ("choose", "FOLD")]
+
+
+def test_CL_28_betting_round():
+    g = run(new_game("classic", ["A", "B", "C"], BET), *PHASE1)
+    exp = g.expects()
+    assert exp.player == 0 and [o.key for o in exp.options] == ["CHECK", "BET_1", "BET_2", "BET_3", "BET_4", "BET_5"]
+    g = run(g, *BETS)
+    assert g.pot == 10 and g.bank == (16, 18, 16)
+    exp = g.expects()
+    assert isinstance(exp, Decide) and exp.player == 0 and sorted(exp.reroll.dice) == sorted(faces(g, "K K K 9 10"))
+    g = run(g, ("keep", "K K K"))
+    assert g.expects().held == tuple(faces(g, "K K K")) and g.expects().count == 2
+    g = run(g, ("dice", "K Q"))
+    assert g.expects().player == 2                     # B folded: no second throw
+    g = run(g, ("keep", "A K J 10"), ("dice", "Q"))
+    rec = g.history[0]
+    assert rec["winners"] == (0,) and g.strength(rec["hands"][2])[0] == C.STRAIGHT
+    assert g.bank == (26, 18, 16) and sum(g.bank) + g.carry == 60
+    assert g.sheet().totals == (26, 18, 16)
+
+
+@pytest.mark.parametrize("opts, banks", [
+    pytest.param({}, (21, 18, 21), id="CL-29"),
+    pytest.param({"full_house_pair_tiebreak": True}, (16, 18, 26), id="CL-29-pair-tiebreak"),
+])
+def test_CL_29_split_pot(opts, banks):
+    g = run(new_game("classic", ["A", "B", "C"], {**BET, **opts}), *PHASE1, *BETS,
+            ("keep", "10"), ("dice", "Q Q Q 10"), ("keep", "A"), ("dice", "Q Q Q A"))
+    assert g.bank == banks and g.carry == 0
+
+
+def test_CL_30_pot_remainder_is_carried():
+    g = run(new_game("classic", ["A", "B", "C"], BET), *PHASE1,
+            ("choose", "BET_3"), ("choose", "CALL"), ("choose", "CALL"),
+            ("keep", "K K K"), ("dice", "Q Q"),        # A: K K K Q Q
+            ("keep", "Q Q"), ("dice", "K K K"),        # B: K K K Q Q
+            ("keep", "A"), ("dice", "9 9 10 J"))       # C: pair 9
+    rec = g.history[0]
+    assert rec["pot"] == 9 and rec["winners"] == (0, 1) and rec["share"] == 4 and rec["carried"] == 1
+    assert g.bank == (21, 21, 17)
+    assert g.pot == 1                                  # the next round's pot starts with the carry
+    assert sum(g.bank) + g.pot == 60
+    assert "1 carried" in g.sheet().notes[0]
+
+
+def test_CL_31_everyone_folds():
+    g = run(new_game("classic", ["A", "B", "C"], BET), *PHASE1,
+            ("choose", "BET_3"), ("choose", "FOLD"), ("choose", "FOLD"))
+    rec = g.history[0]
+    assert rec["winners"] == (0,) and rec["pot"] == 3
+    assert g.bank == (20, 20, 20) and g.wins == (1, 0, 0)
+    exp = g.expects()                                  # no phase 2: the next round starts with B
+    assert isinstance(exp, Throw) and exp.purpose == "throw" and exp.player == 1 and len(g.history) == 1
+
+
+# ------------------------------------------------------------------------------- option effects
+def test_face_mapping_list_and_dict():
+    rev = [14, 13, 12, 11, 10, 9]
+    g = new_game("classic", ["A", "B"], {"face_mapping": rev})
+    assert g.expects().faces == ("A", "K", "Q", "J", "10", "9")
+    g = g.apply({"type": "dice", "player": 0, "values": [1, 1, 1, 1, 1]})
+    assert g.strength(g.dice) == (C.FIVE_OF_A_KIND, (14,))
+    d = new_game("classic", ["A", "B"], {"face_mapping": {"1": "A", "2": "K", "3": "Q", "4": "J", "5": "10", "6": "9"}})
+    assert d.ranks == tuple(rev)
+    assert parse_mapping(["9", "10", "j", "q", "k", "a"]) == (9, 10, 11, 12, 13, 14)
+
+
+@pytest.mark.parametrize("bad", [[9, 9, 11, 12, 13, 14], [9, 10, 11], {"1": 9}, [1, 2, 3, 4, 5, 6],
+                                 {"7": 9, "1": 10, "2": 11, "3": 12, "4": 13, "5": 14}])
+def test_face_mapping_must_be_a_permutation(bad):
+    with pytest.raises(OptionError, match="face_mapping"):
+        new_game("classic", ["A", "B"], {"face_mapping": bad})
+
+
+def test_start_seat_and_rotation():
+    g = new_game("classic", ["A", "B", "C"], {"start_seat": 2})
+    assert g.expects().player == 2 and g.order == (2, 0, 1)
+    with pytest.raises(OptionError, match="start_seat"):
+        new_game("classic", ["A", "B"], {"start_seat": 2})
+    hands = final_hands("K K K K K", "Q Q Q Q Q", "J J J J J")
+    assert run(new_game("classic", ["A", "B", "C"]), *hands).expects().player == 1
+    assert run(new_game("classic", ["A", "B", "C"], {"rotate_first_player": False}), *hands).expects().player == 0
+
+
+def play_rounds(g, hand_for):
+    """Play until over; `hand_for(seat, round)` gives each player's kept first throw."""
+    while not g.is_over:
+        g = run(g, ("dice", hand_for(g.expects().player, len(g.history))), ("stand",))
+    return g
+
+
+def test_match_length_rounds_default_and_fixed():
+    g = play_rounds(new_game("classic", ["A", "B", "C"]), lambda s, r: ["K K K K K", "9 9 9 9 9", "9 9 9 9 A"][s])
+    assert len(g.history) == 6 and g.wins == (6, 0, 0) and g.result().winners == (0,)
+    g = play_rounds(new_game("classic", ["A", "B"], {"rounds": 3}), lambda s, r: "K K K K K")
+    assert len(g.history) == 3 and g.wins == (3, 3) and g.result().winners == (0, 1)
+
+
+def test_match_length_first_to():
+    opts = {"match_length": "first_to", "first_to": 2, "rounds": 50}
+    g = play_rounds(new_game("classic", ["A", "B"], opts), lambda s, r: "K K K K K" if s == [0, 1, 0][r] else "Q Q Q Q Q")
+    assert g.wins == (2, 1) and len(g.history) == 3
+    assert "first to 2" in new_game("classic", ["A", "B"], opts).sheet().status
+
+
+def test_match_tie_sudden_death():
+    opts = {"rounds": 1, "match_tie": "sudden_death"}
+    g = run(new_game("classic", ["A", "B", "C"], opts), *final_hands("K K K K K", "K K K K K", "9 9 9 9 9"))
+    assert g.wins == (1, 1, 0) and not g.is_over and g.sudden and set(g.order) == {0, 1}
+    assert "Sudden death 1" in g.sheet().status
+    g = run(g, *final_hands("A A A A A", "K K K K K"))     # round 2's first player is B (rotation)
+    assert g.is_over and g.wins == (1, 2, 0)
+    res = g.result()
+    assert res.winners == (1,) and "sudden-death" in res.tie_break
+    shared = run(new_game("classic", ["A", "B", "C"], {"rounds": 1}),
+                 *final_hands("K K K K K", "K K K K K", "9 9 9 9 9"))
+    assert shared.is_over and shared.result().winners == (0, 1)
+
+
+def test_starting_bankroll_max_bet_and_cap():
+    g = new_game("classic", ["A", "B"], {**BET, "starting_bankroll": 3, "max_bet": 2})
+    assert g.sheet().totals == (3, 3) and g.cap == 2
+    g = run(g, ("dice", "K K K K K"), ("dice", "9 9 9 9 9"), ("choose", "BET_2"), ("choose", "CALL"),
+            ("stand",), ("stand",))
+    assert g.bank == (5, 1)
+    assert g.cap == 1                                  # capped by the smallest bankroll
+    g = run(g, ("dice", "9 9 9 9 9"), ("dice", "A A A A A"))
+    assert [o.key for o in g.expects().options] == ["CHECK", "BET_1"]
+
+
+def test_ante_and_busted_player_ends_the_match():
+    g = new_game("classic", ["A", "B"], {**BET, "starting_bankroll": 2, "ante": 1})
+    assert g.pot == 2 and g.bank == (1, 1) and g.cap == 1
+    g = run(g, ("dice", "K K K K K"), ("dice", "9 9 9 9 9"), ("choose", "BET_1"), ("choose", "CALL"),
+            ("stand",), ("stand",))
+    assert g.is_over and g.bank == (4, 0)              # only one player has points left
+    assert g.result().winners == (0,)
+
+
+def test_simple_pot_model():
+    g = run(new_game("classic", ["A", "B", "C"], {**BET, "betting_model": "simple_pot"}), *PHASE1)
+    exp = g.expects()
+    assert [o.key for o in exp.options] == [f"STAKE_{a}" for a in range(6)]
+    g = run(g, ("choose", "STAKE_0"), ("choose", "STAKE_5"), ("choose", "STAKE_2"))
+    assert g.pot == 7 and g.bank == (20, 15, 18)
+    g = run(g, ("stand",), ("stand",), ("stand",))     # nobody folds: all three show down
+    assert g.history[0]["winners"] == (0,) and g.bank == (27, 15, 18)
+
+
+def test_keep_declared_in_phase1():
+    g = new_game("classic", ["A", "B"], {**BET, "keep_declared_in_phase1": True})
+    g = run(g, ("dice", "K K K 9 10"))
+    exp = g.expects()
+    assert isinstance(exp, Decide) and exp.reroll is not None and "after the betting" in exp.prompt
+    g = run(g, ("keep", "K K K"), ("dice", "A A Q J 9"), ("stand",), ("choose", "CHECK"), ("choose", "CHECK"))
+    exp = g.expects()                                  # phase 2 goes straight to the declared rethrow
+    assert isinstance(exp, Throw) and exp.count == 2 and exp.held == tuple(faces(g, "K K K"))
+    g = run(g, ("dice", "K 9"))
+    assert g.history[0]["winners"] == (0,)             # B kept all 5: no second throw for B
+    assert g.strength(g.history[0]["hands"][1]) == (C.ONE_PAIR, (14, 12, 11, 9))
+
+
+def test_base_variant_has_no_bankroll_and_betting_changes_totals():
+    base = new_game("classic", ["A", "B"])
+    assert base.sheet().totals == (0, 0)
+    assert new_game("classic", ["A", "B"], BET).sheet().totals == (20, 20)
+
+
+def test_illegal_inputs_are_worded_and_refused():
+    g = run(new_game("classic", ["A", "B"]), ("dice", "K K 9 J A"))
+    with pytest.raises(IllegalInput, match="at least 1"):
+        g.apply({"type": "reroll", "player": 0, "keep": g.dice})   # keeping all is STAND, not a reroll
+    g = run(g, ("keep", "K K"))
+    with pytest.raises(IllegalInput, match="expected 3 dice"):
+        g.apply({"type": "dice", "player": 0, "values": [1, 2]})
+    b = run(new_game("classic", ["A", "B", "C"], BET), *PHASE1)
+    with pytest.raises(IllegalInput, match="not a legal choice"):
+        b.apply({"type": "choose", "player": 0, "option": "BET_6"})
+    with pytest.raises(IllegalInput, match="not a legal choice"):
+        b.apply({"type": "choose", "player": 0, "option": "FOLD"})
+
+
+def test_sheet_preview_and_status():
+    g = run(new_game("classic", ["Ann", "Bob"]), ("dice", "K K 9 J A"))
+    sh = g.sheet()
+    t = sh.tables[0]
+    assert t.active_column == 0
+    cell = t.rows[0].cells[0]
+    assert cell.kind == "preview" and cell.text == "K K A J 9 · Pair K"
+    assert sh.status.startswith("Round 1 of 4") and "Ann" in sh.status
+    assert [r.key for r in t.rows][-1] == "round_wins" and t.rows[-1].kind == "total"
+    b = run(new_game("classic", ["A", "B", "C"], BET), *PHASE1, ("choose", "BET_2"))
+    sh = b.sheet()
+    assert "pot 2" in sh.status
+    assert [r.key for r in sh.tables[0].rows][-3:] == ["round_wins", "stake", "bankroll"]
+
+
+# ------------------------------------------------------------------------------------ properties
+OPTION_SETS = [
+    {},
+    {"round_tie": "roll_off", "match_tie": "sudden_death", "rotate_first_player": False},
+    {"match_length": "first_to", "first_to": 2, "low_straight_9_to_K": True, "full_house_pair_tiebreak": True},
+    {"face_mapping": [14, 9, 13, 10, 12, 11], "rounds": 3, "start_seat": 1},
+    BET,
+    {**BET, "betting_model": "simple_pot", "ante": 1, "max_bet": 3},
+    {**BET, "keep_declared_in_phase1": True, "starting_bankroll": 6, "ante": 2},
+    {**BET, "full_house_pair_tiebreak": True, "match_length": "first_to", "first_to": 2},
+]
+PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 8), opts=st.sampled_from(OPTION_SETS))
+@PROPS
+def test_random_play_invariants(seed, n, opts):
+    rng = random.Random(seed)
+    g = new_game("classic", [f"P{i}" for i in range(n)], opts)
+    total_bank = n * g.options["starting_bankroll"]
+    while not g.is_over:
+        if g.betting:
+            assert sum(g.bank) + g.pot == total_bank           # points are only moved, never made
+            assert all(b >= 0 for b in g.bank)
+            assert all(c <= g.cap for c in g.contrib) or g.options["betting_model"] == "simple_pot"
+        g = g.apply(random_input(g, rng))
+    eo = g.eval_opts
+    wins = [0] * n
+    for rec in g.history:
+        for s in rec["winners"]:
+            wins[s] += 1
+        shown = [s for s in rec["order"] if not (g.betting and rec["folded"][s])]
+        final = {s: rec["hands"][s] for s in shown}
+        if g.betting and len(shown) == 1:
+            assert rec["winners"] == tuple(shown)
+            continue
+        assert all(h is not None and len(h) == 5 for h in final.values())     # every hand recorded
+        rk = {s: [g.ranks[f - 1] for f in h] for s, h in final.items()}
+        best = [s for s in shown if all(compare(rk[s], rk[t], **eo) >= 0 for t in shown)]
+        if rec["rolloffs"]:
+            assert len(rec["winners"]) == 1 and rec["winners"][0] in best
+        else:
+            assert sorted(rec["winners"]) == sorted(best)
+    assert tuple(wins) == g.wins
+    sheet = g.sheet()
+    assert sheet.totals == g.scores() == g.result().scores
+    assert [c.value for c in sheet.tables[0].rows[-1 if not g.betting else -2].cells] == list(g.wins)
+    regular = sum(1 for r in g.history if not r["sudden"])
+    if g.betting:
+        assert sum(g.bank) + g.carry == total_bank and g.carry < n
+        ended_by = [regular == g.n_rounds, len([b for b in g.bank if b > 0]) <= 1,
+                    max(g.wins) >= g.options["first_to"] and g.options["match_length"] == "first_to"]
+        assert any(ended_by)
+    elif g.options["match_length"] == "rounds":
+        assert regular == g.n_rounds
+    else:
+        assert max(g.wins) >= g.options["first_to"]
+    if g.options["match_tie"] == "sudden_death":
+        assert len(g.result().winners) == 1
+    if not g.betting:                                          # highlighted cells = round winners
+        for row, rec in zip(sheet.tables[0].rows, g.history):
+            assert [i for i, c in enumerate(row.cells) if c.highlight] == sorted(rec["winners"])
+    assert isinstance(g.expects(), GameOver)
