@@ -1,0 +1,470 @@
+"""Pok'n Roll: the spec's test vectors PR-01..PR-24, every option's effect, and random-play properties."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.rules import Decide, GameOver, IllegalInput, OptionError, Throw, choose_input, dice_input, new_game
+from controller.rules.poknroll import (
+    COMBOS, IMAGINARY, LINES, NONE, PoknRoll, best_combination, qualifying_lines, resolve_showdown,
+)
+from controller.rules.random_play import play_random, random_input
+
+P3 = ["Ann", "Bob", "Cy"]
+P4 = ["Ann", "Bob", "Cy", "Dee"]
+L = {line: i for i, line in enumerate(LINES)}
+
+
+def go(state, *steps):
+    """Feed steps: a list = dice from whoever is expected, a str = that player's choice,
+    (seat, x) = the same but asserting who acts."""
+    for x in steps:
+        exp = state.expects()
+        if isinstance(x, tuple):
+            seat, x = x
+            assert exp.player == seat, (exp, seat)
+        state = state.apply(choose_input(exp.player, x) if isinstance(x, str) else dice_input(exp.player, x))
+    return state
+
+
+def box(state, seat, line):
+    return state.boxes[seat][L[line]]
+
+
+# ----------------------------------------------------------------------- best combination
+@pytest.mark.parametrize("private,white,expected", [
+    pytest.param([3, 3], [3, 5, 1], "BRELAN", id="PR-01"),
+    pytest.param([2, 5], [1, 4, 6], NONE, id="PR-02"),
+    pytest.param([2, 5], [1, 4, 6, 3], "GRANDE_SUITE", id="PR-03"),
+    pytest.param([4, 4], [4, 4, 2, 2, 6], "CARRE", id="PR-04"),
+    pytest.param([6, 6], [6, 1, 1], "FULL", id="PR-05"),
+    pytest.param([5, 5], [5, 5, 5], "YAMS", id="PR-06"),
+    pytest.param([1, 2], [3, 4, 5, 5, 5], "GRANDE_SUITE", id="PR-07"),
+    pytest.param([2, 2], [3, 3, 6, 6, 1], "DOUBLE_PAIRE", id="PR-08"),
+    pytest.param([1, 1], [2, 3, 4, 5, 6], "GRANDE_SUITE", id="PR-09"),
+    pytest.param([2, 2], [6, 6, 1], "DOUBLE_PAIRE", id="PR-10"),
+    pytest.param([4, 4], [4, 1, 1, 5, 5], "FULL", id="PR-11"),
+    pytest.param([1, 1, 1], [2, 2, 3, 4, 5], "GRANDE_SUITE", id="PR-12"),   # expert, 8 dice
+    pytest.param([6, 6, 1], [6, 1, 2], "FULL", id="PR-13"),                 # expert, 6 dice
+])
+def test_best_combination(private, white, expected):
+    assert best_combination(private + white) == expected
+
+
+def test_qualifying_lines_are_every_line_the_pool_makes():
+    assert qualifying_lines([4, 4, 4, 4, 2, 2, 6]) == ("CARRE", "FULL", "BRELAN", "DOUBLE_PAIRE", "PAIRE")
+    assert qualifying_lines([1, 2, 4, 5, 6]) == ()
+
+
+@pytest.mark.parametrize("private,white,free,required", [
+    ([1, 1], [2, 3, 4, 5, 6], "GRANDE_SUITE", "GRANDE_SUITE"),   # 1 is in the run 1-5
+    ([1, 1], [2, 3, 4, 6, 6], "DOUBLE_PAIRE", "DOUBLE_PAIRE"),
+    ([5, 1], [2, 2, 3, 3, 6], "DOUBLE_PAIRE", NONE),             # board-only pairs do not count
+    ([5, 1], [2, 2, 2, 3, 3], "FULL", NONE),
+    ([3, 1], [2, 2, 2, 3, 3], "FULL", "FULL"),                    # the 3 joins the pair of 3s
+    ([6, 6], [6, 6, 6], "YAMS", "YAMS"),
+])
+def test_must_use_private_die_predicate(private, white, free, required):
+    assert best_combination(private + white) == free
+    assert best_combination(private + white, required=private) == required
+
+
+# ------------------------------------------------------------------------- abandon scoring
+def test_PR_14_abandon_in_turn_1_ticks_line_and_abandon_box():
+    s = go(new_game("poknroll", P4), [6, 1, 1], (0, "ABANDON"), (1, "CONTINUE"), (2, "CONTINUE"), (3, "CONTINUE"))
+    exp = s.expects()
+    assert isinstance(exp, Throw) and exp.purpose == "reveal" and exp.player == 0 and exp.count == 2
+    s = go(s, [6, 6])
+    assert box(s, 0, "FULL") == 1 and box(s, 0, "ABANDON_T1") == 1 and not s.inhand[0]
+    assert sum(s.boxes[0]) == 2
+    exp = s.expects()
+    assert isinstance(exp, Throw) and exp.purpose == "white" and exp.count == 1 and exp.held == (6, 1, 1)
+
+
+def test_PR_14_ticks_the_leftmost_free_box():
+    s = new_game("poknroll", P4)
+    s.boxes = ((0, 0, 0, 2, 0, 0, 0, 3, 0),) + s.boxes[1:]
+    s = go(s, [6, 1, 1], "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE", [6, 6])
+    assert box(s, 0, "FULL") == 3 and box(s, 0, "ABANDON_T1") == 4
+
+
+def test_PR_15_abandon_in_turn_2_ticks_only_the_line():
+    s = go(new_game("poknroll", P4), [1, 4, 6], *["CONTINUE"] * 4, [3],
+           (0, "CONTINUE"), (1, "ABANDON"), (2, "CONTINUE"), (3, "CONTINUE"), (1, [2, 5]))
+    assert box(s, 1, "GRANDE_SUITE") == 1 and sum(s.boxes[1]) == 1 and not s.inhand[1]
+
+
+@pytest.mark.parametrize("rule,abandon_box", [
+    pytest.param("abandon_box_only", 1, id="PR-16-default"),
+    pytest.param("nothing", 0, id="PR-16-nothing"),
+])
+def test_PR_16_abandon_without_combination(rule, abandon_box):
+    s = go(new_game("poknroll", P4, {"abandon_without_combination": rule}), [1, 4, 6],
+           "CONTINUE", "CONTINUE", "ABANDON", "CONTINUE", (2, [2, 5]))
+    assert sum(s.boxes[2]) == abandon_box == box(s, 2, "ABANDON_T1")
+    assert not s.inhand[2]
+
+
+def test_PR_16_forbidden_refuses_the_abandon_at_reveal_and_the_player_continues():
+    s = go(new_game("poknroll", P4, {"abandon_without_combination": "forbidden"}), [1, 4, 6],
+           "CONTINUE", "CONTINUE", "ABANDON", "CONTINUE", (2, [2, 5]))
+    assert sum(s.boxes[2]) == 0 and s.inhand[2]
+    assert any("abandon refused" in n for n in s.sheet().notes)
+    # the lifted cup stays read: no second reveal for Cy at the showdown
+    s = go(s, [3], *["CONTINUE"] * 4, [2])
+    reveals = []
+    while not isinstance(s.expects(), Decide) and s.expects().purpose == "reveal":
+        reveals.append(s.expects().player)
+        s = go(s, [1, 1])
+    assert reveals == [0, 1, 3]
+    # Cy: 2 5 + 1 4 6 3 2 = Grande Suite; the others 1 1 + ... = Grande Suite too -> a tie
+    assert box(s, 2, "GRANDE_SUITE") == 1
+
+
+def test_forbidden_under_end_of_hand_reveal_scores_nothing():
+    s = go(new_game("poknroll", P4, {"abandon_without_combination": "forbidden", "reveal_on_abandon": "end_of_hand"}),
+           [1, 4, 6], "ABANDON", "ABANDON", "ABANDON", "ABANDON", (0, [2, 5]), (1, [3, 3]), (2, [2, 5]), (3, [6, 6]))
+    assert [sum(b) for b in s.boxes] == [0, 2, 0, 2]
+    assert s.hand == 2
+
+
+# ------------------------------------------------------------------------------- showdown
+@pytest.mark.parametrize("white,hands,opts,ticks,third", [
+    pytest.param([6, 2, 3, 4, 1], {0: [6, 6], 1: [5, 2]}, {}, {1: "GRANDE_SUITE"}, 1, id="PR-17"),
+    pytest.param([3, 2, 5, 6, 1], {0: [3, 3], 1: [2, 2]}, {}, {0: "BRELAN", 1: "BRELAN"}, None, id="PR-18"),
+    pytest.param([3, 2, 5, 6, 1], {0: [3, 3], 1: [2, 2]}, {"value_tiebreak": True}, {0: "BRELAN"}, 0,
+                 id="PR-18-value_tiebreak"),
+    pytest.param([5, 5, 2, 2, 1], {0: [3, 1], 1: [4, 6], IMAGINARY: [5, 2]}, {}, {}, None, id="PR-19"),
+    pytest.param([2, 2, 5, 4, 4], {0: [6, 1], 1: [3, 4], IMAGINARY: [3, 3]}, {}, {1: "FULL"}, 1, id="PR-20"),
+    pytest.param([3, 3, 4, 6, 6], {0: [1, 2]}, {}, {0: "DOUBLE_PAIRE"}, 0, id="PR-21"),
+    # a tie with the imaginary player: the real one ticks, nobody wins turn 3
+    pytest.param([1, 2, 3, 5, 6], {0: [4, 4], IMAGINARY: [4, 1]}, {}, {0: "GRANDE_SUITE"}, None, id="imaginary-tie"),
+])
+def test_showdown(white, hands, opts, ticks, third):
+    out = resolve_showdown(white, hands, **opts)
+    assert out.ticks == ticks and out.third_turn == third
+
+
+def test_PR_19_lines():
+    out = resolve_showdown([5, 5, 2, 2, 1], {0: [3, 1], 1: [4, 6], IMAGINARY: [5, 2]})
+    assert out.lines == {0: "DOUBLE_PAIRE", 1: "DOUBLE_PAIRE", IMAGINARY: "FULL"} and out.winners == (IMAGINARY,)
+
+
+def test_value_tiebreak_grande_suite_2_to_6_beats_1_to_5():
+    out = resolve_showdown([2, 3, 4, 5, 1], {0: [1, 1], 1: [6, 6]}, value_tiebreak=True)
+    assert out.third_turn == 1
+    out = resolve_showdown([2, 3, 4, 5, 1], {0: [1, 1], 1: [6, 6]})
+    assert out.third_turn is None and set(out.ticks) == {0, 1}
+
+
+def test_value_tiebreak_full_compares_triple_then_pair_and_exact_ties_stay_tied():
+    out = resolve_showdown([4, 4, 4, 2, 6], {0: [2, 1], 1: [6, 1]}, value_tiebreak=True)
+    assert out.third_turn == 1 and out.ticks == {1: "FULL"}            # 444-66 beats 444-22
+    out = resolve_showdown([4, 4, 4, 6, 6], {0: [1, 2], 1: [2, 1]}, value_tiebreak=True)
+    assert out.third_turn is None and out.ticks == {0: "FULL", 1: "FULL"}
+
+
+def test_PR_17_through_the_engine():
+    s = go(new_game("poknroll", P4), [6, 2, 3], "CONTINUE", "CONTINUE", "ABANDON", "ABANDON", (2, [1, 1]),
+           (3, [5, 5]), [4], "CONTINUE", "CONTINUE", [1], (0, [6, 6]), (1, [5, 2]))
+    assert box(s, 1, "GRANDE_SUITE") == 1 and box(s, 1, "THIRD_TURN_WON") == 1
+    assert box(s, 0, "BRELAN") == 0 and sum(s.boxes[0]) == 0
+    assert s.hand == 2 and s.first == 1 and s.expects().player == 1    # the first player moves clockwise
+
+
+@pytest.mark.parametrize("source", ["physical", "engine_rng"])
+def test_PR_19_20_through_the_engine_with_the_imaginary_player(source):
+    s = go(new_game("poknroll", P3, {"imaginary_dice_source": source}), [5, 5, 2], "CONTINUE", "CONTINUE",
+           "ABANDON", (2, [6, 6]), [2], "CONTINUE", "CONTINUE", [1], (0, [3, 1]), (1, [4, 6]))
+    exp = s.expects()
+    assert isinstance(exp, Throw) and exp.player is None and exp.purpose == "imaginary" and exp.count == 2
+    s = go(s, [5, 2])
+    assert s.boxes[0] == s.boxes[1] == (0,) * len(LINES)                 # PR-19: imaginary alone best
+    s = go(s, (1, [2, 2, 5]), "CONTINUE", "ABANDON", "CONTINUE", (2, [1, 1]), [4], "CONTINUE", "CONTINUE", [4],
+           (1, [6, 1]), (0, [3, 4]), [3, 3])                            # PR-20 (Ann has B's dice)
+    assert box(s, 0, "FULL") == 1 and box(s, 0, "THIRD_TURN_WON") == 1 and sum(s.boxes[1]) == 0
+
+
+def test_imaginary_player_only_plays_if_someone_reaches_turn_3():
+    s = go(new_game("poknroll", P3), [1, 2, 3], "ABANDON", "ABANDON", "ABANDON", [1, 1], [2, 2], [3, 3])
+    assert s.hand == 2 and isinstance(s.expects(), Throw) and s.expects().purpose == "white"
+
+
+def test_PR_21_only_one_player_left_wins_alone():
+    s = go(new_game("poknroll", P4), [3, 3, 4], "CONTINUE", "ABANDON", "ABANDON", "ABANDON", [1, 1], [1, 1],
+           [1, 1], [6], "CONTINUE", [6], (0, [1, 2]))
+    assert box(s, 0, "DOUBLE_PAIRE") == 1 and box(s, 0, "THIRD_TURN_WON") == 1
+
+
+# -------------------------------------------------------------------------- final scoring
+def test_PR_22_final_scoring_and_tie_break():
+    s = new_game("poknroll", P4)
+    s.boxes = ((3, 2, 1, 2, 0, 0, 0, 4, 1), (6, 1, 0, 1, 1, 0, 0, 5, 0),
+               (0, 1, 0, 2, 1, 1, 0, 0, 3), (2, 2, 1, 2, 0, 1, 0, 2, 2))
+    assert s.totals() == (26, 22, 33, 33)
+    r = s.result()
+    assert r.scores == (26, 22, 33, 33) and r.winners == (2,) and r.ranking == ((2,), (3,), (0,), (1,))
+    assert "3ème tour" in r.tie_break
+    assert s.sheet().totals == (26, 22, 33, 33)
+
+
+def test_final_tie_on_points_and_turn_3_boxes_is_shared():
+    s = new_game("poknroll", P3)
+    s.boxes = ((1,) + (0,) * 8, (1,) + (0,) * 8, (0,) * 9)
+    assert s.result().winners == (0, 1) and s.result().tie_break == ""
+
+
+@pytest.mark.parametrize("counts,value", [pytest.param(False, 3, id="PR-23-default"),
+                                          pytest.param(True, 4, id="PR-23-imaginary_counts")])
+def test_PR_23_third_turn_multiplier_with_three_players(counts, value):
+    s = new_game("poknroll", P3, {"imaginary_counts_for_multiplier": counts})
+    s.boxes = ((0,) * 8 + (2,), (0,) * 9, (0,) * 9)
+    assert s.totals()[0] == 2 * value
+    assert s.sheet().tables[0].rows[L["THIRD_TURN_WON"]].label == f"3ème tour remporté (×{value})"
+
+
+def test_multiplier_option_does_not_apply_without_imaginary_player():
+    s = new_game("poknroll", P4, {"imaginary_counts_for_multiplier": True})
+    assert s.line_value("THIRD_TURN_WON") == 4
+
+
+@pytest.mark.parametrize("timing", [pytest.param("end_of_hand", id="PR-24-default"),
+                                    pytest.param("immediate", id="PR-24-immediate")])
+def test_PR_24_end_timing(timing):
+    s = new_game("poknroll", P3, {"end_timing": timing})
+    s.boxes = ((5,) + (0,) * 8,) + s.boxes[1:]
+    s = go(s, [1, 3, 5], "ABANDON", "CONTINUE", "CONTINUE", (0, [1, 2]))
+    assert box(s, 0, "PAIRE") == 6
+    if timing == "immediate":
+        assert isinstance(s.expects(), GameOver)
+        return
+    s = go(s, [2], "CONTINUE", "CONTINUE", [6], (1, [3, 5]), (2, [6, 6]), [2, 3])
+    assert box(s, 2, "BRELAN") == 1 and box(s, 2, "THIRD_TURN_WON") == 1 and isinstance(s.expects(), GameOver)
+
+
+# --------------------------------------------------------------------------------- options
+def test_mode_expert_reveals_three_dice_and_imaginary_has_two_by_default():
+    s = go(new_game("poknroll", P3, {"mode": "expert"}), [6, 1, 2], "ABANDON", "CONTINUE", "CONTINUE")
+    assert s.expects().count == 3
+    s = go(s, [6, 6, 1])                                    # PR-13: Full
+    assert box(s, 0, "FULL") == 1
+    s = go(s, [3], "CONTINUE", "CONTINUE", [4], [1, 1, 1], [2, 2, 2])
+    assert s.expects().count == 2
+
+
+def test_imaginary_player_dice_same_as_mode():
+    s = go(new_game("poknroll", P3, {"mode": "expert", "imaginary_player_dice": "same_as_mode"}),
+           [1, 2, 3], "CONTINUE", "ABANDON", "ABANDON", [1, 1, 1], [2, 2, 2], [4], "CONTINUE", [5], [6, 6, 6])
+    assert s.expects().purpose == "imaginary" and s.expects().count == 3
+
+
+def test_line_values_option_changes_points_and_is_validated():
+    s = new_game("poknroll", P4, {"line_values": {"beginner": {"PAIRE": 2, "ABANDON_T1": 3}}})
+    assert s.values["PAIRE"] == 2 and s.values["YAMS"] == 10 and s.values["ABANDON_T1"] == 3
+    s = go(s, [1, 3, 5], "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE", [1, 2])
+    assert s.totals()[0] == 5
+    e = new_game("poknroll", P4, {"mode": "expert", "line_values": {"expert": {"YAMS": 20}}})
+    assert e.values["YAMS"] == 20
+    for bad in ({"novice": {}}, {"beginner": {"TRIPLE": 3}}, {"beginner": {"PAIRE": 0}},
+                {"beginner": {"PAIRE": True}}, {"expert": [1, 2]}, {"beginner": {"THIRD_TURN_WON": 5}}, [1]):
+        with pytest.raises(OptionError, match="line_values"):
+            new_game("poknroll", P4, {"line_values": bad})
+
+
+def test_boxes_per_line_option():
+    s = go(new_game("poknroll", P4, {"boxes_per_line": 1}), [1, 3, 5], "ABANDON", "CONTINUE", "CONTINUE",
+           "CONTINUE", [1, 2], [2], "ABANDON", "CONTINUE", "CONTINUE", [3, 4], [5], (2, [6, 6]), (3, [6, 5]))
+    assert isinstance(s.expects(), GameOver)
+    assert s.sheet().tables[0].rows[0].cells[0].text == "■"
+    with pytest.raises(OptionError, match="boxes_per_line"):
+        new_game("poknroll", P4, {"boxes_per_line": 0})
+
+
+def test_decision_order_simultaneous_collects_all_secretly_before_reveals():
+    s = go(new_game("poknroll", P4), [1, 2, 3], "ABANDON")
+    exp = s.expects()
+    assert isinstance(exp, Decide) and exp.player == 1 and exp.secret
+    assert s.inhand[0] and "abandon" not in " ".join(s.sheet().notes).lower()   # nothing shown yet
+    s = go(s, "ABANDON", "CONTINUE", "CONTINUE")
+    assert [s.expects().player, s.expects().purpose] == [0, "reveal"]
+    s = go(s, [1, 1])
+    assert s.expects().player == 1 and s.expects().purpose == "reveal"
+
+
+def test_decision_order_sequential_reveals_before_the_next_decision():
+    s = go(new_game("poknroll", P4, {"decision_order": "sequential", "start_seat": 2}), (2, [1, 2, 3]), (2, "ABANDON"))
+    assert s.expects().purpose == "reveal" and s.expects().player == 2
+    s = go(s, [3, 3])
+    exp = s.expects()
+    assert isinstance(exp, Decide) and exp.player == 3 and not exp.secret and not s.inhand[2]
+    assert box(s, 2, "BRELAN") == 1
+
+
+def test_reveal_on_abandon_end_of_hand_scores_with_the_white_dice_of_the_abandon_turn():
+    s = go(new_game("poknroll", P4, {"reveal_on_abandon": "end_of_hand"}), [6, 1, 2],
+           "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE")
+    assert s.expects().purpose == "white" and not s.inhand[0]             # no reveal yet
+    s = go(s, [6], "CONTINUE", "CONTINUE", "CONTINUE", [6])
+    seq = []
+    for dice in ([6, 1], [2, 3], [2, 3], [2, 3]):
+        seq.append(s.expects().player)
+        s = go(s, dice)
+    assert seq == [0, 1, 2, 3]
+    # with turn 1 whites (6 1 2) Ann's 6 1 makes Double paire (not the Full of 6 6 6 1 1 at hand end)
+    assert box(s, 0, "DOUBLE_PAIRE") == 1 and box(s, 0, "FULL") == 0 and box(s, 0, "ABANDON_T1") == 1
+    assert sum(sum(b) for b in s.boxes[1:]) == 3                           # a 3-way tie on Grande Suite
+    assert s.hand == 2
+
+
+def test_must_use_private_die_in_play():
+    s = go(new_game("poknroll", P4, {"must_use_private_die": True}), [2, 2, 3],
+           "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE", [5, 1])
+    assert sum(s.boxes[0]) == 1 and box(s, 0, "ABANDON_T1") == 1        # board pair does not count
+
+
+def test_must_mark_best_false_asks_which_line_with_previews():
+    s = go(new_game("poknroll", P4, {"must_mark_best": False}), [6, 1, 1],
+           "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE", [6, 6])
+    exp = s.expects()
+    assert isinstance(exp, Decide) and exp.player == 0
+    assert [o.key for o in exp.options] == ["FULL", "BRELAN", "DOUBLE_PAIRE", "PAIRE"]
+    assert [o.points for o in exp.options] == [4, 3, 2, 1]
+    board = s.sheet().tables[0]
+    assert board.active_column == 0
+    kinds = {r.key: r.cells[0].kind for r in board.rows}
+    assert kinds["FULL"] == kinds["PAIRE"] == kinds["ABANDON_T1"] == "preview" and kinds["YAMS"] == "tick"
+    s = go(s, "BRELAN")
+    assert box(s, 0, "BRELAN") == 1 and box(s, 0, "FULL") == 0 and box(s, 0, "ABANDON_T1") == 1
+    # only one qualifying line: no question
+    s = go(s, [2], "CONTINUE", "ABANDON", "CONTINUE", [3, 4])            # 1 1 2 3 4 6: Paire only
+    assert box(s, 2, "PAIRE") == 1 and s.expects().purpose == "white"
+
+
+def test_showdown_value_tiebreak_option_in_play():
+    def play(opts):
+        return go(new_game("poknroll", P4, opts), [3, 2, 5], "CONTINUE", "CONTINUE", "ABANDON", "ABANDON",
+                  [1, 1], [1, 1], [6], "CONTINUE", "CONTINUE", [1], (0, [3, 3]), (1, [2, 2]))
+    s = play({})
+    assert box(s, 0, "BRELAN") == box(s, 1, "BRELAN") == 1 and box(s, 0, "THIRD_TURN_WON") == 0
+    s = play({"showdown_value_tiebreak": True})                              # PR-18 variant
+    assert box(s, 0, "BRELAN") == 1 and box(s, 1, "BRELAN") == 0 and box(s, 0, "THIRD_TURN_WON") == 1
+
+
+def test_imaginary_dice_source_changes_only_the_prompt():
+    a = go(new_game("poknroll", P3), [1, 2, 3], "CONTINUE", "ABANDON", "ABANDON", [1, 1], [2, 2], [4],
+           "CONTINUE", [5], [6, 6])
+    b = go(new_game("poknroll", P3, {"imaginary_dice_source": "engine_rng"}), [1, 2, 3], "CONTINUE", "ABANDON",
+           "ABANDON", [1, 1], [2, 2], [4], "CONTINUE", [5], [6, 6])
+    assert "controller" in b.expects().prompt and "controller" not in a.expects().prompt
+    assert a.expects().purpose == b.expects().purpose == "imaginary"
+
+
+def test_end_trigger_lines_combination_only_ignores_the_abandon_line():
+    def play(opts):
+        s = new_game("poknroll", P4, opts)
+        s.boxes = ((0,) * 7 + (5, 0),) + s.boxes[1:]
+        return go(s, [1, 2, 4], "ABANDON", "ABANDON", "ABANDON", "ABANDON", [5, 6], [5, 6], [5, 6], [5, 6])
+    assert isinstance(play({}).expects(), GameOver)
+    s = play({"end_trigger_lines": "combination_lines_only"})
+    assert not s.is_over and s.hand == 2 and box(s, 0, "ABANDON_T1") == 6
+
+
+def test_start_seat_and_rotation():
+    s = new_game("poknroll", P4, {"start_seat": 3})
+    assert s.expects().player == 3
+    s = go(s, [1, 2, 3], (3, "ABANDON"), (0, "ABANDON"), (1, "ABANDON"), (2, "ABANDON"))
+    s = go(s, (3, [1, 1]), (0, [1, 1]), (1, [1, 1]), (2, [1, 1]))         # reveals clockwise from the first
+    assert s.hand == 2 and s.expects().player == 0
+    with pytest.raises(OptionError, match="start_seat"):
+        new_game("poknroll", P4, {"start_seat": 4})
+
+
+def test_illegal_inputs_say_why():
+    s = new_game("poknroll", P4)
+    with pytest.raises(IllegalInput, match="expected 3 dice"):
+        s.apply(dice_input(0, [1, 2]))
+    s = go(s, [1, 2, 3])
+    with pytest.raises(IllegalInput, match="not a legal choice"):
+        s.apply(choose_input(0, "FOLD"))
+
+
+def test_private_dice_are_never_shown_before_their_reveal():
+    s = go(new_game("poknroll", P3), [1, 2, 3], "ABANDON", "CONTINUE", "CONTINUE")
+    cups = {r.key: r for r in s.sheet().tables[1].rows}["CUP"]
+    assert [c.text for c in cups.cells] == ["??"] * 4
+    s = go(s, [4, 4])
+    cups = {r.key: r for r in s.sheet().tables[1].rows}["CUP"]
+    assert [c.text for c in cups.cells] == ["4 4", "??", "??", "??"]
+
+
+# ------------------------------------------------------------------------------ properties
+OPTION_SETS = st.fixed_dictionaries({}, optional={
+    "mode": st.sampled_from(["beginner", "expert"]),
+    "boxes_per_line": st.integers(1, 8),
+    "decision_order": st.sampled_from(["simultaneous", "sequential"]),
+    "reveal_on_abandon": st.sampled_from(["immediate", "end_of_hand"]),
+    "must_use_private_die": st.booleans(),
+    "must_mark_best": st.booleans(),
+    "abandon_without_combination": st.sampled_from(["abandon_box_only", "nothing", "forbidden"]),
+    "showdown_value_tiebreak": st.booleans(),
+    "imaginary_player_dice": st.sampled_from([2, "same_as_mode"]),
+    "imaginary_counts_for_multiplier": st.booleans(),
+    "imaginary_dice_source": st.sampled_from(["physical", "engine_rng"]),
+    "end_timing": st.sampled_from(["end_of_hand", "immediate"]),
+    "end_trigger_lines": st.sampled_from(["any", "combination_lines_only"]),
+    "start_seat": st.integers(0, 2),
+    "line_values": st.fixed_dictionaries({"beginner": st.fixed_dictionaries({"YAMS": st.integers(1, 50)})}),
+})
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 6), opts=OPTION_SETS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_play_invariants(seed, n, opts):
+    rng = random.Random(seed)
+    state = new_game("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], opts)
+    full = state.options["boxes_per_line"]
+    hand, revealed, at_hand_start = state.hand, set(), state.boxes
+    steps = 0
+    while not state.is_over:
+        exp = state.expects()
+        data = random_input(state, rng)
+        state = state.apply(data)
+        steps += 1
+        assert steps < 20_000
+        if isinstance(exp, Throw) and exp.purpose == "reveal":
+            revealed.add(exp.player)
+        # secret: a cup is shown only after its reveal in this hand
+        cups = {r.key: r for r in state.sheet().tables[1].rows}["CUP"].cells
+        for seat in range(n):
+            if seat not in revealed and state.hand == hand:
+                assert cups[seat].text == "??"
+        if state.hand != hand or state.is_over:
+            # one hand: at most one combination box, one abandon box per player, one turn-3 winner
+            for before, after in zip(at_hand_start, state.boxes):
+                gained = [a - b for a, b in zip(after, before)]
+                assert all(g in (0, 1) for g in gained)
+                assert sum(gained[: len(COMBOS)]) <= 1
+            won = sum(a[-1] - b[-1] for a, b in zip(state.boxes, at_hand_start))
+            assert won <= 1
+            hand, revealed, at_hand_start = state.hand, set(), state.boxes
+        assert all(0 <= k <= full for row in state.boxes for k in row)
+    # totals: recomputed from the boxes and from the sheet's rows
+    sheet = state.sheet()
+    mult = n + (1 if n == 3 and state.options["imaginary_counts_for_multiplier"] else 0)
+    values = [state.values[line] for line in LINES[:-1]] + [mult]
+    assert sheet.totals == tuple(sum(k * v for k, v in zip(row, values)) for row in state.boxes)
+    line_rows = [r for r in sheet.tables[0].rows if r.kind != "total"]
+    assert [sum(r.cells[i].value for r in line_rows) for i in range(n)] == list(sheet.totals)
+    assert state.result().scores == sheet.totals
+    # the game ended because a trigger line is full
+    assert state.triggered()
+
+
+def test_random_play_is_deterministic_and_ends_for_every_player_count():
+    for n in (3, 4, 5, 6):
+        a, ia = play_random("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], seed=n)
+        b, ib = play_random("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], seed=n)
+        assert ia == ib and a.snapshot() == b.snapshot() and a.is_over
