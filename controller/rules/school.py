@@ -1,0 +1,489 @@
+"""School: Russian-style poker dice with a 15-row x 3-column table (spec: shared/rules/school.md).
+
+Each turn is 1-3 throws and exactly one entry (a score or a cross) in one of the 15 rows; the
+entry goes to the leftmost empty column of the row (or any free column, by option). Scores after
+throw 1 are doubled (never in the School rows 1-6). Surplus School dice may be banked as a
+reserve for later columns of the same class. A row completed without a cross earns the value of
+its column-3 cell as a row award and a column completed without a cross earns 60, each only for
+the first player to do it. A cross in the School forfeits the player's awards.
+
+State encoding (cheap to copy): per player one frozen `PlayerSheet` of tuples; a play cell is
+None (empty), CROSS (-1) or a positive score; award cells are None, CROSS or a value >= 0.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from .base import (
+    Cell, Decide, GameOver, GameState, IllegalInput, Input, Option, OptionError, OptionSpec,
+    RerollSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register,
+)
+
+ROWS = ("S1", "S2", "S3", "S4", "S5", "S6", "PAIR", "TWO_PAIRS", "TRIPLET", "SMALL_STRAIGHT",
+        "LARGE_STRAIGHT", "FULL_HOUSE", "FOUR_OF_A_KIND", "POKER", "CHANCE")
+ROW_LABELS = dict(zip(ROWS, (
+    "School 1", "School 2", "School 3", "School 4", "School 5", "School 6", "Pair", "Two pairs",
+    "Triplet", "Small straight", "Large straight", "Full house", "Four of a kind", "Poker", "Chance")))
+ROW_INDEX = {r: i for i, r in enumerate(ROWS)}
+NROWS, NCOLS = 15, 3
+NCELLS = NROWS * NCOLS
+SCHOOL = 6                     # rows 0..5 are the School (class f = row index + 1)
+CROSS = -1
+X = "✕"
+KEY_RE = re.compile(r"^(X_)?([A-Z_]+?[A-Z0-6])(?:_C([1-3]))?(?:_BANK(\d))?$")
+
+
+def figure_scores(dice: tuple[int, ...], same_face_two_pairs: bool, poker_is_full: bool) -> dict[str, int]:
+    """Base scores of the non-School rows the dice qualify for (School's own predicates, §3)."""
+    cnt = [0] * 7
+    for v in dice:
+        cnt[v] += 1
+    total = sum(dice)
+    out = {"CHANCE": total}
+    pairs = [f for f in range(6, 0, -1) if cnt[f] >= 2]
+    if pairs:
+        out["PAIR"] = 2 * pairs[0]
+        two = [2 * pairs[0] + 2 * pairs[1]] if len(pairs) >= 2 else []
+        if same_face_two_pairs:
+            two += [4 * f for f in pairs if cnt[f] >= 4]
+        if two:
+            out["TWO_PAIRS"] = max(two)
+    for f in range(6, 0, -1):
+        if cnt[f] >= 3:
+            out["TRIPLET"] = 3 * f
+            if cnt[f] >= 4:
+                out["FOUR_OF_A_KIND"] = 4 * f
+            if cnt[f] == 5:
+                out["POKER"] = total
+                if poker_is_full:
+                    out["FULL_HOUSE"] = total
+            elif cnt[f] == 3 and len(pairs) == 2:
+                out["FULL_HOUSE"] = total
+            break
+    present = {f for f in range(1, 7) if cnt[f]}
+    if len(dice) == 5 and present == {1, 2, 3, 4, 5}:
+        out["SMALL_STRAIGHT"] = 15
+    elif len(dice) == 5 and present == {2, 3, 4, 5, 6}:
+        out["LARGE_STRAIGHT"] = 20
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSheet:
+    cells: tuple[int | None, ...]        # 45, row-major: row * 3 + column
+    doubled: int                         # bit (row * 3 + column) set: that score was doubled
+    awards: tuple[int | None, ...]       # 15 row awards
+    col_awards: tuple[int | None, ...]   # 3 column awards
+    reserve: tuple[int, ...]             # banked dice per class 1..6
+    eligible: bool = True
+
+    @property
+    def full(self) -> bool:
+        return None not in self.cells
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cells": list(self.cells), "doubled": self.doubled, "awards": list(self.awards),
+                "col_awards": list(self.col_awards), "reserve": list(self.reserve), "eligible": self.eligible}
+
+
+EMPTY_SHEET = PlayerSheet((None,) * NCELLS, 0, (None,) * NROWS, (None,) * NCOLS, (0,) * 6)
+
+
+def held(values: tuple[int | None, ...]) -> int:
+    """Sum of awards actually held (not empty, not crossed)."""
+    return sum(v for v in values if v is not None and v != CROSS)
+
+
+def played(cells: tuple[int | None, ...]) -> int:
+    return sum(v for v in cells if v is not None and v > 0)
+
+
+# An action: (row, column, value or CROSS, doubled, reserve change of the row's class)
+Action = tuple[int, int, int, bool, int]
+
+
+@register
+class School(GameState):
+    name = "school"
+    title = "School"
+    min_players = 1
+    max_players = 6
+    max_inputs_per_player = NCELLS * 6       # 45 turns x (throw, reroll, throw, reroll, throw, choose)
+    OPTIONS = (
+        OptionSpec("row_fill_order", "left_to_right", "which column an entry goes to: the leftmost "
+                   "empty one of the row, or any free one (the player chooses)",
+                   choices=("left_to_right", "any_free_column")),
+        OptionSpec("voluntary_cross_allowed", True, "a cross may be written in any open row; false: "
+                   "only when the dice score in no open row"),
+        OptionSpec("double_on_first_throw", True, "non-School scores written after throw 1 count double"),
+        OptionSpec("double_applies_to_chance", True, "the doubling also applies to Chance"),
+        OptionSpec("school_reserve_mode", "player_choice", "surplus School dice: banked by choice, "
+                   "banked automatically (every entry scores 3f), or no reserve",
+                   choices=("player_choice", "fixed_three", "none")),
+        OptionSpec("reserve_min_real_dice", 0, "real dice of the class needed to use the reserve",
+                   type=int, minimum=0, maximum=2),
+        OptionSpec("unused_reserve_at_end", "lost", "banked dice never used: lost, or f points each",
+                   choices=("lost", "scored")),
+        OptionSpec("two_pairs_same_face_allowed", False, "four of a kind also counts as two pairs"),
+        OptionSpec("full_house_accepts_poker", False, "five of a kind also counts as a full house"),
+        OptionSpec("award_copies_doubling", True, "the row award copies the doubled column-3 value; "
+                   "false: its undoubled base"),
+        OptionSpec("award_block_scope", "award_cell_only", "what a row award crosses on the other "
+                   "sheets: their award cell, or also their empty cells of that row",
+                   choices=("award_cell_only", "row_cells_too")),
+        OptionSpec("school_cross_penalty", "forfeit_all_awards", "a cross in the School erases all "
+                   "awards held and bars new ones; or only erases; or nothing",
+                   choices=("forfeit_all_awards", "erase_earned_only", "none")),
+        OptionSpec("ineligible_player_blocks_award", False, "a player barred from awards still blocks "
+                   "a row/column award for the others by completing it without a cross"),
+        OptionSpec("column_award_value", 60, "points for a column completed without a cross",
+                   type=int, minimum=0),
+        OptionSpec("tie", "shared", "equal best totals share the win", choices=("shared",)),
+        OptionSpec("start_seat", 0, "seat of the first player", type=int, minimum=0),
+    )
+
+    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any], sheets: tuple[PlayerSheet, ...],
+                 seat: int | None, throw_no: int, dice: tuple[int, ...], to_throw: int,
+                 notes: tuple[str, ...] = ()):
+        self.players = players
+        self.options = options
+        self.sheets = sheets
+        self.seat = seat              # None: game over
+        self.throw_no = throw_no      # throws made this turn
+        self.dice = dice              # all 5 dice when deciding; the held dice while a throw is awaited
+        self.to_throw = to_throw      # dice awaited (0: deciding)
+        self.notes = notes
+        self._cache: tuple[Decide, dict[str, Action]] | None = None
+
+    @classmethod
+    def _create(cls, players: tuple[str, ...], options: dict[str, Any]) -> "School":
+        if options["start_seat"] >= len(players):
+            raise OptionError(f"option 'start_seat': {options['start_seat']} is not a seat (0..{len(players) - 1})")
+        return cls(players, options, (EMPTY_SHEET,) * len(players), options["start_seat"], 0, (), 5)
+
+    def _next(self, **changes: Any) -> "School":
+        fields = dict(players=self.players, options=self.options, sheets=self.sheets, seat=self.seat,
+                      throw_no=self.throw_no, dice=self.dice, to_throw=self.to_throw, notes=self.notes)
+        fields.update(changes)
+        return School(**fields)
+
+    # ------------------------------------------------------------------------------ decisions
+    def _open_columns(self, sheet: PlayerSheet, r: int) -> list[int]:
+        free = [c for c in range(NCOLS) if sheet.cells[r * 3 + c] is None]
+        return free if self.options["row_fill_order"] == "any_free_column" else free[:1]
+
+    def _school_entries(self, sheet: PlayerSheet, r: int, last: bool) -> list[tuple[int, int]]:
+        """(points, reserve change) of each legal School score in row r (§4.2)."""
+        o, f = self.options, r + 1
+        c, res = self.dice.count(f), sheet.reserve[r]
+        mode = o["school_reserve_mode"]
+        if c >= 3:
+            if mode == "none":
+                return [(f * c, 0)]
+            if mode == "fixed_three":
+                return [(3 * f, 0 if last else c - 3)]
+            return [(f * (c - b), b) for b in range((0 if last else c - 3) + 1)]
+        if mode != "none" and c + res >= 3 and c >= o["reserve_min_real_dice"]:
+            return [(3 * f, c - 3)]
+        return []
+
+    def _decision(self) -> tuple[Decide, dict[str, Action]]:
+        if self._cache is not None:
+            return self._cache
+        o, p = self.options, self.seat
+        sheet = self.sheets[p]
+        any_col = o["row_fill_order"] == "any_free_column"
+        double = self.throw_no == 1 and o["double_on_first_throw"]
+        choice = o["school_reserve_mode"] == "player_choice"     # else banking is automatic: one key
+        figures = figure_scores(self.dice, o["two_pairs_same_face_allowed"], o["full_house_accepts_poker"])
+        scores: list[Option] = []
+        crosses: list[Option] = []
+        actions: dict[str, Action] = {}
+        for r, row in enumerate(ROWS):
+            cols = self._open_columns(sheet, r)
+            if not cols:
+                continue
+            label = ROW_LABELS[row]
+            last = sum(sheet.cells[r * 3 + c] is None for c in range(NCOLS)) == 1
+            for c in cols:
+                key = f"{row}_C{c + 1}" if any_col else row
+                where = f" (col {c + 1})" if any_col else ""
+                if r < SCHOOL:
+                    for pts, delta in self._school_entries(sheet, r, last):
+                        k = f"{key}_BANK{delta}" if delta > 0 and choice else key
+                        bank = f", bank {delta}" if delta > 0 else ""
+                        scores.append(Option(k, f"{label}{where}{bank}", pts, row, "score"))
+                        actions[k] = (r, c, pts, False, delta)
+                elif row in figures:
+                    dbl = double and (row != "CHANCE" or o["double_applies_to_chance"])
+                    pts = figures[row] * (2 if dbl else 1)
+                    scores.append(Option(key, f"{label}{where}", pts, row, "score"))
+                    actions[key] = (r, c, pts, dbl, 0)
+                crosses.append(Option("X_" + key, f"Cross {label}{where}", 0, row, "cross"))
+                actions["X_" + key] = (r, c, CROSS, False, 0)
+        if not o["voluntary_cross_allowed"] and scores:
+            for opt in crosses:
+                del actions[opt.key]
+            crosses = []
+        name = self.players[p]
+        if self.throw_no < 3:
+            prompt = f"{name}: choose a row, or hold dice and throw again (throw {self.throw_no} of 3)"
+            reroll = RerollSpec(self.dice, 1, 5)
+        else:
+            prompt = f"{name}: choose a row to score or cross (throw 3 of 3)"
+            reroll = None
+        self._cache = (Decide(p, tuple(scores + crosses), prompt, reroll), actions)
+        return self._cache
+
+    def expects(self):
+        if self.seat is None:
+            return GameOver()
+        name = self.players[self.seat]
+        if self.to_throw:
+            if self.throw_no == 0:
+                return Throw(self.seat, 5, (), f"{name}: throw all 5 dice", "throw")
+            return Throw(self.seat, self.to_throw, self.dice,
+                         f"{name}: throw {self.to_throw} dice again (throw {self.throw_no + 1} of 3)", "rethrow")
+        return self._decision()[0]
+
+    # ---------------------------------------------------------------------------------- apply
+    def apply(self, data: Input) -> "School":
+        exp = self.expects()
+        if isinstance(exp, Decide) and isinstance(data, Mapping) and data.get("player", exp.player) == exp.player:
+            if data.get("type") == "reroll" and exp.reroll is None:
+                raise IllegalInput(f"{self.players[exp.player]}: 3 throws are the most per turn; choose a row")
+            if data.get("type") == "choose" and isinstance(data.get("option"), str) and exp.option(data["option"]) is None:
+                why = self._why_not(data["option"])
+                if why:
+                    raise IllegalInput(why)
+        inp = check_input(exp, data)
+        if inp["type"] == "dice":
+            return self._next(dice=self.dice + tuple(inp["values"]), throw_no=self.throw_no + 1, to_throw=0)
+        if inp["type"] == "reroll":
+            keep = tuple(inp["keep"])
+            return self._next(dice=keep, to_throw=5 - len(keep))
+        return self._write(self._decision()[1][inp["option"]])
+
+    def _why_not(self, key: str) -> str | None:
+        """A player-readable reason why a well-formed option key is not legal now."""
+        m = KEY_RE.match(key)
+        if not m or m.group(2) not in ROW_INDEX:
+            return None
+        r, row = ROW_INDEX[m.group(2)], m.group(2)
+        label, sheet = ROW_LABELS[row], self.sheets[self.seat]
+        any_col = self.options["row_fill_order"] == "any_free_column"
+        if (m.group(3) is not None) != any_col:
+            return None
+        cols = self._open_columns(sheet, r)
+        if not cols:
+            return f"{label} is already filled"
+        if any_col and int(m.group(3)) - 1 not in cols:
+            return f"{label}, column {m.group(3)} is already filled"
+        if m.group(1):
+            return "a cross is allowed only when the dice score in no open row"
+        if m.group(4):
+            if r >= SCHOOL or self.options["school_reserve_mode"] != "player_choice":
+                return None
+            return f"you cannot bank {m.group(4)} dice in {label} now"
+        return f"the dice do not qualify for {label}"
+
+    def _write(self, action: Action) -> "School":
+        o, p = self.options, self.seat
+        r, c, value, dbl, delta = action
+        me = self.sheets[p]
+        name, label = self.players[p], ROW_LABELS[ROWS[r]]
+        idx = r * 3 + c
+        cells = me.cells[:idx] + (value,) + me.cells[idx + 1:]
+        awards, cols = list(me.awards), list(me.col_awards)
+        reserve, eligible = me.reserve, me.eligible
+        doubled = me.doubled | (1 << idx) if dbl else me.doubled
+        if delta:
+            reserve = reserve[:r] + (reserve[r] + delta,) + reserve[r + 1:]
+        notes: list[str] = []
+        block_rows: list[int] = []
+        block_cols: list[int] = []
+        if value == CROSS:
+            notes.append(f"{name} crossed {label} (column {c + 1})")
+            if awards[r] is None:
+                awards[r] = CROSS
+            if cols[c] is None:
+                cols[c] = CROSS
+        else:
+            how = ", doubled" if dbl else (f", banked {delta}" if delta > 0 else
+                                           (f", used {-delta} reserve" if delta < 0 else ""))
+            notes.append(f"{name} wrote {value} in {label} (column {c + 1}{how})")
+            line = cells[r * 3:r * 3 + 3]
+            if None not in line and CROSS not in line:              # §4.3 row award
+                if eligible and awards[r] is None:
+                    v3 = line[2]
+                    if not o["award_copies_doubling"] and doubled >> (r * 3 + 2) & 1:
+                        v3 //= 2
+                    awards[r] = v3
+                    block_rows.append(r)
+                    notes.append(f"{name} won the {label} award: {v3}")
+                elif not eligible and o["ineligible_player_blocks_award"]:
+                    block_rows.append(r)
+            column = cells[c::3]
+            if None not in column and CROSS not in column:          # §4.4 column award
+                if eligible and cols[c] is None:
+                    cols[c] = o["column_award_value"]
+                    block_cols.append(c)
+                    notes.append(f"{name} won the column {c + 1} award: {cols[c]}")
+                elif not eligible and o["ineligible_player_blocks_award"]:
+                    block_cols.append(c)
+        penalty = o["school_cross_penalty"]
+        if value == CROSS and r < SCHOOL and penalty != "none":     # §4.5
+            lost = held(tuple(awards)) + held(tuple(cols))
+            awards = [CROSS if v is not None else v for v in awards]
+            cols = [CROSS if v is not None else v for v in cols]
+            if penalty == "forfeit_all_awards":
+                eligible = False
+                awards, cols = [CROSS] * NROWS, [CROSS] * NCOLS
+                notes.append(f"School cross: {name} loses {lost} award points and can win no more awards")
+            elif lost:
+                notes.append(f"School cross: {name} loses {lost} award points")
+        sheets = list(self.sheets)
+        sheets[p] = PlayerSheet(cells, doubled, tuple(awards), tuple(cols), reserve, eligible)
+        if block_rows or block_cols:
+            for q, other in enumerate(sheets):
+                if q != p:
+                    sheets[q] = self._blocked(other, block_rows, block_cols)
+        sheets_t = tuple(sheets)
+        n = len(sheets_t)
+        nxt = next((q for q in ((p + k) % n for k in range(1, n + 1)) if not sheets_t[q].full), None)
+        if nxt is None:
+            notes.append("Game over")
+        return self._next(sheets=sheets_t, seat=nxt, throw_no=0, dice=(), to_throw=0 if nxt is None else 5,
+                          notes=tuple(notes))
+
+    def _blocked(self, sheet: PlayerSheet, rows: list[int], cols: list[int]) -> PlayerSheet:
+        """Another player's sheet after someone took (or blocked) these row/column awards."""
+        awards, col_awards, cells = list(sheet.awards), list(sheet.col_awards), sheet.cells
+        for r in rows:
+            if awards[r] is None:
+                awards[r] = CROSS
+            if self.options["award_block_scope"] == "row_cells_too":
+                line = list(cells[r * 3:r * 3 + 3])
+                for c in range(NCOLS):
+                    if line[c] is None:
+                        line[c] = CROSS
+                        if col_awards[c] is None:
+                            col_awards[c] = CROSS
+                cells = cells[:r * 3] + tuple(line) + cells[r * 3 + 3:]
+        for c in cols:
+            if col_awards[c] is None:
+                col_awards[c] = CROSS
+        return replace(sheet, cells=cells, awards=tuple(awards), col_awards=tuple(col_awards))
+
+    # -------------------------------------------------------------------------------- scoring
+    def reserve_points(self, p: int) -> int:
+        if self.options["unused_reserve_at_end"] != "scored":
+            return 0
+        return sum((f + 1) * n for f, n in enumerate(self.sheets[p].reserve))
+
+    def total(self, p: int) -> int:
+        s = self.sheets[p]
+        return played(s.cells) + held(s.awards) + held(s.col_awards) + self.reserve_points(p)
+
+    def result(self) -> Result:
+        scores = tuple(self.total(p) for p in range(len(self.players)))
+        ranking = rank_by_score(scores)
+        details = {
+            "row_awards": {n: held(s.awards) for n, s in zip(self.players, self.sheets)},
+            "column_awards": {n: held(s.col_awards) for n, s in zip(self.players, self.sheets)},
+            "award_eligible": {n: s.eligible for n, s in zip(self.players, self.sheets)},
+        }
+        return Result(self.players, scores, ranking, ranking[0], "", details)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"game": self.name, "players": list(self.players), "options": dict(self.options),
+                "sheets": [s.to_json() for s in self.sheets], "seat": self.seat, "throw_no": self.throw_no,
+                "dice": list(self.dice), "to_throw": self.to_throw, "notes": list(self.notes)}
+
+    # ---------------------------------------------------------------------------------- sheet
+    def _previews(self) -> dict[tuple[int, int], int]:
+        """(row, column) -> best points of the pending decision, for the acting player."""
+        if self.seat is None or self.to_throw:
+            return {}
+        out: dict[tuple[int, int], int] = {}
+        for r, c, value, _, _ in self._decision()[1].values():
+            if value != CROSS:
+                out[(r, c)] = max(value, out.get((r, c), 0))
+        return out
+
+    def _player_table(self, p: int, previews: dict[tuple[int, int], int], winners: tuple[int, ...]) -> Table:
+        s = self.sheets[p]
+
+        def cell(v: int | None, kind: str = "score") -> Cell:
+            if v is None:
+                return Cell()
+            return Cell(X, 0, "cross") if v == CROSS else Cell(str(v), v, kind)
+
+        rows = []
+        for r, key in enumerate(ROWS):
+            cells = []
+            for c in range(NCOLS):
+                v = s.cells[r * 3 + c]
+                if v is None and (r, c) in previews:
+                    cells.append(Cell(str(previews[r, c]), previews[r, c], "preview", highlight=True))
+                else:
+                    cells.append(cell(v))
+            cells.append(cell(s.awards[r], "award"))
+            if r < SCHOOL:
+                info = Cell(f"res {s.reserve[r]}", s.reserve[r], "info") if s.reserve[r] else Cell()
+            else:
+                dbl = [str(c + 1) for c in range(NCOLS) if s.doubled >> (r * 3 + c) & 1]
+                info = Cell("×2: " + " ".join(dbl), kind="info") if dbl else Cell()
+            rows.append(Row(key, ROW_LABELS[key], tuple(cells + [info])))
+        rows.append(Row("COL_AWARD", "Column award", tuple(cell(v, "award") for v in s.col_awards)
+                        + (Cell(), Cell()), "bonus"))
+        sums = [sum(v for v in s.cells[c::3] if v is not None and v > 0) for c in range(NCOLS)]
+        awards = held(s.awards) + held(s.col_awards)
+        res = self.reserve_points(p)
+        rows.append(Row("SUM", "Sums", tuple(Cell(str(v), v, "total") for v in sums + [awards])
+                        + ((Cell(f"+{res} res", res, "total"),) if res else (Cell(),)), "subtotal"))
+        total = self.total(p)
+        rows.append(Row("TOTAL", "Total", (Cell(), Cell(), Cell(), Cell(str(total), total, "total", p in winners),
+                                           Cell()), "total"))
+        title = self.players[p] + (" (to play)" if p == self.seat else "") + ("" if s.eligible else " — no awards")
+        return Table(title, ("1", "2", "3", "Award", "Info"), tuple(rows))
+
+    def sheet(self) -> Sheet:
+        n = len(self.players)
+        over = self.seat is None
+        winners = self.result().winners if over else ()
+        totals = tuple(self.total(p) for p in range(n))
+
+        def line(key: str, label: str, values: list[int], kind: str = "normal") -> Row:
+            ck = "total" if kind == "total" else "score"
+            return Row(key, label, tuple(Cell(str(v), v, ck, over and p in winners and kind == "total")
+                                         for p, v in enumerate(values)), kind)
+
+        rows = [
+            Row("ENTRIES", "Entries", tuple(Cell(f"{NCELLS - s.cells.count(None)}/{NCELLS}", kind="info")
+                                            for s in self.sheets)),
+            line("CELLS", "Cells", [played(s.cells) for s in self.sheets]),
+            line("ROW_AWARDS", "Row awards", [held(s.awards) for s in self.sheets]),
+            line("COL_AWARDS", "Column awards", [held(s.col_awards) for s in self.sheets]),
+        ]
+        if self.options["unused_reserve_at_end"] == "scored":
+            rows.append(line("RESERVE", "Reserve", [self.reserve_points(p) for p in range(n)]))
+        rows.append(line("TOTAL", "Total", list(totals), "total"))
+        tables = [Table("Scores", self.players, tuple(rows), self.seat)]
+        previews = self._previews()
+        order = range(n) if over else [(self.seat + k) % n for k in range(n)]
+        tables += [self._player_table(p, previews if p == self.seat else {}, winners) for p in order]
+        if over:
+            names = ", ".join(self.players[p] for p in winners)
+            status = f"Game over — {'winners' if len(winners) > 1 else 'winner'}: {names} ({totals[winners[0]]})"
+        else:
+            name = self.players[self.seat]
+            rnd = NCELLS - self.sheets[self.seat].cells.count(None) + 1
+            if self.to_throw:
+                status = f"Round {rnd} of {NCELLS} — {name}, throw {self.throw_no + 1} of 3"
+            else:
+                dice = " ".join(map(str, sorted(self.dice)))
+                status = f"Round {rnd} of {NCELLS} — {name}, throw {self.throw_no} of 3: {dice}"
+        return Sheet(self.name, self.title, self.players, tuple(tables), totals, status, self.notes)
