@@ -1,0 +1,194 @@
+"""Buttons from a USB serial button box (line protocol in docs/hardware.md).
+
+USB cables get pulled in a café. The reader thread treats a vanished port as a normal
+state: status goes "disconnected" with the reason, and it reopens the port with backoff
+until the box is back. Noise on the line is counted and logged, never fatal.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from typing import Any, Callable
+
+from ._config import check_keys, positive
+from .buttons import HOLD, RELEASE, ButtonEvent, Clock, SourceStatus, drain
+from .retry import Backoff
+from .serial_protocol import LineSplitter, ProtocolError, parse_line
+
+log = logging.getLogger(__name__)
+
+Opener = Callable[[], Any]
+#: garbage lines logged individually before switching to one log line per 100
+GARBAGE_LOG_FIRST = 5
+
+
+class SerialButtonSource:
+    """Reads the box in a daemon thread; `poll()` drains the events it queued.
+
+    `opener()` returns an open pyserial-like port (read/in_waiting/close); the default opens
+    `port` with `serial.serial_for_url`, so "loop://" and "socket://" URLs work as well as
+    /dev/ttyACM0. When the box disconnects while a button is held, a `release` is queued
+    for it so the controller does not think it is still down.
+    """
+
+    def __init__(
+        self,
+        port: str = "/dev/ttyACM0",
+        *,
+        baudrate: int = 115200,
+        read_timeout_s: float = 0.1,
+        reconnect_initial_s: float = 0.5,
+        reconnect_max_s: float = 5.0,
+        opener: Opener | None = None,
+        clock: Clock | None = None,
+        name: str = "serial",
+    ) -> None:
+        self.port = port
+        self.baudrate = int(baudrate)
+        self.read_timeout_s = positive(read_timeout_s, "read_timeout_s", "buttons")
+        self.backoff = Backoff(reconnect_initial_s, max(reconnect_max_s, reconnect_initial_s))
+        self.opener = opener or self._open_port
+        self.clock = clock or time.monotonic
+        self.name = name
+        self.garbage_count = 0
+        self.last_garbage: str = ""
+        self.disconnects = 0
+        self.last_heard: float | None = None
+        self._queue: queue.SimpleQueue[ButtonEvent] = queue.SimpleQueue()
+        self._status = SourceStatus(False, "not started")
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._splitter = LineSplitter()
+        self._held: set[str] = set()
+
+    @classmethod
+    def from_config(
+        cls, config: dict[str, Any], *, opener: Opener | None = None, clock: Clock | None = None
+    ) -> "SerialButtonSource":
+        check_keys(config, {"port", "baudrate", "read_timeout_s", "reconnect_initial_s", "reconnect_max_s", "name"},
+                   "buttons")
+        return cls(
+            port=config.get("port", "/dev/ttyACM0"),
+            baudrate=config.get("baudrate", 115200),
+            read_timeout_s=config.get("read_timeout_s", 0.1),
+            reconnect_initial_s=config.get("reconnect_initial_s", 0.5),
+            reconnect_max_s=config.get("reconnect_max_s", 5.0),
+            opener=opener,
+            clock=clock,
+            name=config.get("name", "serial"),
+        )
+
+    def _open_port(self) -> Any:
+        import serial
+
+        return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.read_timeout_s)
+
+    # -- ButtonSource ------------------------------------------------------------------
+    @property
+    def status(self) -> SourceStatus:
+        return self._status
+
+    def start(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._status = SourceStatus(False, f"connecting to {self.port}")
+        self._thread = threading.Thread(target=self._run, name=f"buttons-{self.name}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(timeout=max(1.0, 5 * self.read_timeout_s))
+        self._status = SourceStatus(False, "stopped")
+
+    def poll(self) -> list[ButtonEvent]:
+        return drain(self._queue)
+
+    def feed(self, event: Any) -> bool:
+        """Not a pygame-driven source: ignores window events (see KeyboardButtonSource)."""
+        return False
+
+    # -- reader thread -----------------------------------------------------------------
+    def _run(self) -> None:
+        port: Any = None
+        try:
+            while not self._stop.is_set():
+                if port is None:
+                    port = self._connect()
+                    if port is None:
+                        continue
+                try:
+                    data = port.read(max(1, int(port.in_waiting or 0)))
+                except Exception as exc:  # SerialException/OSError on unplug; anything else is as fatal
+                    self._lost(exc)
+                    self._close(port)
+                    port = None
+                    self._stop.wait(self.backoff.next_delay())
+                    continue
+                if data:
+                    self._handle(data)
+        finally:
+            if port is not None:
+                self._close(port)
+
+    def _connect(self) -> Any:
+        try:
+            port = self.opener()
+        except Exception as exc:
+            message = f"button box on {self.port} not available: {exc}"
+            if self._status.message != message:
+                log.warning("%s: %s", self.name, message)
+            self._status = SourceStatus(False, message)
+            self._stop.wait(self.backoff.next_delay())
+            return None
+        self.backoff.reset()
+        self._splitter.reset()
+        self._status = SourceStatus(True, "")
+        log.info("%s: button box connected on %s", self.name, self.port)
+        return port
+
+    def _lost(self, exc: BaseException) -> None:
+        self.disconnects += 1
+        message = f"button box on {self.port} disconnected: {exc}"
+        log.warning("%s: %s", self.name, message)
+        self._status = SourceStatus(False, message)
+        now = self.clock()
+        for name in sorted(self._held):
+            self._queue.put(ButtonEvent(RELEASE, name, now, self.name))
+        self._held.clear()
+
+    def _close(self, port: Any) -> None:
+        try:
+            port.close()
+        except Exception:
+            log.debug("%s: error closing port", self.name, exc_info=True)
+
+    def _handle(self, data: bytes) -> None:
+        for line in self._splitter.feed(data):
+            if line is None:
+                self._garbage("over-long line")
+                continue
+            try:
+                parsed = parse_line(line)
+            except ProtocolError as exc:
+                self._garbage(str(exc))
+                continue
+            self.last_heard = self.clock()
+            if parsed is None:
+                continue
+            kind, name = parsed
+            if kind == HOLD:
+                self._held.add(name)
+            elif kind == RELEASE:
+                self._held.discard(name)
+            self._queue.put(ButtonEvent(kind, name, self.last_heard, self.name))
+
+    def _garbage(self, reason: str) -> None:
+        self.garbage_count += 1
+        self.last_garbage = reason
+        if self.garbage_count <= GARBAGE_LOG_FIRST or self.garbage_count % 100 == 0:
+            log.warning("%s: ignored garbage line #%d (%s)", self.name, self.garbage_count, reason)

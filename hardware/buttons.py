@@ -1,0 +1,188 @@
+"""Button presses from any panel (GPIO, USB serial box, keyboard, script), one event type.
+
+Every source turns its input into `ButtonEvent`s on a thread-safe queue and the controller
+drains them with `poll()` from its own loop: device threads never touch game state.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Protocol, runtime_checkable
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+HOLD_BUTTONS = ("HOLD1", "HOLD2", "HOLD3", "HOLD4", "HOLD5")
+#: every button the game knows; HINT is reserved (no action bound yet)
+BUTTON_NAMES: tuple[str, ...] = HOLD_BUTTONS + ("OK", "UP", "DOWN", "BACK", "ABANDON", "HINT")
+
+PRESS = "press"        # a short press, reported when the button is released
+HOLD = "hold"          # the button has been down longer than hold_time (no press follows)
+RELEASE = "release"    # the button went up (after a press or a hold)
+DIRECTIVE = "directive"  # scripted sources only: an instruction for the controller (e.g. wait-throw)
+EVENT_KINDS = (PRESS, HOLD, RELEASE, DIRECTIVE)
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    """Something a player did. `source` says which panel; `args` only for directives."""
+
+    kind: str
+    name: str
+    timestamp: float
+    source: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SourceStatus:
+    """Whether a source can currently deliver presses, and if not, why (shown on screen)."""
+
+    connected: bool
+    message: str = ""
+
+
+def check_button_name(name: str, where: str) -> str:
+    """Upper-case `name` and make sure it is a known button, else ValueError naming `where`."""
+    upper = str(name).strip().upper()
+    if upper not in BUTTON_NAMES:
+        raise ValueError(f"[{where}] unknown button {name!r}; known: {', '.join(BUTTON_NAMES)}")
+    return upper
+
+
+@runtime_checkable
+class ButtonSource(Protocol):
+    name: str
+
+    @property
+    def status(self) -> SourceStatus: ...
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def poll(self) -> list[ButtonEvent]:
+        """All events since the last poll, oldest first; never blocks."""
+        ...
+
+    def feed(self, event: Any) -> bool:
+        """Offer a pygame event from the display's loop; True if the source used it."""
+        ...
+
+
+def drain(q: "queue.SimpleQueue[Any]") -> list[Any]:
+    """Everything currently in `q`, without blocking."""
+    items = []
+    while True:
+        try:
+            items.append(q.get_nowait())
+        except queue.Empty:
+            return items
+
+
+class MultiButtonSource:
+    """Several panels at once (e.g. GPIO buttons + the keyboard in the pygame window).
+
+    A source that fails to start does not stop the others; `status` is connected when at
+    least one source is, and its message lists the sources that are not.
+    """
+
+    def __init__(self, sources: Iterable[ButtonSource], name: str = "multi") -> None:
+        self.sources = list(sources)
+        self.name = name
+
+    @property
+    def status(self) -> SourceStatus:
+        statuses = [(s.name, s.status) for s in self.sources]
+        down = [f"{name}: {st.message or 'disconnected'}" for name, st in statuses if not st.connected]
+        return SourceStatus(connected=any(st.connected for _, st in statuses), message="; ".join(down))
+
+    def start(self) -> None:
+        for source in self.sources:
+            try:
+                source.start()
+            except Exception:
+                log.exception("button source %s failed to start", source.name)
+
+    def stop(self) -> None:
+        for source in self.sources:
+            try:
+                source.stop()
+            except Exception:
+                log.exception("button source %s failed to stop", source.name)
+
+    def poll(self) -> list[ButtonEvent]:
+        events: list[ButtonEvent] = []
+        for source in self.sources:
+            events.extend(source.poll())
+        events.sort(key=lambda e: e.timestamp)  # stable: same-time events keep source order
+        return events
+
+    def feed(self, event: Any) -> bool:
+        """Pass a pygame event to the sources that take them; True if one used it."""
+        used = False
+        for source in self.sources:
+            feed = getattr(source, "feed", None)
+            if feed is not None and feed(event):
+                used = True
+        return used
+
+
+# --------------------------------------------------------------------------------------
+# Registry: config["type"] -> builder (modules imported lazily: gpiozero/serial/pygame
+# are only needed by the source that uses them).
+# --------------------------------------------------------------------------------------
+ButtonBuilder = Callable[..., ButtonSource]
+_BUILDERS: dict[str, ButtonBuilder] = {}
+
+
+def register_button_source(type_name: str, builder: ButtonBuilder) -> None:
+    _BUILDERS[type_name] = builder
+
+
+def button_source_types() -> list[str]:
+    return sorted(_BUILDERS)
+
+
+def make_button_source(config: Mapping[str, Any], **inject: Any) -> ButtonSource:
+    """Build (not start) the button source named by `config["type"]`.
+
+    `inject` passes test doubles through (`clock=`, `pin_factory=`, `opener=`). For
+    `type = "multi"`, `config["sources"]` is a list of source configs and `inject` goes to
+    every child that accepts the keyword.
+    """
+    kind = config.get("type")
+    if kind not in _BUILDERS:
+        raise ValueError(f"unknown buttons type {kind!r}; expected one of {button_source_types()}")
+    return _BUILDERS[kind](dict(config), **inject)
+
+
+def _build_multi(config: dict[str, Any], **inject: Any) -> ButtonSource:
+    from ._config import check_keys
+
+    check_keys(config, {"sources", "name"}, "buttons")
+    children = config.get("sources") or []
+    if not isinstance(children, list) or not children:
+        raise ValueError("[buttons] type 'multi' needs a non-empty list 'sources'")
+    return MultiButtonSource([make_button_source(child, **inject) for child in children], config.get("name", "multi"))
+
+
+def _lazy(module: str, cls: str) -> ButtonBuilder:
+    def build(config: dict[str, Any], **inject: Any) -> ButtonSource:
+        import importlib
+        import inspect
+
+        source_cls = getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+        accepted = inspect.signature(source_cls.from_config).parameters
+        return source_cls.from_config(config, **{k: v for k, v in inject.items() if k in accepted})
+
+    return build
+
+
+register_button_source("multi", _build_multi)
+register_button_source("gpio", _lazy("button_gpio", "GpioButtonSource"))
+register_button_source("serial", _lazy("button_serial", "SerialButtonSource"))
+register_button_source("keyboard", _lazy("button_keyboard", "KeyboardButtonSource"))
+register_button_source("scripted", _lazy("button_scripted", "ScriptedButtonSource"))

@@ -1,0 +1,272 @@
+"""Test doubles for devices this machine does not have (camera, picamera2, a flaky port).
+
+They live in the package (not in tests/) so the controller's tests can drive the real
+frame and button sources with them too. They mimic the parts of the real APIs that the
+sources use, and record what was asked of them so tests can assert on it.
+"""
+from __future__ import annotations
+
+import threading
+import types
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+
+def solid_image(value: int, size: tuple[int, int] = (64, 48)) -> np.ndarray:
+    """A BGR image of one grey level: frames tests can tell apart by a single pixel."""
+    width, height = size
+    return np.full((height, width, 3), value % 256, dtype=np.uint8)
+
+
+# --------------------------------------------------------------------------------------
+# cv2.VideoCapture stand-in
+# --------------------------------------------------------------------------------------
+class FakeVideoCapture:
+    """Plays a script of images; None in the script is a failed read ((False, None)).
+
+    `timestamps_ms` (optional, same length) is what CAP_PROP_POS_MSEC reports after each
+    read. `grab()` consumes a script item without returning it (as V4L2 would drop a buffer).
+    """
+
+    def __init__(
+        self,
+        script: Sequence[np.ndarray | None] = (),
+        *,
+        opened: bool = True,
+        timestamps_ms: Sequence[float] | None = None,
+        actual_size: tuple[int, int] | None = None,
+    ) -> None:
+        self.script = list(script)
+        self.timestamps_ms = list(timestamps_ms) if timestamps_ms is not None else None
+        self.opened = opened
+        self.released = False
+        self.props: dict[int, float] = {}
+        self.set_calls: list[tuple[int, float]] = []
+        self.position = 0
+        self.grabs = 0
+        self.reads = 0
+        self.actual_size = actual_size
+        self._last_ts = 0.0
+
+    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
+        return self.opened and not self.released
+
+    def set(self, prop: int, value: float) -> bool:
+        self.set_calls.append((prop, value))
+        self.props[prop] = value
+        return True
+
+    def get(self, prop: int) -> float:
+        import cv2
+
+        if prop == cv2.CAP_PROP_POS_MSEC:
+            return self._last_ts
+        if self.actual_size is not None and prop == cv2.CAP_PROP_FRAME_WIDTH:
+            return float(self.actual_size[0])
+        if self.actual_size is not None and prop == cv2.CAP_PROP_FRAME_HEIGHT:
+            return float(self.actual_size[1])
+        return float(self.props.get(prop, 0.0))
+
+    def _next(self) -> np.ndarray | None:
+        if self.position >= len(self.script):
+            return None
+        item = self.script[self.position]
+        if self.timestamps_ms is not None:
+            self._last_ts = float(self.timestamps_ms[self.position])
+        self.position += 1
+        return item
+
+    def grab(self) -> bool:
+        self.grabs += 1
+        return self._next() is not None
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        self.reads += 1
+        if not self.isOpened():
+            return False, None
+        image = self._next()
+        return (image is not None), (None if image is None else image.copy())
+
+    def release(self) -> None:
+        self.released = True
+
+
+# --------------------------------------------------------------------------------------
+# picamera2 stand-in: inject with sys.modules["picamera2"] = make_fake_picamera2_module()
+# --------------------------------------------------------------------------------------
+class FakeRequest:
+    """A CompletedRequest: arrays per stream, metadata, and a release() that must be called."""
+
+    def __init__(self, camera: "FakePicamera2", arrays: dict[str, np.ndarray], metadata: dict[str, Any]) -> None:
+        self._camera = camera
+        self._arrays = arrays
+        self._metadata = metadata
+        self.released = False
+
+    def make_array(self, name: str) -> np.ndarray:
+        if self.released:
+            raise RuntimeError("request used after release")
+        return self._arrays[name].copy()
+
+    def get_metadata(self) -> dict[str, Any]:
+        return dict(self._metadata)
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self._camera.outstanding -= 1
+
+
+class FakePicamera2:
+    """Picamera2 as far as the frame source uses it.
+
+    Frame n carries SensorTimestamp `timestamp_ns(n)`; its main image is solid grey level
+    n % 256 and its lores image a YUV420 buffer with luma (100 + n) % 256, neutral chroma. Metadata reports the auto
+    values (`auto`) until set_controls fixes them. Every call is recorded in `calls`.
+    """
+
+    def __init__(self, module: types.ModuleType, camera_num: int = 0) -> None:
+        if module.fail_open is not None:
+            raise module.fail_open
+        self.module = module
+        self.camera_num = camera_num
+        self.calls: list[str] = []
+        self.config: dict[str, Any] | None = None
+        self.controls_set: list[dict[str, Any]] = []
+        self.started = False
+        self.closed = False
+        self.captured = 0
+        self.outstanding = 0
+        self.applied: dict[str, Any] = dict(module.auto_metadata)
+        module.cameras.append(self)
+
+    def create_video_configuration(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append("create_video_configuration")
+        return dict(kwargs)
+
+    create_still_configuration = create_video_configuration
+    create_preview_configuration = create_video_configuration
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.calls.append("configure")
+        self.config = config
+
+    def start(self) -> None:
+        self.calls.append("start")
+        self.started = True
+
+    def stop(self) -> None:
+        self.calls.append("stop")
+        self.started = False
+
+    def close(self) -> None:
+        self.calls.append("close")
+        self.closed = True
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.calls.append("set_controls")
+        self.controls_set.append(dict(controls))
+        self.applied.update(controls)
+
+    def capture_request(self) -> FakeRequest:
+        self.calls.append("capture_request")
+        if not self.started:
+            raise RuntimeError("camera not started")
+        if self.module.fail_capture is not None:
+            raise self.module.fail_capture
+        n = self.captured
+        self.captured += 1
+        assert self.config is not None
+        arrays: dict[str, np.ndarray] = {}
+        for stream in ("main", "lores"):
+            spec = self.config.get(stream)
+            if not spec:
+                continue
+            width, height = spec["size"]
+            if spec["format"] in ("YUV420", "YVU420"):
+                array = np.full((height * 3 // 2, width), 128, dtype=np.uint8)
+                array[:height] = (100 + n) % 256
+            else:
+                channels = 4 if spec["format"].startswith("X") else 3
+                array = np.full((height, width, channels), n % 256, dtype=np.uint8)
+            arrays[stream] = array
+        metadata = dict(self.applied)
+        metadata["SensorTimestamp"] = int(self.module.timestamp_ns(n))
+        # Auto exposure "converges": the values the source must read are those of late frames.
+        if self.applied.get("AeEnable", True):
+            metadata["ExposureTime"] = int(self.module.auto_metadata["ExposureTime"]) + max(0, 5 - n) * 1000
+        self.outstanding += 1
+        return FakeRequest(self, arrays, metadata)
+
+
+def make_fake_picamera2_module(
+    timestamp_ns: Callable[[int], int] | None = None,
+    auto_metadata: dict[str, Any] | None = None,
+) -> types.ModuleType:
+    """A module object to put in sys.modules["picamera2"].
+
+    Attributes tests may change: `fail_open` / `fail_capture` (an exception to raise),
+    `timestamp_ns(n)`; `cameras` lists every Picamera2 instance created.
+    """
+    module = types.ModuleType("picamera2")
+    module.cameras = []  # type: ignore[attr-defined]
+    module.fail_open = None  # type: ignore[attr-defined]
+    module.fail_capture = None  # type: ignore[attr-defined]
+    module.timestamp_ns = timestamp_ns or (lambda n: 1_000_000_000 + n * 33_333_333)  # type: ignore[attr-defined]
+    module.auto_metadata = auto_metadata or {  # type: ignore[attr-defined]
+        "ExposureTime": 12000,
+        "AnalogueGain": 2.5,
+        "ColourGains": (1.9, 1.6),
+        "Lux": 300.0,
+    }
+
+    class Picamera2(FakePicamera2):
+        def __init__(self, camera_num: int = 0) -> None:
+            super().__init__(module, camera_num)
+
+    module.Picamera2 = Picamera2  # type: ignore[attr-defined]
+    return module
+
+
+# --------------------------------------------------------------------------------------
+# A serial port that can be "unplugged"
+# --------------------------------------------------------------------------------------
+class UnpluggablePort:
+    """Wraps a pyserial port (e.g. loop://); after `unplug()` reads raise SerialException.
+
+    That is what pyserial does when a USB-serial adapter disappears mid-read.
+    """
+
+    def __init__(self, port: Any) -> None:
+        self.port = port
+        self._unplugged = threading.Event()
+        self.closed = False
+
+    def unplug(self) -> None:
+        self._unplugged.set()
+
+    def _check(self) -> None:
+        if self._unplugged.is_set():
+            import serial
+
+            raise serial.SerialException("device reports readiness to read but returned no data "
+                                         "(device disconnected or multiple access on port?)")
+
+    @property
+    def in_waiting(self) -> int:
+        self._check()
+        return int(self.port.in_waiting)
+
+    def read(self, size: int = 1) -> bytes:
+        self._check()
+        data = self.port.read(size)
+        self._check()
+        return data
+
+    def write(self, data: bytes) -> int:
+        return int(self.port.write(data))
+
+    def close(self) -> None:
+        self.closed = True
+        self.port.close()

@@ -1,0 +1,142 @@
+"""Frames from image files: fixtures for tests and headless play without a camera.
+
+A still camera delivers the same scene many times per second; `repeat` reproduces that
+(each image is yielded k times) so settle detection can be exercised from a folder.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from ._config import check_keys, positive
+from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".ppm", ".pgm"})
+
+
+def natural_key(path: Path) -> list[Any]:
+    """Sort key so that frame_2.png comes before frame_10.png."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
+
+
+class FolderFrameSource(BaseFrameSource):
+    """Images from a folder (sorted by name, naturally) or from an explicit list (kept in order).
+
+    Timestamps are `index / fps` (deterministic) unless a `clock` is given. Unreadable files
+    either raise FrameSourceError naming the file (`on_bad="error"`) or are skipped with a
+    warning (`on_bad="skip"`).
+    """
+
+    def __init__(
+        self,
+        folder: str | Path | None = None,
+        files: Sequence[str | Path] | None = None,
+        *,
+        loop: bool = False,
+        repeat: int = 1,
+        fps: float = 10.0,
+        on_bad: str = "error",
+        clock: Clock | None = None,
+        name: str = "folder",
+    ) -> None:
+        super().__init__()
+        if (folder is None) == (files is None):
+            raise ValueError("[camera] folder source needs exactly one of 'path' or 'files'")
+        if on_bad not in ("error", "skip"):
+            raise ValueError(f"[camera] on_bad must be 'error' or 'skip', got {on_bad!r}")
+        if int(repeat) < 1:
+            raise ValueError(f"[camera] repeat must be >= 1, got {repeat!r}")
+        self.folder = Path(folder) if folder is not None else None
+        self._given_files = [Path(f) for f in files] if files is not None else None
+        self.loop = bool(loop)
+        self.repeat = int(repeat)
+        self.fps = positive(fps, "fps", "camera")
+        self.on_bad = on_bad
+        self.clock = clock
+        self.name = name
+        self.files: list[Path] = []
+        self.skipped: list[Path] = []
+        self._pos = 0
+        self._repeats_left = 0
+        self._current: np.ndarray | None = None
+        self._good_this_pass = 0
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], *, clock: Clock | None = None) -> "FolderFrameSource":
+        check_keys(config, {"path", "files", "loop", "repeat", "fps", "on_bad", "name"}, "camera")
+        return cls(
+            folder=config.get("path"),
+            files=config.get("files"),
+            loop=config.get("loop", False),
+            repeat=config.get("repeat", 1),
+            fps=config.get("fps", 10.0),
+            on_bad=config.get("on_bad", "error"),
+            clock=clock,
+            name=config.get("name", "folder"),
+        )
+
+    def _list_files(self) -> list[Path]:
+        if self._given_files is not None:
+            return list(self._given_files)
+        assert self.folder is not None
+        if not self.folder.is_dir():
+            raise FrameSourceError(f"image folder {self.folder} does not exist", self.name)
+        found = [p for p in self.folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES]
+        return sorted(found, key=natural_key)
+
+    def _open(self) -> None:
+        self.files = self._list_files()
+        if not self.files:
+            where = self.folder if self.folder is not None else "the file list"
+            raise FrameSourceError(f"no images in {where}", self.name)
+        self._pos = 0
+        self._repeats_left = 0
+        self._current = None
+        self._good_this_pass = 0
+        self._next_index = 0
+        self.skipped = []
+
+    def _close(self) -> None:
+        self._current = None
+
+    def _load(self, path: Path) -> np.ndarray | None:
+        """Decode one file; None (after logging) when skipping bad files, else raise."""
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if image is not None and image.size > 0:
+            return to_bgr_uint8(image, str(path))
+        if self.on_bad == "error":
+            raise FrameSourceError(f"cannot read image {path}", self.name)
+        log.warning("%s: skipping unreadable image %s", self.name, path)
+        self.skipped.append(path)
+        return None
+
+    def _read(self) -> Frame | None:
+        while self._repeats_left == 0:
+            if self._pos >= len(self.files):
+                if not self.loop:
+                    self.finished = True
+                    return None
+                if self._good_this_pass == 0:
+                    raise FrameSourceError("no readable images (all were skipped)", self.name)
+                self._pos = 0
+                self._good_this_pass = 0
+            path = self.files[self._pos]
+            self._pos += 1
+            image = self._load(path)
+            if image is None:
+                continue
+            self._good_this_pass += 1
+            self._current = image
+            self._repeats_left = self.repeat
+        self._repeats_left -= 1
+        assert self._current is not None
+        timestamp = self.clock() if self.clock is not None else self._next_index / self.fps
+        # Each delivered frame gets its own array: a consumer drawing on it must not alter the next.
+        return self._make_frame(self._current.copy(), timestamp)

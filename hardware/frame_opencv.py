@@ -1,0 +1,178 @@
+"""Frames from a USB webcam (or any device/file cv2.VideoCapture can open).
+
+V4L2 keeps a few buffers queued: after the controller was busy for a while, the first
+reads would return old pictures of the tray. We ask for a 1-frame buffer and, after an idle
+gap, grab and discard the queued frames so the reading is of the tray as it is now.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Callable
+
+import cv2
+
+from ._config import check_keys, positive
+from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
+
+log = logging.getLogger(__name__)
+
+CaptureFactory = Callable[[int | str], Any]
+
+
+def _default_capture_factory(device: int | str) -> Any:
+    return cv2.VideoCapture(device)
+
+
+def parse_device(device: int | str) -> int | str:
+    """"0" or 0 -> camera index 0; anything else (e.g. "/dev/video2", a file) stays a string."""
+    if isinstance(device, bool):
+        raise ValueError(f"[camera] device must be an index or a path, got {device!r}")
+    if isinstance(device, int):
+        return device
+    text = str(device).strip()
+    return int(text) if text.isdigit() else text
+
+
+class OpenCVFrameSource(BaseFrameSource):
+    """cv2.VideoCapture by index or path, with resolution request and failure counting.
+
+    A single failed read returns None (a glitch); `max_failures` failures in a row raise
+    FrameSourceError (the camera is gone). With `device_timestamps`, a frame whose
+    CAP_PROP_POS_MSEC is not newer than the last delivered one is dropped as a duplicate.
+    Frame timestamps are always taken from `clock` so every source shares one time base.
+    """
+
+    def __init__(
+        self,
+        device: int | str = 0,
+        *,
+        width: int | None = None,
+        height: int | None = None,
+        fps: float | None = None,
+        fourcc: str | None = None,
+        max_failures: int = 5,
+        idle_flush_s: float = 0.5,
+        flush_frames: int = 4,
+        device_timestamps: bool = False,
+        capture_factory: CaptureFactory | None = None,
+        clock: Clock | None = None,
+        name: str = "opencv",
+    ) -> None:
+        super().__init__()
+        self.device = parse_device(device)
+        self.width = width
+        self.height = height
+        self.fps = fps
+        if fourcc is not None and len(fourcc) != 4:
+            raise ValueError(f"[camera] fourcc must be 4 characters, got {fourcc!r}")
+        self.fourcc = fourcc
+        if int(max_failures) < 1:
+            raise ValueError(f"[camera] max_failures must be >= 1, got {max_failures!r}")
+        self.max_failures = int(max_failures)
+        self.idle_flush_s = positive(idle_flush_s, "idle_flush_s", "camera", allow_zero=True)
+        self.flush_frames = max(0, int(flush_frames))
+        self.device_timestamps = bool(device_timestamps)
+        self.capture_factory = capture_factory or _default_capture_factory
+        self.clock = clock or time.monotonic
+        self.name = name
+        self.cap: Any = None
+        self.failures = 0
+        self.dropped = 0
+        self._last_read_at: float | None = None
+        self._last_device_ts: float | None = None
+
+    @classmethod
+    def from_config(
+        cls, config: dict[str, Any], *, capture_factory: CaptureFactory | None = None, clock: Clock | None = None
+    ) -> "OpenCVFrameSource":
+        keys = {"device", "width", "height", "fps", "fourcc", "max_failures", "idle_flush_s",
+                "flush_frames", "device_timestamps", "name"}
+        check_keys(config, keys, "camera")
+        return cls(
+            device=config.get("device", 0),
+            width=config.get("width"),
+            height=config.get("height"),
+            fps=config.get("fps"),
+            fourcc=config.get("fourcc"),
+            max_failures=config.get("max_failures", 5),
+            idle_flush_s=config.get("idle_flush_s", 0.5),
+            flush_frames=config.get("flush_frames", 4),
+            device_timestamps=config.get("device_timestamps", False),
+            capture_factory=capture_factory,
+            clock=clock,
+            name=config.get("name", "opencv"),
+        )
+
+    def _open(self) -> None:
+        try:
+            cap = self.capture_factory(self.device)
+        except Exception as exc:
+            raise FrameSourceError(f"cannot open camera {self.device!r}: {exc}", self.name) from exc
+        if cap is None or not cap.isOpened():
+            if cap is not None:
+                cap.release()
+            raise FrameSourceError(f"cannot open camera {self.device!r} (unplugged or in use?)", self.name)
+        # FOURCC before the size: V4L2 drivers pick the sizes available for the chosen format.
+        if self.fourcc:
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*self.fourcc))
+        if self.width:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, int(self.width))
+        if self.height:
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, int(self.height))
+        if self.fps:
+            cap.set(cv2.CAP_PROP_FPS, float(self.fps))
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # not all backends honour it; idle flushing covers the rest
+        if self.width and self.height:
+            got = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+            if got != (int(self.width), int(self.height)):
+                log.warning("%s: asked for %dx%d, camera gives %dx%d", self.name, self.width, self.height, *got)
+        self.cap = cap
+        self.failures = 0
+        self._last_read_at = None
+        self._last_device_ts = None
+
+    def _close(self) -> None:
+        cap, self.cap = self.cap, None
+        if cap is not None:
+            cap.release()
+
+    def _failed(self, why: str) -> None:
+        self.failures += 1
+        if self.failures >= self.max_failures:
+            raise FrameSourceError(
+                f"{self.failures} reads in a row failed from camera {self.device!r} ({why}); unplugged?", self.name
+            )
+        log.debug("%s: read failed (%s), %d in a row", self.name, why, self.failures)
+
+    def _read(self) -> Frame | None:
+        now = self.clock()
+        if self._last_read_at is not None and now - self._last_read_at > self.idle_flush_s:
+            for _ in range(self.flush_frames):  # discard frames queued while nobody was reading
+                try:
+                    self.cap.grab()
+                except cv2.error:
+                    break
+        self._last_read_at = now
+        try:
+            ok, image = self.cap.read()
+        except cv2.error as exc:
+            self._failed(str(exc))
+            return None
+        if not ok or image is None or getattr(image, "size", 0) == 0:
+            self._failed("no image")
+            return None
+        self.failures = 0
+        if self.device_timestamps:
+            device_ts = float(self.cap.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
+            if device_ts > 0:
+                if self._last_device_ts is not None and device_ts <= self._last_device_ts:
+                    self.dropped += 1
+                    return None
+                self._last_device_ts = device_ts
+        try:
+            bgr = to_bgr_uint8(image, "camera image")
+        except ValueError as exc:
+            self._failed(str(exc))
+            return None
+        return self._make_frame(bgr, self.clock())

@@ -1,0 +1,288 @@
+"""Frames from the Raspberry Pi camera through picamera2 (imported only when chosen).
+
+Two streams from one sensor: a small "lores" one that is cheap to compare frame to frame
+(are the dice still rolling?) and a full "main" one to read pips from. After a warm-up the
+auto exposure, gain and white balance are frozen: the tray's lighting does not change, and a
+drifting exposure would make the same die look different from one throw to the next.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+from types import ModuleType
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ._config import check_keys, positive
+from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
+
+log = logging.getLogger(__name__)
+
+MAIN = "main"
+LORES = "lores"
+
+
+def to_bgr(array: np.ndarray, fmt: str, size: tuple[int, int]) -> np.ndarray:
+    """Convert a picamera2 `make_array` result to BGR uint8.
+
+    picamera2's names follow DRM fourccs, so "RGB888" is already [B, G, R] in memory and
+    "BGR888" is [R, G, B]. YUV420 (what the Pi 4's lores stream must use) is converted; when
+    its rows carry stride padding only the luminance plane is used (grey is enough to tell
+    whether dice moved).
+    """
+    width, height = size
+    if fmt in ("RGB888", "XRGB8888"):
+        return to_bgr_uint8(array[:, :, :3] if array.ndim == 3 else array, fmt)
+    if fmt == "BGR888":
+        return np.ascontiguousarray(cv2.cvtColor(array, cv2.COLOR_RGB2BGR))
+    if fmt == "XBGR8888":
+        return np.ascontiguousarray(cv2.cvtColor(array, cv2.COLOR_RGBA2BGR))
+    if fmt in ("YUV420", "YVU420"):
+        if array.ndim == 2 and array.shape == (height * 3 // 2, width):
+            code = cv2.COLOR_YUV2BGR_I420 if fmt == "YUV420" else cv2.COLOR_YUV2BGR_YV12
+            return np.ascontiguousarray(cv2.cvtColor(array, code))
+        return to_bgr_uint8(np.ascontiguousarray(array[:height, :width]), fmt)
+    raise FrameSourceError(f"unsupported picamera2 format {fmt!r}", "picamera2")
+
+
+class Picamera2FrameSource(BaseFrameSource):
+    """The Pi camera: `read()` gives the full "main" stream, `read_lores()` the small one.
+
+    Stale frames are dropped by their SensorTimestamp (nanoseconds, CLOCK_MONOTONIC like
+    `time.monotonic`): a frame not newer than the last delivered one of its stream, or older
+    than `max_age_s`, is released and skipped. Warm-up lasts `warmup_frames` frames and at
+    least `warmup_s` seconds of sensor time before the auto values are read and frozen.
+    """
+
+    def __init__(
+        self,
+        *,
+        camera_num: int = 0,
+        main_size: tuple[int, int] = (1280, 960),
+        lores_size: tuple[int, int] = (320, 240),
+        main_format: str = "RGB888",
+        lores_format: str = "YUV420",
+        buffer_count: int = 4,
+        warmup_frames: int = 10,
+        warmup_s: float = 1.0,
+        warmup_max_frames: int = 300,
+        lock_exposure: bool = True,
+        lock_white_balance: bool = True,
+        exposure_time_us: int | None = None,
+        analogue_gain: float | None = None,
+        colour_gains: tuple[float, float] | None = None,
+        max_age_s: float = 0.5,
+        picamera2_module: ModuleType | Any | None = None,
+        clock: Clock | None = None,
+        name: str = "picamera2",
+    ) -> None:
+        super().__init__()
+        self.camera_num = int(camera_num)
+        self.main_size = (int(main_size[0]), int(main_size[1]))
+        self.lores_size = (int(lores_size[0]), int(lores_size[1]))
+        self.main_format = main_format
+        self.lores_format = lores_format
+        self.buffer_count = max(1, int(buffer_count))
+        self.warmup_frames = max(0, int(warmup_frames))
+        self.warmup_s = positive(warmup_s, "warmup_s", "camera", allow_zero=True)
+        self.warmup_max_frames = max(self.warmup_frames, int(warmup_max_frames))
+        self.lock_exposure = bool(lock_exposure)
+        self.lock_white_balance = bool(lock_white_balance)
+        self.exposure_time_us = exposure_time_us
+        self.analogue_gain = analogue_gain
+        self.colour_gains = tuple(colour_gains) if colour_gains is not None else None
+        self.max_age_s = positive(max_age_s, "max_age_s", "camera")
+        self._module = picamera2_module
+        self.clock = clock or time.monotonic
+        self.name = name
+        self.cam: Any = None
+        #: the controls set after warm-up (for logs and the service screen)
+        self.locked_controls: dict[str, Any] = {}
+        self.dropped = 0
+        self._last_ts: dict[str, float] = {}
+        self._lores_index = 0
+
+    @classmethod
+    def from_config(
+        cls, config: dict[str, Any], *, picamera2_module: Any = None, clock: Clock | None = None
+    ) -> "Picamera2FrameSource":
+        keys = {"camera_num", "main_size", "lores_size", "main_format", "lores_format", "buffer_count",
+                "warmup_frames", "warmup_s", "warmup_max_frames", "lock_exposure", "lock_white_balance",
+                "exposure_time_us", "analogue_gain", "colour_gains", "max_age_s", "name"}
+        check_keys(config, keys, "camera")
+        kwargs = {k: v for k, v in config.items() if k != "type"}
+        for key in ("main_size", "lores_size", "colour_gains"):
+            if key in kwargs:
+                kwargs[key] = tuple(kwargs[key])
+        return cls(**kwargs, picamera2_module=picamera2_module, clock=clock)
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def _import(self) -> Any:
+        if self._module is not None:
+            return self._module
+        try:
+            return importlib.import_module("picamera2")
+        except ImportError as exc:
+            raise FrameSourceError(
+                "picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2; "
+                "create the venv with --system-site-packages)", self.name
+            ) from exc
+
+    def _open(self) -> None:
+        module = self._import()
+        try:
+            cam = module.Picamera2(self.camera_num)
+        except Exception as exc:
+            raise FrameSourceError(f"camera {self.camera_num} not found or busy: {exc}", self.name) from exc
+        self.cam = cam
+        try:
+            config = cam.create_video_configuration(
+                main={"size": self.main_size, "format": self.main_format},
+                lores={"size": self.lores_size, "format": self.lores_format},
+                buffer_count=self.buffer_count,
+            )
+            cam.configure(config)
+            cam.start()
+            metadata = self._warm_up()
+            self.locked_controls = self._lock_controls(metadata)
+            if self.locked_controls:
+                cam.set_controls(self.locked_controls)
+                log.info("%s: fixed controls %s", self.name, self.locked_controls)
+        except FrameSourceError:
+            self._close()
+            raise
+        except Exception as exc:
+            self._close()
+            raise FrameSourceError(f"camera failed to start: {exc}", self.name) from exc
+        self._last_ts = {}
+        self._next_index = 0
+        self._lores_index = 0
+        self.dropped = 0
+
+    def _close(self) -> None:
+        cam, self.cam = self.cam, None
+        if cam is None:
+            return
+        for step in (cam.stop, cam.close):
+            try:
+                step()
+            except Exception:
+                log.debug("%s: %s failed while closing", self.name, step.__name__, exc_info=True)
+
+    def _warm_up(self) -> dict[str, Any]:
+        """Let auto exposure/white balance converge; return the last frame's metadata."""
+        metadata: dict[str, Any] = {}
+        first_ts: float | None = None
+        started = self.clock()
+        frames = 0
+        while frames < self.warmup_max_frames:
+            request = self._capture()
+            try:
+                metadata = dict(request.get_metadata())
+            finally:
+                request.release()
+            frames += 1
+            ts = self._sensor_ts(metadata)
+            if ts is not None and first_ts is None:
+                first_ts = ts
+            elapsed = (ts - first_ts) if (ts is not None and first_ts is not None) else self.clock() - started
+            if frames >= self.warmup_frames and elapsed >= self.warmup_s:
+                break
+        return metadata
+
+    def _lock_controls(self, metadata: dict[str, Any]) -> dict[str, Any]:
+        controls: dict[str, Any] = {}
+        if self.lock_exposure:
+            exposure = self.exposure_time_us if self.exposure_time_us is not None else metadata.get("ExposureTime")
+            gain = self.analogue_gain if self.analogue_gain is not None else metadata.get("AnalogueGain")
+            if exposure is None or gain is None:
+                log.warning("%s: no ExposureTime/AnalogueGain in metadata; exposure stays automatic", self.name)
+            else:
+                controls.update(AeEnable=False, ExposureTime=int(exposure), AnalogueGain=float(gain))
+        if self.lock_white_balance:
+            gains = self.colour_gains if self.colour_gains is not None else metadata.get("ColourGains")
+            if gains is None or len(gains) != 2:
+                log.warning("%s: no ColourGains in metadata; white balance stays automatic", self.name)
+            else:
+                controls.update(AwbEnable=False, ColourGains=(float(gains[0]), float(gains[1])))
+        return controls
+
+    # -- reading -----------------------------------------------------------------------
+    def _capture(self) -> Any:
+        if self.cam is None:
+            raise FrameSourceError("camera is not open", self.name)
+        try:
+            return self.cam.capture_request()
+        except Exception as exc:
+            raise FrameSourceError(f"camera stopped delivering frames: {exc}", self.name) from exc
+
+    @staticmethod
+    def _sensor_ts(metadata: dict[str, Any]) -> float | None:
+        ns = metadata.get("SensorTimestamp")
+        return None if ns is None else float(ns) / 1e9
+
+    def _fresh_request(self, streams: tuple[str, ...]) -> tuple[Any, float] | None:
+        """Capture until a fresh request comes (at most one per queued buffer), else None."""
+        for _ in range(self.buffer_count + 1):
+            request = self._capture()
+            try:
+                ts = self._sensor_ts(dict(request.get_metadata()))
+            except Exception:
+                request.release()
+                raise
+            if ts is None:
+                ts = self.clock()
+            too_old = self.clock() - ts > self.max_age_s
+            not_newer = any(ts <= self._last_ts.get(s, float("-inf")) for s in streams)
+            if too_old or not_newer:
+                self.dropped += 1
+                request.release()
+                continue
+            return request, ts
+        return None
+
+    def _read_streams(self, streams: tuple[str, ...]) -> dict[str, Frame] | None:
+        if not self.is_open:
+            raise FrameSourceError("source is not open (call open() first)", self.name)
+        got = self._fresh_request(streams)
+        if got is None:
+            return None
+        request, ts = got
+        try:
+            images = {s: self._image(request, s) for s in streams}
+        except FrameSourceError:
+            raise
+        except Exception as exc:
+            raise FrameSourceError(f"bad frame from camera: {exc}", self.name) from exc
+        finally:
+            request.release()
+        frames: dict[str, Frame] = {}
+        for stream, image in images.items():
+            self._last_ts[stream] = ts
+            if stream == MAIN:
+                frames[stream] = self._make_frame(image, ts)
+            else:
+                frames[stream] = Frame(image=image, timestamp=ts, index=self._lores_index)
+                self._lores_index += 1
+        return frames
+
+    def _image(self, request: Any, stream: str) -> np.ndarray:
+        fmt, size = (self.main_format, self.main_size) if stream == MAIN else (self.lores_format, self.lores_size)
+        return to_bgr(request.make_array(stream), fmt, size)
+
+    def _read(self) -> Frame | None:
+        frames = self._read_streams((MAIN,))
+        return None if frames is None else frames[MAIN]
+
+    def read_lores(self) -> Frame | None:
+        """The next fresh low-resolution frame (for settle detection), or None."""
+        frames = self._read_streams((LORES,))
+        return None if frames is None else frames[LORES]
+
+    def read_both(self) -> tuple[Frame, Frame] | None:
+        """(main, lores) from the same sensor frame, or None."""
+        frames = self._read_streams((MAIN, LORES))
+        return None if frames is None else (frames[MAIN], frames[LORES])

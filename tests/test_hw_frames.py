@@ -1,0 +1,458 @@
+"""Frame sources: folder, generated, OpenCV (fake capture), picamera2 (fake module), retry."""
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware import Frame, FrameSource, FrameSourceError, make_frame_source, to_bgr_uint8
+from hardware.fakes import FakeVideoCapture, make_fake_picamera2_module, solid_image
+from hardware.frame_folder import FolderFrameSource
+from hardware.frame_generated import GeneratedFrameSource
+from hardware.frame_opencv import OpenCVFrameSource
+from hardware.frame_picamera2 import Picamera2FrameSource
+from hardware.retry import Backoff, RetryingFrameSource
+
+
+class FakeClock:
+    def __init__(self, t: float = 100.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, dt: float) -> None:
+        self.t += dt
+
+
+def grey_level(frame: Frame) -> int:
+    return int(frame.image[0, 0, 0])
+
+
+def write_images(folder: Path, names_levels: dict[str, int]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, level in names_levels.items():
+        assert cv2.imwrite(str(folder / name), solid_image(level, (16, 12)))
+
+
+# -- to_bgr_uint8 -------------------------------------------------------------------------
+def test_to_bgr_normalises_grey_alpha_and_16bit() -> None:
+    grey = np.full((4, 5), 7, np.uint8)
+    assert to_bgr_uint8(grey).shape == (4, 5, 3)
+    bgra = np.zeros((4, 5, 4), np.uint8)
+    bgra[..., 2] = 200
+    out = to_bgr_uint8(bgra)
+    assert out.shape == (4, 5, 3) and out[0, 0, 2] == 200
+    assert to_bgr_uint8(np.full((2, 2), 65535, np.uint16))[0, 0, 0] == 255
+    with pytest.raises(ValueError, match="shape"):
+        to_bgr_uint8(np.zeros((0, 3, 3), np.uint8))
+    with pytest.raises(ValueError, match="not a numpy array"):
+        to_bgr_uint8([[1, 2]])
+
+
+# -- folder -------------------------------------------------------------------------------
+def test_folder_sorted_naturally_with_synthetic_timestamps(tmp_path: Path) -> None:
+    write_images(tmp_path, {"f10.png": 30, "f2.png": 20, "f1.png": 10})
+    (tmp_path / "notes.txt").write_text("not an image")
+    with make_frame_source({"type": "folder", "path": str(tmp_path), "fps": 4}) as source:
+        frames = list(source)
+    assert [grey_level(f) for f in frames] == [10, 20, 30]
+    assert [f.index for f in frames] == [0, 1, 2]
+    assert [f.timestamp for f in frames] == [0.0, 0.25, 0.5]
+    assert all(f.image.dtype == np.uint8 and f.image.shape == (12, 16, 3) for f in frames)
+    assert source.finished  # type: ignore[attr-defined]
+
+
+def test_folder_repeat_and_loop(tmp_path: Path) -> None:
+    write_images(tmp_path, {"a.png": 1, "b.png": 2})
+    source = FolderFrameSource(tmp_path, repeat=3, loop=True)
+    source.open()
+    levels = [grey_level(source.read()) for _ in range(9)]  # type: ignore[arg-type]
+    assert levels == [1, 1, 1, 2, 2, 2, 1, 1, 1]
+    assert not source.finished
+
+
+def test_folder_repeated_frames_are_independent_arrays(tmp_path: Path) -> None:
+    write_images(tmp_path, {"a.png": 5})
+    source = FolderFrameSource(tmp_path, repeat=2)
+    source.open()
+    first = source.read()
+    assert first is not None
+    first.image[:] = 255  # a consumer drawing on its frame...
+    second = source.read()
+    assert second is not None and grey_level(second) == 5  # ...does not change the next one
+
+
+def test_folder_explicit_list_keeps_given_order_and_clock(tmp_path: Path) -> None:
+    write_images(tmp_path, {"a.png": 1, "b.png": 2})
+    clock = FakeClock(50.0)
+    source = FolderFrameSource(files=[tmp_path / "b.png", tmp_path / "a.png"], clock=clock)
+    source.open()
+    first = source.read()
+    clock.advance(1.5)
+    second = source.read()
+    assert first is not None and second is not None
+    assert (grey_level(first), grey_level(second)) == (2, 1)
+    assert (first.timestamp, second.timestamp) == (50.0, 51.5)
+    assert source.read() is None and source.finished
+
+
+def test_folder_corrupt_file_error_names_the_file(tmp_path: Path) -> None:
+    write_images(tmp_path, {"a.png": 1, "c.png": 3})
+    (tmp_path / "b.png").write_bytes(b"\x89PNG\r\n\x1a\n this is not really a png")
+    source = make_frame_source({"type": "folder", "path": str(tmp_path)})
+    source.open()
+    assert source.read() is not None
+    with pytest.raises(FrameSourceError, match=r"b\.png"):
+        source.read()
+
+
+def test_folder_corrupt_file_skipped_with_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    write_images(tmp_path, {"a.png": 1, "c.png": 3})
+    (tmp_path / "b.png").write_bytes(b"garbage")
+    source = make_frame_source({"type": "folder", "path": str(tmp_path), "on_bad": "skip"})
+    with caplog.at_level("WARNING"), source:
+        levels = [grey_level(f) for f in source]
+    assert levels == [1, 3]
+    assert "b.png" in caplog.text
+    assert [p.name for p in source.skipped] == ["b.png"]  # type: ignore[attr-defined]
+
+
+def test_folder_all_bad_with_loop_raises_instead_of_spinning(tmp_path: Path) -> None:
+    (tmp_path / "x.png").write_bytes(b"nope")
+    source = FolderFrameSource(tmp_path, loop=True, on_bad="skip")
+    source.open()
+    with pytest.raises(FrameSourceError, match="no readable images"):
+        source.read()
+
+
+def test_folder_missing_or_empty(tmp_path: Path) -> None:
+    with pytest.raises(FrameSourceError, match="does not exist"):
+        FolderFrameSource(tmp_path / "nope").open()
+    with pytest.raises(FrameSourceError, match="no images"):
+        FolderFrameSource(tmp_path).open()
+
+
+def test_folder_config_validation(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown key"):
+        make_frame_source({"type": "folder", "path": str(tmp_path), "repaet": 2})
+    with pytest.raises(ValueError, match="on_bad"):
+        make_frame_source({"type": "folder", "path": str(tmp_path), "on_bad": "ignore"})
+    with pytest.raises(ValueError, match="unknown camera type"):
+        make_frame_source({"type": "webcam"})
+
+
+def test_read_before_open_is_a_clear_error(tmp_path: Path) -> None:
+    write_images(tmp_path, {"a.png": 1})
+    with pytest.raises(FrameSourceError, match="not open"):
+        FolderFrameSource(tmp_path).read()
+
+
+# -- generated ----------------------------------------------------------------------------
+def test_generated_from_iterable_with_gaps_and_grey_images() -> None:
+    items = [np.full((6, 8), 10, np.uint8), None, solid_image(20, (8, 6))]
+    source = make_frame_source({"type": "generated", "frames": items, "fps": 2})
+    source.open()
+    first, gap, second, end = source.read(), source.read(), source.read(), source.read()
+    assert first is not None and second is not None
+    assert first.image.shape == (6, 8, 3) and grey_level(first) == 10
+    assert gap is None and end is None
+    assert (second.index, second.timestamp) == (1, 0.5)
+    assert source.finished  # type: ignore[attr-defined]
+
+
+def test_generated_factory_restarts_on_reconnect() -> None:
+    calls = []
+
+    def animation():
+        calls.append(1)
+        return (solid_image(i) for i in itertools.count())
+
+    source = GeneratedFrameSource(factory=animation)
+    source.open()
+    assert [grey_level(source.read()) for _ in range(3)] == [0, 1, 2]  # type: ignore[arg-type]
+    source.reconnect()
+    assert grey_level(source.read()) == 0  # type: ignore[arg-type]
+    assert len(calls) == 2
+
+
+def test_generated_bad_item_and_crashing_producer() -> None:
+    source = GeneratedFrameSource(frames=[solid_image(1), "not an image"])
+    source.open()
+    source.read()
+    with pytest.raises(FrameSourceError, match="item 1"):
+        source.read()
+
+    def broken():
+        yield solid_image(1)
+        raise OSError("animation crashed")
+
+    source = GeneratedFrameSource(factory=broken)
+    source.open()
+    source.read()
+    with pytest.raises(FrameSourceError, match="animation crashed"):
+        source.read()
+
+
+def test_sources_satisfy_the_protocol(tmp_path: Path) -> None:
+    write_images(tmp_path, {"a.png": 1})
+    assert isinstance(FolderFrameSource(tmp_path), FrameSource)
+    assert isinstance(GeneratedFrameSource(frames=[]), FrameSource)
+    assert isinstance(OpenCVFrameSource(capture_factory=lambda d: FakeVideoCapture()), FrameSource)
+
+
+# -- opencv -------------------------------------------------------------------------------
+def test_opencv_opens_by_path_and_requests_resolution() -> None:
+    made: list[tuple[object, FakeVideoCapture]] = []
+
+    def factory(device):
+        cap = FakeVideoCapture([solid_image(9)], actual_size=(640, 480))
+        made.append((device, cap))
+        return cap
+
+    source = make_frame_source(
+        {"type": "opencv", "device": "/dev/video2", "width": 1280, "height": 960, "fourcc": "MJPG"},
+        capture_factory=factory,
+    )
+    source.open()
+    device, cap = made[0]
+    assert device == "/dev/video2"
+    assert cap.props[cv2.CAP_PROP_FRAME_WIDTH] == 1280 and cap.props[cv2.CAP_PROP_FRAME_HEIGHT] == 960
+    props_in_order = [p for p, _ in cap.set_calls]
+    assert props_in_order.index(cv2.CAP_PROP_FOURCC) < props_in_order.index(cv2.CAP_PROP_FRAME_WIDTH)
+    frame = source.read()
+    assert frame is not None and grey_level(frame) == 9
+    source.close()
+    assert cap.released
+
+
+def test_opencv_device_index_string_becomes_int() -> None:
+    seen = []
+    source = OpenCVFrameSource("0", capture_factory=lambda d: seen.append(d) or FakeVideoCapture())
+    source.open()
+    assert seen == [0]
+
+
+def test_opencv_not_opened_is_a_frame_source_error() -> None:
+    cap = FakeVideoCapture(opened=False)
+    source = OpenCVFrameSource(1, capture_factory=lambda d: cap)
+    with pytest.raises(FrameSourceError, match="cannot open camera 1"):
+        source.open()
+    assert cap.released and not source.is_open
+
+
+def test_opencv_consecutive_failures_raise_after_n_and_success_resets() -> None:
+    script = [solid_image(1), None, None, solid_image(2), None, None, None]
+    source = OpenCVFrameSource(0, max_failures=3, capture_factory=lambda d: FakeVideoCapture(script))
+    source.open()
+    assert grey_level(source.read()) == 1  # type: ignore[arg-type]
+    assert source.read() is None and source.read() is None  # two glitches: tolerated
+    assert grey_level(source.read()) == 2  # type: ignore[arg-type]
+    assert source.read() is None and source.read() is None
+    with pytest.raises(FrameSourceError, match="3 reads in a row failed.*unplugged"):
+        source.read()
+
+
+def test_opencv_flushes_queued_frames_after_idle() -> None:
+    clock = FakeClock()
+    cap = FakeVideoCapture([solid_image(i) for i in range(10)])
+    source = OpenCVFrameSource(0, idle_flush_s=0.5, flush_frames=3, clock=clock, capture_factory=lambda d: cap)
+    source.open()
+    assert grey_level(source.read()) == 0  # type: ignore[arg-type]
+    clock.advance(0.1)
+    assert grey_level(source.read()) == 1  # type: ignore[arg-type]
+    assert cap.grabs == 0
+    clock.advance(2.0)  # the controller was busy: frames 2..4 are old
+    frame = source.read()
+    assert cap.grabs == 3 and frame is not None and grey_level(frame) == 5
+    assert frame.timestamp == clock.t
+
+
+def test_opencv_device_timestamps_drop_duplicates() -> None:
+    cap = FakeVideoCapture([solid_image(i) for i in range(4)], timestamps_ms=[100, 133, 133, 166])
+    source = OpenCVFrameSource(0, device_timestamps=True, capture_factory=lambda d: cap)
+    source.open()
+    levels = [source.read() for _ in range(4)]
+    assert [None if f is None else grey_level(f) for f in levels] == [0, 1, None, 3]
+    assert source.dropped == 1
+    assert [f.index for f in levels if f is not None] == [0, 1, 2]
+
+
+def test_opencv_factory_exception_becomes_frame_source_error() -> None:
+    def factory(device):
+        raise OSError("No such device")
+
+    with pytest.raises(FrameSourceError, match="No such device"):
+        OpenCVFrameSource("/dev/video9", capture_factory=factory).open()
+
+
+# -- picamera2 ----------------------------------------------------------------------------
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch):
+    module = make_fake_picamera2_module()
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return module
+
+
+def sensor_clock(module, frame_n: float) -> FakeClock:
+    """A clock reading 'now' as the sensor time of frame n (fresh frames are not too old)."""
+    return FakeClock(module.timestamp_ns(0) / 1e9 + frame_n * 0.0333)
+
+
+def test_picamera2_not_installed_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # makes `import picamera2` fail
+    source = make_frame_source({"type": "picamera2"})
+    with pytest.raises(FrameSourceError, match="picamera2 is not installed"):
+        source.open()
+
+
+def test_picamera2_configures_streams_warms_up_and_fixes_controls(fake_picamera2) -> None:
+    clock = sensor_clock(fake_picamera2, 1000)
+    source = make_frame_source(
+        {"type": "picamera2", "main_size": [1280, 960], "lores_size": [320, 240], "warmup_frames": 8,
+         "warmup_s": 0.45, "max_age_s": 1e9},
+        clock=clock,
+    )
+    source.open()
+    cam = fake_picamera2.cameras[0]
+    assert cam.config["main"] == {"size": (1280, 960), "format": "RGB888"}
+    assert cam.config["lores"] == {"size": (320, 240), "format": "YUV420"}
+    assert cam.calls[:3] == ["create_video_configuration", "configure", "start"]
+    # 0.45 s of sensor time at 30 fps is reached at frame 14 (the 15th), later than warmup_frames=8
+    assert cam.captured == 15
+    assert cam.controls_set == [{
+        "AeEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.5,
+        "AwbEnable": False, "ColourGains": (1.9, 1.6),
+    }]
+    assert cam.outstanding == 0  # every request released (picamera2 stalls otherwise)
+
+
+def test_picamera2_locks_the_values_of_the_last_warmup_frame(fake_picamera2) -> None:
+    # the fake's auto exposure is still converging on early frames (frame 1 reports 16000 us)
+    source = Picamera2FrameSource(warmup_frames=2, warmup_s=0, clock=sensor_clock(fake_picamera2, 1000))
+    source.open()
+    assert source.locked_controls["ExposureTime"] == 16000
+    assert fake_picamera2.cameras[0].captured == 2
+
+
+def test_picamera2_explicit_values_and_no_lock(fake_picamera2) -> None:
+    source = Picamera2FrameSource(warmup_frames=2, warmup_s=0, exposure_time_us=8000, analogue_gain=1.0,
+                                  lock_white_balance=False, clock=sensor_clock(fake_picamera2, 1000), max_age_s=1e9)
+    source.open()
+    assert fake_picamera2.cameras[0].controls_set == [{"AeEnable": False, "ExposureTime": 8000, "AnalogueGain": 1.0}]
+    source.close()
+    unlocked = Picamera2FrameSource(warmup_frames=1, warmup_s=0, lock_exposure=False, lock_white_balance=False)
+    unlocked.open()
+    assert fake_picamera2.cameras[1].controls_set == []
+    assert fake_picamera2.cameras[0].calls[-2:] == ["stop", "close"]
+
+
+def test_picamera2_reads_main_and_lores_as_bgr(fake_picamera2) -> None:
+    source = Picamera2FrameSource(warmup_frames=3, warmup_s=0, max_age_s=1e9, main_size=(64, 48),
+                                  lores_size=(32, 24), clock=sensor_clock(fake_picamera2, 1000))
+    with source:
+        main = source.read()
+        lores = source.read_lores()
+        both = source.read_both()
+    assert main is not None and lores is not None and both is not None
+    assert main.image.shape == (48, 64, 3) and lores.image.shape == (24, 32, 3)
+    assert main.image.dtype == np.uint8 and lores.image.dtype == np.uint8
+    assert grey_level(main) == 3  # frames 0..2 were the warm-up
+    # lores frame 4 is YUV420, luma 104, neutral chroma -> grey BGR of 1.164 * (104 - 16) ~ 102
+    b, g, r = (int(v) for v in lores.image[5, 5])
+    assert b == g == r and abs(b - 102) <= 2
+    assert main.timestamp == pytest.approx(fake_picamera2.timestamp_ns(3) / 1e9)
+    assert both[0].timestamp == both[1].timestamp
+    assert (main.index, both[0].index, lores.index, both[1].index) == (0, 1, 0, 1)
+
+
+def test_picamera2_drops_frames_older_than_max_age(fake_picamera2) -> None:
+    # the sensor says frame n was taken at 1 s + n/30 s; 'now' is 1 s + 20/30 s
+    clock = sensor_clock(fake_picamera2, 20)
+    source = Picamera2FrameSource(warmup_frames=2, warmup_s=0, max_age_s=0.2, buffer_count=20, clock=clock)
+    source.open()
+    frame = source.read()
+    assert frame is not None
+    # frames 2..13 are older than 0.2 s (6 frames at 30 fps) and must have been dropped
+    age = clock() - frame.timestamp
+    assert 0 <= age <= 0.2
+    assert source.dropped == grey_level(frame) - 2
+    assert fake_picamera2.cameras[0].outstanding == 0
+
+
+def test_picamera2_drops_frames_not_newer_than_last_delivered(fake_picamera2) -> None:
+    stamps = [1_000_000_000, 1_033_000_000, 1_066_000_000, 1_066_000_000, 1_050_000_000, 1_100_000_000]
+    fake_picamera2.timestamp_ns = lambda n: stamps[min(n, len(stamps) - 1)] + max(0, n - 5) * 33_000_000
+    source = Picamera2FrameSource(warmup_frames=2, warmup_s=0, max_age_s=1e9, clock=FakeClock(2.0))
+    source.open()
+    first = source.read()   # frame 2 at 1.066
+    second = source.read()  # frames 3 (same time) and 4 (earlier) dropped -> frame 5 at 1.100
+    assert first is not None and second is not None
+    assert (grey_level(first), grey_level(second)) == (2, 5)
+    assert source.dropped == 2
+
+
+def test_picamera2_only_stale_frames_gives_none(fake_picamera2) -> None:
+    source = Picamera2FrameSource(warmup_frames=1, warmup_s=0, max_age_s=0.1, clock=FakeClock(500.0))
+    source.open()
+    assert source.read() is None
+    assert source.dropped == source.buffer_count + 1
+
+
+def test_picamera2_missing_camera_and_capture_failure(fake_picamera2) -> None:
+    fake_picamera2.fail_open = IndexError("list index out of range")
+    with pytest.raises(FrameSourceError, match="camera 0 not found"):
+        Picamera2FrameSource().open()
+    fake_picamera2.fail_open = None
+    source = Picamera2FrameSource(warmup_frames=1, warmup_s=0, max_age_s=1e9, clock=FakeClock(2.0))
+    source.open()
+    fake_picamera2.fail_capture = RuntimeError("Camera frontend has timed out!")
+    with pytest.raises(FrameSourceError, match="timed out"):
+        source.read()
+    fake_picamera2.fail_capture = None
+    source.reconnect()
+    assert source.read() is not None
+    assert len(fake_picamera2.cameras) == 2  # opened, then reopened (the failed one never existed)
+
+
+def test_picamera2_failure_during_warmup_closes_camera(fake_picamera2) -> None:
+    fake_picamera2.fail_capture = RuntimeError("no frames")
+    source = Picamera2FrameSource(warmup_frames=2)
+    with pytest.raises(FrameSourceError, match="no frames"):
+        source.open()
+    assert fake_picamera2.cameras[0].closed and not source.is_open
+
+
+# -- retry --------------------------------------------------------------------------------
+def test_backoff_doubles_up_to_the_cap_and_resets() -> None:
+    backoff = Backoff(0.5, 3.0)
+    assert [backoff.next_delay() for _ in range(5)] == [0.5, 1.0, 2.0, 3.0, 3.0]
+    backoff.reset()
+    assert backoff.next_delay() == 0.5
+
+
+def test_retrying_source_reports_error_and_reconnects_after_delay() -> None:
+    clock = FakeClock()
+    caps = [FakeVideoCapture([solid_image(1), None]), FakeVideoCapture(opened=False),
+            FakeVideoCapture([solid_image(7)])]
+    opened = iter(caps)
+    source = OpenCVFrameSource(0, max_failures=1, capture_factory=lambda d: next(opened), clock=clock)
+    retrying = RetryingFrameSource(source, clock=clock, backoff=Backoff(1.0, 4.0))
+    retrying.open()
+    assert grey_level(retrying.read()) == 1  # type: ignore[arg-type]
+    assert retrying.read() is None  # unplugged: error kept, no exception
+    assert retrying.error is not None and "unplugged" in str(retrying.error)
+    clock.advance(0.5)
+    assert retrying.read() is None and caps[1].reads == 0  # too early to retry
+    clock.advance(0.6)
+    assert retrying.read() is None  # retried: camera still absent, next try in 2 s
+    assert "cannot open" in str(retrying.error)
+    clock.advance(1.9)
+    assert retrying.read() is None
+    clock.advance(0.2)
+    frame = retrying.read()
+    assert frame is not None and grey_level(frame) == 7 and retrying.error is None

@@ -1,0 +1,224 @@
+"""The USB serial button box: line protocol, pyserial loop:// port, unplug and replug."""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+import pytest
+import serial
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hardware import ButtonEvent, make_button_source
+from hardware.button_serial import SerialButtonSource
+from hardware.fakes import UnpluggablePort
+from hardware.serial_protocol import MAX_LINE, LineSplitter, ProtocolError, parse_line
+
+TIMEOUT = 0.01  # port read timeout: the reader thread wakes up at least this often
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 3.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.002)
+    raise AssertionError("condition not met in time")
+
+
+def collect(source: SerialButtonSource, count: int, timeout: float = 3.0) -> list[ButtonEvent]:
+    events: list[ButtonEvent] = []
+    deadline = time.monotonic() + timeout
+    while len(events) < count and time.monotonic() < deadline:
+        events.extend(source.poll())
+        time.sleep(0.002)
+    return events
+
+
+def kinds(events: list[ButtonEvent]) -> list[tuple[str, str]]:
+    return [(e.kind, e.name) for e in events]
+
+
+@pytest.fixture
+def loop_port():
+    port = serial.serial_for_url("loop://", timeout=TIMEOUT)
+    yield port
+    port.close()
+
+
+@pytest.fixture
+def running(loop_port):
+    source = SerialButtonSource("loop://", opener=lambda: loop_port, read_timeout_s=TIMEOUT)
+    source.start()
+    wait_for(lambda: source.status.connected)
+    yield source, loop_port
+    source.stop()
+
+
+# -- the protocol, without a port ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "line, expected",
+    [(b"P OK", ("press", "OK")), (b"H HOLD3", ("hold", "HOLD3")), (b"R ABANDON", ("release", "ABANDON")),
+     (b"  p   ok  ", ("press", "OK")), (b"P\tUP", ("press", "UP")),
+     (b"", None), (b"   ", None), (b"# dicetable-buttons v1", None), (b"PING", None), (b"ping", None)],
+)
+def test_parse_valid_and_ignorable_lines(line: bytes, expected) -> None:
+    assert parse_line(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line, reason",
+    [(b"X OK", "unknown verb"), (b"P FIRE", "unknown button"), (b"P", "expected"), (b"P OK now", "expected"),
+     (b"P \xc3\x96K", "non-ASCII"), (b"\x00\x01\x02", "control"), (b"P OK" + b" " * MAX_LINE, "longer")],
+)
+def test_parse_garbage_raises_protocol_error(line: bytes, reason: str) -> None:
+    with pytest.raises(ProtocolError, match=reason):
+        parse_line(line)
+
+
+def test_splitter_handles_crlf_partial_and_overlong_lines() -> None:
+    splitter = LineSplitter(max_line=10)
+    assert splitter.feed(b"P O") == []
+    assert splitter.feed(b"K\r\nR") == [b"P OK"]
+    assert splitter.feed(b" OK\r") == [b"R OK"]
+    assert splitter.feed(b"\n") == []
+    assert splitter.feed(b"A" * 25) == [None]  # reported once...
+    assert splitter.feed(b"BBBB\nP UP\n") == [b"P UP"]  # ...and the rest of it discarded
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=40), max_size=12))
+def test_any_byte_stream_yields_only_bounded_lines_and_protocol_errors(chunks: list[bytes]) -> None:
+    splitter = LineSplitter()
+    for chunk in chunks:
+        for line in splitter.feed(chunk):
+            if line is None:
+                continue
+            assert len(line) <= MAX_LINE and b"\n" not in line and b"\r" not in line
+            try:
+                result = parse_line(line)
+            except ProtocolError:
+                continue
+            assert result is None or result[0] in ("press", "hold", "release")
+
+
+# -- over a real pyserial loop:// port ----------------------------------------------------
+def test_events_over_loop_port(running) -> None:
+    source, port = running
+    port.write(b"# dicetable-buttons v1\nPING\nP OK\nH HOLD2\nR HOLD2\n")
+    events = collect(source, 3)
+    assert kinds(events) == [("press", "OK"), ("hold", "HOLD2"), ("release", "HOLD2")]
+    assert all(e.source == "serial" for e in events)
+    assert source.garbage_count == 0 and source.last_heard is not None
+
+
+def test_partial_lines_split_across_writes(running) -> None:
+    source, port = running
+    for piece in (b"P O", b"K", b"\r\nH", b" UP\r", b"\nR UP\n"):
+        port.write(piece)
+        time.sleep(0.005)
+    assert kinds(collect(source, 3)) == [("press", "OK"), ("hold", "UP"), ("release", "UP")]
+
+
+def test_garbage_is_counted_and_never_stops_the_reader(running, caplog: pytest.LogCaptureFixture) -> None:
+    source, port = running
+    with caplog.at_level("WARNING"):
+        port.write(b"\xff\xfe\x00\x81binary noise\n")      # non-ASCII/control
+        port.write(b"Z OK\n")                               # unknown verb
+        port.write(b"P FIRE\n")                             # unknown button
+        port.write(b"P " + b"O" * 200 + b"\n")              # over-long line
+        port.write("P \u00d6K\n".encode("utf-8"))           # non-ASCII name
+        port.write(b"P DOWN\n")                             # still works after all that
+        events = collect(source, 1)
+    assert kinds(events) == [("press", "DOWN")]
+    assert source.garbage_count == 5
+    assert "garbage" in caplog.text
+    assert source.status.connected
+
+
+def test_unplug_and_replug_with_backoff() -> None:
+    ports: list[UnpluggablePort] = []
+    attempts: list[float] = []
+    fail_next = threading.Event()
+    fail_next.set()
+
+    def opener() -> UnpluggablePort:
+        attempts.append(time.monotonic())
+        if fail_next.is_set():
+            raise serial.SerialException("[Errno 2] could not open port /dev/ttyACM0")
+        port = UnpluggablePort(serial.serial_for_url("loop://", timeout=TIMEOUT))
+        ports.append(port)
+        return port
+
+    source = SerialButtonSource("/dev/ttyACM0", opener=opener, read_timeout_s=TIMEOUT,
+                                reconnect_initial_s=0.01, reconnect_max_s=0.04)
+    source.start()
+    try:
+        wait_for(lambda: len(attempts) >= 3)
+        status = source.status
+        assert not status.connected and "could not open port" in status.message and "/dev/ttyACM0" in status.message
+        fail_next.clear()  # box plugged in
+        wait_for(lambda: source.status.connected)
+        ports[0].write(b"H OK\n")
+        assert kinds(collect(source, 1)) == [("hold", "OK")]
+
+        fail_next.set()
+        ports[0].unplug()  # yanked while OK is held down
+        wait_for(lambda: not source.status.connected)
+        assert "disconnected" in source.status.message
+        assert kinds(collect(source, 1)) == [("release", "OK")]  # so OK is not stuck down
+        assert ports[0].closed and source.disconnects == 1
+
+        fail_next.clear()  # plugged back
+        wait_for(lambda: source.status.connected and len(ports) == 2)
+        ports[1].write(b"P UP\n")
+        assert kinds(collect(source, 1)) == [("press", "UP")]
+    finally:
+        source.stop()
+    gaps = [b - a for a, b in zip(attempts, attempts[1:3])]
+    assert all(gap >= 0.009 for gap in gaps)  # retries wait (backoff), they do not spin
+
+
+def test_stop_is_prompt_and_status_says_stopped(loop_port) -> None:
+    source = SerialButtonSource("loop://", opener=lambda: loop_port, read_timeout_s=TIMEOUT)
+    source.start()
+    wait_for(lambda: source.status.connected)
+    thread = source._thread
+    started = time.monotonic()
+    source.stop()
+    assert time.monotonic() - started < 1.0
+    assert thread is not None and not thread.is_alive()
+    assert source.status.connected is False and source.status.message == "stopped"
+    assert not loop_port.is_open  # the reader thread closed the port it owned
+
+
+def test_registry_builds_serial_source_with_injected_opener(loop_port) -> None:
+    source = make_button_source({"type": "serial", "port": "loop://", "read_timeout_s": TIMEOUT},
+                                opener=lambda: loop_port)
+    source.start()
+    try:
+        wait_for(lambda: source.status.connected)
+        loop_port.write(b"P BACK\n")
+        assert kinds(collect(source, 1)) == [("press", "BACK")]  # type: ignore[arg-type]
+    finally:
+        source.stop()
+    with pytest.raises(ValueError, match="unknown key"):
+        make_button_source({"type": "serial", "device": "/dev/ttyUSB0"})
+
+
+def test_default_opener_opens_url_with_pyserial() -> None:
+    source = SerialButtonSource("loop://", read_timeout_s=TIMEOUT)
+    source.start()
+    try:
+        assert wait_for(lambda: source.status.connected)
+    finally:
+        source.stop()
+    missing = SerialButtonSource("/dev/ttyNONEXISTENT", read_timeout_s=TIMEOUT, reconnect_initial_s=0.01)
+    missing.start()
+    try:
+        wait_for(lambda: "not available" in missing.status.message)
+        assert not missing.status.connected
+    finally:
+        missing.stop()
