@@ -1,0 +1,63 @@
+"""Benchmark on the shared labelled photos (skipped where /work/shared is absent) + matching."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vision import bench, cli
+
+
+def test_match_centre_in_box_and_extras():
+    labels = [{"value": 3, "box": [0, 0, 10, 10]}, {"value": 5, "box": [20, 0, 30, 10]}]
+    preds = [(5, 5, 3), (26, 4, 4), (100, 100, 1)]
+    pairs, extras = bench.match(preds, labels)
+    assert sorted(pairs) == [(0, 0), (1, 1)]
+    assert extras == 1
+
+
+def test_bench_on_fixture_copy(tmp_path):
+    """The bench runs on any folder of sources: build one from the committed fixtures."""
+    fix = Path(__file__).resolve().parent / "fixtures" / "photos"
+    entries = json.loads((fix / "labels.json").read_text())
+    for src in {e["source"] for e in entries}:
+        d = tmp_path / src / "images"
+        d.mkdir(parents=True)
+        sel = [e for e in entries if e["source"] == src]
+        for e in sel:
+            shutil.copy(fix / e["image"], d / e["image"])
+        (tmp_path / src / "labels.json").write_text(json.dumps(
+            [{"image": "images/" + e["image"], "dice": e["dice"]} for e in sel]))
+    res = {r.source: r for r in bench.run(tmp_path)}
+    assert res["nellbyler_d6"].images == 3 and res["nellbyler_d6"].dice_labelled == 14
+    assert res["nellbyler_d6"].read_right == 1.0 and res["nellbyler_d6"].extras == 0
+    assert res["casino_crops_chase"].read_right == 1.0
+    assert "| nellbyler_d6 | 3 | 14 |" in bench.table(list(res.values()))
+
+
+SHARED = bench.default_photos_dir()
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="shared dice-photos not available")
+def test_bench_cli_on_shared_photos(capsys):
+    import argparse
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    cli.register(sub)
+    args = parser.parse_args(["bench", "vision", str(SHARED), "--limit", "3", "--json"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    names = {s["source"]: s for s in out["sources"]}
+    assert "nellbyler_d6" in names and "casino_crops_chase" in names
+    nb = names["nellbyler_d6"]
+    assert nb["images"] == 3 and nb["dice_labelled"] > 0
+    assert 0 < nb["dice_found"] <= nb["dice_labelled"] + nb["extras"]
+    assert nb["median_ms"] > 0 and out["max_rss_mb"] > 0
+
+
+def test_default_dir_env_override(monkeypatch, tmp_path):
+    monkeypatch.setenv("DICETABLE_PHOTOS", str(tmp_path))
+    assert bench.default_photos_dir() == tmp_path

@@ -1,0 +1,203 @@
+"""Calibration: tray, die size and light from rendered frames; the [vision] config section."""
+from __future__ import annotations
+
+import argparse
+import tomllib
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibrate import (
+    Calibration, calibrate, load_calibration, register, replace_section, save_calibration,
+)
+from vision.synthetic import HandSpec, TrayStyle, render_tray, tray_rect
+from vision.types import Die, Reading
+
+
+def frames(style: TrayStyle, die_px: float, n_empty=3, n_throw=3, values=(1, 2, 3, 4, 5), **kw):
+    empty = [render_tray([], seed=i, style=style, die_px=die_px, **kw).image for i in range(n_empty)]
+    throws = [render_tray(list(values), seed=50 + i, style=style, die_px=die_px, **kw) for i in range(n_throw)]
+    return empty, throws
+
+
+@pytest.mark.parametrize("style,die_px", [
+    (TrayStyle(), 60), (TrayStyle.preset("dark"), 32), (TrayStyle.preset("light"), 90),
+    (TrayStyle.preset("blue", border_px=50), 45), (TrayStyle(border_px=30, die_colours=("red", "black")), 110),
+])
+def test_die_size_and_tray_recovered(style, die_px):
+    empty, throws = frames(style, die_px, values=(1, 2, 3) if die_px > 100 else (1, 2, 3, 4, 5))
+    cal = calibrate(empty, [t.image for t in throws])
+    assert cal.die_px == pytest.approx(die_px, rel=0.15)
+    assert cal.dice_seen >= 3
+    true_tray = tray_rect((640, 480), style)
+    assert all(abs(a - b) <= 12 for a, b in zip(cal.tray, true_tray)), (cal.tray, true_tray)
+    bg = np.array(style.felt_bgr, float)
+    assert np.abs(np.array(cal.background_bgr) - bg).max() < 0.35 * bg.max() + 10
+    assert cal.frame_size == (640, 480)
+
+
+def test_reader_boxes_keep_only_dice():
+    style = TrayStyle()
+    empty, throws = frames(style, 60)
+    # a hand in the throw frames: the blob measure must not care
+    hand = [render_tray([1, 2, 3, 4, 5], seed=50 + i, die_px=60, hands=HandSpec("top", 0.5, 200, 90)) for i in range(3)]
+
+    def reader(frame):
+        shot = next(s for s in hand if s.image is frame)
+        return Reading(tuple(Die(d.value, d.box, d.centre, 0.9) for d in shot.truth))
+
+    cal = calibrate(empty, [s.image for s in hand], reader=reader)
+    assert cal.die_px == pytest.approx(60, rel=0.15)
+
+
+def test_reader_alone_when_no_blob_is_measurable():
+    style = TrayStyle()
+    empty, _ = frames(style, 60)
+    same = [e.copy() for e in empty]                    # "throw" frames showing nothing
+    box = (100, 100, 170, 170)
+    cal = calibrate(empty, same, reader=lambda f: Reading((Die(3, box, (135.0, 135.0), 0.9),)))
+    assert cal.die_px == pytest.approx(70 / 1.2, rel=0.01)
+    assert calibrate(empty, same).die_px == 0.0
+    assert any("No dice found" in a for a in calibrate(empty, same).advice)
+
+
+def test_good_light_has_no_advice():
+    empty, throws = frames(TrayStyle(), 60)
+    cal = calibrate(empty, [t.image for t in throws])
+    assert cal.advice == [] and cal.ok
+
+
+def test_dark_render_gets_too_dark_advice():
+    empty, throws = frames(TrayStyle.preset("dim"), 60)
+    cal = calibrate(empty, [t.image for t in throws])
+    assert any(a.startswith("Too dark: mean brightness") and "/255" in a for a in cal.advice), cal.advice
+    assert cal.brightness < 40
+
+
+def test_dark_felt_with_bright_dice_is_not_too_dark():
+    empty, throws = frames(TrayStyle.preset("dark"), 60)
+    cal = calibrate(empty, [t.image for t in throws])
+    assert not any("Too dark" in a for a in cal.advice)
+
+
+def test_glare_and_uneven_light_advice():
+    empty, throws = frames(TrayStyle(), 60, glare=(200, 150))
+    cal = calibrate(empty, [t.image for t in throws])
+    glare = [a for a in cal.advice if a.startswith("Glare:")]
+    assert glare and "% of the tray is saturated" in glare[0]
+    assert not any("Uneven" in a for a in cal.advice)
+    empty, throws = frames(TrayStyle(vignette=0.8, gradient=0.3), 60)
+    cal = calibrate(empty, [t.image for t in throws])
+    assert any(a.startswith("Uneven light: corners") for a in cal.advice), cal.advice
+
+
+def test_bad_frames_are_value_errors():
+    empty, throws = frames(TrayStyle(), 60, n_empty=1, n_throw=1)
+    with pytest.raises(ValueError, match="same size"):
+        calibrate(empty, [cv2.resize(throws[0].image, (320, 240))])
+    with pytest.raises(ValueError, match="no empty frames"):
+        calibrate([], [throws[0].image])
+    with pytest.raises(ValueError, match="not an image"):
+        calibrate([np.zeros((2, 2, 3), np.uint8)], [throws[0].image])
+
+
+def test_dict_round_trip_has_reader_keys():
+    cal = Calibration(tray=(10, 20, 600, 460), die_px=61.5, frame_size=(640, 480), advice=["Too dark: x"])
+    d = cal.to_dict()
+    assert d["tray"] == [10, 20, 600, 460] and d["die_px"] == 61.5
+    assert Calibration.from_dict(d) == cal
+    with pytest.raises(ValueError):
+        Calibration.from_dict({"die_px": 3})
+    with pytest.raises(ValueError):
+        Calibration.from_dict({"tray": [5, 5, 1, 1], "die_px": 3})
+
+
+OTHER = """# dicetable config
+title = "café"
+
+[buttons]
+pins = [5, 6, 13]   # arcade buttons
+debounce_ms = 30
+
+[vision]
+tray = [0, 0, 1, 1]
+die_px = 1.0
+old_key = "gone"
+
+[display]
+fullscreen = true
+names = ["Ann", "Bob"]
+"""
+
+
+def test_config_round_trip_preserves_other_sections(tmp_path):
+    path = tmp_path / "etc" / "config.toml"
+    cal = Calibration(tray=(12, 8, 630, 470), die_px=58.25, frame_size=(640, 480),
+                      background_bgr=(52.0, 110.5, 38.0), advice=['Glare: 3% "hot" spot\\ here'])
+    save_calibration(cal, path)                          # new file, new directories
+    assert load_calibration(path) == cal
+    path.write_text(OTHER, encoding="utf-8")
+    save_calibration(cal, path)
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    assert data["buttons"] == {"pins": [5, 6, 13], "debounce_ms": 30}
+    assert data["display"] == {"fullscreen": True, "names": ["Ann", "Bob"]}
+    assert data["title"] == "café"
+    assert "old_key" not in data["vision"]
+    assert "pins = [5, 6, 13]   # arcade buttons" in text           # comments kept byte for byte
+    assert text.index("[buttons]") < text.index("[vision]") < text.index("[display]")
+    assert load_calibration(path) == cal
+    save_calibration(cal, path)                                      # idempotent
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_config_edge_cases(tmp_path):
+    assert load_calibration(tmp_path / "missing.toml") is None
+    p = tmp_path / "c.toml"
+    p.write_text("[display]\nfullscreen = false\n")
+    assert load_calibration(p) is None
+    cal = Calibration(tray=(0, 0, 640, 480), die_px=60.0)
+    save_calibration(cal, p)
+    assert tomllib.loads(p.read_text())["display"] == {"fullscreen": False}
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[display\nx = ")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        save_calibration(cal, broken)
+    assert broken.read_text() == "[display\nx = "
+    assert replace_section("", "vision", {"a": 1}) == "[vision]\na = 1\n"
+
+
+def _cli(argv):
+    parser = argparse.ArgumentParser(prog="dicetable")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli_calibrate_saves_and_advises(tmp_path, capsys):
+    empty, throws = frames(TrayStyle.preset("dim"), 60, n_empty=2, n_throw=2)
+    paths = []
+    for name, img in [("e0", empty[0]), ("e1", empty[1]), ("t0", throws[0].image), ("t1", throws[1].image)]:
+        cv2.imwrite(str(tmp_path / f"{name}.png"), img)
+        paths.append(str(tmp_path / f"{name}.png"))
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[buttons]\npins = [1]\n")
+    code = _cli(["calibrate", "--empty", *paths[:2], "--throw", *paths[2:], "--config", str(cfg)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "die size:" in out and "Too dark" in out
+    cal = load_calibration(cfg)
+    assert cal is not None and cal.die_px == pytest.approx(60, rel=0.15)
+    assert tomllib.loads(cfg.read_text())["buttons"] == {"pins": [1]}
+
+
+def test_cli_bad_images_exit_2_without_traceback(tmp_path, capsys):
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not a png")
+    cfg = tmp_path / "config.toml"
+    code = _cli(["calibrate", "--empty", str(junk), "--throw", str(tmp_path / "nope.png"), "--config", str(cfg)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "cannot read empty image" in err and "Traceback" not in err
+    assert not cfg.exists()

@@ -1,0 +1,503 @@
+"""Calibration: learn the tray, the die size and the light from a few frames, and say what to fix.
+
+Each café table has its own camera height, tray and lamp. Rather than tune the reader by hand,
+the staff take a few frames of the empty tray and a few of a throw; this module finds
+
+  * the tray region: the bounding box of the uniform surface grown from the centre of the empty
+    tray (the whole frame when the tray fills it);
+  * the background colour of the empty tray (mean and spread, BGR);
+  * the die size in px (side of the top face), from blobs that differ from the empty tray in the
+    throw frames - independent of the pip reader; a reader callable, if given, only confirms
+    which blobs are dice;
+  * lighting advice: plain sentences for the person setting up the table.
+
+The result is kept in the `[vision]` section of the dicetable config (TOML). Other sections of
+that file are preserved byte for byte. The dict form has `tray` ([x0, y0, x1, y1]) and `die_px`
+(float): exactly what `reader.read(frame, calibration=...)` accepts.
+
+    cal = calibrate(empty_frames, throw_frames)
+    save_calibration(cal, "/etc/dicetable/config.toml")
+    cal = load_calibration(path)          # None if the file or its [vision] section is missing
+
+CLI (wired by the lead into `dicetable`): `register(subparsers)` adds
+`calibrate --empty IMG... --throw IMG... [--config PATH]`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import cv2
+import numpy as np
+
+from .types import Reading
+
+DEFAULT_CONFIG = "/etc/dicetable/config.toml"
+SECTION = "vision"
+
+Box = tuple[int, int, int, int]
+Reader = Callable[[np.ndarray], Reading]
+
+# Lighting limits (grey levels 0..255 on the tray surface).
+TOO_DARK_MEAN = 60.0
+TOO_BRIGHT_MEAN = 215.0
+SATURATED_LEVEL = 250
+GLARE_FRACTION = 0.005
+UNEVEN_FRACTION = 0.30
+NOISE_STD = 6.0
+DICE_BRIGHT_ENOUGH = 150.0            # 99.5th percentile grey of a throw frame
+DIE_PX_MIN, DIE_PX_MAX = 25.0, 150.0
+
+
+@dataclass
+class Calibration:
+    """What the vision code needs to know about one table."""
+
+    tray: Box
+    die_px: float                                   # side of a die's top face, px (0: not found)
+    frame_size: tuple[int, int] = (0, 0)            # width, height
+    background_bgr: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    background_std: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    brightness: float = 0.0                         # mean grey level of the empty tray
+    dice_seen: int = 0                              # blobs measured for die_px
+    advice: list[str] = field(default_factory=list)
+    calibrated_at: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when a die size was found and nothing needs fixing."""
+        return self.die_px > 0 and not self.advice
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["tray"] = [int(v) for v in self.tray]
+        d["die_px"] = round(float(self.die_px), 2)
+        d["frame_size"] = [int(v) for v in self.frame_size]
+        d["background_bgr"] = [round(float(v), 2) for v in self.background_bgr]
+        d["background_std"] = [round(float(v), 2) for v in self.background_std]
+        d["brightness"] = round(float(self.brightness), 2)
+        d["advice"] = list(self.advice)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Calibration":
+        """Inverse of to_dict; unknown keys are ignored, `tray` and `die_px` are required."""
+        try:
+            tray = tuple(int(v) for v in d["tray"])
+            die_px = float(d["die_px"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"calibration needs tray [x0, y0, x1, y1] and die_px: {exc}") from None
+        if len(tray) != 4 or tray[2] <= tray[0] or tray[3] <= tray[1]:
+            raise ValueError(f"calibration tray must be [x0, y0, x1, y1] with x1 > x0 and y1 > y0, got {list(tray)}")
+        known = {f.name for f in fields(cls)}
+        kw: dict[str, Any] = {k: v for k, v in d.items() if k in known and k not in ("tray", "die_px")}
+        for k in ("frame_size",):
+            if k in kw:
+                kw[k] = tuple(int(v) for v in kw[k])
+        for k in ("background_bgr", "background_std"):
+            if k in kw:
+                kw[k] = tuple(float(v) for v in kw[k])
+        if "advice" in kw:
+            kw["advice"] = [str(a) for a in kw["advice"]]
+        return cls(tray=tray, die_px=die_px, **kw)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def _check_frames(frames: Sequence[np.ndarray], what: str) -> list[np.ndarray]:
+    if not frames:
+        raise ValueError(f"no {what} frames given")
+    out = []
+    for i, f in enumerate(frames):
+        if not isinstance(f, np.ndarray) or f.ndim not in (2, 3) or f.shape[0] < 16 or f.shape[1] < 16:
+            raise ValueError(f"{what} frame {i} is not an image (need an array of at least 16x16 px)")
+        if f.ndim == 2:
+            f = cv2.cvtColor(f, cv2.COLOR_GRAY2BGR)
+        elif f.shape[2] == 4:
+            f = cv2.cvtColor(f, cv2.COLOR_BGRA2BGR)
+        if f.dtype != np.uint8:
+            raise ValueError(f"{what} frame {i} has dtype {f.dtype}; expected 8-bit images")
+        out.append(f)
+    return out
+
+
+def _median_frame(frames: list[np.ndarray]) -> np.ndarray:
+    if len(frames) == 1:
+        return frames[0]
+    return np.median(np.stack(frames), axis=0).astype(np.uint8)
+
+
+def find_tray(empty: np.ndarray) -> Box:
+    """Bounding box of the uniform surface grown from the centre of an empty-tray frame."""
+    h, w = empty.shape[:2]
+    scale = min(1.0, 320.0 / w)
+    small = cv2.resize(empty, (max(16, int(w * scale)), max(16, int(h * scale))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    sh, sw = small.shape[:2]
+    # seed: of a few central points, the one closest to the median colour (avoids a glare spot)
+    pts = [(int(sw * fx), int(sh * fy)) for fx in (0.4, 0.5, 0.6) for fy in (0.4, 0.5, 0.6)]
+    centre = small[int(sh * 0.3):int(sh * 0.7), int(sw * 0.3):int(sw * 0.7)].reshape(-1, 3)
+    med = np.median(centre, axis=0)
+    seed = min(pts, key=lambda p: float(np.abs(small[p[1], p[0]].astype(float) - med).sum()))
+    mask = np.zeros((sh + 2, sw + 2), np.uint8)
+    flags = 4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8)
+    cv2.floodFill(small.copy(), mask, seed, (0, 0, 0), (3, 3, 3), (3, 3, 3), flags)
+    region = mask[1:-1, 1:-1]
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=4)
+    if n <= 1:
+        return 0, 0, w, h
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh = (int(v) for v in stats[best, :4])
+    if bw * bh < 0.15 * sw * sh:
+        return 0, 0, w, h                  # no convincing surface: use everything
+    x, y, x1s, y1s = _to_wall(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (x, y, x + bw, y + bh))
+    x0, y0 = int(math.floor(x / scale)), int(math.floor(y / scale))
+    x1, y1 = int(math.ceil(x1s / scale)), int(math.ceil(y1s / scale))
+    # snap to the frame edge when within 2 % (the tray fills the frame on that side)
+    snap_x, snap_y = 0.02 * w, 0.02 * h
+    x0 = 0 if x0 <= snap_x else x0
+    y0 = 0 if y0 <= snap_y else y0
+    x1 = w if x1 >= w - snap_x else min(w, x1)
+    y1 = h if y1 >= h - snap_y else min(h, y1)
+    return x0, y0, x1, y1
+
+
+def _to_wall(grey: np.ndarray, box: Box) -> Box:
+    """Push each side of the grown region out to the tray wall: the felt darkens gradually in the
+    wall's shadow (the flood fill stops early there); the wall itself is the strongest edge nearby."""
+    h, w = grey.shape
+    g = grey.astype(np.float32)
+    x0, y0, x1, y1 = box
+    out = [x0, y0, x1, y1]
+    rows = g[y0 + (y1 - y0) // 4:y1 - (y1 - y0) // 4, :]
+    cols = g[:, x0 + (x1 - x0) // 4:x1 - (x1 - x0) // 4]
+    for side, prof, start, step, limit in ((0, rows.mean(axis=0), x0, -1, w), (2, rows.mean(axis=0), x1 - 1, 1, w),
+                                           (1, cols.mean(axis=1), y0, -1, h), (3, cols.mean(axis=1), y1 - 1, 1, h)):
+        reach = max(2, int(0.06 * limit))
+        idx = [start + step * k for k in range(reach + 1) if 0 <= start + step * k + step < limit]
+        if not idx:
+            continue
+        grads = [abs(prof[i + step] - prof[i]) for i in idx]
+        k = int(np.argmax(grads))
+        typical = float(np.median(np.abs(np.diff(prof)))) + 0.5
+        if grads[k] > 4 * typical:
+            edge = idx[k]
+            out[side] = edge if step < 0 else edge + 1
+    return out[0], out[1], out[2], out[3]
+
+
+def die_blobs(throw: np.ndarray, empty: np.ndarray, tray: Box) -> list[tuple[float, tuple[float, float], float]]:
+    """Blobs that differ from the empty tray and look like one die: (side px, centre, contrast)."""
+    x0, y0, x1, y1 = tray
+    a = cv2.GaussianBlur(throw[y0:y1, x0:x1], (3, 3), 0).astype(np.int16)
+    b = cv2.GaussianBlur(empty[y0:y1, x0:x1], (3, 3), 0).astype(np.int16)
+    diff = np.abs(a - b).max(axis=2).astype(np.uint8)
+    # a drop shadow is the felt made darker by the same factor in every channel: not a die
+    ratio = (a.astype(np.float32) + 1) / (b.astype(np.float32) + 1)
+    shadow = (ratio.max(axis=2) < 0.97) & (ratio.max(axis=2) - ratio.min(axis=2) < 0.12)
+    otsu, _ = cv2.threshold(diff, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = max(30.0, float(otsu) * 0.6)
+    mask = ((diff > thr) & ~shadow).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    limit = 0.5 * min(x1 - x0, y1 - y0)
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 40:
+            continue
+        (cx, cy), (rw, rh), _ = cv2.minAreaRect(c)
+        if min(rw, rh) < 6 or max(rw, rh) / max(min(rw, rh), 1e-3) > 1.3:
+            continue                      # touching dice, a hand, a sliver
+        if area / (rw * rh) < 0.75:
+            continue                      # not a filled square
+        side = (rw + rh) / 2
+        if side > limit:
+            continue
+        m = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(m, [c], -1, 255, -1)
+        contrast = float(cv2.mean(diff, mask=m)[0])
+        out.append((float(side), (float(cx + x0), float(cy + y0)), contrast))
+    return out
+
+
+def lighting_advice(empty_frames: list[np.ndarray], tray: Box,
+                    throw_frames: Sequence[np.ndarray] = ()) -> tuple[list[str], float]:
+    """Human advice about the light on the empty tray, and its mean brightness.
+
+    A dark felt is dark on purpose: "too dark" needs the dice (the brightest things in the throw
+    frames) to be dim too, when throw frames are given."""
+    x0, y0, x1, y1 = tray
+    med = _median_frame(empty_frames)
+    surf = med[y0:y1, x0:x1]
+    grey = cv2.cvtColor(surf, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = float(grey.mean())
+    advice: list[str] = []
+    bright_dice = False
+    if len(throw_frames):
+        tops = [float(np.percentile(cv2.cvtColor(f[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), 99.5)) for f in throw_frames]
+        bright_dice = float(np.median(tops)) >= DICE_BRIGHT_ENOUGH
+    if mean < TOO_DARK_MEAN and not bright_dice:
+        advice.append(f"Too dark: mean brightness {mean:.0f}/255, add light or raise exposure.")
+    elif mean > TOO_BRIGHT_MEAN:
+        advice.append(f"Too bright: mean brightness {mean:.0f}/255, lower exposure or dim the lamp.")
+    saturated = float((surf.max(axis=2) >= SATURATED_LEVEL).mean())
+    if saturated > GLARE_FRACTION:
+        pct = f"{saturated * 100:.1f}" if saturated < 0.1 else f"{saturated * 100:.0f}"
+        advice.append(f"Glare: {pct}% of the tray is saturated, move the lamp or use a diffuser.")
+    h, w = grey.shape
+    ph, pw = max(2, int(h * 0.12)), max(2, int(w * 0.12))
+    iy, ix = int(h * 0.04), int(w * 0.04)
+    corners = [grey[iy:iy + ph, ix:ix + pw], grey[iy:iy + ph, w - ix - pw:w - ix],
+               grey[h - iy - ph:h - iy, ix:ix + pw], grey[h - iy - ph:h - iy, w - ix - pw:w - ix]]
+    # the middle half of the tray; a median, so a glare spot does not count as "centre"
+    centre = float(np.median(grey[h // 4:h - h // 4, w // 4:w - w // 4]))
+    if centre > 1:
+        darkest = min(float(np.median(c)) for c in corners)
+        dark = 1.0 - darkest / centre
+        if dark > UNEVEN_FRACTION:
+            advice.append(f"Uneven light: corners {dark * 100:.0f}% darker than centre, "
+                          "light the tray from above or add a second lamp.")
+    if len(empty_frames) >= 2:
+        stack = np.stack([cv2.cvtColor(f[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY) for f in empty_frames]).astype(np.float32)
+        noise = float(stack.std(axis=0).mean())
+        if noise > NOISE_STD:
+            advice.append(f"Noisy image: frame-to-frame noise {noise:.1f} grey levels, add light so the camera "
+                          "can lower its gain.")
+    return advice, mean
+
+
+def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
+              reader: Reader | None = None) -> Calibration:
+    """Measure tray, background, die size and light from empty-tray and throw frames.
+
+    `reader(frame) -> Reading`, if given, keeps only blobs inside its die boxes (so a hand in a
+    throw frame cannot spoil the die size) and fills in when no blob could be measured.
+    Raises ValueError for frames that are not images or differ in size.
+    """
+    empty = _check_frames(empty_frames, "empty")
+    throws = _check_frames(throw_frames, "throw")
+    size = empty[0].shape[:2]
+    for f in empty + throws:
+        if f.shape[:2] != size:
+            raise ValueError(f"all frames must have the same size; got {f.shape[1]}x{f.shape[0]} "
+                             f"and {size[1]}x{size[0]}")
+    bg = _median_frame(empty)
+    tray = find_tray(bg)
+    x0, y0, x1, y1 = tray
+    surf = bg[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+    advice, brightness = lighting_advice(empty, tray, throws)
+    sides: list[float] = []
+    contrasts: list[float] = []
+    for frame in throws:
+        blobs = die_blobs(frame, bg, tray)
+        if reader is not None:
+            boxes = [d.box for d in reader(frame).dice]
+            inside = [b for b in blobs if any(bx0 <= b[1][0] <= bx1 and by0 <= b[1][1] <= by1
+                                              for bx0, by0, bx1, by1 in boxes)]
+            if inside:
+                blobs = inside
+            elif boxes:
+                # no measurable blob: the box of a die turned by an unknown angle is 1..1.41 x its side
+                sides += [min(b[2] - b[0], b[3] - b[1]) / 1.2 for b in boxes]
+        sides += [b[0] for b in blobs]
+        contrasts += [b[2] for b in blobs]
+    die_px = float(np.median(sides)) if sides else 0.0
+    if not sides:
+        advice.append("No dice found in the throw frames: take them with dice on the same tray, "
+                      "with the camera and light unchanged since the empty frames.")
+    elif die_px < DIE_PX_MIN:
+        advice.append(f"Dice look small ({die_px:.0f} px): lower the camera or zoom in; 40-100 px reads best.")
+    elif die_px > DIE_PX_MAX:
+        advice.append(f"Dice look large ({die_px:.0f} px): raise the camera so the whole tray is in view.")
+    if contrasts and float(np.median(contrasts)) < 45:
+        advice.append("Low contrast between dice and tray: use dice that stand out from the felt "
+                      "(light dice on a dark tray or the other way round).")
+    return Calibration(
+        tray=tray, die_px=die_px, frame_size=(int(size[1]), int(size[0])),
+        background_bgr=tuple(float(v) for v in surf.mean(axis=0)),  # type: ignore[arg-type]
+        background_std=tuple(float(v) for v in surf.std(axis=0)),   # type: ignore[arg-type]
+        brightness=brightness, dice_seen=len(sides), advice=advice,
+        calibrated_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
+
+
+# --------------------------------------------------------------------------- TOML
+
+
+def toml_value(v: Any) -> str:
+    """A TOML literal for a bool, number, string or (nested) list of those."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        if not math.isfinite(float(v)):
+            raise ValueError(f"cannot write {v!r} to TOML")
+        return repr(float(v))
+    if isinstance(v, str):
+        return json.dumps(v)               # JSON string escapes are valid TOML basic strings
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]\[]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def toml_section(name: str, values: dict[str, Any]) -> str:
+    lines = [f"[{name}]"]
+    for k, v in values.items():
+        if not _KEY.match(k):
+            raise ValueError(f"bad TOML key {k!r}")
+        lines.append(f"{k} = {toml_value(v)}")
+    return "\n".join(lines) + "\n"
+
+
+def replace_section(text: str, name: str, values: dict[str, Any]) -> str:
+    """Return config text with section [name] replaced (or appended); everything else untouched."""
+    lines = text.splitlines(keepends=True)
+    start = end = None
+    for i, line in enumerate(lines):
+        m = _HEADER.match(line)
+        if not m:
+            continue
+        if start is None and line.lstrip().startswith("[") and not line.lstrip().startswith("[[") \
+                and m.group(1).strip().strip('"') == name:
+            start = i
+        elif start is not None:
+            end = i
+            break
+    new = toml_section(name, values)
+    if start is None:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return text + ("\n" if text.strip() else "") + new
+    if end is None:
+        end = len(lines)
+    tail = lines[end:]
+    return "".join(lines[:start]) + new + ("\n" if tail else "") + "".join(tail)
+
+
+def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
+    """Write `cal` as the [vision] section of the config at `path`, keeping its other sections.
+
+    Raises ValueError if the existing file is not valid TOML (it is left alone), OSError if it
+    cannot be written."""
+    path = Path(path)
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    try:
+        tomllib.loads(old)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path} is not valid TOML ({exc}); fix or move it before saving") from None
+    text = replace_section(old, SECTION, cal.to_dict())
+    tomllib.loads(text)                    # never write something we cannot read back
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
+    """The calibration in the config at `path`; None if the file or its [vision] tray/die_px is missing."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path} is not valid TOML: {exc}") from None
+    section = data.get(SECTION)
+    if not isinstance(section, dict) or "tray" not in section or "die_px" not in section:
+        return None
+    return Calibration.from_dict(section)
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def _load_images(paths: Sequence[str], what: str) -> list[np.ndarray]:
+    out = []
+    for p in paths:
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR) if Path(p).is_file() else None
+        if img is None:
+            raise ValueError(f"cannot read {what} image {p}: missing, unreadable or not an image")
+        out.append(img)
+    return out
+
+
+def describe(cal: Calibration) -> str:
+    x0, y0, x1, y1 = cal.tray
+    lines = [
+        f"tray: x {x0}-{x1}, y {y0}-{y1} ({x1 - x0}x{y1 - y0} px of {cal.frame_size[0]}x{cal.frame_size[1]})",
+        f"die size: {cal.die_px:.1f} px (from {cal.dice_seen} dice)" if cal.die_px > 0 else "die size: not found",
+        "background: BGR " + ", ".join(f"{v:.0f}" for v in cal.background_bgr)
+        + f" (spread {max(cal.background_std):.1f}), brightness {cal.brightness:.0f}/255",
+    ]
+    lines += [f"advice: {a}" for a in cal.advice] or ["lighting looks fine."]
+    return "\n".join(lines)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Handler for `dicetable calibrate`: 0 saved, 1 no dice found or cannot save, 2 bad input."""
+    try:
+        empty = _load_images(args.empty, "empty")
+        throws = _load_images(args.throw, "throw")
+        cal = calibrate(empty, throws)
+    except ValueError as exc:
+        print(f"calibrate: {exc}", file=sys.stderr)
+        return 2
+    print(describe(cal))
+    if cal.die_px <= 0:
+        print("calibrate: not saved: no die size could be measured", file=sys.stderr)
+        return 1
+    try:
+        save_calibration(cal, args.config)
+    except (OSError, ValueError) as exc:
+        print(f"calibrate: cannot save to {args.config}: {exc}", file=sys.stderr)
+        return 1
+    print(f"saved to [{SECTION}] in {args.config}")
+    return 0
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the `calibrate` subcommand; its handler is `args.func(args) -> int`."""
+    p = subparsers.add_parser(
+        "calibrate", help="learn tray, die size and light from empty and throw images",
+        description="Measure the tray region, die size and lighting from images of the empty tray "
+                    "and of a throw, print advice, and save the result in the [vision] section of the config.")
+    p.add_argument("--empty", nargs="+", required=True, metavar="IMG", help="images of the empty tray")
+    p.add_argument("--throw", nargs="+", required=True, metavar="IMG", help="images of dice at rest on the tray")
+    p.add_argument("--config", default=DEFAULT_CONFIG, metavar="PATH", help=f"config file (default {DEFAULT_CONFIG})")
+    p.set_defaults(func=cmd_calibrate)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.calibrate")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["calibrate", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,127 @@
+"""`dicetable read` and `dicetable bench` subcommands (argparse), registered by controller.cli.
+
+The `read --json` output is a contract used by tools outside the project: one JSON object per
+image per line, `{"image", "dice", "problems", "ms"}` or `{"image", "error"}`. Keep it stable.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+# Bench targets by name: the lead can register more (e.g. BENCH_TARGETS["settle"] = fn).
+BenchFn = Callable[[argparse.Namespace], int]
+BENCH_TARGETS: dict[str, BenchFn] = {}
+
+
+def _load_image(path: str) -> tuple[np.ndarray | None, str | None]:
+    """Decode an image file; a missing, empty, corrupt or non-image file gives an error text."""
+    p = Path(path)
+    if not p.is_file():
+        return None, "file not found"
+    try:
+        data = np.fromfile(str(p), dtype=np.uint8)
+    except OSError as exc:
+        return None, f"cannot read file: {exc}"
+    if data.size == 0:
+        return None, "empty file"
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        return None, "not a decodable image"
+    return img, None
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """Read each image; exit 0 only if every image could be read."""
+    from vision.annotate import annotate
+    from vision.reader import read
+
+    ok = True
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    for path in args.images:
+        t0 = time.perf_counter()
+        img, err = _load_image(path)
+        if img is None:
+            ok = False
+            if args.json:
+                print(json.dumps({"image": path, "error": err}), flush=True)
+            else:
+                print(f"{path}: ERROR {err}", flush=True)
+            continue
+        reading = read(img)
+        ms = (time.perf_counter() - t0) * 1000
+        if args.json:
+            rec = {"image": path, **reading.to_json()}
+            rec["ms"] = round(ms, 2)
+            print(json.dumps(rec), flush=True)
+        else:
+            vals = " ".join("?" if v is None else str(v) for v in reading.values) or "-"
+            probs = ",".join(sorted(reading.problem_codes()))
+            print(f"{path}: {len(reading.dice)} dice [{vals}]"
+                  + (f" problems: {probs}" if probs else "") + f" ({ms:.0f} ms)", flush=True)
+        if out_dir is not None:
+            name = Path(path).stem + ".annotated.png"
+            cv2.imwrite(str(out_dir / name), annotate(img, reading))
+    return 0 if ok else 1
+
+
+def bench_vision(args: argparse.Namespace) -> int:
+    from vision import bench
+
+    root = Path(args.dir) if args.dir else bench.default_photos_dir()
+    if not root.is_dir():
+        print(f"photo folder not found: {root}", file=sys.stderr)
+        return 2
+    results = bench.run(root, limit=args.limit)
+    if not results:
+        print(f"no labelled sources (*/labels.json) under {root}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(bench.to_json(results)))
+    else:
+        print(bench.table(results))
+    return 0
+
+
+BENCH_TARGETS["vision"] = bench_vision
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    return BENCH_TARGETS[args.what](args)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `read` and `bench` to the caller's subparsers; handlers are in `func`."""
+    p = subparsers.add_parser("read", help="read dice values from image files")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    p.add_argument("--annotate", metavar="DIR", help="write annotated copies into DIR")
+    p.set_defaults(func=cmd_read)
+
+    b = subparsers.add_parser("bench", help="measure accuracy and speed")
+    b.add_argument("what", choices=sorted(BENCH_TARGETS), help="what to benchmark")
+    b.add_argument("dir", nargs="?", default=None, metavar="DIR",
+                   help="labelled photos (default: shared/dice-photos beside the repo)")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--limit", type=int, default=None, metavar="N", help="first N images per source")
+    b.set_defaults(func=cmd_bench)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.cli")
+    sub = parser.add_subparsers(dest="command", required=True)
+    register(sub)
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

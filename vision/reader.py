@@ -1,0 +1,178 @@
+"""The pip reader: camera frame in, dice values (and what made them uncertain) out.
+
+`read` is the one entry point the rest of dicetable uses. It never raises: a bad frame gives a
+Reading with a problem and no dice, because the game loop must keep running whatever the
+camera sends. Pipeline: normalise the frame -> segment die bodies (vision.segment) -> read each
+face on a rotated canonical crop (vision.pips) -> attach problems -> sort left to right.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import pips, segment
+from vision.reader_input import exposure_problem, to_bgr
+from vision.types import (
+    BLURRED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
+    UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading,
+)
+
+_MESSAGES = {
+    DICE_TOUCHING: "dice touching (separated)",
+    DIE_LEANING: "die leaning: top face unclear",
+    GLARE: "glare on a die face",
+    PARTLY_OUT_OF_VIEW: "die partly out of view",
+    UNSURE_VALUE: "die found but value unsure",
+}
+
+
+def read(frame: np.ndarray, calibration: dict | None = None) -> Reading:
+    """Every die in view, left to right, plus the problems seen. Never raises."""
+    t0 = time.perf_counter()
+    try:
+        return _read(frame, calibration, t0)
+    except Exception as exc:  # noqa: BLE001 - last line of defence: the table must keep going
+        size = _size_of(frame)
+        return Reading((), (Problem(BAD_FRAME, f"reader failed: {type(exc).__name__}: {exc}"),),
+                       ms=(time.perf_counter() - t0) * 1000, size=size)
+
+
+def _size_of(frame: Any) -> tuple[int, int]:
+    try:
+        shp = np.asarray(frame).shape
+        return (int(shp[1]), int(shp[0])) if len(shp) >= 2 else (0, 0)
+    except Exception:  # noqa: BLE001
+        return (0, 0)
+
+
+def _calibration(cal: Any, f: float, w: int, h: int) -> tuple[tuple[int, int, int, int] | None, float | None]:
+    """Pull the optional keys we use, ignoring anything malformed (calibration is a hint)."""
+    tray = die_px = None
+    if not isinstance(cal, dict):
+        return None, None
+    try:
+        t = [float(v) * f for v in cal.get("tray")]  # type: ignore[union-attr]
+        if len(t) == 4:
+            x0, y0 = max(0, int(t[0])), max(0, int(t[1]))
+            x1, y1 = min(w, int(round(t[2]))), min(h, int(round(t[3])))
+            if x1 - x0 >= 16 and y1 - y0 >= 16:
+                tray = (x0, y0, x1, y1)
+    except (TypeError, ValueError):
+        pass
+    try:
+        d = float(cal.get("die_px")) * f  # type: ignore[arg-type]
+        if np.isfinite(d) and 4 <= d <= max(w, h):
+            die_px = d
+    except (TypeError, ValueError):
+        pass
+    return tray, die_px
+
+
+def _read(frame: Any, calibration: dict | None, t0: float) -> Reading:
+    size = _size_of(frame)
+    bgr, bad = to_bgr(frame)
+    if bgr is None:
+        return Reading((), (bad,) if bad else (), ms=(time.perf_counter() - t0) * 1000, size=size)
+    f = bgr.shape[1] / max(size[0], 1)        # <1 when a huge frame was downscaled
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    exp = exposure_problem(gray)
+    if exp is not None:
+        return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
+    tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
+
+    seg = segment.segment(bgr, die_px=die_px, tray=tray)
+    dice: list[Die] = []
+    problems: list[Problem] = []
+    inv = 1.0 / f
+    sharp = []
+    for c in seg.candidates:
+        side = max(c.size)
+        face = pips.face_crop(bgr, c.centre, side, c.angle)
+        mask = None
+        if c.contour is not None:
+            tm = pips.face_transform(c.centre, side, c.angle)
+            mask = pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
+        fr = pips.read_face(face, mask)
+        codes: list[str] = []
+        aspect = max(c.size) / max(min(c.size), 1e-6)
+        if fr.value is None and (c.fill < 0.82 or aspect > 1.3):
+            continue  # not die-like and no readable face: a speck, a fixture, a shadow
+        value, conf = fr.value, fr.confidence
+        if c.at_border:
+            codes.append(PARTLY_OUT_OF_VIEW)
+            conf *= 0.7
+        if aspect > 1.3:
+            codes.append(DIE_LEANING)
+            conf *= 0.8
+        if c.touching:
+            codes.append(DICE_TOUCHING)
+        if fr.glare:
+            codes.append(GLARE)
+        if value is None:
+            codes.append(UNSURE_VALUE)
+        sharp.append(_sharpness(face))
+        box = tuple(int(round(v * inv)) for v in c.box)
+        dice.append(Die(value, box, (c.centre[0] * inv, c.centre[1] * inv), round(float(conf), 3),
+                        tuple(codes)))
+        for code in codes:
+            problems.append(Problem(code, _MESSAGES[code], box))
+    for fb in seg.foreign:
+        problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
+                                tuple(int(round(v * inv)) for v in fb)))
+    if sharp and float(np.median(sharp)) < 8.0 and sum(d.value is None for d in dice) >= len(dice) / 2:
+        problems.append(Problem(BLURRED, "dice too blurred to read"))
+    dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
+    return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
+
+
+def _sharpness(face: np.ndarray) -> float:
+    """Std of the Laplacian on the canonical crop: pip edges make it high when in focus."""
+    g = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(g, cv2.CV_32F).std())
+
+
+def read_die(crop: np.ndarray) -> tuple[int | None, float]:
+    """Value and confidence of a single-die crop (the die roughly fills the image)."""
+    try:
+        bgr, bad = to_bgr(crop)
+        if bgr is None:
+            return None, 0.0
+        centre, side, angle = _single_die_rect(bgr)
+        fr = pips.read_face(pips.face_crop(bgr, centre, side, angle))
+        return fr.value, fr.confidence
+    except Exception:  # noqa: BLE001
+        return None, 0.0
+
+
+def _single_die_rect(bgr: np.ndarray) -> tuple[tuple[float, float], float, float]:
+    """Locate the die in a crop: colour distance from the crop's border ring (the table)."""
+    h, w = bgr.shape[:2]
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    b = max(2, int(0.06 * min(h, w)))
+    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    ref = np.median(ring, axis=0)
+    dist = segment.colour_distance(lab, np.broadcast_to(ref.astype(np.uint8), lab.shape))
+    ring_d = segment.colour_distance(ring[None], np.broadcast_to(ref.astype(np.uint8), ring[None].shape))
+    thr = max(25.0, float(np.percentile(ring_d, 75)) * 1.5)
+    mask = (dist > thr).astype(np.uint8) * 255
+    k = max(3, int(0.04 * min(h, w)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    mask = segment.fill_holes(mask)
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    full = ((w / 2.0, h / 2.0), float(min(h, w)), 0.0)
+    if not cs:
+        return full
+    cx, cy = w / 2.0, h / 2.0
+    best = max(cs, key=lambda c: cv2.contourArea(c) - 0.0)
+    area = cv2.contourArea(best)
+    if area < 0.2 * h * w:
+        return full
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(best)
+    if np.hypot(rx - cx, ry - cy) > 0.3 * min(h, w):
+        return full
+    side = max(rw, rh)
+    return (rx, ry), float(min(side, 1.2 * min(h, w))), float(ang)

@@ -1,0 +1,76 @@
+"""Turn whatever the caller hands us into a BGR uint8 frame, or say why we cannot.
+
+The reader must never raise on a bad frame (a camera glitch must not crash the table), so all
+the defensive conversion lives here, in one place, before any real vision work starts.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.types import BAD_FRAME, TOO_BRIGHT, TOO_DARK, Problem
+
+MIN_SIDE = 16          # smaller than this cannot hold a readable die
+MAX_SIDE = 1600        # larger frames are downscaled first: nothing gains from more pixels
+
+
+def to_bgr(frame: Any) -> tuple[np.ndarray | None, Problem | None]:
+    """Return (bgr uint8 image, None) or (None, BAD_FRAME problem)."""
+    if frame is None:
+        return None, Problem(BAD_FRAME, "no frame")
+    try:
+        arr = np.asarray(frame)
+    except Exception:  # noqa: BLE001 - anything unconvertible is simply a bad frame
+        return None, Problem(BAD_FRAME, "frame is not an array")
+    if arr.dtype == object or arr.size == 0:
+        return None, Problem(BAD_FRAME, "empty frame")
+    if arr.ndim == 3 and arr.shape[2] == 1:
+        arr = arr[:, :, 0]
+    if arr.ndim not in (2, 3) or (arr.ndim == 3 and arr.shape[2] not in (3, 4)):
+        return None, Problem(BAD_FRAME, f"unsupported frame shape {arr.shape}")
+    h, w = arr.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        return None, Problem(BAD_FRAME, f"frame too small ({w}x{h})")
+    arr = _to_uint8(arr)
+    if arr is None:
+        return None, Problem(BAD_FRAME, f"unsupported pixel type {np.asarray(frame).dtype}")
+    if max(h, w) > MAX_SIDE:
+        f = MAX_SIDE / max(h, w)
+        arr = cv2.resize(arr, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    if arr.ndim == 2:
+        arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
+    elif arr.shape[2] == 4:
+        arr = cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR)
+    return np.ascontiguousarray(arr), None
+
+
+def _to_uint8(arr: np.ndarray) -> np.ndarray | None:
+    """Map any numeric dtype onto 0..255 without surprises (floats in 0..1 are common)."""
+    if arr.dtype == np.uint8:
+        return arr
+    if arr.dtype == bool:
+        return arr.astype(np.uint8) * 255
+    if arr.dtype.kind not in "uif":
+        return None
+    a = arr.astype(np.float32)
+    a = np.nan_to_num(a, nan=0.0, posinf=0.0, neginf=0.0)
+    if arr.dtype.kind == "f":
+        hi = float(a.max()) if a.size else 0.0
+        scale = 255.0 if hi <= 1.0 else 1.0
+    elif arr.dtype.itemsize >= 2 and float(a.max()) > 255:
+        scale = 255.0 / 65535.0 if arr.dtype.itemsize == 2 else 255.0 / float(a.max())
+    else:
+        scale = 1.0
+    return np.clip(a * scale, 0, 255).astype(np.uint8)
+
+
+def exposure_problem(gray: np.ndarray) -> Problem | None:
+    """Frames with almost no usable range: say why instead of hunting for dice in noise."""
+    p2, p50, p98 = np.percentile(gray, (2, 50, 98))
+    if p98 < 40:
+        return Problem(TOO_DARK, f"frame too dark (98th percentile {p98:.0f})")
+    if p2 > 235 or (p50 > 250 and p98 - p2 < 12):
+        return Problem(TOO_BRIGHT, f"frame washed out (2nd percentile {p2:.0f})")
+    return None

@@ -1,0 +1,372 @@
+"""Settle detection: when is a throw over, and which reading of it is final?
+
+The pip reader is too slow (and too easily fooled by tumbling dice) to trust on every camera
+frame, so a cheap tracker watches every frame and says when a reading is worth taking and when
+readings may be believed.
+
+    tracker = SettleTracker()                        # or SettleTracker(SettleConfig(...), tray=(x0, y0, x1, y1))
+    for frame, t in camera:
+        state = tracker.update(frame, t)             # EMPTY / MOVING / SETTLED, < 1 ms per frame
+        if tracker.wants_reading:
+            tracker.offer(reader.read(frame), t)
+        for event in tracker.drain_events():         # StateChanged, FinalReading, DiceMoved
+            ...
+        tracker.final_reading()                      # Reading | None
+
+States
+    MOVING   something moves (a throw, a hand, a cup), the tray has not yet been still for
+             `still_frames` frames, or the latest reading saw a foreign object (a resting hand).
+             The tracker also starts in MOVING: nothing is known until the tray has been still.
+    EMPTY    still, and nothing on the tray: the agreed readings have no dice or, before any
+             reading agreed, the frame looks like bare felt (compared with an empty reference
+             frame if one was given, else by local contrast).
+    SETTLED  still with something on the tray. `final_reading()` is set once readings agree.
+
+Motion is measured by differencing a small grey copy of each frame (default 160 px wide) with
+the previous one and with the first frame of the current still spell (so a slow creep is caught).
+
+Final readings
+    A reading is final when the tray has been still for `still_frames` consecutive frames AND
+    the last `agree_readings` readings offered during that still spell agree: same number of
+    dice, same values, each die within `box_tolerance` x die size of its match. Readings offered
+    while moving are dropped. Readings that report a foreign object, blur or a bad frame never
+    agree. Readings with other problems (leaning die, touching dice, ...) can become final: the
+    controller decides what those mean.
+
+After a final reading, the next motion does not by itself start a new throw. When the tray is
+final again, the new reading is compared with the previous final one:
+    * same dice, none moved -> no event (a hand passed over); the final reading is restored;
+    * a minority of dice moved and the motion stayed local -> DiceMoved (which dice, by index
+      in the new reading; `changed` lists moved dice whose value also changed, e.g. a die that
+      was turned rather than slid);
+    * the count changed, most dice moved, or the motion covered a large part of the tray
+      (`large_motion_fraction`) -> FinalReading with a new throw number.
+
+Everything is plain Python and numpy + OpenCV; no hardware, no controller imports.
+"""
+from __future__ import annotations
+
+import enum
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, Die, Reading
+
+Box = tuple[int, int, int, int]
+
+BLOCKING_PROBLEMS = frozenset({FOREIGN_OBJECT, BLURRED, BAD_FRAME})
+
+
+class SettleState(str, enum.Enum):
+    EMPTY = "empty"
+    MOVING = "moving"
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True)
+class SettleConfig:
+    """Tuning knobs; the defaults suit a 10 fps camera looking at a whole tray."""
+
+    still_frames: int = 5               # K: consecutive still frames before a reading may be final
+    agree_readings: int = 3             # M: readings that must agree
+    box_tolerance: float = 0.25         # max centre shift between agreeing readings, x die size
+    work_width: int = 160               # width of the grey image used for differencing
+    pixel_threshold: int = 14           # grey-level change (after exposure compensation) counted as motion
+    motion_fraction: float = 0.002      # share of changed pixels that makes a frame "moving"
+    occupancy_threshold: int = 28       # grey-level contrast that counts as "something on the felt"
+    occupancy_fraction: float = 0.0015  # share of such pixels that makes the tray not empty
+    large_motion_fraction: float = 0.12  # motion covering this share of the tray = a new throw (slides ~0.05, throws 0.15+)
+    max_moved_fraction: float = 0.5     # more than this share of dice moved = a new throw
+
+    def __post_init__(self) -> None:
+        if self.still_frames < 1 or self.agree_readings < 1:
+            raise ValueError("still_frames and agree_readings must be at least 1")
+        if self.work_width < 16:
+            raise ValueError("work_width must be at least 16 px")
+
+
+@dataclass(frozen=True)
+class StateChanged:
+    old: SettleState
+    new: SettleState
+    t: float
+
+
+@dataclass(frozen=True)
+class FinalReading:
+    """A throw is over and read: `throw` counts throws seen by this tracker (1, 2, ...)."""
+
+    reading: Reading
+    throw: int
+    t: float
+
+
+@dataclass(frozen=True)
+class DiceMoved:
+    """Some dice of the current throw were slid (not thrown): indices into `reading.dice`."""
+
+    reading: Reading
+    previous: Reading
+    moved: tuple[int, ...]
+    changed: tuple[int, ...]            # moved dice whose value differs from before
+    throw: int
+    t: float
+
+
+Event = StateChanged | FinalReading | DiceMoved
+
+
+def die_size(d: Die) -> float:
+    """Side of a die from its axis-aligned box (geometric mean, good enough for tolerances)."""
+    w, h = d.box[2] - d.box[0], d.box[3] - d.box[1]
+    return max(1.0, math.sqrt(max(w, 1) * max(h, 1)))
+
+
+def match_dice(a: Reading, b: Reading) -> list[tuple[int, int, float]]:
+    """Greedy nearest-centre matching: (index in a, index in b, distance / die size), closest first."""
+    pairs = []
+    for i, da in enumerate(a.dice):
+        for j, db in enumerate(b.dice):
+            dist = math.hypot(da.centre[0] - db.centre[0], da.centre[1] - db.centre[1])
+            pairs.append((dist / ((die_size(da) + die_size(db)) / 2), i, j))
+    pairs.sort()
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    out = []
+    for rel, i, j in pairs:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            out.append((i, j, rel))
+    return out
+
+
+def readings_agree(a: Reading, b: Reading, box_tolerance: float) -> bool:
+    """Same count, same values, every die matched within tolerance; blocking problems never agree."""
+    if a.problem_codes() & BLOCKING_PROBLEMS or b.problem_codes() & BLOCKING_PROBLEMS:
+        return False
+    if len(a.dice) != len(b.dice):
+        return False
+    matches = match_dice(a, b)
+    return len(matches) == len(a.dice) and all(
+        rel <= box_tolerance and a.dice[i].value == b.dice[j].value for i, j, rel in matches)
+
+
+class SettleTracker:
+    """Watches frames and readings; see the module docstring for states and events."""
+
+    def __init__(self, config: SettleConfig | None = None, *, tray: Box | None = None,
+                 empty_reference: np.ndarray | None = None) -> None:
+        self.config = config or SettleConfig()
+        self.tray = tray
+        self._events: list[Event] = []
+        self._ref_small: np.ndarray | None = None
+        self.reset()
+        if empty_reference is not None:
+            self.set_empty_reference(empty_reference)
+
+    # ------------------------------------------------------------------ public API
+
+    def reset(self) -> None:
+        """Forget everything seen (not the config, tray or empty reference)."""
+        self._prev: np.ndarray | None = None
+        self._anchor: np.ndarray | None = None
+        self._still = 0
+        self._state = SettleState.MOVING
+        self._occupied: bool | None = None
+        self._readings: deque[Reading] = deque(maxlen=self.config.agree_readings)
+        self._final: Reading | None = None       # final reading of the current still spell
+        self._last_final: Reading | None = None  # most recent final (kept through motion)
+        self._episode: np.ndarray | None = None  # union of motion since the last final
+        self._foreign = False
+        self._throws = 0
+        self._t = 0.0
+        self.last_motion = 0.0
+
+    @property
+    def state(self) -> SettleState:
+        return self._state
+
+    @property
+    def still_frames(self) -> int:
+        """Consecutive still frames so far (0 while moving)."""
+        return self._still
+
+    @property
+    def wants_reading(self) -> bool:
+        """True when a reading of the current frame would help: still, and not final yet."""
+        return self._still > 0 and self._final is None
+
+    @property
+    def throws(self) -> int:
+        return self._throws
+
+    def final_reading(self) -> Reading | None:
+        """The agreed reading of the dice at rest now; None while moving or not yet agreed."""
+        return self._final
+
+    def last_final_reading(self) -> Reading | None:
+        """The most recent final reading, kept while the tray is disturbed."""
+        return self._last_final
+
+    def drain_events(self) -> list[Event]:
+        """Events since the last call, oldest first."""
+        out, self._events = self._events, []
+        return out
+
+    def set_empty_reference(self, frame: np.ndarray) -> None:
+        """A frame of the empty tray: makes EMPTY/SETTLED decisions without readings more reliable."""
+        self._ref_small = self._small(frame)
+
+    def update(self, frame: np.ndarray, timestamp: float) -> SettleState:
+        """Feed one camera frame. Cheap enough for every frame."""
+        self._t = float(timestamp)
+        small = self._small(frame)
+        if self._prev is None or self._prev.shape != small.shape:
+            self._prev, self._anchor = small, small
+            self._still = 0
+            self._set_state(SettleState.MOVING)
+            return self._state
+        mask = self._motion_mask(small, self._prev)
+        frac = float(mask.mean())
+        if frac < self.config.motion_fraction and self._anchor is not None:
+            # slow creep: compare with the first frame of the still spell too
+            creep = self._motion_mask(small, self._anchor)
+            if creep.mean() >= self.config.motion_fraction:
+                mask, frac = creep, float(creep.mean())
+        self.last_motion = frac
+        self._prev = small
+        if frac >= self.config.motion_fraction:
+            self._on_motion(mask)
+        else:
+            self._still += 1
+            if self._still == 1:
+                self._anchor = small
+            if self._still >= self.config.still_frames and self._occupied is None:
+                self._occupied = self._looks_occupied(small)
+            self._try_final()
+            self._refresh_state()
+        return self._state
+
+    def offer(self, reading: Reading, timestamp: float | None = None) -> Event | None:
+        """Offer a reading of the latest frame. Returns the FinalReading / DiceMoved it caused, if any."""
+        if timestamp is not None:
+            self._t = float(timestamp)
+        if self._still == 0:
+            return None                       # taken while moving: worthless
+        self._foreign = FOREIGN_OBJECT in reading.problem_codes()
+        if self._final is not None:
+            # already final: only a disagreeing reading matters (something changed we did not see)
+            if not readings_agree(self._final, reading, self.config.box_tolerance):
+                self._readings.clear()
+                self._final = None
+                self._readings.append(reading)
+            self._refresh_state()
+            return None
+        self._readings.append(reading)
+        n_events = len(self._events)
+        self._try_final()
+        self._refresh_state()
+        new = [e for e in self._events[n_events:] if not isinstance(e, StateChanged)]
+        return new[-1] if new else None
+
+    # ------------------------------------------------------------------ internals
+
+    def _small(self, frame: np.ndarray) -> np.ndarray:
+        if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.shape[0] < 4 or frame.shape[1] < 4:
+            raise ValueError("frame must be a grey or BGR image array of at least 4x4 pixels")
+        if self.tray is not None:
+            x0, y0, x1, y1 = self.tray
+            crop = frame[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
+            if crop.shape[0] >= 4 and crop.shape[1] >= 4:
+                frame = crop
+        h, w = frame.shape[:2]
+        ww = min(self.config.work_width, w)
+        hh = max(4, int(round(h * ww / w)))
+        small = cv2.resize(frame, (ww, hh), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY if small.shape[2] == 3 else cv2.COLOR_BGRA2GRAY)
+        if small.dtype != np.uint8:
+            small = cv2.normalize(small, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+        return cv2.GaussianBlur(small, (3, 3), 0)
+
+    def _motion_mask(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        d = a.astype(np.int16) - b.astype(np.int16)
+        d -= np.int16(np.median(d))              # auto-exposure steps change everything a little
+        return np.abs(d) > self.config.pixel_threshold
+
+    def _looks_occupied(self, small: np.ndarray) -> bool:
+        cfg = self.config
+        if self._ref_small is not None and self._ref_small.shape == small.shape:
+            dev = cv2.absdiff(small, self._ref_small)
+        else:
+            k = max(3, (small.shape[1] // 8) | 1)
+            dev = cv2.absdiff(small, cv2.medianBlur(small, k))
+        return bool((dev > cfg.occupancy_threshold).mean() >= cfg.occupancy_fraction)
+
+    def _on_motion(self, mask: np.ndarray) -> None:
+        self._still = 0
+        self._anchor = None
+        self._occupied = None
+        self._readings.clear()
+        self._foreign = False
+        self._final = None
+        if self._episode is None or self._episode.shape != mask.shape:
+            self._episode = mask.copy()
+        else:
+            self._episode |= mask
+        self._set_state(SettleState.MOVING)
+
+    def _refresh_state(self) -> None:
+        if self._still < self.config.still_frames or self._foreign:
+            self._set_state(SettleState.MOVING)
+        elif self._final is not None:
+            self._set_state(SettleState.SETTLED if self._final.dice else SettleState.EMPTY)
+        else:
+            self._set_state(SettleState.SETTLED if self._occupied else SettleState.EMPTY)
+
+    def _set_state(self, new: SettleState) -> None:
+        if new != self._state:
+            self._events.append(StateChanged(self._state, new, self._t))
+            self._state = new
+
+    def _try_final(self) -> None:
+        cfg = self.config
+        if self._final is not None or self._still < cfg.still_frames or len(self._readings) < cfg.agree_readings:
+            return
+        recent = list(self._readings)[-cfg.agree_readings:]
+        if not all(readings_agree(recent[-1], r, cfg.box_tolerance) for r in recent[:-1]):
+            return
+        reading = recent[-1]
+        self._final = reading
+        prev = self._last_final
+        episode = float(self._episode.mean()) if self._episode is not None else 1.0
+        self._episode = None
+        self._last_final = reading
+        if not reading.dice:
+            return                            # empty tray: the state change says it
+        if prev is None or not prev.dice or len(prev.dice) != len(reading.dice):
+            self._new_throw(reading)
+            return
+        matches = match_dice(reading, prev)
+        moved = sorted(i for i, j, rel in matches if rel > cfg.box_tolerance)
+        changed = sorted(i for i, j, rel in matches if rel > cfg.box_tolerance
+                         and reading.dice[i].value != prev.dice[j].value)
+        flipped = [i for i, j, rel in matches if rel <= cfg.box_tolerance
+                   and reading.dice[i].value != prev.dice[j].value]
+        if not moved and not flipped:
+            return                            # disturbed but unchanged: keep the throw
+        if episode >= cfg.large_motion_fraction or len(moved) > cfg.max_moved_fraction * len(reading.dice):
+            self._new_throw(reading)
+            return
+        moved_all = tuple(sorted(set(moved) | set(flipped)))
+        self._events.append(DiceMoved(reading, prev, moved_all, tuple(sorted(set(changed) | set(flipped))),
+                                      self._throws, self._t))
+
+    def _new_throw(self, reading: Reading) -> None:
+        self._throws += 1
+        self._events.append(FinalReading(reading, self._throws, self._t))
