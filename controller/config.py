@@ -1,0 +1,308 @@
+"""The table's config file (`/etc/dicetable/config.toml`), read once at start-up.
+
+Café staff edit this file by hand, so reading it is forgiving where it can be and precise where
+it cannot: a missing file means "all defaults" (and a log line saying so), an unknown key is a
+warning naming it (a typo must not keep the table from starting), but a value of the wrong type
+is a `ConfigError` naming the file and the key, and a TOML syntax error names the line.
+
+The `[camera]` and `[buttons]` tables are handed as dicts to `hardware.make_frame_source` /
+`make_button_source`, which check their own keys; only their `type` is checked here, so that a
+wrong type is reported before anything is opened. `[vision]` is written by `dicetable
+calibrate` (it rewrites that one table, so hand-tuned settle parameters live in `[vision.settle]`).
+"""
+from __future__ import annotations
+
+import logging
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PATH = Path("/etc/dicetable/config.toml")
+DEFAULT_JOURNAL_DIR = Path("/var/lib/dicetable")
+
+#: keys `dicetable calibrate` writes into [vision] (see vision.calibrate.Calibration)
+CALIBRATION_KEYS = ("tray", "die_px", "frame_size", "background_bgr", "background_std", "brightness",
+                    "dice_seen", "advice", "calibrated_at")
+SECTIONS = ("table", "camera", "buttons", "vision", "display")
+
+
+class ConfigError(ValueError):
+    """The config file cannot be used as written; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """`[table]`: what the setup menu preselects and where games are journaled."""
+
+    game: str | None = None                         # preselected game (registry name)
+    players: tuple[str, ...] = ()                   # seat names, clockwise
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)  # house rules per game name
+    journal_dir: Path = DEFAULT_JOURNAL_DIR
+    confirm_seconds: float = 1.5                    # a reading is shown this long before it counts
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """`[vision]`: the calibration written by `dicetable calibrate`, and settle tuning."""
+
+    calibration: dict[str, Any] = field(default_factory=dict)   # passed to vision.reader.read
+    settle: dict[str, Any] = field(default_factory=dict)        # SettleConfig(**settle)
+
+    def settle_config(self) -> Any:
+        from vision.settle import SettleConfig
+
+        return SettleConfig(**self.settle)
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    size: tuple[int, int] = (1280, 720)             # window size; fullscreen uses the screen's own
+    fullscreen: bool = False
+
+
+@dataclass(frozen=True)
+class Config:
+    table: TableConfig = field(default_factory=TableConfig)
+    camera: dict[str, Any] = field(default_factory=lambda: {"type": "picamera2"})
+    buttons: dict[str, Any] = field(default_factory=lambda: {"type": "keyboard"})
+    vision: VisionConfig = field(default_factory=VisionConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    path: Path | None = None                        # the file read; None when defaults were used
+    warnings: tuple[str, ...] = ()                  # unknown keys and the like, already logged
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read the config at `path` (default /etc/dicetable/config.toml); defaults if it is missing."""
+    path = Path(path) if path is not None else DEFAULT_PATH
+    if not path.exists():
+        log.warning("no config file at %s: using the built-in defaults", path)
+        return Config()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {exc}") from None
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: str | Path = "<config>") -> Config:
+    """Parse config text; `path` is only used in messages."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(_syntax_message(path, text, exc)) from None
+    reader = _Reader(path)
+    reader.unknown(data, SECTIONS, "")
+    config = Config(
+        table=reader.table(reader.section(data, "table")),
+        camera=reader.camera(reader.section(data, "camera", None)),
+        buttons=reader.buttons(reader.section(data, "buttons", None)),
+        vision=reader.vision(reader.section(data, "vision")),
+        display=reader.display(reader.section(data, "display")),
+        path=path,
+        warnings=tuple(reader.warnings),
+    )
+    log.info("config read from %s", path)
+    return config
+
+
+def _syntax_message(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """tomllib says "(at line N, column M)"; add the line itself so staff see what to fix."""
+    message = f"{path}: not valid TOML: {exc}"
+    match = re.search(r"line (\d+)", str(exc))
+    if match:
+        number = int(match.group(1))
+        lines = text.splitlines()
+        if 1 <= number <= len(lines):
+            message += f"\n  line {number}: {lines[number - 1].strip()}"
+    return message
+
+
+_TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "a text in quotes",
+               list: "a list [...]", dict: "a table"}
+
+
+class _Reader:
+    """Type checks that name the file and the key, and collects warnings."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.warnings: list[str] = []
+
+    # -- generic checks
+    def error(self, where: str, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.path}: [{where}] {key}: {message}")
+
+    def warn(self, message: str) -> None:
+        message = f"{self.path}: {message}"
+        self.warnings.append(message)
+        log.warning("%s", message)
+
+    def unknown(self, table: Mapping[str, Any], known: tuple[str, ...] | set[str], where: str) -> None:
+        extra = sorted(set(table) - set(known))
+        if extra:
+            place = f"[{where}]" if where else "top level"
+            self.warn(f"{place}: unknown key(s) {', '.join(extra)} ignored (known: {', '.join(sorted(known))})")
+
+    def section(self, data: Mapping[str, Any], name: str, default: Any = ...) -> Any:
+        if name not in data:
+            return {} if default is ... else default
+        value = data[name]
+        if not isinstance(value, dict):
+            raise ConfigError(f"{self.path}: {name} must be a table [{name}], not {_describe(value)}")
+        return value
+
+    def value(self, table: Mapping[str, Any], where: str, key: str, kind: type, default: Any) -> Any:
+        if key not in table:
+            return default
+        value = table[key]
+        ok = isinstance(value, kind) and not (kind in (int, float) and isinstance(value, bool))
+        if kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok:
+            raise self.error(where, key, f"must be {_TYPE_NAMES.get(kind, kind.__name__)}, not {_describe(value)}")
+        return float(value) if kind is float else value
+
+    # -- sections
+    def table(self, section: dict[str, Any]) -> TableConfig:
+        self.unknown(section, ("game", "players", "options", "journal_dir", "confirm_seconds"), "table")
+        game = self.value(section, "table", "game", str, None)
+        players = self.value(section, "table", "players", list, [])
+        names = []
+        for name in players:
+            if not isinstance(name, str) or not name.strip():
+                raise self.error("table", "players", f"each seat needs a name in quotes, not {_describe(name)}")
+            names.append(name.strip())
+        if len(set(names)) != len(names):
+            raise self.error("table", "players", "names must be different")
+        journal = self.value(section, "table", "journal_dir", str, str(DEFAULT_JOURNAL_DIR))
+        confirm = self.value(section, "table", "confirm_seconds", float, 1.5)
+        if confirm < 0:
+            raise self.error("table", "confirm_seconds", f"must be 0 or more, not {confirm}")
+        options = self.value(section, "table", "options", dict, {})
+        from .rules import GAMES
+
+        if game is not None and game not in GAMES:
+            self.warn(f"[table] game: unknown game {game!r} ignored (known: {', '.join(GAMES)})")
+            game = None
+        return TableConfig(game=game, players=tuple(names), options=self.game_options(options),
+                           journal_dir=Path(journal), confirm_seconds=confirm)
+
+    def game_options(self, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Check house rules against each game's OptionSpecs: bad values are errors, unknown names warnings."""
+        from .rules import GAMES, RulesError
+
+        out: dict[str, dict[str, Any]] = {}
+        for game, given in options.items():
+            where = f"table.options.{game}"
+            if game not in GAMES:
+                self.warn(f"[table.options]: unknown game {game!r} ignored (known: {', '.join(GAMES)})")
+                continue
+            if not isinstance(given, dict):
+                raise ConfigError(f"{self.path}: {where} must be a table [{where}], not {_describe(given)}")
+            specs = {spec.name: spec for spec in GAMES[game].OPTIONS}
+            self.unknown(given, set(specs), where)
+            checked = {}
+            for name, value in given.items():
+                if name in specs:
+                    try:
+                        checked[name] = specs[name].check(value)
+                    except RulesError as exc:
+                        raise self.error(where, name, str(exc)) from None
+            out[game] = checked
+        return out
+
+    def camera(self, section: dict[str, Any] | None) -> dict[str, Any]:
+        if section is None:
+            return dict(Config().camera)
+        config = {"type": "picamera2", **section}
+        self.source_type(config, "camera", _frame_types())
+        return config
+
+    def buttons(self, section: dict[str, Any] | None) -> dict[str, Any]:
+        """One source (`type = "gpio"`), or several: `[[buttons.sources]]` entries (type "multi")."""
+        if section is None:
+            return dict(Config().buttons)
+        config = dict(section)
+        if "sources" in config:
+            config.setdefault("type", "multi")
+            sources = config["sources"]
+            if not isinstance(sources, list) or not sources or not all(isinstance(s, dict) for s in sources):
+                raise self.error("buttons", "sources", "must be one or more [[buttons.sources]] tables")
+            for i, source in enumerate(sources):
+                self.source_type(source, f"buttons.sources #{i + 1}", _button_types())
+        if "type" not in config:
+            raise self.error("buttons", "type", f"missing: say which buttons, one of {', '.join(_button_types())}")
+        self.source_type(config, "buttons", _button_types() + ["multi"])
+        return config
+
+    def source_type(self, config: Mapping[str, Any], where: str, known: list[str]) -> None:
+        kind = config.get("type")
+        if not isinstance(kind, str):
+            raise self.error(where, "type", f"must be one of {', '.join(known)} in quotes, not {_describe(kind)}")
+        if kind not in known:
+            raise self.error(where, "type", f"unknown type {kind!r}; known: {', '.join(known)}")
+
+    def vision(self, section: dict[str, Any]) -> VisionConfig:
+        calibration = {k: v for k, v in section.items() if k != "settle"}
+        self.unknown(calibration, CALIBRATION_KEYS, "vision")
+        tray = calibration.get("tray")
+        if tray is not None and not (isinstance(tray, list) and len(tray) == 4
+                                     and all(_is_number(v) for v in tray)):
+            raise self.error("vision", "tray", f"must be [x0, y0, x1, y1] in pixels, not {_describe(tray)}")
+        self.value(calibration, "vision", "die_px", float, None)
+        settle = self.value(section, "vision", "settle", dict, {})
+        return VisionConfig(calibration=calibration, settle=self.settle(settle))
+
+    def settle(self, settle: dict[str, Any]) -> dict[str, Any]:
+        from dataclasses import fields
+
+        from vision.settle import SettleConfig
+
+        kinds = {f.name: (int if f.type in (int, "int") else float) for f in fields(SettleConfig)}
+        self.unknown(settle, set(kinds), "vision.settle")
+        checked = {k: self.value(settle, "vision.settle", k, kinds[k], None) for k in settle if k in kinds}
+        try:
+            SettleConfig(**checked)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"{self.path}: [vision.settle] {exc}") from None
+        return checked
+
+    def display(self, section: dict[str, Any]) -> DisplayConfig:
+        self.unknown(section, ("size", "fullscreen"), "display")
+        size: Any = section.get("size", "1280x720")
+        if isinstance(size, str) and re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*", size):
+            size = [int(v) for v in re.split(r"[xX]", size)]
+        if not (isinstance(size, list) and len(size) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
+            raise self.error("display", "size", f'must be like "1280x720" or [1280, 720], not {_describe(size)}')
+        fullscreen = self.value(section, "display", "fullscreen", bool, False)
+        return DisplayConfig(size=(size[0], size[1]), fullscreen=fullscreen)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _describe(value: Any) -> str:
+    for kind, name in ((bool, "true/false"), (int, "a number"), (float, "a number"), (str, "a text"),
+                       (list, "a list"), (dict, "a table")):
+        if isinstance(value, kind):
+            return f"{value!r} ({name})" if kind is not dict else "a table"
+    return repr(value)
+
+
+def _frame_types() -> list[str]:
+    from hardware import frame_source_types
+
+    return frame_source_types()
+
+
+def _button_types() -> list[str]:
+    from hardware import button_source_types
+
+    return [t for t in button_source_types() if t != "multi"]

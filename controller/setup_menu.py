@@ -1,0 +1,461 @@
+"""Choosing the game, the players and the house rules with the table's buttons only.
+
+The table has no keyboard and sometimes only three buttons (UP/DOWN/OK), so every page is a
+list with a cursor: UP/DOWN move it, OK acts on the selected row, and each page after the first
+has a "< Back" row so BACK is never required. The defaults are always one OK away (the cursor
+starts on the row that continues), and a long press on OK starts at once with the defaults of
+the pages not visited yet: a café regular plays within two seconds of sitting down.
+
+    menu = SetupMenu(GAMES, defaults=config.table)
+    menu.on_button("press", "OK")        # ... until menu.done is a SetupResult
+    state = menu.done.new_game()
+
+The menu is a plain state machine (no clock, no pygame): `view()` gives the `TableView` to draw.
+"""
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from display.view import MessageView, PromptView, SetupItem, TableView
+
+from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
+
+# pages, in order
+GAME, COUNT, NAMES, OPTIONS, START = "game", "count", "names", "options", "start"
+PAGES = (GAME, COUNT, NAMES, OPTIONS, START)
+
+MAX_NAME = 12                      # fits a score-sheet column on an 800x480 screen
+END = "\0"                         # the "name ends here" mark in the letter cycle
+LETTERS: tuple[str, ...] = (END,) + tuple(string.ascii_uppercase + string.ascii_lowercase
+                                          + string.digits + " -'.")
+BIG_STEP = 10                      # a held UP/DOWN changes a number by this much
+NEXT_LABEL, BACK_LABEL = "Next >", "< Back"
+READ_ONLY = "(set in config)"
+
+
+@dataclass(frozen=True)
+class SetupResult:
+    """What the players chose. `options` holds only the rules that differ from the game's defaults."""
+
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def new_game(self) -> GameState:
+        return find_game(self.game).new(self.players, self.options)
+
+
+@dataclass(frozen=True)
+class SetupDefaults:
+    """The table's preselection (the `[table]` section of the config has the same attributes)."""
+
+    game: str | None = None
+    players: Sequence[str] = ()                              # seat names, clockwise
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # per game name
+
+
+def option_kind(spec: OptionSpec) -> str:
+    """How a rule is edited with buttons: "choice", "bool", "int", or "fixed" (config file only)."""
+    if spec.choices is not None:
+        return "choice"
+    kind = spec.type or type(spec.default)
+    if kind is bool:
+        return "bool"
+    if kind is int:
+        return "int"
+    return "fixed"
+
+
+def format_value(spec: OptionSpec, value: Any) -> str:
+    if option_kind(spec) == "fixed":
+        return READ_ONLY
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def option_label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+@dataclass
+class _Row:
+    label: str
+    value: str = ""
+    action: Callable[[], None] | None = None     # None: shown, not selectable
+
+
+@dataclass
+class _NameEdit:
+    """Letter-by-letter editing: `chars` may hold END marks; the name stops at the first one."""
+
+    seat: int
+    original: str
+    chars: list[str]
+    pos: int = 0
+
+    def text(self) -> str:
+        out = []
+        for i, ch in enumerate(self.chars):
+            if i == self.pos:
+                out.append(f"[{'_' if ch == END else ch}]")
+                if ch == END:
+                    break
+            elif ch == END:
+                break
+            else:
+                out.append(ch)
+        return "".join(out)
+
+
+@dataclass
+class _IntEdit:
+    name: str
+    original: int
+
+
+class SetupMenu:
+    """The setup pages as a state machine fed with button events."""
+
+    def __init__(self, games: Mapping[str, type[GameState]] = GAMES, defaults: Any = None,
+                 max_rows: int = 10) -> None:
+        if not games:
+            raise ValueError("no games to choose from")
+        self.games: list[type[GameState]] = list(games.values())
+        self.defaults = defaults or SetupDefaults()
+        self.max_rows = max(3, max_rows)
+        self.done: SetupResult | None = None
+        self.message: MessageView | None = None
+        self.page = GAME
+        self.cursor: dict[str, int] = {p: 0 for p in PAGES}
+        self.editing: _NameEdit | _IntEdit | None = None
+        self.seat_names: list[str] = [str(n).strip() for n in getattr(self.defaults, "players", ()) or ()
+                                      if str(n).strip()]
+        self.names: list[str] = []
+        self.count = 0
+        self.values: dict[str, Any] = {}
+        self.game_index = 0
+        wanted = getattr(self.defaults, "game", None)
+        names = [g.name for g in self.games]
+        if wanted in names:
+            self.game_index = names.index(wanted)
+        elif wanted:
+            self.message = MessageView(f"default game {wanted!r} is unknown; choose one", "warning")
+        self._load_game(self.game_index)
+        self.cursor[GAME] = self.game_index
+
+    # ------------------------------------------------------------------------------ state
+    @property
+    def game(self) -> type[GameState]:
+        return self.games[self.game_index]
+
+    def reset(self) -> None:
+        """Back to the first page for the next game, keeping the last choices as the defaults."""
+        self.done = None
+        self.editing = None
+        self.page = GAME
+        self.cursor[GAME] = self.game_index
+
+    def _load_game(self, index: int) -> None:
+        """Select a game: player count, names and rule values from the table's defaults."""
+        self.game_index = index
+        game = self.game
+        wanted = len(self.seat_names) or 2
+        self.count = min(max(wanted, game.min_players), game.max_players)
+        self.names = []
+        for i in range(game.max_players):
+            self.names.append(self.seat_names[i] if i < len(self.seat_names) else self._free_name(i))
+        self.values = {spec.name: spec.default for spec in game.OPTIONS}
+        given = dict((getattr(self.defaults, "options", None) or {}).get(game.name, {}) or {})
+        specs = {spec.name: spec for spec in game.OPTIONS}
+        for name, value in given.items():
+            try:
+                if name not in specs:
+                    raise RulesError(f"unknown option {name!r} for {game.title}")
+                self.values[name] = specs[name].check(value)
+            except RulesError as exc:
+                self.message = MessageView(f"config ignored: {exc}", "warning")
+        self.cursor[COUNT] = self.count - game.min_players
+        self.cursor[NAMES] = self.cursor[OPTIONS] = 0
+
+    def _free_name(self, seat: int) -> str:
+        taken = set(self.seat_names) | set(self.names)
+        n = seat + 1
+        while f"Player {n}" in taken:
+            n += 1
+        return f"Player {n}"
+
+    def options(self) -> dict[str, Any]:
+        """The chosen rules that differ from the game's defaults (short logs)."""
+        return {spec.name: self.values[spec.name] for spec in self.game.OPTIONS
+                if self.values[spec.name] != spec.default}
+
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.names[: self.count])
+
+    # ------------------------------------------------------------------------------ input
+    def on_button(self, kind: str, name: str) -> bool:
+        """Handle one button event ("press" or "hold"); True if it did something."""
+        if self.done is not None or kind not in ("press", "hold"):
+            return False
+        name = name.upper()
+        self.message = None
+        if kind == "hold" and name == "OK":
+            self._start_now()
+            return True
+        if isinstance(self.editing, _NameEdit):
+            return self._name_button(self.editing, name)
+        if isinstance(self.editing, _IntEdit):
+            return self._int_button(self.editing, name, BIG_STEP if kind == "hold" else 1)
+        if name in ("UP", "DOWN"):
+            self._move(-1 if name == "UP" else 1)
+            return True
+        if name == "OK":
+            row = self._rows()[self.cursor[self.page]]
+            if row.action is not None:
+                row.action()
+            return True
+        if name == "BACK":
+            return self._back()
+        return False
+
+    def _move(self, step: int) -> None:
+        rows = self._rows()
+        i = self.cursor[self.page]
+        for _ in range(len(rows)):
+            i = (i + step) % len(rows)
+            if rows[i].action is not None:
+                break
+        self.cursor[self.page] = i
+
+    def _go(self, page: str, forward: bool = True) -> None:
+        """Show `page`; going forward puts the cursor on the row that continues (defaults one OK away)."""
+        self.page = page
+        rows = self._rows()
+        if forward and page == COUNT:
+            self.cursor[page] = self.count - self.game.min_players
+        elif forward or not 0 <= self.cursor[page] < len(rows) or rows[self.cursor[page]].action is None:
+            self.cursor[page] = next(i for i, r in enumerate(rows) if r.action is not None)
+
+    def _back(self) -> bool:
+        index = PAGES.index(self.page)
+        if index == 0:
+            return False
+        self._go(PAGES[index - 1], forward=False)
+        return True
+
+    def _error(self, text: str) -> None:
+        self.message = MessageView(text, "error")
+
+    # ---- actions
+    def _pick_game(self, index: int) -> None:
+        if index != self.game_index:
+            self._load_game(index)
+        self._go(COUNT)
+
+    def _pick_count(self, count: int) -> None:
+        self.count = count
+        self._go(NAMES)
+
+    def _edit_name(self, seat: int) -> None:
+        name = self.names[seat]
+        self.editing = _NameEdit(seat, name, list(name[:MAX_NAME]) + [END])
+
+    def _option_action(self, spec: OptionSpec) -> None:
+        kind = option_kind(spec)
+        current = self.values[spec.name]
+        if kind == "bool":
+            self._set_option(spec, not current)
+        elif kind == "choice":
+            choices = list(spec.choices or ())
+            i = choices.index(current) if current in choices else -1
+            self._set_option(spec, choices[(i + 1) % len(choices)])
+        elif kind == "int":
+            self.editing = _IntEdit(spec.name, current)
+        else:
+            self.message = MessageView(f"{option_label(spec.name)} is set in the config file", "info")
+
+    def _set_option(self, spec: OptionSpec, value: Any) -> bool:
+        try:
+            self.values[spec.name] = spec.check(value)
+            return True
+        except RulesError as exc:
+            self._error(str(exc))
+            return False
+
+    def _start(self) -> None:
+        """Validate through the game itself; on error say why and stay on the page."""
+        players, options = self.players(), self.options()
+        try:
+            self.game.new(players, options)
+        except (RulesError, ValueError) as exc:
+            self._error(f"cannot start: {exc}")
+            return
+        self.done = SetupResult(self.game.name, players, options)
+
+    def _start_now(self) -> None:
+        """Long OK: take what the current page shows, defaults for the rest, and start."""
+        if isinstance(self.editing, _NameEdit):
+            if not self._finish_name(self.editing):
+                return
+        self.editing = None
+        rows = self._rows()
+        cursor = self.cursor[self.page]
+        if self.page == GAME:
+            if cursor != self.game_index:
+                self._load_game(cursor)
+        elif self.page == COUNT and rows[cursor].label != BACK_LABEL:
+            self.count = self.game.min_players + cursor
+        self._start()
+
+    # ---- editing a name letter by letter
+    def _name_button(self, edit: _NameEdit, name: str) -> bool:
+        if name in ("UP", "DOWN"):
+            ch = edit.chars[edit.pos]
+            i = LETTERS.index(ch) if ch in LETTERS else 0
+            edit.chars[edit.pos] = LETTERS[(i + (1 if name == "UP" else -1)) % len(LETTERS)]
+            return True
+        if name == "OK":
+            if edit.chars[edit.pos] == END or edit.pos + 1 >= MAX_NAME:
+                if self._finish_name(edit):
+                    self.editing = None
+                return True
+            edit.pos += 1
+            if edit.pos == len(edit.chars):
+                edit.chars.append(END)
+            return True
+        if name == "BACK":
+            if edit.pos > 0:
+                edit.pos -= 1
+            else:
+                self.editing = None          # cancel: the name stays as it was
+            return True
+        return False
+
+    def _finish_name(self, edit: _NameEdit) -> bool:
+        text = "".join(edit.chars).split(END)[0][:MAX_NAME].strip()
+        others = [n for i, n in enumerate(self.players()) if i != edit.seat]
+        if not text:
+            self._error("a name needs at least one letter")
+            return False
+        if text in others:
+            self._error(f"{text!r} is already playing: choose another name")
+            return False
+        self.names[edit.seat] = text
+        return True
+
+    # ---- editing a number
+    def _int_button(self, edit: _IntEdit, name: str, step: int) -> bool:
+        spec = next(s for s in self.game.OPTIONS if s.name == edit.name)
+        if name in ("UP", "DOWN"):
+            value = self.values[spec.name] + (step if name == "UP" else -step)
+            if spec.minimum is not None:
+                value = max(spec.minimum, value)
+            if spec.maximum is not None:
+                value = min(spec.maximum, value)
+            self._set_option(spec, value)
+            return True
+        if name == "OK":
+            self.editing = None
+            return True
+        if name == "BACK":
+            self.values[spec.name] = edit.original
+            self.editing = None
+            return True
+        return False
+
+    # ------------------------------------------------------------------------------ pages
+    def _rows(self) -> list[_Row]:
+        return {GAME: self._game_rows, COUNT: self._count_rows, NAMES: self._name_rows,
+                OPTIONS: self._option_rows, START: self._start_rows}[self.page]()
+
+    def _game_rows(self) -> list[_Row]:
+        return [_Row(g.title, _player_range(g), lambda i=i: self._pick_game(i)) for i, g in enumerate(self.games)]
+
+    def _count_rows(self) -> list[_Row]:
+        game = self.game
+        rows = [_Row(f"{n} player{'s' if n > 1 else ''}", "", lambda n=n: self._pick_count(n))
+                for n in range(game.min_players, game.max_players + 1)]
+        return rows + [_Row(BACK_LABEL, "", self._back)]
+
+    def _name_rows(self) -> list[_Row]:
+        rows = [_Row(NEXT_LABEL, "", lambda: self._go(OPTIONS))]
+        for seat, name in enumerate(self.players()):
+            if isinstance(self.editing, _NameEdit) and self.editing.seat == seat:
+                name = self.editing.text()
+            rows.append(_Row(f"Seat {seat + 1}", name, lambda s=seat: self._edit_name(s)))
+        return rows + [_Row(BACK_LABEL, "", self._back)]
+
+    def _option_rows(self) -> list[_Row]:
+        rows = [_Row(NEXT_LABEL, "", lambda: self._go(START))]
+        if not self.game.OPTIONS:
+            rows.append(_Row("No house rules for this game"))
+        for spec in self.game.OPTIONS:
+            value = format_value(spec, self.values[spec.name])
+            if isinstance(self.editing, _IntEdit) and self.editing.name == spec.name:
+                value = f"< {value} >"
+            rows.append(_Row(option_label(spec.name), value, lambda s=spec: self._option_action(s)))
+        return rows + [_Row(BACK_LABEL, "", self._back)]
+
+    def _start_rows(self) -> list[_Row]:
+        rows = [_Row("Game", self.game.title), _Row("Players", ", ".join(self.players()))]
+        changed = self.options()
+        specs = {s.name: s for s in self.game.OPTIONS}
+        if not changed:
+            rows.append(_Row("House rules", "standard"))
+        for name, value in changed.items():
+            rows.append(_Row(option_label(name), format_value(specs[name], value)))
+        return rows + [_Row("Start game", "", self._start), _Row(BACK_LABEL, "", self._back)]
+
+    # ------------------------------------------------------------------------------- view
+    def view(self) -> TableView:
+        rows = self._rows()
+        cursor = self.cursor[self.page]
+        items = [SetupItem(r.label, r.value, i == cursor) for i, r in enumerate(rows)]
+        return TableView(mode="setup", title=_TITLES[self.page],
+                         status=f"{self.game.title} · step {PAGES.index(self.page) + 1} of {len(PAGES)}",
+                         setup=self._window(items, cursor), prompt=self._prompt(rows[cursor]),
+                         message=self.message)
+
+    def _window(self, items: list[SetupItem], cursor: int) -> tuple[SetupItem, ...]:
+        """At most `max_rows` rows around the cursor, so long rule lists stay legible."""
+        if len(items) <= self.max_rows:
+            return tuple(items)
+        size = self.max_rows - 2                    # room for the "more" markers
+        first = min(max(0, cursor - size // 2), len(items) - size)
+        shown = items[first:first + size]
+        above, below = first, len(items) - first - size
+        head = [SetupItem("...", f"{above} more")] if above else []
+        tail = [SetupItem("...", f"{below} more")] if below else []
+        return tuple(head + shown + tail)
+
+    def _prompt(self, row: _Row) -> PromptView:
+        if isinstance(self.editing, _NameEdit):
+            return PromptView("", "Type the name letter by letter",
+                              hint="UP/DOWN letter · OK next letter · OK on _ ends the name · BACK previous")
+        if isinstance(self.editing, _IntEdit):
+            return PromptView("", f"{option_label(self.editing.name)}",
+                              hint="UP/DOWN change (hold: by 10) · OK done · BACK cancel")
+        text = _TITLES[self.page]
+        if self.page == OPTIONS:
+            spec = next((s for s in self.game.OPTIONS if option_label(s.name) == row.label), None)
+            if spec is not None:
+                text = spec.doc
+        hints = {GAME: "UP/DOWN choose · OK next · hold OK: start now",
+                 COUNT: "UP/DOWN choose · OK next · hold OK: start now",
+                 NAMES: "OK on a seat: rename it · OK on Next: continue · hold OK: start now",
+                 OPTIONS: "OK on a rule changes it · OK on Next: continue · hold OK: start now",
+                 START: "OK: start the game · BACK: change something"}
+        return PromptView("", text, hint=hints[self.page])
+
+
+_TITLES = {GAME: "Choose a game", COUNT: "How many players?", NAMES: "Players",
+           OPTIONS: "House rules", START: "Ready to play"}
+
+
+def _player_range(game: type[GameState]) -> str:
+    if game.min_players == game.max_players:
+        return f"{game.min_players} players"
+    return f"{game.min_players}-{game.max_players} players"

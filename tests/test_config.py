@@ -1,0 +1,279 @@
+"""The config file: defaults when missing, warnings for unknown keys, errors naming file and key."""
+from __future__ import annotations
+
+import logging
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from controller.config import (
+    CALIBRATION_KEYS, DEFAULT_JOURNAL_DIR, Config, ConfigError, load_config, parse_config,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "systemd" / "config.example.toml"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------------------ missing / empty
+def test_missing_file_gives_defaults_and_a_log_line(tmp_path, caplog):
+    with caplog.at_level(logging.WARNING, logger="controller.config"):
+        config = load_config(tmp_path / "nope.toml")
+    assert config == Config()
+    assert config.path is None
+    assert "no config file at" in caplog.text and "nope.toml" in caplog.text
+    assert config.table.journal_dir == DEFAULT_JOURNAL_DIR == Path("/var/lib/dicetable")
+    assert config.camera == {"type": "picamera2"}
+    assert config.buttons == {"type": "keyboard"}
+
+
+def test_empty_file_is_all_defaults(tmp_path):
+    config = load_config(write(tmp_path, "# nothing yet\n"))
+    assert config.table == Config().table
+    assert config.display.size == (1280, 720) and config.display.fullscreen is False
+    assert config.warnings == ()
+    assert config.path == tmp_path / "config.toml"
+
+
+def test_default_path_is_etc():
+    from controller import config as module
+
+    assert module.DEFAULT_PATH == Path("/etc/dicetable/config.toml")
+
+
+# ------------------------------------------------------------------------------------ values
+def test_full_table_section(tmp_path):
+    config = load_config(write(tmp_path, """
+[table]
+game = "school"
+players = ["Ann", " Bob "]
+journal_dir = "/srv/dt"
+confirm_seconds = 2
+
+[table.options.thirteen]
+two_pairs_value = 25
+tie = "fewer_zeros"
+"""))
+    t = config.table
+    assert t.game == "school"
+    assert t.players == ("Ann", "Bob")
+    assert t.journal_dir == Path("/srv/dt")
+    assert t.confirm_seconds == 2.0 and isinstance(t.confirm_seconds, float)
+    assert t.options == {"thirteen": {"two_pairs_value": 25, "tie": "fewer_zeros"}}
+
+
+def test_display_size_string_or_list(tmp_path):
+    assert load_config(write(tmp_path, '[display]\nsize = "800x480"\n')).display.size == (800, 480)
+    assert load_config(write(tmp_path, "[display]\nsize = [1920, 1080]\nfullscreen = true\n")).display \
+        .size == (1920, 1080)
+
+
+def test_single_button_source_and_camera_are_passed_through(tmp_path):
+    config = load_config(write(tmp_path, """
+[camera]
+type = "opencv"
+device = "/dev/video2"
+
+[buttons]
+type = "gpio"
+[buttons.pins]
+OK = 17
+"""))
+    assert config.camera == {"type": "opencv", "device": "/dev/video2"}
+    assert config.buttons == {"type": "gpio", "pins": {"OK": 17}}
+
+
+def test_several_button_sources_imply_multi(tmp_path):
+    config = load_config(write(tmp_path, """
+[[buttons.sources]]
+type = "keyboard"
+[[buttons.sources]]
+type = "serial"
+port = "/dev/ttyACM0"
+"""))
+    assert config.buttons["type"] == "multi"
+    assert [s["type"] for s in config.buttons["sources"]] == ["keyboard", "serial"]
+
+
+def test_vision_calibration_and_settle(tmp_path):
+    config = load_config(write(tmp_path, """
+[vision]
+tray = [10, 20, 600, 460]
+die_px = 48.5
+calibrated_at = "2024-05-01"
+[vision.settle]
+still_frames = 7
+motion_fraction = 0.004
+"""))
+    assert config.vision.calibration == {"tray": [10, 20, 600, 460], "die_px": 48.5, "calibrated_at": "2024-05-01"}
+    settle = config.vision.settle_config()
+    assert settle.still_frames == 7 and settle.motion_fraction == 0.004
+
+
+def test_calibration_keys_match_what_calibrate_writes():
+    from vision.calibrate import Calibration
+
+    assert set(CALIBRATION_KEYS) == {f.name for f in fields(Calibration)}
+
+
+# ----------------------------------------------------------------------------- unknown keys
+def test_unknown_keys_warn_with_their_names(tmp_path, caplog):
+    with caplog.at_level(logging.WARNING, logger="controller.config"):
+        config = load_config(write(tmp_path, """
+colour = "red"
+[table]
+gmae = "thirteen"
+[table.options.thirteen]
+two_pair_value = 25
+[table.options.yahtzee]
+x = 1
+[display]
+fulscreen = true
+[vision]
+tray = [0, 0, 100, 100]
+frobnicate = 1
+"""))
+    text = "\n".join(config.warnings)
+    for name in ("colour", "gmae", "two_pair_value", "yahtzee", "fulscreen", "frobnicate"):
+        assert name in text
+        assert name in caplog.text
+    assert str(tmp_path / "config.toml") in text
+    # nothing unknown was used
+    assert config.table.game is None
+    assert config.table.options == {"thirteen": {}}
+    assert config.display.fullscreen is False
+
+
+def test_unknown_default_game_is_a_warning(tmp_path):
+    config = load_config(write(tmp_path, '[table]\ngame = "yahtzee"\n'))
+    assert config.table.game is None
+    assert any("yahtzee" in w for w in config.warnings)
+
+
+# ------------------------------------------------------------------------------- wrong types
+@pytest.mark.parametrize("text, key", [
+    ('[table]\nconfirm_seconds = "soon"\n', "confirm_seconds"),
+    ("[table]\nconfirm_seconds = -1\n", "confirm_seconds"),
+    ("[table]\nconfirm_seconds = true\n", "confirm_seconds"),
+    ('[table]\nplayers = "Ann, Bob"\n', "players"),
+    ("[table]\nplayers = [1, 2]\n", "players"),
+    ('[table]\nplayers = ["Ann", "Ann"]\n', "players"),
+    ("[table]\ngame = 3\n", "game"),
+    ("[table]\njournal_dir = 1\n", "journal_dir"),
+    ('[table.options.thirteen]\ntwo_pairs_value = "20"\n', "two_pairs_value"),
+    ("[table.options.thirteen]\ntwo_pairs_value = -5\n", "two_pairs_value"),
+    ('[table.options.classic]\nmatch_length = "forever"\n', "match_length"),
+    ("[table.options.classic]\nrotate_first_player = 1\n", "rotate_first_player"),
+    ('[display]\nfullscreen = "yes"\n', "fullscreen"),
+    ('[display]\nsize = "big"\n', "size"),
+    ("[display]\nsize = [0, 480]\n", "size"),
+    ('[camera]\ntype = "webcam"\n', "type"),
+    ("[camera]\ntype = 1\n", "type"),
+    ('[buttons]\npins = { OK = 17 }\n', "type"),
+    ('[buttons]\ntype = "joystick"\n', "type"),
+    ('[[buttons.sources]]\ntype = "joystick"\n', "type"),
+    ('[buttons]\nsources = "gpio"\n', "sources"),
+    ("[vision]\ntray = [1, 2, 3]\n", "tray"),
+    ('[vision]\ndie_px = "big"\n', "die_px"),
+    ('[vision.settle]\nstill_frames = 2.5\n', "still_frames"),
+    ('[vision.settle]\nstill_frames = 0\n', "still_frames"),
+    ("table = 3\n", "table"),
+])
+def test_wrong_types_raise_naming_key_and_file(tmp_path, text, key):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    message = str(err.value)
+    assert key in message
+    assert str(path) in message
+
+
+def test_toml_syntax_error_names_the_line(tmp_path):
+    path = write(tmp_path, '[table]\ngame = "thirteen"\nplayers = ["Ann", "Bob"\n\n[display]\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    message = str(err.value)
+    assert str(path) in message and "not valid TOML" in message
+    assert "line 5" in message          # where tomllib noticed the unclosed list
+
+
+def test_syntax_error_quotes_the_offending_line(tmp_path):
+    path = write(tmp_path, '[table]\nconfirm_seconds = 1.5 seconds\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert "line 2" in str(err.value)
+    assert "confirm_seconds = 1.5 seconds" in str(err.value)
+
+
+def test_unreadable_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path)          # a directory
+
+
+def test_parse_config_without_file():
+    assert parse_config('[table]\ngame = "classic"\n').table.game == "classic"
+
+
+# ------------------------------------------------------------------------------- the example
+def test_example_config_loads_without_warnings():
+    config = load_config(EXAMPLE)
+    assert config.warnings == ()
+    assert config.camera["type"] == "picamera2"
+    assert config.buttons["type"] == "multi"
+    assert {s["type"] for s in config.buttons["sources"]} >= {"gpio", "serial"}
+    assert config.display.fullscreen is True
+    assert config.table.game == "thirteen"
+
+
+def test_example_config_builds_the_hardware_sources():
+    """The hardware package checks its own keys: the example must pass them (nothing is opened)."""
+    from hardware import make_button_source, make_frame_source
+
+    config = load_config(EXAMPLE)
+    buttons = make_button_source(config.buttons)
+    assert [s.name for s in buttons.sources] == ["panel", "box", "keyboard"]
+    make_frame_source(config.camera)
+    config.vision.settle_config()
+
+
+def test_example_options_start_a_game():
+    from controller.rules import new_game
+
+    config = load_config(EXAMPLE)
+    for game, options in config.table.options.items():
+        new_game(game, ["Ann", "Bob", "Cid"], options)
+
+
+def test_example_survives_calibrate_rewriting_vision():
+    from vision.calibrate import replace_section
+
+    before = load_config(EXAMPLE)
+    text = replace_section(EXAMPLE.read_text(encoding="utf-8"), "vision",
+                           {"tray": [10, 10, 600, 400], "die_px": 52.0, "advice": []})
+    after = parse_config(text, EXAMPLE)
+    assert after.vision.calibration["die_px"] == 52.0
+    assert after.vision.settle == before.vision.settle
+    assert (after.table, after.buttons, after.display) == (before.table, before.buttons, before.display)
+    assert after.warnings == ()
+
+
+# ---------------------------------------------------------------------------- the systemd unit
+def test_unit_runs_the_kiosk_as_specified():
+    unit = (ROOT / "systemd" / "dicetable.service").read_text(encoding="utf-8")
+    lines = {line.strip() for line in unit.splitlines() if line.strip() and not line.startswith("#")}
+    for expected in (
+        "ExecStart=/opt/dicetable/venv/bin/dicetable run --fullscreen --config /etc/dicetable/config.toml",
+        "User=dicetable", "Restart=always", "RestartSec=2", "Environment=SDL_VIDEODRIVER=kmsdrm",
+        "WorkingDirectory=/var/lib/dicetable", "StateDirectory=dicetable", "StandardOutput=journal",
+        "StartLimitIntervalSec=0", "WantedBy=multi-user.target",
+    ):
+        assert expected in lines, expected
+    groups = next(line for line in lines if line.startswith("SupplementaryGroups=")).split("=", 1)[1].split()
+    assert set(groups) == {"video", "gpio", "dialout", "input", "render"}
+    assert str(load_config(EXAMPLE).table.journal_dir) == "/var/lib/dicetable"
