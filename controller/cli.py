@@ -20,10 +20,13 @@ def parse_options(pairs: list[str] | None) -> dict:
         if "=" not in pair:
             raise OptionError(f"--option takes name=value, not {pair!r}")
         name, raw = pair.split("=", 1)
+        name = name.strip()
+        if not name:
+            raise OptionError(f"--option takes name=value, not {pair!r} (the name is missing)")
         try:
-            out[name.strip()] = json.loads(raw)
+            out[name] = json.loads(raw)
         except json.JSONDecodeError:
-            out[name.strip()] = raw
+            out[name] = raw
     return out
 
 
@@ -75,18 +78,30 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not args.game:
                 print("dicetable play: name a game with --game (see 'dicetable games')", file=sys.stderr)
                 return 2
+            if not players:
+                print("dicetable play: name the players with --players, e.g. --players Ann,Bob", file=sys.stderr)
+                return 2
             table_log = TableLog(args.game, players, parse_options(args.option))
             state = table_log.start()
     except (LogError, OptionError) as exc:
         print(f"dicetable play: {exc}", file=sys.stderr)
         return 2
-    log_path = Path(args.log) if args.log else None
+    # a resumed game goes on writing the log it came from, unless --log names another file
+    log_path = Path(args.log) if args.log else Path(args.resume) if args.resume else None
 
     def save() -> None:
         if log_path:
-            table_log.save(log_path)
+            try:
+                table_log.save(log_path)
+            except OSError as exc:
+                print(f"dicetable play: cannot write the log {log_path}: {exc.strerror or exc}", file=sys.stderr)
 
-    save()
+    if log_path:
+        try:
+            table_log.save(log_path)
+        except OSError as exc:
+            print(f"dicetable play: cannot write the log {log_path}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     play_terminal(state, table_log, input, sys.stdout, save)
     return 0
 
@@ -110,7 +125,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_bench_rules(args: argparse.Namespace) -> int:
     from .bench_rules import run
 
-    return run(seconds=args.seconds, as_json=args.json)
+    return run(seconds=2.0 if args.limit is None else max(0.2, args.limit / 10), as_json=args.json)
+
+
+def cmd_bench_table(args: argparse.Namespace) -> int:
+    from .bench_table import run
+
+    return run(as_json=args.json, quick=args.limit is not None)
 
 
 # -------------------------------------------------------------------------------------- parser
@@ -167,7 +188,9 @@ def register_tools(sub) -> None:
     """Subcommands that live with their package (vision: read, bench, calibrate)."""
     from vision import calibrate, cli as vision_cli
 
-    vision_cli.register(sub, extra_bench={"rules": (cmd_bench_rules, "rules engines: apply() and games/s")})
+    vision_cli.BENCH_TARGETS["rules"] = cmd_bench_rules
+    vision_cli.BENCH_TARGETS["table"] = cmd_bench_table
+    vision_cli.register(sub)
     calibrate.register(sub)
 
 
@@ -175,12 +198,16 @@ def main(argv: list[str] | None = None) -> int:
     load_all()
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+    quiet = args.command in ("demo", "play", "replay", "read", "bench", "games")
+    logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `dicetable replay x.json | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -12,7 +12,12 @@ from .autoplay import AutoPlayer
 from .rules import GAMES, new_game
 from .tablelog import TableLog, replay
 
-NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def demo_names(n: int) -> list[str]:
+    """n distinct player names (classic takes up to 8 players)."""
+    return NAMES[:n] + [f"Player {i}" for i in range(len(NAMES) + 1, n + 1)]
 
 
 def play_auto(game: str, players: list[str], seed: int, options: dict | None = None) -> tuple:
@@ -32,7 +37,7 @@ def run_text_demo(out: TextIO, games: list[str] | None = None, players: int | No
         cls = GAMES[game]
         n = players or min(max(cls.min_players, 3), cls.max_players)
         n = max(cls.min_players, min(cls.max_players, n))
-        state, log = play_auto(game, NAMES[:n], seed)
+        state, log = play_auto(game, demo_names(n), seed)
         assert replay(log).snapshot() == state.snapshot(), "a replayed log must rebuild the game"
         print(f"\n{'=' * 72}\n{cls.title}: {n} players, {len(log.inputs)} inputs\n{'=' * 72}", file=out)
         print(state.sheet().to_text(), file=out)

@@ -6,6 +6,7 @@ The format is documented in docs/table-log.md.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -60,13 +61,19 @@ class TableLog:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise LogError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise LogError(f"{path} is not a text file (a table log is UTF-8 JSON)") from None
         try:
             return cls.from_json(json.loads(text))
         except json.JSONDecodeError as exc:
             raise LogError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        """Write atomically (temp file + rename): a power cut leaves the old log or the new one."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
 
     def start(self) -> GameState:
         try:

@@ -10,9 +10,10 @@ from typing import Callable, TextIO
 
 from .rules import Decide, GameState, IllegalInput, Throw
 from .rules.base import Input, choose_input, dice_input, reroll_input
-from .tablelog import TableLog
+from .tablelog import LogError, TableLog
 
-HELP = "Commands: 'sheet' shows the score sheet, 'quit' stops (the log is kept), 'help' this text."
+HELP = ("Commands: 'sheet' shows the score sheet, 'quit' stops (the log is kept), 'help' this text.\n"
+        "To keep dice and throw the others again: 'keep' (or 'k' where no face is a King) and the dice to keep.")
 
 
 class InputError(ValueError):
@@ -23,6 +24,34 @@ def face_labels(expect: Throw | None) -> list[str]:
     if expect is not None and expect.faces:
         return list(expect.faces)
     return [str(v) for v in range(1, 7)]
+
+
+def game_labels(log: TableLog) -> list[str]:
+    """The face labels of the game, even when play starts at a decision (a resumed log).
+
+    Every game starts with a Throw, and a game's face labels depend only on its options.
+    """
+    try:
+        first = log.start().expects()
+    except LogError:
+        return face_labels(None)
+    return face_labels(first if isinstance(first, Throw) else None)
+
+
+def keep_words(labels: list[str]) -> tuple[str, ...]:
+    """'keep' always; the short 'k' only where no face is labelled K ('K K' must mean two Kings)."""
+    if any(label.upper() == "K" for label in labels):
+        return ("keep",)
+    return ("keep", "k")
+
+
+def _keep_command(text: str, labels: list[str]) -> str | None:
+    """The dice part of 'keep 6 6' / 'k 66' / 'k:6,6', or None if `text` is not a keep command."""
+    low = text.lower()
+    for word in keep_words(labels):
+        if low.startswith(word) and (len(low) == len(word) or low[len(word)] in " ,:;0123456789"):
+            return text[len(word):].strip(" :,;")
+    return None
 
 
 def parse_dice(text: str, labels: list[str]) -> list[int]:
@@ -50,18 +79,27 @@ def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
     if not text:
         raise InputError("choose a number from the list")
     low = text.lower()
-    if expect.reroll is not None and (low.startswith("k") and (len(low) == 1 or low[1] in " ,:0123456789")):
-        rest = text[1:].strip(" :,")
-        keep = parse_dice(rest, labels) if rest else []
-        return reroll_input(expect.player, keep)
+    for opt in expect.options:   # an option's own key or label first ("Keep all 5" is not a keep command)
+        if opt.key.lower() == low or opt.label.lower() == low:
+            return choose_input(expect.player, opt.key)
+    if expect.reroll is not None:
+        rest = _keep_command(text, labels)
+        if rest is not None:
+            keep = parse_dice(rest, labels) if rest else []
+            return reroll_input(expect.player, keep)
     if text.isdigit():
         n = int(text)
         if not 1 <= n <= len(expect.options):
             raise InputError(f"choose a number from 1 to {len(expect.options)}")
         return choose_input(expect.player, expect.options[n - 1].key)
-    for opt in expect.options:
-        if opt.key.lower() == low or opt.label.lower() == low:
-            return choose_input(expect.player, opt.key)
+    if expect.reroll is not None:
+        try:
+            parse_dice(text, labels)
+        except InputError:
+            pass
+        else:   # bare dice: say how to keep them rather than guess
+            raise InputError(f"to keep dice and throw the others again, type {keep_words(labels)[-1]!r} "
+                             f"and the dice, e.g. {keep_words(labels)[-1]} {text}")
     raise InputError(f"{text!r} is not one of the choices")
 
 
@@ -83,14 +121,15 @@ def describe(state: GameState, expect: Throw | Decide, labels: list[str]) -> str
         lines.append(f"  {i:>2}. {opt.label}{pts}")
     if expect.reroll is not None:
         spec = expect.reroll
-        lines.append(f"  k <dice to keep>: keep those and throw the others again (dice: {show_dice(spec.dice, labels)})")
+        lines.append(f"  {keep_words(labels)[-1]} <dice to keep>: keep those and throw the others again"
+                     f" (dice: {show_dice(spec.dice, labels)})")
     return "\n".join(lines)
 
 
 def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], out: TextIO,
                   save: Callable[[], None] | None = None) -> GameState:
     """Run the game to its end (or until 'quit' / end of input). Returns the last state."""
-    labels = face_labels(None)
+    labels = game_labels(log)
     last_sheet_status = None
     while not state.is_over:
         expect = state.expects()

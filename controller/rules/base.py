@@ -216,8 +216,11 @@ class OptionSpec:
             return value
         expected = self.type or type(self.default)
         if expected is int and isinstance(value, bool) or not isinstance(value, expected):
-            name = getattr(expected, "__name__", str(expected))
-            raise OptionError(f"option {self.name!r}: {value!r} is not a {name}")
+            kinds = expected if isinstance(expected, tuple) else (expected,)
+            words = {"int": "a whole number", "bool": "true or false", "str": "a word", "float": "a number",
+                     "dict": "a table of values", "list": "a list"}
+            name = " or ".join(words.get(k.__name__, k.__name__) for k in kinds)
+            raise OptionError(f"option {self.name!r}: {value!r} is not {name}")
         if self.minimum is not None and value < self.minimum:
             raise OptionError(f"option {self.name!r}: {value!r} is below the minimum {self.minimum}")
         if self.maximum is not None and value > self.maximum:
@@ -310,7 +313,8 @@ class Sheet:
             lines.append(" " * label_w + " | " + " | ".join(h.rjust(w) for h, w in zip(table.columns, widths)))
             lines.append("-" * (label_w + 3 + sum(w + 3 for w in widths)))
             for row in table.rows:
-                texts = [(c.text + ("*" if c.highlight else "")) for c in row.cells]
+                texts = [(f"({c.text})" if c.kind == "preview" and c.text else c.text) + ("*" if c.highlight else "")
+                         for c in row.cells]
                 texts += [""] * (len(widths) - len(texts))
                 lines.append(row.label.ljust(label_w) + " | " + " | ".join(t.rjust(w) for t, w in zip(texts, widths)))
         for note in self.notes:

@@ -1,0 +1,373 @@
+"""`dicetable play --game G --players Ann,Bob`: a game played in the terminal by typing the dice.
+
+`input` is replaced by a scripted keyboard: each call returns the next typed line, and EOFError
+when the script runs out (like Ctrl-D). Everything goes through `controller.cli.main`.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import controller.cli as cli
+from controller.tablelog import TableLog, replay
+from controller.terminal import HELP
+
+
+def _parser_builds() -> bool:
+    try:
+        cli.load_all()
+        cli.build_parser()
+    except Exception:  # noqa: BLE001 - vision's subcommands are still being finished
+        return False
+    return True
+
+
+PARSER_BUILDS = _parser_builds()
+
+
+class Keyboard:
+    """A scripted player at the terminal."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+        self.asked = 0
+
+    def __call__(self, prompt: str = "") -> str:
+        self.asked += 1
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+
+@pytest.fixture
+def play(monkeypatch, capsys):
+    """play(lines, *argv) -> (exit code, stdout, stderr, keyboard)."""
+    if not PARSER_BUILDS:
+        monkeypatch.setattr(cli, "register_tools", lambda sub: None)
+
+    def _play(lines, *argv):
+        keyboard = Keyboard(lines)
+        monkeypatch.setattr("builtins.input", keyboard)
+        try:
+            code = cli.main(["play", *[str(a) for a in argv]])
+        except SystemExit as exc:
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err, keyboard
+
+    return _play
+
+
+def dice(p, *v):
+    return {"type": "dice", "player": p, "values": list(v)}
+
+
+def choose(p, key):
+    return {"type": "choose", "player": p, "option": key}
+
+
+def reroll(p, *keep):
+    return {"type": "reroll", "player": p, "keep": sorted(keep)}
+
+
+def logged(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["inputs"]
+
+
+# A whole one-player game of Thirteen, typed the many ways a player may type it, and its log.
+# Totals: upper 4+6+12+16+20+24 = 82 (+20 bonus); 2 pairs 20+10, 3 kind 25+10 (throw 1),
+# 4 kind 35 (throw 3, no early-close bonus), straights 30+10, full house 30+10, 5 kind 50+10,
+# chance 19; bottom bonus 30.  102 + 259 + 30 = 391.
+THIRTEEN_TYPED = [
+    ("1 2 3 4 6", dice(0, 1, 2, 3, 4, 6)), ("k 1", reroll(0, 1)), ("1112", dice(0, 1, 1, 1, 2)),
+    ("Aces", choose(0, "ACES")),
+    ("2,2,2,3,3", dice(0, 2, 2, 2, 3, 3)), ("twos", choose(0, "TWOS")),
+    ("33331", dice(0, 3, 3, 3, 3, 1)), ("1", choose(0, "THREES")),          # option 1 = first open row
+    ("4 4 4 4 1", dice(0, 4, 4, 4, 4, 1)), ("FOURS", choose(0, "FOURS")),
+    ("  5 5 5 5 1  ", dice(0, 5, 5, 5, 5, 1)), ("Fives", choose(0, "FIVES")),
+    ("6;6;6;6;1", dice(0, 6, 6, 6, 6, 1)), ("sixes", choose(0, "SIXES")),
+    ("2 2 3 3 5", dice(0, 2, 2, 3, 3, 5)), ("2 pairs", choose(0, "TWO_PAIRS")),
+    ("4 4 4 1 2", dice(0, 4, 4, 4, 1, 2)), ("3 of a kind", choose(0, "THREE_KIND")),
+    ("5 5 1 2 3", dice(0, 5, 5, 1, 2, 3)), ("k 5 5", reroll(0, 5, 5)), ("5 5 3", dice(0, 5, 5, 3)),
+    ("k5555", reroll(0, 5, 5, 5, 5)), ("2", dice(0, 2)), ("4 of a kind", choose(0, "FOUR_KIND")),
+    ("1 2 3 4 5", dice(0, 1, 2, 3, 4, 5)), ("straights", choose(0, "STRAIGHTS")),
+    ("3 3 3 6 6", dice(0, 3, 3, 3, 6, 6)), ("Full house", choose(0, "FULL_HOUSE")),
+    ("66666", dice(0, 6, 6, 6, 6, 6)), ("5 of a kind", choose(0, "FIVE_KIND")),
+    ("6 5 4 3 1", dice(0, 6, 5, 4, 3, 1)), ("1", choose(0, "CHANCE")),
+]
+
+
+def test_a_whole_thirteen_game_typed_end_to_end(play, tmp_path):
+    log = tmp_path / "game.json"
+    code, out, err, keyboard = play([line for line, _ in THIRTEEN_TYPED],
+                                    "--game", "thirteen", "--players", "Ann", "--log", log)
+    assert (code, err) == (0, "")
+    assert keyboard.lines == [] and keyboard.asked == len(THIRTEEN_TYPED)   # one question per line
+    assert "Try again" not in out
+    assert "Game over: Ann wins with 391" in out
+    assert out.rstrip().endswith("1. Ann  391\nWinner: Ann")
+    assert "End of input" not in out
+    assert logged(log) == [data for _, data in THIRTEEN_TYPED]
+    state = replay(TableLog.load(log))
+    assert state.is_over and state.result().scores == (391,)
+
+
+def test_bad_typing_gets_a_message_and_the_question_again(play, tmp_path):
+    log = tmp_path / "game.json"
+    lines = [
+        # first throw: 5 dice expected
+        "abc", "7", "1 2 3 4 5 6", "1 2 3", "", "6 6 x 3 5", "6 6 2 3 5",
+        # decision after throw 1
+        "99", "0", "", "k 9", "k 6 6 6", "k 6 6 2 3 5", "6 6", "nonsense", "k 6 6",
+        # rethrow of 3 dice
+        "1 1 1 1", "1 1", "6 1 1",
+        # decision after throw 2
+        "Full house",
+    ]
+    code, out, err, keyboard = play(lines, "--game", "thirteen", "--players", "Ann,Bob", "--log", log)
+    assert (code, err) == (0, "")
+    expected_messages = [
+        "  ! 'abc' is not a die face (faces: 1 2 3 4 5 6). Try again.",
+        "  ! '7' is not a die face (faces: 1 2 3 4 5 6). Try again.",
+        "  ! expected 5 dice, got 6. Try again.",
+        "  ! expected 5 dice, got 3. Try again.",
+        "  ! type the dice values, e.g. 3 3 5. Try again.",
+        "  ! 'x' is not a die face (faces: 1 2 3 4 5 6). Try again.",
+        "  ! choose a number from 1 to 13. Try again.",
+        "  ! choose a number from 1 to 13. Try again.",
+        "  ! choose a number from the list. Try again.",
+        "  ! '9' is not a die face (faces: 1 2 3 4 5 6). Try again.",
+        "  ! cannot keep [6, 6, 6]: the dice are [2, 3, 5, 6, 6]. Try again.",
+        "  ! throw at least 1 dice again (or choose another option). Try again.",
+        "  ! to keep dice and throw the others again, type 'k' and the dice, e.g. k 6 6. Try again.",
+        "  ! 'nonsense' is not one of the choices. Try again.",
+        "  ! expected 3 dice, got 4. Try again.",
+        "  ! expected 3 dice, got 2. Try again.",
+    ]
+    messages = [line for line in out.splitlines() if line.startswith("  !")]
+    assert messages == expected_messages
+    # every refusal asks the same question again
+    assert out.count("type the 5 value(s) you read off the new dice:") == 1 + 6 + 1   # + Bob's turn
+    assert out.count("k <dice to keep>: keep those and throw the others again (dice: 2 3 5 6 6)") == 1 + 8
+    assert out.count("type the 3 value(s) you read off the new dice:") == 1 + 2
+    assert "Traceback" not in out
+    # only the good inputs reach the log, and the game went on to Bob
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5), reroll(0, 6, 6), dice(0, 6, 1, 1), choose(0, "FULL_HOUSE")]
+    assert "Bob: throw all 5 dice" in out
+    assert replay(TableLog.load(log)).sheet().totals == (35, 0)   # full house after throw 2: 30 + 5
+
+
+def test_forced_decision_after_the_third_throw_refuses_a_keep(play, tmp_path):
+    lines = ["1 2 3 4 6", "k 1", "1 1 1 2", "k 1 1 1 1", "1", "k 1", "Aces"]
+    code, out, err, keyboard = play(lines, "--game", "thirteen", "--players", "Ann", "--log", tmp_path / "g.json")
+    assert code == 0
+    messages = [line for line in out.splitlines() if line.startswith("  !")]
+    assert len(messages) == 1 and "'k 1' is not one of the choices" in messages[0]
+    assert logged(tmp_path / "g.json")[-1] == choose(0, "ACES")
+
+
+def test_sheet_help_and_quit(play, tmp_path):
+    log = tmp_path / "game.json"
+    lines = ["6 6 2 3 5", "sheet", "help", "?", "SHEET", "Chance", "quit", "1 1 1 1 1"]
+    code, out, err, keyboard = play(lines, "--game", "thirteen", "--players", "Ann,Bob", "--log", log)
+    assert (code, err) == (0, "")
+    assert keyboard.lines == ["1 1 1 1 1"]          # nothing is read after quit
+    assert out.count("== Thirteen ==") == 2        # 'sheet' and 'SHEET'
+    assert out.count(HELP) == 2                    # 'help' and '?'
+    assert "Upper total" in out and "Chance" in out
+    assert "Stopped. The log keeps every input so far." in out
+    assert "Try again" not in out
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5), choose(0, "CHANCE")]
+    assert "Winner" not in out                      # no result for a stopped game
+
+
+@pytest.mark.parametrize("word", ["quit", "QUIT", "exit", "q"])
+def test_quit_words(play, word):
+    code, out, err, keyboard = play([word, "1 2 3 4 5"], "--game", "school", "--players", "Ann")
+    assert code == 0
+    assert "Stopped." in out
+    assert keyboard.lines == ["1 2 3 4 5"]
+
+
+def test_end_of_input_keeps_the_log_and_resume_finishes_the_game(play, tmp_path, capsys):
+    log = tmp_path / "game.json"
+    cut = 21   # in the middle of turn 9, at the decision after its second throw
+    first = [line for line, _ in THIRTEEN_TYPED[:cut]]
+    code, out, err, keyboard = play(first, "--game", "thirteen", "--players", "Ann", "--log", log)
+    assert (code, err) == (0, "")
+    assert "End of input: the game stops here; the log keeps every input so far." in out
+    assert keyboard.asked == cut + 1
+    assert logged(log) == [data for _, data in THIRTEEN_TYPED[:cut]]
+
+    # the log replays, and the game is not over
+    assert cli.main(["replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("(the game is not over yet)")
+    assert "Round 9 of 13: Ann, choose a category (throw 2 of 3)" in out
+
+    # resume: the same question again, then the rest of the game; the resumed log goes on
+    rest = [line for line, _ in THIRTEEN_TYPED[cut:]]
+    code, out, err, keyboard = play(rest, "--resume", log)
+    assert (code, err) == (0, "")
+    assert out.lstrip().startswith("Round 9 of 13: Ann, choose a category (throw 2 of 3)")
+    assert keyboard.lines == []
+    assert "Game over: Ann wins with 391" in out
+    assert logged(log) == [data for _, data in THIRTEEN_TYPED]
+
+
+def test_replay_of_an_interrupted_game_says_it_is_not_over(play, tmp_path, capsys):
+    log = tmp_path / "game.json"
+    play(["6 6 2 3 5", "Chance"], "--game", "thirteen", "--players", "Ann,Bob", "--log", log)
+    code = cli.main(["replay", str(log)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.rstrip().endswith("(the game is not over yet)")
+    assert "Round 1 of 13: Bob, throw 1 of 3" in out
+
+
+def test_resume_with_log_writes_the_new_file_and_leaves_the_old_one(play, tmp_path):
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    play(["6 6 2 3 5"], "--game", "thirteen", "--players", "Ann", "--log", old)
+    before = old.read_text()
+    code, out, err, _ = play(["Chance"], "--resume", old, "--log", new)
+    assert code == 0
+    assert old.read_text() == before
+    assert logged(new) == [dice(0, 6, 6, 2, 3, 5), choose(0, "CHANCE")]
+
+
+def test_without_log_nothing_is_written(play, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err, _ = play(["1 2 3 4 5", "Chance"], "--game", "thirteen", "--players", "Ann")
+    assert (code, err) == (0, "")
+    assert "Round 1 of 13: Ann, choose a category (throw 1 of 3)" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------- classic: poker faces
+def test_classic_accepts_face_labels(play, tmp_path):
+    log = tmp_path / "classic.json"
+    lines = [
+        "K K 9 J A",        # P1 throws: faces 5 5 1 3 6
+        "K K",              # ambiguous with the 'k' command: refused with a hint, nothing logged
+        "keep K K",
+        "Q K 10",           # the three rethrown dice: K K K Q 10
+        "5 5 1 3 6",        # pips are not the faces of poker dice
+        "a k q j 10",       # P2, any case
+        "sheet",
+        "Keep all 5",       # STAND by its label
+    ]
+    code, out, err, keyboard = play(lines, "--game", "classic", "--players", "P1,P2", "--log", log)
+    assert (code, err) == (0, "")
+    assert keyboard.lines == []
+    messages = [line for line in out.splitlines() if line.startswith("  !")]
+    assert messages == [
+        "  ! to keep dice and throw the others again, type 'keep' and the dice, e.g. keep K K. Try again.",
+        "  ! '5' is not a die face (faces: 9 10 J Q K A). Try again.",
+    ]
+    assert "keep <dice to keep>: keep those and throw the others again (dice: K K 9 J A)" in out
+    assert "held on the table: K K" in out
+    assert "K K K Q 10 · Three K" in out
+    assert logged(log) == [dice(0, 5, 5, 1, 3, 6), reroll(0, 5, 5), dice(0, 4, 5, 2),
+                           dice(1, 6, 5, 4, 3, 2), choose(1, "STAND")]
+    state = replay(TableLog.load(log))
+    assert state.sheet().totals == (0, 1)      # the straight beats three Kings
+
+
+def test_classic_resumed_at_a_decision_still_speaks_poker_faces(play, tmp_path):
+    """Found by this test: a game resumed at a decision showed pips and refused 'K'."""
+    log = tmp_path / "classic.json"
+    TableLog("classic", ["P1", "P2"], {}, [dice(0, 5, 5, 1, 3, 6)]).save(log)
+    code, out, err, keyboard = play(["keep K K", "Q K 10"], "--resume", log)
+    assert (code, err) == (0, "")
+    assert "(dice: K K 9 J A)" in out
+    assert "Try again" not in out
+    assert logged(log) == [dice(0, 5, 5, 1, 3, 6), reroll(0, 5, 5), dice(0, 4, 5, 2)]
+
+
+def test_classic_with_a_custom_face_mapping(play, tmp_path):
+    log = tmp_path / "classic.json"
+    mapping = '["A","K","Q","J","10","9"]'    # face 1 is the Ace
+    code, out, err, _ = play(["A A K Q J", "keep A A"], "--game", "classic", "--players", "P1,P2",
+                             "--option", f"face_mapping={mapping}", "--log", log)
+    assert (code, err) == (0, "")
+    assert logged(log) == [dice(0, 1, 1, 2, 3, 4), reroll(0, 1, 1)]
+
+
+# ----------------------------------------------------- the other games, typed from their docs
+def test_poknroll_doc_example_typed(play, tmp_path):
+    log = tmp_path / "p.json"
+    lines = ["5 3 6", "continue", "ABANDON", "2", "2 6", "1", "abandon", "Abandon", "3 4", "2 4", "5 1 5"]
+    code, out, err, _ = play(lines, "--game", "poknroll", "--players", "Ann,Bob,Cy", "--log", log)
+    assert (code, err) == (0, "")
+    assert "Try again" not in out
+    assert logged(log) == [
+        dice(0, 5, 3, 6), choose(0, "CONTINUE"), choose(1, "ABANDON"), choose(2, "CONTINUE"), dice(1, 2, 6),
+        dice(0, 1), choose(0, "ABANDON"), choose(2, "ABANDON"), dice(0, 3, 4), dice(2, 2, 4), dice(1, 5, 1, 5),
+    ]
+    assert replay(TableLog.load(log)).sheet().totals == (1, 2, 5)
+
+
+def test_school_doc_example_typed(play, tmp_path):
+    log = tmp_path / "s.json"
+    lines = ["2 4 5 5 6", "pair", "6 6 6 6 1", "S6_BANK1", "1 3 3 5 6", "k 3 3", "3 2 2", "s3"]
+    code, out, err, _ = play(lines, "--game", "school", "--players", "A,B", "--log", log)
+    assert (code, err) == (0, "")
+    assert "Try again" not in out
+    assert logged(log) == [dice(0, 2, 4, 5, 5, 6), choose(0, "PAIR"), dice(1, 6, 6, 6, 6, 1), choose(1, "S6_BANK1"),
+                           dice(0, 1, 3, 3, 5, 6), reroll(0, 3, 3), dice(0, 3, 2, 2), choose(0, "S3")]
+    assert replay(TableLog.load(log)).sheet().totals == (29, 18)
+
+
+def test_objective_cards_doc_example_typed(play, tmp_path):
+    log = tmp_path / "o.json"
+    lines = ["6 6 2 3 5", "two_pairs", "One pair (1)", "full_house", "k 6 6", "3 3 1", "stop", "1 2 3 4 4"]
+    code, out, err, _ = play(lines, "--game", "objective-cards", "--players", "Ann,Bob,Cy", "--log", log)
+    assert (code, err) == (0, "")
+    assert "Try again" not in out
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5), choose(0, "TWO_PAIRS"), choose(1, "ONE_PAIR"),
+                           choose(2, "FULL_HOUSE"), reroll(0, 6, 6), dice(0, 3, 3, 1), choose(0, "STOP"),
+                           dice(1, 1, 2, 3, 4, 4)]
+    assert replay(TableLog.load(log)).sheet().totals == (4, 1, 0)
+
+
+# --------------------------------------------------------------------- a game that cannot start
+@pytest.mark.parametrize("argv, message", [
+    ([], "dicetable play: name a game with --game (see 'dicetable games')"),
+    (["--game", "thirteen"], "dicetable play: name the players with --players, e.g. --players Ann,Bob"),
+    (["--game", "thirteen", "--players", " , "], "dicetable play: name the players with --players"),
+    (["--game", "thirteen", "--players", "Ann,Ann"], "dicetable play: player names must be different"),
+    (["--game", "classic", "--players", "Ann"], "dicetable play: Classic poker dice takes 2 to 8 players, not 1"),
+    (["--game", "thirteen", "--players", "Ann", "--option", "bogus=1"],
+     "dicetable play: unknown option 'bogus' for game 'thirteen'"),
+    (["--game", "thirteen", "--players", "Ann", "--option", "upper_bonus=lots"],
+     "dicetable play: option 'upper_bonus': 'lots' is not a"),
+    (["--game", "thirteen", "--players", "Ann", "--option", "upper_bonus"],
+     "dicetable play: --option takes name=value, not 'upper_bonus'"),
+    (["--resume", "/nonexistent/game.json"], "dicetable play: cannot read /nonexistent/game.json"),
+    (["--game", "thirteen", "--players", "Ann", "--log", "/nonexistent/dir/game.json"],
+     "dicetable play: cannot write the log /nonexistent/dir/game.json"),
+], ids=["no-game", "no-players", "blank-players", "same-names", "too-few", "unknown-option", "bad-value",
+        "no-equals", "resume-missing", "log-unwritable"])
+def test_a_game_that_cannot_start_exits_2(play, argv, message):
+    code, out, err, keyboard = play(["1 2 3 4 5"], *argv)
+    assert code == 2
+    assert keyboard.asked == 0
+    assert "Traceback" not in err
+    assert err.startswith(message), err
+    assert err.count("\n") == 1
+
+
+def test_an_unknown_game_is_an_argparse_error(play):
+    code, out, err, keyboard = play([], "--game", "yahtzee", "--players", "Ann")
+    assert code == 2 and keyboard.asked == 0
+    assert "invalid choice: 'yahtzee'" in err and "Traceback" not in err
+
+
+def test_resuming_a_finished_game_prints_the_result(play, tmp_path):
+    log = tmp_path / "done.json"
+    TableLog("thirteen", ["Ann"], {}, [d for _, d in THIRTEEN_TYPED]).save(log)
+    code, out, err, keyboard = play(["1 2 3 4 5"], "--resume", log)
+    assert code == 0 and keyboard.asked == 0
+    assert out.rstrip().endswith("1. Ann  391\nWinner: Ann")
