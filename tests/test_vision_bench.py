@@ -38,6 +38,35 @@ def test_bench_on_fixture_copy(tmp_path):
     assert "| nellbyler_d6 | 3 | 14 |" in bench.table(list(res.values()))
 
 
+def test_detection_counts_and_halves():
+    labels = [{"value": 3, "box": [0, 0, 10, 10]}, {"value": 5, "box": [20, 0, 30, 10]},
+              {"value": 1, "box": [40, 0, 50, 10]}]
+    centres = [(5, 5), (24, 4), (26, 6), (100, 100)]
+    found, dups, inside = bench.detection_counts(centres, labels)
+    assert (found, dups, inside) == (1, 1, 3)
+    entries = [{"i": i} for i in range(7)]
+    assert [e["i"] for e in bench.select(entries, "even")] == [0, 2, 4, 6]
+    assert [e["i"] for e in bench.select(entries, "odd", limit=2)] == [1, 3]
+    with pytest.raises(ValueError):
+        bench.select(entries, "third")
+
+
+def test_detect_stage_on_fixture_copy(tmp_path):
+    fix = Path(__file__).resolve().parent / "fixtures" / "photos"
+    entries = [e for e in json.loads((fix / "labels.json").read_text()) if e["source"] == "nellbyler_d6"]
+    d = tmp_path / "nellbyler_d6" / "images"
+    d.mkdir(parents=True)
+    for e in entries:
+        shutil.copy(fix / e["image"], d / e["image"])
+    (tmp_path / "nellbyler_d6" / "labels.json").write_text(json.dumps(
+        [{"image": "images/" + e["image"], "dice": e["dice"]} for e in entries]))
+    (res,) = bench.run(tmp_path, stage="detect")
+    assert res.det_labelled == 14 and res.det_recall == 1.0 and res.det_precision == 1.0
+    assert res.dice_right == 0          # nothing read in the detect stage
+    assert "| nellbyler_d6 | 3 | 14 | 100.0% | 100.0% | 0 | 0 |" in bench.table([res], "detect")
+    assert bench.main([str(tmp_path), "--stage", "detect", "--half", "odd"]) == 0
+
+
 SHARED = bench.default_photos_dir()
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision.reader import read, read_die
+from vision.reader import detect, read, read_die
 
 
 def default_photos_dir() -> Path:
@@ -42,6 +42,20 @@ class SourceResult:
     ms: list[float] = field(default_factory=list)
     peak_py_mb: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
+    # Detection only (scenes with boxes): is every labelled die found once, and nothing else?
+    det_labelled: int = 0       # labelled dice with a box
+    det_found: int = 0          # labelled boxes holding exactly one detected centre
+    det_dups: int = 0           # labelled boxes holding two or more detected centres
+    det_count: int = 0          # detections
+    det_in_box: int = 0         # detections whose centre lies in some labelled box
+
+    @property
+    def det_recall(self) -> float:
+        return self.det_found / self.det_labelled if self.det_labelled else 0.0
+
+    @property
+    def det_precision(self) -> float:
+        return self.det_in_box / self.det_count if self.det_count else 0.0
 
     @property
     def value_accuracy(self) -> float:
@@ -66,6 +80,8 @@ class SourceResult:
             "read_right": round(self.read_right, 4), "extras": self.extras,
             "images_exact": self.images_exact, "images_exact_rate": round(self.exact_rate, 4),
             "median_ms": round(self.median_ms, 2), "peak_py_mb": round(self.peak_py_mb, 2),
+            "det_recall": round(self.det_recall, 4), "det_precision": round(self.det_precision, 4),
+            "det_dups": self.det_dups, "det_count": self.det_count,
         }
 
 
@@ -93,14 +109,46 @@ def match(preds: list[tuple[float, float, int | None]], labels: list[dict[str, A
     return out, len(preds) - len(used_p)
 
 
+def detection_counts(centres: list[tuple[float, float]], labels: list[dict[str, Any]]
+                     ) -> tuple[int, int, int]:
+    """(labelled boxes holding exactly one centre, boxes holding 2+, centres inside some box)."""
+    boxes = [d["box"] for d in labels if d.get("box") is not None]
+    found = dups = 0
+    inside = [False] * len(centres)
+    for x0, y0, x1, y1 in boxes:
+        hits = [i for i, (px, py) in enumerate(centres) if x0 <= px <= x1 and y0 <= py <= y1]
+        for i in hits:
+            inside[i] = True
+        found += int(len(hits) == 1)
+        dups += int(len(hits) > 1)
+    return found, dups, sum(inside)
+
+
+def select(entries: list[dict[str, Any]], half: str | None = None,
+           limit: int | None = None) -> list[dict[str, Any]]:
+    """Even- or odd-indexed entries (by order in labels.json; tune on even, check on odd)."""
+    if half == "even":
+        entries = entries[0::2]
+    elif half == "odd":
+        entries = entries[1::2]
+    elif half not in (None, "all"):
+        raise ValueError(f"half must be even, odd or all, not {half!r}")
+    return entries[:limit] if limit else entries
+
+
 def bench_source(folder: Path, limit: int | None = None,
-                 on_image: Callable[[str, np.ndarray, Any], None] | None = None) -> SourceResult:
-    """Run the reader over one source folder (holding labels.json)."""
-    entries = json.loads((folder / "labels.json").read_text())
-    if limit:
-        entries = entries[:limit]
+                 on_image: Callable[[str, np.ndarray, Any], None] | None = None,
+                 half: str | None = None, stage: str = "read") -> SourceResult:
+    """Run the reader over one source folder (holding labels.json).
+
+    `stage="detect"` runs only die finding (no faces read): the detection columns are filled,
+    value columns stay empty. Crop sources have nothing to detect and are skipped then.
+    """
+    entries = select(json.loads((folder / "labels.json").read_text()), half, limit)
     res = SourceResult(folder.name)
     crop_source = all(d.get("box") is None for e in entries for d in e["dice"])
+    if stage == "detect" and crop_source:
+        return res
     # tracemalloc slows every allocation, so it runs only over the first few frames
     # (peak per frame is what matters) and the timings of the rest are clean.
     tracemalloc.start()
@@ -113,6 +161,22 @@ def bench_source(folder: Path, limit: int | None = None,
         res.images += 1
         res.dice_labelled += len(labels)
         t0 = time.perf_counter()
+        if stage == "detect":
+            dets = detect(img)
+            res.ms.append((time.perf_counter() - t0) * 1000)
+            centres = [c for c, _box in dets]
+            f, dups, inside = detection_counts(centres, labels)
+            res.det_labelled += len(labels)
+            res.det_found += f
+            res.det_dups += dups
+            res.det_count += len(centres)
+            res.det_in_box += inside
+            if f != len(labels) or inside != len(centres):
+                res.failures.append({"image": e["image"], "labelled": len(labels), "found": f,
+                                     "dups": dups, "extras": len(centres) - inside})
+            if on_image is not None and img is not None:
+                on_image(e["image"], img, dets)
+            continue
         if crop_source:
             v, conf = read_die(img) if img is not None else (None, 0.0)
             res.ms.append((time.perf_counter() - t0) * 1000)
@@ -133,6 +197,12 @@ def bench_source(folder: Path, limit: int | None = None,
             found = len(pairs)
             right = sum(1 for li, pi in pairs if preds[pi][2] == labels[li]["value"])
             got = [d.value for d in reading.dice]
+            f, dups, inside = detection_counts([p[:2] for p in preds], labels)
+            res.det_labelled += len(labels)
+            res.det_found += f
+            res.det_dups += dups
+            res.det_count += len(preds)
+            res.det_in_box += inside
         res.dice_found += found
         res.dice_right += right
         res.extras += extras
@@ -149,30 +219,77 @@ def bench_source(folder: Path, limit: int | None = None,
     return res
 
 
-def run(root: Path, limit: int | None = None, sources: list[str] | None = None) -> list[SourceResult]:
+def run(root: Path, limit: int | None = None, sources: list[str] | None = None,
+        half: str | None = None, stage: str = "read") -> list[SourceResult]:
     cv2.setNumThreads(1)  # the bench measures one core, as on the Pi
     names = sorted(p.name for p in root.iterdir() if (p / "labels.json").is_file())
     if sources:
         names = [n for n in names if n in sources]
-    return [bench_source(root / n, limit) for n in names]
+    out = [bench_source(root / n, limit, half=half, stage=stage) for n in names]
+    return [r for r in out if r.images]
 
 
 def max_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KB on Linux
 
 
-def table(results: list[SourceResult]) -> str:
+def table(results: list[SourceResult], stage: str = "read") -> str:
+    if stage == "detect":
+        head = ("| source | images | dice labelled | det recall | det precision | duplicates "
+                "| extras | median ms |")
+        lines = [head, "|" + "---|" * 8]
+        for r in results:
+            lines.append(
+                f"| {r.source} | {r.images} | {r.det_labelled} | {100 * r.det_recall:.1f}% | "
+                f"{100 * r.det_precision:.1f}% | {r.det_dups} | {r.det_count - r.det_in_box} | "
+                f"{r.median_ms:.1f} |")
+        return "\n".join(lines)
     head = ("| source | images | dice labelled | dice found | value accuracy | read right | extras "
-            "| images exact | median ms | peak py MB (first 3 frames) |")
-    lines = [head, "|" + "---|" * 10]
+            "| images exact | median ms | peak py MB (first 3 frames) | det recall | det precision |")
+    lines = [head, "|" + "---|" * 12]
     for r in results:
+        det = (f"{100 * r.det_recall:.1f}% | {100 * r.det_precision:.1f}%" if r.det_labelled
+               else "- | -")
         lines.append(
             f"| {r.source} | {r.images} | {r.dice_labelled} | {r.dice_found} | "
             f"{100 * r.value_accuracy:.1f}% | {100 * r.read_right:.1f}% | {r.extras} | "
-            f"{r.images_exact} ({100 * r.exact_rate:.0f}%) | {r.median_ms:.1f} | {r.peak_py_mb:.1f} |")
+            f"{r.images_exact} ({100 * r.exact_rate:.0f}%) | {r.median_ms:.1f} | {r.peak_py_mb:.1f} | "
+            f"{det} |")
     lines.append(f"\nmax RSS: {max_rss_mb():.0f} MB")
     return "\n".join(lines)
 
 
 def to_json(results: list[SourceResult]) -> dict[str, Any]:
     return {"sources": [r.summary() for r in results], "max_rss_mb": round(max_rss_mb(), 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--limit N] [--json]`."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__)
+    ap.add_argument("dir", nargs="?", default=None)
+    ap.add_argument("--stage", choices=("read", "detect"), default="read",
+                    help="detect: die finding only (recall/precision per source), no faces read")
+    ap.add_argument("--half", choices=("even", "odd", "all"), default=None,
+                    help="even-indexed (tuning) or odd-indexed (checking) images of each source")
+    ap.add_argument("--limit", type=int, default=None, metavar="N")
+    ap.add_argument("--source", action="append", default=None, help="only this source (repeatable)")
+    ap.add_argument("--failures", action="store_true", help="list the images that were not exact")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    root = Path(args.dir) if args.dir else default_photos_dir()
+    results = run(root, limit=args.limit, sources=args.source, half=args.half, stage=args.stage)
+    if args.json:
+        print(json.dumps(to_json(results)))
+    else:
+        print(table(results, args.stage))
+        if args.failures:
+            for r in results:
+                for f in r.failures:
+                    print(r.source, json.dumps(f))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -98,18 +98,20 @@ def _read(frame: Any, calibration: dict | None, t0: float) -> Reading:
         fr = pips.read_face(face, mask)
         codes: list[str] = []
         aspect = max(c.size) / max(min(c.size), 1e-6)
-        if fr.value is None and (c.fill < 0.82 or aspect > 1.3):
-            continue  # not die-like and no readable face: a speck, a fixture, a shadow
+        if fr.value is None and not c.partial and not _solid_die(c, aspect, seg.die_px):
+            continue  # not clearly a die and no readable face: a speck, a fixture, a shadow
         value, conf = fr.value, fr.confidence
+        if c.partial:
+            value, conf = None, 0.0   # some pips may be out of view: never guess
         if c.at_border:
             codes.append(PARTLY_OUT_OF_VIEW)
             conf *= 0.7
-        if aspect > 1.3:
+        if c.leaning:
             codes.append(DIE_LEANING)
             conf *= 0.8
         if c.touching:
             codes.append(DICE_TOUCHING)
-        if fr.glare:
+        if fr.glare or c.glare:
             codes.append(GLARE)
         if value is None:
             codes.append(UNSURE_VALUE)
@@ -122,10 +124,43 @@ def _read(frame: Any, calibration: dict | None, t0: float) -> Reading:
     for fb in seg.foreign:
         problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
                                 tuple(int(round(v * inv)) for v in fb)))
+    for gb in seg.glare:
+        problems.append(Problem(GLARE, "glare on the tray (a die there may be hidden)",
+                                tuple(int(round(v * inv)) for v in gb)))
     if sharp and float(np.median(sharp)) < 8.0 and sum(d.value is None for d in dice) >= len(dice) / 2:
         problems.append(Problem(BLURRED, "dice too blurred to read"))
     dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
     return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
+
+
+def detect(frame: Any, calibration: dict | None = None
+           ) -> list[tuple[tuple[float, float], tuple[int, int, int, int]]]:
+    """Die candidates only (centre, box in frame pixels), no faces read: for the detection bench."""
+    try:
+        size = _size_of(frame)
+        bgr, _bad = to_bgr(frame)
+        if bgr is None:
+            return []
+        f = bgr.shape[1] / max(size[0], 1)
+        tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
+        seg = segment.segment(bgr, die_px=die_px, tray=tray)
+        inv = 1.0 / f
+        return [((c.centre[0] * inv, c.centre[1] * inv), tuple(int(round(v * inv)) for v in c.box))
+                for c in seg.candidates]
+    except Exception:  # noqa: BLE001
+        return []
+
+
+def _solid_die(c: segment.Candidate, aspect: float, die_px: float | None) -> bool:
+    """Shape alone says die (square, filled, not round, die-sized): keep it even unread."""
+    if c.fill < 0.78 or aspect > 1.45 or c.roundness >= 0.8:
+        return False
+    if not (c.isolated or c.touching):
+        return False   # cut out of a wall, a board, a hand: only a readable face makes it a die
+    if die_px:
+        side = float(np.sqrt(c.area))
+        return 0.6 * die_px <= side <= 1.4 * die_px
+    return True
 
 
 def _sharpness(face: np.ndarray) -> float:

@@ -1,14 +1,25 @@
-"""Find die bodies on a frame: colour difference from the local tray background.
+"""Find die bodies on a frame: what differs from the local tray surface, cut into die-sized pieces.
 
 Why this way: dice come in every colour, trays are light or dark, and the light is uneven, so
 neither a fixed colour nor a global threshold works. A die is a compact patch that differs from
-the surface *around it*, so we model that surface with a large median filter (dice are small
-compared to it) and threshold the colour distance relative to the frame's own noise level.
-Work is done at reduced resolution: die bodies are large, only the pips need full detail.
+the surface *around it* -- by colour (a red die on green felt) or at least by its outline, pips
+and shading (a white die on a white table) -- so two cues are combined:
+
+* colour distance from a smooth model of the surface (a large median filter: dice are small
+  compared to its window), thresholded relative to the frame's own noise;
+* colour-gradient strength (edges, pips), also relative to the frame's own texture.
+
+Pieces are then judged by their size relative to the dice of the same frame (the die size is
+estimated from the compact, square blobs of the scene, or taken from the calibration), so no
+threshold is in pixels: touching dice are split (colour edges between them, then distance-
+transform peaks, then k-means on the expected count), long straight bands (tray walls and rims)
+are peeled off, round blobs (fixtures, coins, glare spots) and thin ones are rejected, and big
+compact ones (a hand) are reported as foreign objects. Work is done at reduced resolution: die
+bodies are large, only the pips need full detail.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -16,6 +27,12 @@ import numpy as np
 WORK_SIDE = 320          # long side of the segmentation image
 KERNEL_DICE = 3.0        # background median window, in die widths
 MIN_WORK_DIE = 12.0      # a die narrower than this (work pixels) cannot be segmented reliably
+MAX_WORK_DIE = 36.0      # larger dice are worked on at lower resolution (speed)
+MIN_DIE_FRAC = 0.025     # smallest die side we look for, as a fraction of the frame's long side
+MAX_DIE_FRAC = 0.25      # largest
+FOREIGN_EDGES = 0.12     # edge pixels per blob pixel below which a big blob is not a heap of dice
+LEANING_ASPECT = 1.3     # outline aspect above which a die surely shows a second face
+ROUND = 0.84             # area / enclosing-circle area above this: a disc, not a square (0.64)
 
 
 @dataclass
@@ -28,9 +45,14 @@ class Candidate:
     box: tuple[int, int, int, int]  # axis-aligned x0, y0, x1, y1
     area: float                     # blob area in full-frame pixels
     fill: float                     # area / rotated-rect area: ~0.9 for a die, 0.78 for a disc
-    touching: bool = False          # was split from a larger blob
+    touching: bool = False          # was split from a blob holding two or more dice
+    isolated: bool = True           # a blob on its own (not cut out of a heap, wall or board)
     at_border: bool = False         # cut by the frame or tray edge
-    contour: np.ndarray | None = None  # work-scale contour (for debugging / annotation)
+    contour: np.ndarray | None = None  # work-scale contour (for the face mask / annotation)
+    roundness: float = 0.0          # area / min enclosing circle area (square 0.64, disc 1.0)
+    glare: bool = False             # part of the die is washed out (saturated)
+    leaning: bool = False           # outline clearly longer one way: a second face shows
+    partial: bool = False           # only part of the die is in view: its face cannot be trusted
 
 
 @dataclass
@@ -39,6 +61,7 @@ class Segmentation:
     die_px: float | None            # estimated die side in full-frame pixels
     foreign: list[tuple[int, int, int, int]]  # large blobs that are not dice
     scale: float                    # work / full
+    glare: list[tuple[int, int, int, int]] = field(default_factory=list)  # washed-out patches
 
 
 def _odd(n: float) -> int:
@@ -49,7 +72,7 @@ def _odd(n: float) -> int:
 def background_lab(lab: np.ndarray, kernel_frac: float) -> np.ndarray:
     """Median-filtered tray surface; computed on a small copy because it is smooth anyway."""
     h, w = lab.shape[:2]
-    f = 96.0 / max(h, w)
+    f = 64.0 / max(h, w)
     small = cv2.resize(lab, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
     k = _odd(kernel_frac * max(small.shape[:2]))
     k = min(k, _odd(min(small.shape[:2]) - 2))
@@ -66,19 +89,81 @@ def colour_distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return cv2.magnitude(cv2.magnitude(dl, da), db)
 
 
-def foreground_mask(dist: np.ndarray, roi_mask: np.ndarray | None) -> tuple[np.ndarray, float]:
-    """Threshold scaled to the frame's own background noise (robust: median + MAD)."""
-    vals = dist if roi_mask is None else dist[roi_mask > 0]
-    if vals.size == 0:
-        vals = dist.ravel()
-    # Most of a tray frame is tray, so the median distance measures the background's own
-    # texture + noise; dice, rims and off-tray areas sit far in the tail.
+SHADOW = 0.4            # a surface darkened by up to this fraction is shadow, not a die
+
+
+def surface_distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """colour_distance that forgives shadows: a darker copy of the surface (same chroma).
+
+    Dice cast soft shadows that would widen every blob and glue neighbours together; a die of
+    any colour differs by chroma or by far more than a shadow's darkening.
+    """
+    d = cv2.subtract(lab, bg, dtype=cv2.CV_32F)
+    dl, da, db = cv2.split(d)
+    # brighter: full difference; darker: only what a shadow cannot explain
+    shade = cv2.max(cv2.subtract(-dl, bg[:, :, 0].astype(np.float32) * SHADOW), 0.0)
+    dl = cv2.max(dl, 0.0) + shade
+    return cv2.magnitude(cv2.magnitude(dl, da * 2.0), db * 2.0)
+
+
+def gradient(lab: np.ndarray) -> np.ndarray:
+    """Strongest colour gradient over L, a, b (chroma weighted as in colour_distance)."""
+    out = None
+    # (no pre-blur: it merges the narrow gaps between dice)
+    for c, wgt in ((0, 1.0), (1, 2.0), (2, 2.0)):
+        ch = lab[:, :, c]
+        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
+        m = cv2.magnitude(gx, gy)
+        if wgt != 1.0:
+            m *= wgt
+        out = m if out is None else cv2.max(out, m)
+    return out
+
+
+def _robust_threshold(vals: np.ndarray, k: float, lo: float, hi: float) -> float:
+    """median + k sigma (sigma from the MAD): most of a frame is surface, dice are the tail."""
+    if vals.size > 8000:
+        vals = vals.ravel()[:: vals.size // 8000]
     med = float(np.median(vals))
-    thr = float(np.clip(3.5 * med + 8.0, 16.0, 45.0))
+    sigma = 1.4826 * float(np.median(np.abs(vals - med)))
+    return float(np.clip(med + k * max(sigma, 0.5), lo, hi))
+
+
+def foreground_mask(dist: np.ndarray, roi_mask: np.ndarray | None,
+                    grad: np.ndarray | None = None, contrast: float = 1.0
+                    ) -> tuple[np.ndarray, float, float]:
+    """Pixels that differ from the surface by colour, or that sit on a strong edge.
+
+    Thresholds follow the frame's own noise (median + k sigma); their floors, which only
+    matter on clean frames, follow the frame's contrast (a dim frame has weaker edges).
+    """
+    sel = (lambda a: a[::2, ::2]) if roi_mask is None else (lambda a: a[roi_mask > 0])
+    vals = sel(dist)
+    if vals.size == 0:
+        vals, sel = dist.ravel(), (lambda a: a.ravel())
+    thr = _robust_threshold(vals, 6.0, 12.0 * contrast, 40.0)
     mask = (dist > thr).astype(np.uint8) * 255
+    gthr = 0.0
+    if grad is not None:
+        gthr = _robust_threshold(sel(grad), 8.0, 48.0 * contrast, 160.0)
+        mg = (grad > gthr).astype(np.uint8) * 255
+        mask |= cv2.morphologyEx(mg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     if roi_mask is not None:
         mask &= roi_mask
-    return mask, thr
+    return mask, thr, gthr
+
+
+def frame_contrast(lab: np.ndarray) -> float:
+    """0.25..1: how bright the frame's bright end is, relative to a well exposed frame.
+
+    A dim frame (or black dice on dark felt with nothing bright) has weaker colour steps and
+    edges everywhere, so the floors of the thresholds come down with it.
+    """
+    vals = lab[::4, ::4, 0].ravel()
+    k = min(vals.size - 1, int(0.995 * vals.size))
+    p99 = float(np.partition(vals, k)[k])
+    return float(np.clip(p99 / 200.0, 0.25, 1.0))
 
 
 def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
@@ -98,77 +183,72 @@ def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
     return out
 
 
-def _blob_stats(cnt: np.ndarray) -> tuple[float, tuple, float, float]:
+@dataclass
+class _Blob:
+    area: float
+    rect: tuple
+    fill: float
+    aspect: float
+    roundness: float
+    contour: np.ndarray
+
+
+def _blob(cnt: np.ndarray) -> _Blob:
     area = float(cv2.contourArea(cnt))
     rect = cv2.minAreaRect(cnt)
     rw, rh = rect[1]
     fill = area / max(rw * rh, 1e-6)
     aspect = max(rw, rh) / max(min(rw, rh), 1e-6)
-    return area, rect, fill, aspect
+    _c, r = cv2.minEnclosingCircle(cnt)
+    return _Blob(area, rect, fill, aspect, area / max(np.pi * r * r, 1e-6), cnt)
 
 
-def _estimate_die_side(blobs: list[tuple], min_area: float) -> float | None:
-    """Median side of the blobs that look like single dice (square, well filled)."""
-    sides = [
-        np.sqrt(a) for a, _r, fill, aspect, _c in blobs
-        if a >= min_area and fill > 0.75 and aspect < 1.3
-    ]
+def _squareish(b: _Blob) -> bool:
+    return b.fill > 0.72 and b.aspect < 1.45 and b.roundness < ROUND
+
+
+def _estimate_die_side(blobs: list[_Blob], long_side: float) -> float | None:
+    """Median side of the blobs that look like single dice (square, well filled, not round)."""
+    lo, hi = (MIN_DIE_FRAC * long_side) ** 2, (MAX_DIE_FRAC * long_side) ** 2
+    sides = [np.sqrt(b.area) for b in blobs
+             if lo <= b.area <= hi and b.fill > 0.78 and b.aspect < 1.3 and b.roundness < ROUND]
+    if len(sides) >= 3:
+        # Dice of one set have one size: take the largest well-populated size, not specks.
+        s = np.sort(sides)
+        return float(np.median(s[s >= 0.6 * np.median(s)]))
     if not sides:
-        # No lone die: guess from elongated well-filled blobs (rows of touching dice).
-        sides = [np.sqrt(a / max(1, round(aspect))) for a, _r, fill, aspect, _c in blobs
-                 if a >= min_area and fill > 0.7 and aspect < 3.3]
+        # No lone die: a heap or a row of touching dice is about one die thick, so twice the
+        # deepest point of its distance transform is a die side.
+        for b in blobs:
+            if not (lo <= b.area <= 12 * hi) or b.roundness >= ROUND or b.fill < 0.45:
+                continue
+            m, _x, _y = _local_mask(b.contour)
+            side = 2.0 * float(cv2.distanceTransform(m, cv2.DIST_L2, 3).max())
+            if MIN_DIE_FRAC * long_side <= side <= MAX_DIE_FRAC * long_side:
+                sides.append(side)
     if not sides:
         return None
     return float(np.median(sides))
 
 
-def _split_blob(cnt: np.ndarray, n: int, shape: tuple[int, int]) -> list[np.ndarray]:
-    """Split touching dice: watershed from distance-transform peaks, k-means as fallback."""
-    x, y, w, h = cv2.boundingRect(cnt)
-    pad = 2
-    m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-    cv2.drawContours(m, [cnt], -1, 255, cv2.FILLED, offset=(-x + pad, -y + pad))
-    pts = np.column_stack(np.nonzero(m)[::-1]).astype(np.float32)  # (x, y)
-    if len(pts) < n * 4:
-        return [cnt]
-    dt = cv2.distanceTransform(m, cv2.DIST_L2, 3)
-    labels = None
-    for frac in (0.7, 0.6, 0.5):
-        _, peaks = cv2.threshold(dt, frac * float(dt.max()), 255, cv2.THRESH_BINARY)
-        nlab, lab = cv2.connectedComponents(peaks.astype(np.uint8))
-        if nlab - 1 == n:
-            markers = lab.astype(np.int32)
-            markers[(m > 0) & (lab == 0)] = 0
-            markers[m == 0] = n + 1
-            ws = cv2.watershed(cv2.cvtColor(m, cv2.COLOR_GRAY2BGR), markers)
-            labels = ws
-            break
-    parts: list[np.ndarray] = []
-    if labels is None:
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-        _, km, _ = cv2.kmeans(pts, n, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-        labels = np.zeros(m.shape, np.int32) - 1
-        labels[pts[:, 1].astype(int), pts[:, 0].astype(int)] = km.ravel() + 1
-    for i in range(1, n + 1):
-        sub = ((labels == i) & (m > 0)).astype(np.uint8) * 255
-        sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        cs, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if cs:
-            c = max(cs, key=cv2.contourArea)
-            parts.append(c + np.array([x - pad, y - pad], dtype=c.dtype))
-    return parts or [cnt]
+def _work_scale(H: int, W: int, die_px: float | None) -> float:
+    scale = min(1.0, WORK_SIDE / max(H, W))
+    if die_px:
+        scale = min(1.0, max(scale, MIN_WORK_DIE / die_px))
+        if die_px * scale > MAX_WORK_DIE:
+            scale = MAX_WORK_DIE / die_px
+    return scale
 
 
 def segment(bgr: np.ndarray, die_px: float | None = None,
             tray: tuple[int, int, int, int] | None = None) -> Segmentation:
     """Find die-sized blobs. `die_px` / `tray` come from calibration when available."""
     H, W = bgr.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(H, W))
-    if die_px:
-        scale = min(1.0, max(scale, MIN_WORK_DIE / die_px))
+    scale = _work_scale(H, W, die_px)
     small = cv2.resize(bgr, (max(1, round(W * scale)), max(1, round(H * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1.0 else bgr
     h, w = small.shape[:2]
+    long_side = float(max(h, w))
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
 
     roi_mask = None
@@ -177,20 +257,20 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         x0, y0, x1, y1 = [int(round(v * scale)) for v in tray]
         roi_mask[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = 255
 
+    grad = gradient(lab)
+    contrast = frame_contrast(lab)
     # Background kernel: several dice wide. Without calibration, start from a fraction of the
-    # frame, then redo with a kernel sized from the dice we found if they turn out large.
-    kfrac = 0.22 if not die_px else min(0.8, KERNEL_DICE * die_px * scale / max(h, w))
-    edges = _edges(lab)
-    mask = _mask(lab, kfrac, roi_mask)
-    blobs = _blobs(mask, edges)
-    est = die_px * scale if die_px else _estimate_die_side(blobs, (MIN_WORK_DIE * 0.8) ** 2)
+    # frame, then redo with a kernel sized from the dice found if it was far off.
+    kfrac = 0.22 if not die_px else min(0.8, KERNEL_DICE * die_px * scale / long_side)
+    fg, bg, dthr, gthr = _mask(lab, grad, kfrac, roi_mask, contrast)
+    blobs = _blobs(fg)
+    est = die_px * scale if die_px else _estimate_die_side(blobs, long_side)
     if not die_px and est is not None:
-        # Second pass sized from the dice found: a few dice wide, so that the median follows
-        # tray walls and rims (they become "surface") but never a single die.
-        kfrac = min(0.8, KERNEL_DICE * est / max(h, w))
-        mask = _mask(lab, kfrac, roi_mask)
-        blobs = _blobs(mask, edges)
-        est = _estimate_die_side(blobs, (MIN_WORK_DIE * 0.8) ** 2) or est
+        k2 = min(0.8, max(0.08, KERNEL_DICE * est / long_side))
+        if abs(k2 - kfrac) > 0.35 * kfrac:
+            fg, bg, dthr, gthr = _mask(lab, grad, k2, roi_mask, contrast)
+            blobs = _blobs(fg)
+            est = _estimate_die_side(blobs, long_side) or est
 
     cands: list[Candidate] = []
     foreign: list[tuple[int, int, int, int]] = []
@@ -198,132 +278,291 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         return Segmentation(cands, None, foreign, scale)
     die_area = est * est
     inv = 1.0 / scale
-    border = 2
+    border = 1.5
     rx0, ry0, rx1, ry1 = (0, 0, w, h) if tray is None else (
         max(0, tray[0] * scale), max(0, tray[1] * scale), min(w, tray[2] * scale), min(h, tray[3] * scale))
 
-    def add(pc: np.ndarray, touching: bool) -> None:
-        a, r, f, asp = _blob_stats(pc)
-        if a < 0.35 * die_area or a > 2.2 * die_area or asp > 2.0 or f < 0.55:
-            return
-        (cx, cy), (rw, rh), ang = r
+    def add(b: _Blob, touching: bool, isolated: bool = True) -> None:
+        (cx, cy), (rw, rh), ang = b.rect
         for o in cands:  # a die inside a rim blob's hole is seen twice: keep the first
             if np.hypot(o.centre[0] * scale - cx, o.centre[1] * scale - cy) < 0.5 * est:
                 return
-        bx, by, bw, bh = cv2.boundingRect(pc)
+        bx, by, bw, bh = cv2.boundingRect(b.contour)
         at_border = bx <= rx0 + border or by <= ry0 + border or bx + bw >= rx1 - border \
             or by + bh >= ry1 - border
         cands.append(Candidate(
             centre=(cx * inv, cy * inv), size=(rw * inv, rh * inv), angle=ang,
-            box=_full_box((bx, by, bw, bh), inv, W, H), area=a * inv * inv, fill=f,
-            touching=touching, at_border=at_border, contour=pc))
+            box=_full_box((bx, by, bw, bh), inv, W, H), area=b.area * inv * inv, fill=b.fill,
+            touching=touching, at_border=at_border, contour=b.contour, roundness=b.roundness,
+            isolated=isolated))
 
-    for area, rect, fill, aspect, cnt in blobs:
-        if area < 0.35 * die_area:
+    # Glare: washed-out patches bigger than half a die (a specular spot, a lamp reflection).
+    sat = cv2.inRange(small, (245, 245, 245), (255, 255, 255))
+    glare: list[tuple[int, int, int, int]] = []
+    glare_work: list[tuple[int, int, int, int]] = []
+    if sat.any():
+        ng, _gl, gstats, _gc = cv2.connectedComponentsWithStats(sat, connectivity=8)
+        for i in range(1, ng):
+            gx, gy, gw, gh, ga = gstats[i]
+            if ga >= 0.6 * die_area:
+                glare_work.append((gx, gy, gx + gw, gy + gh))
+                glare.append(_full_box((gx, gy, gw, gh), inv, W, H))
+
+    def in_glare(b: _Blob) -> bool:
+        bx, by, bw, bh = cv2.boundingRect(b.contour)
+        return any(bx < g[2] and g[0] < bx + bw and by < g[3] and g[1] < by + bh for g in glare_work)
+
+    for b in blobs:
+        if b.area < 0.2 * die_area:
             continue
-        if _die_like(area, fill, aspect, die_area):
-            add(cnt, False)
+        if _die_like(b, die_area):
+            add(b, False)
             continue
-        if area > 8 * die_area and fill > 0.45 and aspect < 4:
-            # Far bigger than any die cluster: a hand, a cup (the tray rim is thin: low fill).
-            foreign.append(_full_box(cv2.boundingRect(cnt), inv, W, H))
-        # Not a single die: cut it along colour edges (dice against rim / each other).
-        for a2, r2, f2, asp2, c2 in _cut_blobs(cnt, edges, die_area):
-            if a2 < 0.35 * die_area:
+        bx, by, bw, bh = cv2.boundingRect(b.contour)
+        cut_by_frame = bx <= rx0 + border or by <= ry0 + border or bx + bw >= rx1 - border \
+            or by + bh >= ry1 - border
+        if cut_by_frame and b.area <= 1.3 * die_area and b.fill > 0.72 and b.roundness < ROUND \
+                and max(b.rect[1]) <= 1.4 * est and min(b.rect[1]) >= 0.3 * est:
+            add(b, False)   # a die partly out of view: flagged, never given a value
+            cands[-1].partial = True if cands and cands[-1].contour is b.contour else False
+            continue
+        if b.area < 0.3 * die_area:
+            continue
+        if b.roundness >= ROUND:
+            continue  # a disc: a fixture, a coin, a glare spot
+        parts, edge_density = _split(b, lab, gthr, est)
+        if in_glare(b):
+            for part, _touching in parts:
+                add(part, False, False)   # glare halo pieces count only if a face reads
+            continue
+        _, _, bw, bh = cv2.boundingRect(b.contour)
+        if b.area > 5 * die_area and b.fill > 0.4 and min(bw, bh) > 2.2 * est \
+                and edge_density < FOREIGN_EDGES:
+            # Far bigger than a die, solid (the tray rim is thin) and smooth (a heap of dice is
+            # full of outlines and pips): a hand, a cup. Nothing in it is read.
+            hull = cv2.convexHull(b.contour)
+            if b.area / max(cv2.contourArea(hull), 1e-6) > 0.6:
+                foreign.append(_full_box(cv2.boundingRect(b.contour), inv, W, H))
                 continue
-            if _die_like(a2, f2, asp2, die_area):
-                add(c2, True)
-                continue
-            n = int(round(a2 / die_area))
-            if 2 <= n <= 6 and f2 > 0.5:
-                pieces = _split_blob(c2, n, (h, w))
-                if len(pieces) > 1:
-                    for pc in pieces:
-                        add(pc, True)
-    return Segmentation(cands, est * inv, foreign, scale)
+        for part, touching in parts:
+            add(part, touching, False)
+    if scale < 1.0:
+        cands = [_refine(bgr, c, bg, scale, dthr, est * inv) for c in cands]
+    _mark_leaning(cands)
+    for c in cands:
+        x0, y0, x1, y1 = c.box
+        c.glare = any(x0 < g[2] and g[0] < x1 and y0 < g[3] and g[1] < y1 for g in glare)
+    return Segmentation(cands, est * inv, foreign, scale, glare)
 
 
-def _die_like(area: float, fill: float, aspect: float, die_area: float) -> bool:
-    return 0.35 * die_area <= area <= 1.9 * die_area and fill > 0.72 and aspect < 1.45
+def _mark_leaning(cands: list[Candidate]) -> None:
+    """A cocked die shows a side face: its outline is clearly longer one way than a flat die's.
+
+    Only strongly oblong outlines count: flat dice away from the optical axis show a sliver of
+    a side face too (perspective), and a false alarm would stop the game for nothing.
+    """
+    for c in cands:
+        if not c.partial and max(c.size) / max(min(c.size), 1e-6) > LEANING_ASPECT:
+            c.leaning = True
 
 
-def _edges(lab: np.ndarray) -> np.ndarray:
-    """Colour edges (chroma boosted) used to cut dice off the rim and off each other."""
-    lab2 = lab.astype(np.int16)
-    lab2[:, :, 1:] = (lab2[:, :, 1:] - 128) * 2 + 128
-    lab2 = np.clip(lab2, 0, 255).astype(np.uint8)
-    return cv2.Canny(cv2.GaussianBlur(lab2, (3, 3), 0), 40, 100)
+def _refine(bgr: np.ndarray, c: Candidate, bg: np.ndarray, scale: float, thr: float,
+            die: float) -> Candidate:
+    """Redo a die's outline at full resolution, by colour distance only, inside its coarse blob.
+
+    The coarse blob comes from a half-size image and includes the edge cue, so it runs a pixel
+    or two wide; the face reader wants the die's own square, as tight as the pixels allow.
+    """
+    H, W = bgr.shape[:2]
+    inv = 1.0 / scale
+    x0, y0, x1, y1 = c.box
+    pad = int(round(0.2 * die)) + 2
+    x0, y0, x1, y1 = max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad)
+    if x1 - x0 < 8 or y1 - y0 < 8 or c.contour is None:
+        return c
+    win = bgr[y0:y1, x0:x1]
+    lab = cv2.cvtColor(win, cv2.COLOR_BGR2LAB)
+    bx0, by0 = int(x0 * scale), int(y0 * scale)
+    bx1, by1 = min(bg.shape[1], int(np.ceil(x1 * scale)) + 1), min(bg.shape[0], int(np.ceil(y1 * scale)) + 1)
+    bgw = cv2.resize(bg[by0:by1, bx0:bx1], (int(round((bx1 - bx0) * inv)), int(round((by1 - by0) * inv))),
+                     interpolation=cv2.INTER_LINEAR)
+    ox, oy = x0 - int(round(bx0 * inv)), y0 - int(round(by0 * inv))
+    bgw = bgw[oy:oy + (y1 - y0), ox:ox + (x1 - x0)]
+    if bgw.shape[:2] != lab.shape[:2]:
+        return c
+    d = surface_distance(lab, bgw)
+    m = (d > thr).astype(np.uint8) * 255
+    region = np.zeros_like(m)
+    cnt_full = np.round(c.contour.astype(np.float32) * inv - np.array([x0, y0], np.float32)).astype(np.int32)
+    cv2.drawContours(region, [cnt_full], -1, 255, cv2.FILLED)
+    k = _odd(0.12 * die)
+    region = cv2.dilate(region, np.ones((k, k), np.uint8))
+    m &= region
+    k2 = _odd(0.06 * die)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((k2, k2), np.uint8))
+    m = fill_holes(m)
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return c
+    best = max(cs, key=cv2.contourArea)
+    b = _blob(best)
+    if not (0.35 * c.area <= b.area <= 1.2 * c.area) or b.fill < 0.72 or b.aspect > 1.45 \
+            or b.roundness >= ROUND:
+        return c   # the colour cue alone does not hold the die (white on white): keep coarse
+    (cx, cy), (rw, rh), ang = b.rect
+    bxx, byy, bww, bhh = cv2.boundingRect(best)
+    return Candidate(
+        centre=(cx + x0, cy + y0), size=(rw, rh), angle=ang,
+        box=(bxx + x0, byy + y0, bxx + x0 + bww, byy + y0 + bhh), area=b.area, fill=b.fill,
+        touching=c.touching, at_border=c.at_border, isolated=c.isolated, partial=c.partial,
+        contour=(best.astype(np.float32) + np.array([x0, y0], np.float32)) * scale,
+        roundness=b.roundness)
 
 
-def _mask(lab: np.ndarray, kfrac: float, roi_mask: np.ndarray | None) -> np.ndarray:
+def _die_like(b: _Blob, die_area: float) -> bool:
+    return 0.4 * die_area <= b.area <= 1.9 * die_area and _squareish(b)
+
+
+def _mask(lab: np.ndarray, grad: np.ndarray, kfrac: float, roi_mask: np.ndarray | None,
+          contrast: float) -> tuple[np.ndarray, np.ndarray, float, float]:
     bg = background_lab(lab, kfrac)
-    dist = colour_distance(lab, bg)
-    mask, _thr = foreground_mask(dist, roi_mask)
-    return mask
-
-
-def refine_background(lab: np.ndarray, fg: np.ndarray, kfrac: float, fallback: np.ndarray) -> np.ndarray:
-    """Normalised box filter of the background-only pixels, on a small copy."""
-    h, w = lab.shape[:2]
-    f = 96.0 / max(h, w)
-    sw, sh = max(8, round(w * f)), max(8, round(h * f))
-    lab_s = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    wgt = cv2.resize((fg == 0).astype(np.float32), (sw, sh), interpolation=cv2.INTER_AREA)
-    wgt = (wgt > 0.99).astype(np.float32)
-    k = _odd(kfrac * 0.6 * max(sw, sh))
-    num = cv2.boxFilter(lab_s * wgt[:, :, None], -1, (k, k), normalize=True)
-    den = cv2.boxFilter(wgt, -1, (k, k), normalize=True)
-    fb = cv2.resize(fallback, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    ok = den > 0.05
-    out = np.where(ok[:, :, None], num / np.maximum(den, 1e-6)[:, :, None], fb)
-    out = cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(out, 0, 255).astype(np.uint8)
-
-
-def _cut_blobs(cnt: np.ndarray, edges: np.ndarray, die_area: float) -> list[tuple]:
-    """Components of one blob after removing edge pixels (4-connected so thin cuts hold)."""
-    x, y, w, h = cv2.boundingRect(cnt)
-    m = np.zeros((h, w), np.uint8)
-    cv2.drawContours(m, [cnt], -1, 255, cv2.FILLED, offset=(-x, -y))
-    cut = m & ~edges[y:y + h, x:x + w]
-    n, lbl, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=4)
-    out = []
+    dist = surface_distance(lab, bg)
+    mask, thr, gthr = foreground_mask(dist, roi_mask, grad, contrast)
     k3 = np.ones((3, 3), np.uint8)
-    for i in range(1, n):
-        cx, cy, cw, ch, ca = stats[i]
-        # Only die-sized pieces matter (edge pixels removed make pieces a bit small).
-        if ca < 0.2 * die_area or cw * ch > 10 * die_area:
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
+    return fill_holes(mask, max_hole=mask.size / 40), bg, thr, gthr
+
+
+def _blobs(mask: np.ndarray) -> list[_Blob]:
+    # CCOMP, not EXTERNAL: dice sit inside the hole of a tray-rim blob and must still be seen.
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for i, c in enumerate(contours):
+        if hier[0][i][3] >= 0 or len(c) < 5 or cv2.contourArea(c) < 12:
             continue
-        x0, y0 = max(0, cx - 2), max(0, cy - 2)
-        x1, y1 = min(w, cx + cw + 2), min(h, cy + ch + 2)
-        sub = (lbl[y0:y1, x0:x1] == i).astype(np.uint8) * 255
-        sub = cv2.dilate(sub, k3) & m[y0:y1, x0:x1]
-        sub = fill_holes(sub)
-        cs, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for c in cs:
-            if len(c) < 5:
-                continue
-            c = c + np.array([x + x0, y + y0], dtype=c.dtype)
-            area, rect, fill, aspect = _blob_stats(c)
-            out.append((area, rect, fill, aspect, c))
+        out.append(_blob(c))
     return out
 
 
-def _blobs(mask: np.ndarray, edges: np.ndarray | None = None) -> list[tuple]:
-    k3 = np.ones((3, 3), np.uint8)
-    m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
-    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, k3)
-    m = fill_holes(m, max_hole=m.size / 40)
-    # CCOMP, not EXTERNAL: dice sit inside the hole of a tray-rim blob and must still be seen.
-    contours, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+def _local_mask(cnt: np.ndarray, pad: int = 2) -> tuple[np.ndarray, int, int]:
+    x, y, w, h = cv2.boundingRect(cnt)
+    m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(m, [cnt], -1, 255, cv2.FILLED, offset=(-x + pad, -y + pad))
+    return m, x - pad, y - pad
+
+
+def _parts(m: np.ndarray, ox: int, oy: int, min_area: float) -> list[_Blob]:
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = []
-    for i, c in enumerate(contours):
-        if hier[0][i][3] >= 0 or len(c) < 5:
+    for c in cs:
+        if len(c) >= 5 and cv2.contourArea(c) >= min_area:
+            out.append(_blob(c + np.array([ox, oy], dtype=c.dtype)))
+    return out
+
+
+def edges(lab: np.ndarray, grad_thr: float) -> np.ndarray:
+    """Thin colour edges (chroma boosted) along which touching dice are cut apart."""
+    lab2 = lab.astype(np.int16)
+    lab2[:, :, 1:] = (lab2[:, :, 1:] - 128) * 2 + 128
+    lab2 = np.clip(lab2, 0, 255).astype(np.uint8)
+    hi = float(np.clip(grad_thr, 40.0, 160.0))
+    return cv2.Canny(cv2.GaussianBlur(lab2, (3, 3), 0), 0.4 * hi, hi)
+
+
+def _cut(m: np.ndarray, edge: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Pieces of a blob mask after removing edge pixels (4-connected, so thin cuts hold)."""
+    cut = m & ~edge
+    n, lbl, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=4)
+    k3 = np.ones((3, 3), np.uint8)
+    out = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < min_area:
             continue
-        area, rect, fill, aspect = _blob_stats(c)
-        if area < 20:
+        sub = (lbl == i).astype(np.uint8) * 255
+        sub = cv2.dilate(sub, k3) & m     # give back the edge pixels taken off
+        out.append(fill_holes(sub))
+    return out
+
+
+def _split(b: _Blob, lab: np.ndarray, gthr: float, est: float
+           ) -> tuple[list[tuple[_Blob, bool]], float]:
+    """Die-sized pieces of a blob that is not one die (dice cut apart, walls left out), and
+    the blob's edge density (edge pixels per blob pixel: high for a heap of dice)."""
+    die_area = est * est
+    m, ox, oy = _local_mask(b.contour)
+    hh, ww = m.shape
+    e = np.zeros_like(m)
+    ys, xs = max(0, oy), max(0, ox)
+    sub = edges(lab[ys:oy + hh, xs:ox + ww], gthr)
+    e[ys - oy:ys - oy + sub.shape[0], xs - ox:xs - ox + sub.shape[1]] = sub
+    e &= m
+    density = float(cv2.countNonZero(e)) / max(float(cv2.countNonZero(m)), 1.0)
+    out: list[tuple[_Blob, bool]] = []
+    multi: list[_Blob] = []
+    for piece in _cut(m, e, 0.2 * die_area):
+        for p in _parts(piece, ox, oy, 0.3 * die_area):
+            if _die_like(p, die_area):
+                out.append((p, True))
+            elif p.area >= 1.5 * die_area and p.roundness < ROUND \
+                    and min(p.rect[1]) >= 0.7 * est and p.fill >= 0.5:
+                multi.append(p)   # at least one die thick: a heap or a row of dice
+    for p in multi:
+        n = int(round(p.area / die_area))
+        if n > 12:
             continue
-        out.append((area, rect, fill, aspect, c))
+        pm, px, py = _local_mask(p.contour)
+        for q in _split_blob(p.contour, max(n, 2), est):
+            if not (0.35 * die_area <= q.area <= 1.9 * die_area and q.aspect < 1.8 and q.fill > 0.6
+                    and q.roundness < ROUND):
+                continue
+            # a piece cut by geometry alone must show some die evidence: outlines or pips
+            qm = np.zeros_like(pm)
+            cv2.drawContours(qm, [q.contour - np.array([px, py], dtype=q.contour.dtype)], -1, 255,
+                             cv2.FILLED)
+            ex, ey = px - ox, py - oy
+            ew = e[max(0, ey):ey + pm.shape[0], max(0, ex):ex + pm.shape[1]]
+            if ew.shape == qm.shape and cv2.countNonZero(ew & qm) < 0.06 * max(q.area, 1.0):
+                continue
+            out.append((q, True))
+    # "touching" only when two or more dice came out of a heap-sized blob (not a die against a
+    # wall, not pieces of a board)
+    if len(out) < 2 or b.area > 14 * die_area:
+        out = [(p, False) for p, _t in out]
+    return out, density
+
+
+def _split_blob(cnt: np.ndarray, n: int, est: float) -> list[_Blob]:
+    """Split touching dice: watershed from distance-transform peaks, k-means as fallback."""
+    m, ox, oy = _local_mask(cnt)
+    pts = np.column_stack(np.nonzero(m)[::-1]).astype(np.float32)  # (x, y)
+    if len(pts) < n * 4:
+        return []
+    dt = cv2.distanceTransform(m, cv2.DIST_L2, 3)
+    labels = None
+    # Peaks of the distance transform: die centres are ~est/2 from the blob edge.
+    k = _odd(0.6 * est)
+    dil = cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    peaks = ((dt >= dil - 1e-3) & (dt > 0.3 * est)).astype(np.uint8)
+    nlab, lab = cv2.connectedComponents(peaks)
+    if 2 <= nlab - 1 <= n + 1 and nlab - 1 >= n - 1:
+        markers = lab.astype(np.int32)
+        markers[m == 0] = nlab
+        ws = cv2.watershed(cv2.cvtColor(m, cv2.COLOR_GRAY2BGR), markers)
+        labels, count = ws, nlab - 1
+    if labels is None:
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        _, km, _ = cv2.kmeans(pts, n, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        labels = np.zeros(m.shape, np.int32) - 1
+        labels[pts[:, 1].astype(int), pts[:, 0].astype(int)] = km.ravel() + 1
+        count = n
+    out: list[_Blob] = []
+    k3 = np.ones((3, 3), np.uint8)
+    for i in range(1, count + 1):
+        sub = ((labels == i) & (m > 0)).astype(np.uint8) * 255
+        sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, k3)
+        ps = _parts(sub, ox, oy, 0.2 * est * est)
+        if ps:
+            out.append(max(ps, key=lambda q: q.area))
     return out
 
 

@@ -1,0 +1,208 @@
+"""Die finding (vision.segment) and the problem flags the reader derives from it.
+
+Detection is checked on its own (every die found exactly once, nothing else), so that a face
+reader's weakness cannot hide a detector's and the other way round.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import segment
+from vision.reader import detect, read
+from vision.synthetic import DIE_COLOURS, STYLES, TrayStyle, render_scene, render_tray
+from vision.types import (
+    DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW, UNSURE_VALUE,
+)
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "photos"
+
+
+def found_once(centres, truth) -> tuple[int, int]:
+    """(true dice holding exactly one detected centre, detections outside every true box)."""
+    found = sum(1 for t in truth
+                if sum(t.box[0] <= x <= t.box[2] and t.box[1] <= y <= t.box[3] for x, y in centres) == 1)
+    extras = sum(1 for x, y in centres
+                 if not any(t.box[0] <= x <= t.box[2] and t.box[1] <= y <= t.box[3] for t in truth))
+    return found, extras
+
+
+def assert_all_found(shot) -> None:
+    centres = [c for c, _box in detect(shot.image)]
+    found, extras = found_once(centres, shot.truth)
+    assert (found, extras) == (len(shot.truth), 0), (shot.seed, [t.colour for t in shot.truth])
+
+
+# ------------------------------------------------------------------ clean rendered trays
+
+
+@pytest.mark.parametrize("style", [s for s in STYLES if s != "glare"])
+@pytest.mark.parametrize("n", range(1, 9))
+def test_every_style_preset_all_dice_found(style, n):
+    for seed in range(2):
+        assert_all_found(render_tray([(k % 6) + 1 for k in range(n)], seed=seed * 11 + n,
+                                     style=TrayStyle.preset(style)))
+
+
+# A die of the felt's own colour is found only by its outline and pips; on these renders the
+# outline is too soft. Known weakness, kept visible here.
+_SAME_AS_FELT = {("green", "translucent_green"), ("dark", "black"), ("red", "translucent_red"),
+                 ("blue", "translucent_blue")}
+
+
+@pytest.mark.parametrize("style", ["green", "light", "dark", "blue", "red"])
+@pytest.mark.parametrize("colour", DIE_COLOURS)
+def test_every_die_colour(style, colour):
+    if (style, colour) in _SAME_AS_FELT:
+        pytest.xfail("die of the felt's own colour: outline too soft on the render")
+    for n in (1, 4, 8):
+        shot = render_tray([(k % 6) + 1 for k in range(n)], seed=n, style=TrayStyle.preset(style),
+                           colours=[colour])
+        centres = [c for c, _box in detect(shot.image)]
+        found, extras = found_once(centres, shot.truth)
+        assert extras == 0
+        assert found >= len(shot.truth) - (1 if n == 8 else 0)  # one miss allowed in a crowd
+
+
+@pytest.mark.parametrize("die_px", [26, 40, 80, 120])
+def test_die_sizes(die_px):
+    n = 4 if die_px >= 80 else 6
+    assert_all_found(render_tray(list(range(1, n + 1)), seed=3, die_px=die_px))
+
+
+def test_calibration_die_px_and_tray_are_used():
+    shot = render_tray([1, 2, 3], seed=5)
+    side = float(np.median([t.size_px for t in shot.truth]))
+    seg = segment.segment(shot.image, die_px=side)
+    assert abs(seg.die_px - side) < 0.5
+    assert len(seg.candidates) == 3
+    # a tray region that leaves out the right half ignores the dice there
+    h, w = shot.image.shape[:2]
+    seg = segment.segment(shot.image, tray=(0, 0, w // 2, h))
+    want = sum(1 for t in shot.truth if t.box[2] < w // 2)
+    assert len(seg.candidates) == want
+
+
+def test_empty_tray_and_flat_frames_find_nothing():
+    shot = render_tray([], seed=1) if _empty_ok() else None
+    if shot is not None:
+        assert detect(shot.image) == []
+    assert segment.segment(np.full((240, 320, 3), 128, np.uint8)).candidates == []
+
+
+def _empty_ok() -> bool:
+    try:
+        render_tray([], seed=1)
+        return True
+    except ValueError:
+        return False
+
+
+def test_sizes_are_relative_to_the_frame():
+    """The same scene at half and double resolution gives the same dice."""
+    shot = render_tray([3, 1, 6, 2], seed=8)
+    base = sorted((round(x / 10), round(y / 10)) for (x, y), _b in detect(shot.image))
+    for f in (0.5, 2.0):
+        img = cv2.resize(shot.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        got = sorted((round(x / f / 10), round(y / f / 10)) for (x, y), _b in detect(img))
+        assert len(got) == len(base)
+        for a, b in zip(base, got):
+            assert abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+# ------------------------------------------------------------------ committed photos
+
+
+def _photo_entries():
+    return [e for e in json.loads((FIXTURES / "labels.json").read_text())
+            if e["dice"] and e["dice"][0]["box"] is not None]
+
+
+@pytest.mark.parametrize("entry", _photo_entries(), ids=lambda e: e["image"])
+def test_fixture_photos_every_die_found_once(entry):
+    img = cv2.imread(str(FIXTURES / entry["image"]))
+    centres = [c for c, _b in detect(img)]
+    for d in entry["dice"]:
+        x0, y0, x1, y1 = d["box"]
+        assert sum(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres) == 1, d
+    assert len(centres) == len(entry["dice"])  # round fixtures on the strip are not dice
+
+
+# ------------------------------------------------------------------ problem flags
+
+
+def test_touching_pair_flagged_and_only_the_pair():
+    for seed in range(4):
+        shot = render_tray([1, 2, 3, 4], seed=seed, touching=1)
+        r = read(shot.image)
+        assert len(r.dice) == 4
+        flagged = [d for d in r.dice if DICE_TOUCHING in d.problems]
+        assert len(flagged) == 2, seed
+        assert sorted(d.value for d in flagged) == [1, 2]  # the renderer pairs the first two
+
+
+def test_apart_dice_are_not_flagged_touching():
+    for seed in range(4):
+        r = read(render_tray([1, 2, 3, 4, 5], seed=seed).image)
+        if len(r.dice) == 5 and all(DICE_TOUCHING not in d.problems for d in r.dice):
+            continue
+        shot = render_tray([1, 2, 3, 4, 5], seed=seed)
+        # the renderer may place two dice in contact by chance: then the flag is right
+        xs = [t.centre for t in shot.truth]
+        close = min(np.hypot(a[0] - b[0], a[1] - b[1]) for i, a in enumerate(xs) for b in xs[i + 1:])
+        assert close < 1.3 * shot.truth[0].size_px, seed
+
+
+def test_hand_is_a_foreign_object_and_not_dice():
+    seen = 0
+    for seed in range(1, 4):
+        shot = render_tray([1, 2, 3, 4], seed=seed, hands=True)
+        r = read(shot.image)
+        boxes = [p.box for p in r.problems if p.code == FOREIGN_OBJECT]
+        seen += bool(boxes)
+        hx0, hy0, hx1, hy1 = shot.hand_box
+        for d in r.dice:  # nothing read inside the hand
+            x, y = d.centre
+            inside_die = any(t.box[0] <= x <= t.box[2] and t.box[1] <= y <= t.box[3] for t in shot.truth)
+            assert inside_die or not (hx0 <= x <= hx1 and hy0 <= y <= hy1)
+    assert seen == 3
+
+
+def test_glare_is_reported_and_not_read_as_dice():
+    for seed in range(4):
+        shot = render_tray([1, 2, 3, 4], seed=seed, glare=True)
+        r = read(shot.image)
+        assert GLARE in r.problem_codes(), seed
+        for d in r.dice:
+            assert d.value is None or any(
+                t.box[0] <= d.centre[0] <= t.box[2] and t.box[1] <= d.centre[1] <= t.box[3]
+                for t in shot.truth)
+
+
+def test_die_cut_by_the_frame_is_flagged_and_never_valued():
+    shot = render_tray([5, 2], seed=1)
+    t = shot.truth
+    moved = render_scene([dataclasses.replace(t[0], centre=(8.0, 200.0)), t[1]], seed=1)
+    r = read(moved.image)
+    cut = [d for d in r.dice if PARTLY_OUT_OF_VIEW in d.problems]
+    assert len(cut) == 1 and cut[0].value is None and UNSURE_VALUE in cut[0].problems
+    assert DIE_LEANING not in cut[0].problems
+
+
+def test_strongly_oblong_die_is_flagged_leaning():
+    """A die whose outline is 1.4 times longer one way shows two faces."""
+    img = np.full((480, 640, 3), (60, 120, 40), np.uint8)
+    cv2.rectangle(img, (300, 200), (384, 260), (235, 235, 235), -1)   # 84 x 60: cocked die
+    cv2.rectangle(img, (300, 200), (322, 260), (190, 190, 190), -1)   # its shaded side face
+    for x, y in ((337, 215), (370, 245), (337, 245), (370, 215)):
+        cv2.circle(img, (x, y), 5, (20, 20, 20), -1)
+    cv2.rectangle(img, (100, 100), (160, 160), (235, 235, 235), -1)   # a flat die beside it
+    cv2.circle(img, (130, 130), 6, (20, 20, 20), -1)
+    seg = segment.segment(img)
+    lean = [c for c in seg.candidates if c.leaning]
+    assert len(lean) == 1 and lean[0].centre[0] > 250
