@@ -112,6 +112,8 @@ class TableFlow:
         exp = self.expect
         if self.abandoned or isinstance(exp, GameOver):
             self.phase = OVER
+            if not self.abandoned:
+                self.message = None  # the standings speak for themselves
         elif isinstance(exp, Throw):
             self.phase = WAIT_DICE
             self._correctable = None
@@ -155,8 +157,11 @@ class TableFlow:
         self.last_reading = reading
         if self.phase == OVER:
             return
-        if self.phase in (CONFIRM, CORRECT):
-            return  # players are looking at the previous reading; a new throw waits for that
+        if self.phase == CORRECT:
+            return  # players are correcting by hand: the camera does not overrule them
+        if self.phase == CONFIRM:
+            self.pending = None  # a newer still tray replaces the one being shown
+            self.phase = WAIT_DICE
         exp = self.expect
         if not isinstance(exp, Throw):
             if self.phase == DECIDE and reading.dice and self._tray_changed(reading):
@@ -175,6 +180,7 @@ class TableFlow:
         doubtful = [i for i, d in enumerate(reading.dice) if d.value is None or d.confidence < MIN_CONFIDENCE]
         if problems or doubtful:
             what = problems[0].message if problems else f"I cannot read die {doubtful[0] + 1} for sure"
+            what = what[:1].upper() + what[1:]
             self.say(f"{what}. Throw again, or hold OK to enter the values.", "warning")
             self._offer_correction(reading, exp)
             return
@@ -184,6 +190,22 @@ class TableFlow:
                      "Put them back as they were.", "warning")
             return
         self._stage(values, [d.box for d in reading.dice], exp)
+
+    def on_dice_moved(self, reading: Reading, changed: Sequence[int]) -> None:
+        """Dice were slid by hand, not thrown. While waiting for a throw this may be the throw
+        (a gentle one); during a decision it only moves the dice, unless a value changed."""
+        if self.phase in (WAIT_DICE, CONFIRM):
+            self.on_reading(reading)
+            return
+        self.last_reading = reading
+        if self.phase == DECIDE and Counter(d.value for d in reading.dice) == Counter(self.tray_values):
+            self.tray_values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
+            self.tray_boxes = [d.box for d in reading.dice]
+            self.holds = [False] * len(self.tray_values) if self.holds else []
+            self.say("Dice moved: check which dice are held.")
+        elif self.phase == DECIDE and changed:
+            self.say(f"Die {changed[0] + 1} was turned over. Put it back as it was: the game keeps "
+                     f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
 
     def _tray_changed(self, reading: Reading) -> bool:
         return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
@@ -302,7 +324,7 @@ class TableFlow:
         if exp.reroll is not None:
             for i, v in enumerate(self.tray_values):
                 state = "release" if self.holds[i] else "hold"
-                entries.append(MenuEntry(f"Die {i + 1} ({_face(v, None)}): {state}", "die", index=i))
+                entries.append(MenuEntry(f"Die {i + 1} ({_face(v, self._faces)}): {state}", "die", index=i))
         return entries
 
     def _button_decide(self, kind: str, name: str) -> None:
@@ -362,12 +384,16 @@ class TableFlow:
             self.say("Press ABANDON again within 5 seconds to abandon the whole game.", "warning")
 
     # ---------------------------------------------------------------------------------- view
-    def view(self, image=None) -> TableView:
+    def view(self, image=None, camera_note: str = "") -> TableView:
+        """What the screen shows now. `camera_note` (e.g. "Dice moving...") stands in the
+        caption while there is no reading to show."""
         state = self.state
         sheet = state.sheet()
-        exp = self.expect
         faces = self._faces
-        tray = TrayView(image, tuple(self._marks(faces)), self._caption(faces))
+        caption = self._caption(faces)
+        if camera_note and self.phase == WAIT_DICE:
+            caption = camera_note
+        tray = TrayView(image, tuple(self._marks(faces)), caption)
         if self.phase == OVER:
             result = state.result()
             standings = []

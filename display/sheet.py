@@ -22,25 +22,27 @@ def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect
     if not tables:
         return
     inner = rect.inflate(-int(16 * s), -int(16 * s))
-    # how many tables fit side by side?
-    per_table_cols = max(len(t.get("columns", [])) for t in tables) + 2
-    fit = max(1, min(len(tables), inner.width // int(per_table_cols * MIN_TABLE_WIDTH_PER_COLUMN * s)))
-    shown = tables[:fit]
-    footer_h = 0
-    if fit < len(tables):
-        footer_h = int(34 * s)
     gap = int(12 * s)
-    width = (inner.width - gap * (len(shown) - 1)) // len(shown)
-    for i, table in enumerate(shown):
-        area = pygame.Rect(inner.x + i * (width + gap), inner.y, width, inner.height - footer_h)
+    # Place tables left to right while each gets the width its columns need; the games put the
+    # most important table first (School: the scores, then the acting player's own sheet).
+    needs = [(len(t.get("columns", [])) + 2) * MIN_TABLE_WIDTH_PER_COLUMN * s for t in tables]
+    shown, used = [], 0.0
+    for table, need in zip(tables, needs):
+        if shown and used + gap + need > inner.width:
+            break
+        shown.append((table, need))
+        used += need + (gap if len(shown) > 1 else 0)
+    footer_h = int(34 * s) if len(shown) < len(tables) else 0
+    spare = max(0.0, inner.width - used)
+    x = inner.x
+    for table, need in shown:
+        width = int(need + spare * need / used) if used else inner.width
+        area = pygame.Rect(x, inner.y, min(width, inner.right - x), inner.height - footer_h)
         draw_table(surface, table, area, s)
+        x += width + gap
     if footer_h:
-        players = sheet.get("players", [])
-        totals = sheet.get("totals", [])
-        rest = [t.get("title", "") for t in tables[fit:]]
-        line = "Also: " + " · ".join(rest) if rest else ""
-        if players and totals:
-            line = "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
+        rest = [t.get("title", "") for t in tables[len(shown):] if t.get("title")]
+        line = "Not shown: " + " · ".join(rest)
         text(surface, line, (inner.x, inner.bottom - footer_h + int(6 * s)), int(26 * s), theme.MUTED,
              max_width=inner.width)
 

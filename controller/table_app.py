@@ -1,0 +1,185 @@
+"""The real table (`dicetable run`): setup menu, game, final standings, again; forever.
+
+Café staff install it once and forget it, so it must survive everything: an unplugged camera or
+button box is a message on screen while it retries; a power cut is survived by the journal, and
+on start an unfinished game is resumed by replaying it (resume = replay).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable
+
+from display.screen import Screen
+from hardware import RetryingFrameSource, make_button_source, make_frame_source
+from vision import reader as vision_reader
+from vision.settle import SettleTracker
+
+from .config import Config, load_config
+from .journal import Journal
+from .runner import TableRunner
+from .setup_menu import SetupDefaults, SetupMenu
+from .table import OVER, TableFlow
+from .tablelog import LogError, TableLog, replay
+
+log = logging.getLogger(__name__)
+
+CURRENT = "current.jsonl"
+
+
+class TableApp:
+    def __init__(self, config: Config, screen: Screen, frames: Any, buttons: Any, *,
+                 clock: Callable[[], float] = time.monotonic, reader=None, fps: float = 20.0):
+        self.config = config
+        self.screen = screen
+        self.frames = frames
+        self.buttons = buttons
+        self.clock = clock
+        self.fps = fps
+        self.read = reader or self._reader_with_calibration()
+        self.journal_dir = Path(config.table.journal_dir)
+        self.menu = SetupMenu(defaults=SetupDefaults(config.table.game, config.table.players,
+                                                     config.table.options))
+        self.flow: TableFlow | None = None
+        self.runner: TableRunner | None = None
+        self.journal: Journal | None = None
+        self.running = True
+        self._camera_error = ""
+        self._buttons_error = ""
+        self.resume()
+
+    # ---------------------------------------------------------------------------- building
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "TableApp":
+        config = load_config(args.config)
+        for warning in config.warnings:
+            log.warning("config: %s", warning)
+        size = config.display.size
+        screen = Screen(size, fullscreen=args.fullscreen or config.display.fullscreen, headless=args.headless)
+        frames = RetryingFrameSource(make_frame_source(config.camera))
+        frames.open()
+        buttons = make_button_source(config.buttons)
+        buttons.start()
+        return cls(config, screen, frames, buttons)
+
+    def _reader_with_calibration(self):
+        calibration = dict(self.config.vision.calibration) or None
+
+        def read(image):
+            return vision_reader.read(image, calibration)
+
+        return read
+
+    # ------------------------------------------------------------------------------ games
+    def resume(self) -> None:
+        """Continue an unfinished game from its journal, if there is one."""
+        path = self.journal_dir / CURRENT
+        if not path.exists():
+            return
+        try:
+            table_log = Journal.load(path)
+            state = replay(table_log)
+        except LogError as exc:
+            log.error("cannot resume %s: %s; it is kept aside", path, exc)
+            self._archive(path, "unreadable")
+            return
+        if state.is_over:
+            self._archive(path, table_log.game)
+            return
+        self._start(state, table_log, resumed=True)
+
+    def start_new(self) -> None:
+        result = self.menu.done
+        assert result is not None
+        table_log = TableLog(result.game, list(result.players), dict(result.options))
+        self._start(table_log.start(), table_log, resumed=False)
+
+    def _start(self, state, table_log: TableLog, resumed: bool) -> None:
+        self.journal_dir.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal(self.journal_dir / CURRENT, table_log)
+        self.flow = TableFlow(state, table_log, clock=self.clock, on_apply=self.journal.append,
+                              confirm_seconds=self.config.table.confirm_seconds)
+        tracker = SettleTracker(self.config.vision.settle_config())
+        self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
+        if resumed:
+            self.flow.say(f"Resumed {state.title} for {', '.join(state.players)} "
+                          f"after a restart ({len(table_log.inputs)} moves replayed).")
+
+    def _archive(self, path: Path, label: str) -> None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = self.journal_dir / "games" / f"{stamp}-{label}.jsonl"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        log.info("journal archived as %s", target)
+
+    def finish_game(self) -> None:
+        """After the final standings: archive the journal, back to the setup menu."""
+        if self.flow is not None:
+            self._archive(self.journal_dir / CURRENT, self.flow.log.game)
+        self.flow = self.runner = self.journal = None
+        self.menu.reset()
+
+    # ------------------------------------------------------------------------------- loop
+    def step(self) -> None:
+        """One pass: a frame, the buttons, the clock, the screen. Never raises."""
+        frame = self.frames.read()
+        error = str(self.frames.error) if getattr(self.frames, "error", None) else ""
+        if error != self._camera_error:
+            self._camera_error = error
+            if error and self.flow:
+                self.flow.say(f"Camera: {error}. Retrying...", "error")
+            elif self.flow:
+                self.flow.say("Camera back.")
+        if frame is not None and self.runner is not None:
+            self.runner.feed_frame(frame.image, frame.timestamp)
+        for event in self.screen.events():
+            if getattr(event, "type", None) == self.screen.pygame.QUIT:
+                self.running = False
+            self.buttons.feed(event)
+        status = self.buttons.status
+        message = "" if status.connected else (status.message or "disconnected")
+        if message != self._buttons_error:
+            self._buttons_error = message
+            if message and self.flow:
+                self.flow.say(f"Buttons: {message}. Retrying...", "error")
+        for event in self.buttons.poll():
+            self.on_button(event)
+        if self.flow is not None:
+            self.flow.tick()
+            self.runner.draw()
+        else:
+            self.screen.show(self.menu.view())
+
+    def on_button(self, event: Any) -> None:
+        if self.flow is None:
+            self.menu.on_button(event.kind, event.name)
+            if self.menu.done is not None:
+                self.start_new()
+        elif self.flow.phase == OVER and event.kind == "press" and event.name == "OK":
+            self.finish_game()
+        elif self.runner is not None:
+            self.runner.feed_button(event)
+
+    def run_forever(self) -> int:
+        period = 1.0 / self.fps
+        try:
+            while self.running:
+                t0 = time.monotonic()
+                try:
+                    self.step()
+                except Exception:  # the table keeps running whatever happens
+                    log.exception("unexpected error in the table loop")
+                    if self.flow:
+                        self.flow.say("Something went wrong; the game is safe. Carry on.", "error")
+                time.sleep(max(0.0, period - (time.monotonic() - t0)))
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.buttons.stop()
+            self.frames.close()
+            self.screen.close()
+        return 0

@@ -1,0 +1,398 @@
+"""`dicetable demo`, `dicetable play --fixtures`, `dicetable run`: the table put together.
+
+Each composes the same parts (a frame source, the settle tracker, the reader, the table flow,
+a button source, the screen) and differs only in where frames and presses come from.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from display.screen import Screen
+from hardware import make_frame_source
+from vision import reader as vision_reader
+from vision.settle import SettleConfig, SettleTracker
+
+from .demo import DemoDirector, Press
+from .journal import Journal
+from .rules import GAMES, OptionError, new_game
+from .table import CONFIRM, OVER, WAIT_DICE, TableFlow
+from .tablelog import LogError, TableLog, replay
+from .runner import TableRunner, VirtualClock
+
+log = logging.getLogger(__name__)
+
+DEMO_ORDER = ["thirteen", "classic", "objective-cards", "poknroll", "school"]
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise OptionError(f"--size takes WIDTHxHEIGHT, e.g. 800x480, not {text!r}") from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise OptionError(f"--size {text} is out of range")
+    return w, h
+
+
+def _slug(game: str) -> str:
+    return game.replace("-", "_")
+
+
+# ---------------------------------------------------------------------------------- the demo
+@dataclass
+class GameReport:
+    game: str
+    players: list[str]
+    result: dict[str, Any]
+    inputs: int
+    throws: int
+    rethrows: int
+    misreads: int
+    dice_read: int
+    frames: int
+    seconds: float
+    screenshots: list[str] = field(default_factory=list)
+
+
+def demo_players(game: str, requested: int | None) -> list[str]:
+    cls = GAMES[game]
+    n = requested or max(cls.min_players, 2)
+    if not cls.min_players <= n <= cls.max_players:
+        raise OptionError(f"{cls.title} takes {cls.min_players} to {cls.max_players} players, not {n}")
+    return NAMES[:n]
+
+
+def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed: int, shots: Path | None,
+                   realtime: bool, options: dict | None = None, max_frames: int = 400_000,
+                   progress: Callable[[str], None] | None = None) -> GameReport:
+    """One complete game at the synthetic table. Returns what happened, measured."""
+    rng = random.Random(seed)
+    clock: Callable[[], float] = time.monotonic if realtime else VirtualClock()
+    state = new_game(game, players, options)
+    table_log = TableLog(game, players, dict(options or {}))
+    flow = TableFlow(state, table_log, clock=clock, confirm_seconds=1.2)
+    director = DemoDirector(flow, rng)
+    fps = director.fps
+    source = make_frame_source({"type": "generated", "factory": director.frames, "fps": fps})
+    tracker = SettleTracker(SettleConfig())
+    runner = TableRunner(flow, tracker, vision_reader.read, screen)
+    report = GameReport(game, players, {}, 0, 0, 0, 0, 0, 0, 0.0)
+    started = time.perf_counter()
+    shot_moments: dict[str, bool] = {}
+
+    def shoot(name: str) -> None:
+        if screen is not None and shots is not None:
+            runner.draw()
+            path = screen.screenshot(shots / f"{_slug(game)}-{len(report.screenshots) + 1:02d}-{name}.png")
+            report.screenshots.append(str(path))
+
+    halfway = {"thirteen": 13, "classic": 2, "objective-cards": 5, "poknroll": 6, "school": 45}.get(game, 10)
+    decisions = 0
+    source.open()
+    try:
+        for frame_no in range(max_frames):
+            if flow.phase == OVER:
+                break
+            frame = source.read()
+            if frame is None:
+                continue
+            t0 = time.perf_counter()
+            runner.feed_frame(frame.image, frame.timestamp)
+            if flow.phase == CONFIRM and not shot_moments.get("reading"):
+                shot_moments["reading"] = True
+                shoot("reading")
+            for press in director.presses():
+                runner.feed_button(press)
+            flow.tick()
+            if flow.message and flow.message.level != "info" and not shot_moments.get("warning"):
+                shot_moments["warning"] = True
+                shoot("message")
+            if flow.phase != WAIT_DICE and flow.phase != CONFIRM and flow.menu():
+                if not shot_moments.get("decision"):
+                    shot_moments["decision"] = True
+                    shoot("decision")
+                if len(table_log.inputs) != decisions:
+                    decisions = len(table_log.inputs)
+                    if sum(1 for d in table_log.inputs if d["type"] == "choose") == halfway and \
+                            not shot_moments.get("halfway"):
+                        shot_moments["halfway"] = True
+                        shoot("midgame")
+            if realtime:
+                runner.draw()
+                for event in screen.events() if screen else []:
+                    if getattr(event, "type", None) in (screen.pygame.QUIT,) or (
+                            getattr(event, "type", None) == screen.pygame.KEYDOWN and
+                            event.key == screen.pygame.K_ESCAPE):
+                        raise KeyboardInterrupt
+                time.sleep(max(0.0, 1.0 / fps - (time.perf_counter() - t0)))
+            else:
+                clock.advance(1.0 / fps)  # type: ignore[union-attr]
+            if progress and frame_no % 500 == 0 and frame_no:
+                progress(f"  {state.title}: {len(table_log.inputs)} inputs, {flow.state.sheet().status}")
+        else:
+            raise RuntimeError(f"{game}: the demo did not finish within {max_frames} frames")
+    finally:
+        source.close()
+    shoot("final")
+    assert replay(table_log).snapshot() == flow.state.snapshot(), "the log must rebuild the game"
+    stats = director.stats
+    report.result = flow.state.result().to_json()
+    report.inputs = len(table_log.inputs)
+    report.throws, report.rethrows, report.misreads = stats.throws, stats.rethrows, stats.misreads
+    report.dice_read, report.frames = stats.dice_read, stats.frames
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    try:
+        size = parse_size(args.size)
+        games = [args.game] if args.game else DEMO_ORDER
+        rosters = {g: demo_players(g, args.players) for g in games}
+    except OptionError as exc:
+        print(f"dicetable demo: {exc}", file=sys.stderr)
+        return 2
+    screen = Screen(size, fullscreen=args.fullscreen, headless=args.headless)
+    realtime = not screen.headless and not args.fast
+    shots = Path(args.screenshots) if args.screenshots else (Path("demo-screenshots") if screen.headless else None)
+    where = "headless (no screen)" if screen.headless else "in a window"
+    print(f"dicetable demo: {len(games)} game(s), automatic players, synthetic camera, {where}.")
+    if shots:
+        print(f"Screenshots go to {shots}/")
+    tracemalloc.start()
+    reports = []
+    try:
+        for i, game in enumerate(games):
+            print(f"\n== {GAMES[game].title}: {', '.join(rosters[game])} ==", flush=True)
+            report = play_demo_game(game, rosters[game], screen, seed=args.seed + i, shots=shots,
+                                    realtime=realtime, progress=print)
+            reports.append(report)
+            res = report.result
+            for group in res["ranking"]:
+                for name in group:
+                    print(f"  {name:>5}: {res['scores'][name]}")
+            print(f"  {'Winners' if len(res['winners']) > 1 else 'Winner'}: {', '.join(res['winners'])}"
+                  + (f" ({res['tie_break']})" if res["tie_break"] else ""))
+            print(f"  {report.throws} throws read by the camera ({report.dice_read} dice), "
+                  f"{report.misreads} corrected by hand, {report.rethrows} re-thrown; {report.inputs} inputs; "
+                  f"{report.seconds:.1f} s")
+    except KeyboardInterrupt:
+        print("\nDemo stopped.")
+    finally:
+        screen.close()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    if shots and reports:
+        print(f"\n{sum(len(r.screenshots) for r in reports)} screenshots in {shots}/ "
+              f"(peak Python memory {peak / 2**20:.0f} MB)")
+    return 0
+
+
+# --------------------------------------------------------------------------- fixture playing
+class FixturePlayer:
+    """Headless test mode: frames from image files, presses from a script.
+
+    The script is a scripted-button file (docs/hardware.md) with these directives:
+      game GAME NAME,NAME [name=value ...]  the game to play (unless given on the command line)
+      throw [FILE]   the camera sees an empty tray, then FILE (or the next image) until it is read
+      wait           let the reading on screen be accepted by time (as if nobody pressed anything)
+      choose KEY     move the menu cursor to option KEY with UP/DOWN and press OK
+      keep V V ...   press HOLDn for dice showing these values, then "throw again" (or "keep all")
+      screenshot NAME  save the screen as NAME.png in the screenshots folder
+    A reading being shown is accepted automatically before any step that is not OK/BACK.
+    """
+
+    def __init__(self, fixtures: Path, steps: list, screen: Screen | None, shots: Path | None,
+                 still_frames: int = 12):
+        self.fixtures = fixtures
+        self.images = sorted(p for p in fixtures.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg"))
+        self.next_image = 0
+        self.steps = steps
+        self.screen = screen
+        self.shots = shots
+        self.still_frames = still_frames
+        self.clock = VirtualClock()
+        self.flow: TableFlow | None = None
+        self.runner: TableRunner | None = None
+        self.t = 0.0
+        self.errors: list[str] = []
+
+    def start_game(self, game: str, players: list[str], options: dict) -> None:
+        state = new_game(game, players, options)
+        self.flow = TableFlow(state, TableLog(game, players, options), clock=self.clock, confirm_seconds=1.5)
+        self.runner = TableRunner(self.flow, SettleTracker(SettleConfig()), vision_reader.read, self.screen)
+
+    def _frame(self, image: np.ndarray) -> None:
+        assert self.runner is not None
+        self.t += 0.1
+        self.clock.advance(0.1)
+        self.runner.feed_frame(image, self.t)
+        self.flow.tick()
+
+    def throw(self, name: str | None) -> None:
+        import cv2
+
+        if name is None:
+            if not self.images:
+                raise ValueError(f"no images in {self.fixtures}")
+            path = self.images[self.next_image % len(self.images)]
+            self.next_image += 1
+        else:
+            path = self.fixtures / name
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            # an unreadable frame: the camera shows garbage for a moment; the table says so
+            self.flow.say(f"Camera frame {path.name} could not be read.", "error")
+            self.errors.append(f"unreadable fixture {path.name}")
+            return
+        border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+        empty = np.empty_like(image)
+        empty[:] = np.median(border, axis=0).astype(np.uint8)
+        for _ in range(3):
+            self._frame(empty)
+        for _ in range(self.still_frames):
+            self._frame(image)
+
+    def settle_confirmation(self) -> None:
+        if self.flow is not None and self.flow.phase == CONFIRM:
+            self.clock.advance(self.flow.confirm_seconds + 0.01)
+            self.flow.tick()
+
+    def press(self, name: str, kind: str = "press") -> None:
+        self.runner.feed_button(Press(name, kind))
+
+    def choose(self, key: str) -> None:
+        entries = self.flow.menu()
+        target = next((i for i, e in enumerate(entries) if e.action == "option" and e.key == key), None)
+        if target is None:
+            self.flow.say(f"The script chose {key!r}, which is not on the menu now.", "warning")
+            self.errors.append(f"not on the menu: {key}")
+            return
+        self._move_to(target)
+        self.press("OK")
+
+    def keep(self, values: list[int]) -> None:
+        flow = self.flow
+        if not flow.holds:
+            flow.say("The script asked to hold dice, but no dice can be held now.", "warning")
+            self.errors.append("keep when no reroll is possible")
+            return
+        want = list(values)
+        for i, v in enumerate(flow.tray_values):
+            wanted = v in want
+            if wanted:
+                want.remove(v)
+            if wanted != flow.holds[i]:
+                self.press(f"HOLD{i + 1}")
+        target = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
+        self._move_to(target)
+        self.press("OK")
+
+    def _move_to(self, target: int) -> None:
+        while self.flow.cursor != target:
+            self.press("DOWN" if target > self.flow.cursor else "UP")
+
+    def screenshot(self, name: str) -> None:
+        if self.screen is not None and self.shots is not None:
+            self.runner.draw()
+            self.screen.screenshot(self.shots / f"{name}.png")
+
+    def run(self) -> TableFlow:
+        for step in self.steps:
+            if step.kind == "directive" and step.name == "game":
+                if self.flow is None:
+                    players = step.args[1].split(",") if len(step.args) > 1 else NAMES[:2]
+                    options = {}
+                    for pair in step.args[2:]:
+                        name, _, raw = pair.partition("=")
+                        try:
+                            options[name] = json.loads(raw)
+                        except json.JSONDecodeError:
+                            options[name] = raw
+                    self.start_game(step.args[0], players, options)
+                continue
+            if self.flow is None:
+                raise ValueError(f"script line {step.line}: no game yet (give --game or a 'game' line first)")
+            is_confirm_button = step.kind in ("press", "hold") and step.name in ("OK", "BACK")
+            if not is_confirm_button:
+                self.settle_confirmation()
+            if step.kind in ("press", "hold"):
+                self.press(step.name, step.kind)
+            elif step.kind == "directive":
+                args = list(step.args)
+                if step.name == "throw":
+                    self.throw(args[0] if args else None)
+                elif step.name == "wait":
+                    self.settle_confirmation()
+                elif step.name == "choose":
+                    self.choose(args[0])
+                elif step.name == "keep":
+                    self.keep([int(a) for a in args])
+                elif step.name == "screenshot":
+                    self.screenshot(args[0] if args else f"step-{step.line}")
+                else:
+                    raise ValueError(f"script line {step.line}: unknown directive {step.name!r}")
+            if self.flow.phase == OVER:
+                break
+        self.settle_confirmation()
+        return self.flow
+
+
+def play_fixtures(args: argparse.Namespace) -> int:
+    from hardware.button_scripted import parse_script
+
+    if not (args.fixtures and args.script):
+        print("dicetable play: headless mode needs both --fixtures DIR and --script FILE", file=sys.stderr)
+        return 2
+    fixtures = Path(args.fixtures)
+    try:
+        steps = parse_script(Path(args.script).read_text(encoding="utf-8").splitlines(), args.script)
+        if not fixtures.is_dir():
+            raise ValueError(f"{fixtures} is not a folder of images")
+        screen = Screen(parse_size(args.size), headless=True) if (args.screenshots or args.headless) else None
+        shots = Path(args.screenshots) if args.screenshots else None
+        player = FixturePlayer(fixtures, steps, screen, shots)
+        if args.game:
+            from .cli import parse_options
+
+            players = [p.strip() for p in (args.players or "Ann,Bob").split(",") if p.strip()]
+            player.start_game(args.game, players, parse_options(args.option))
+        flow = player.run()
+    except (OSError, ValueError, OptionError, LogError) as exc:
+        print(f"dicetable play: {exc}", file=sys.stderr)
+        return 2
+    if args.log:
+        flow.log.save(args.log)
+    if shots and screen:
+        player.screenshot("final")
+    print(flow.state.sheet().to_text())
+    if flow.state.is_over:
+        print("\n" + flow.state.result().to_text())
+        return 0
+    print(f"\nThe script ended before the game did ({len(flow.log.inputs)} inputs applied).")
+    return 3
+
+
+# ------------------------------------------------------------------------------- the real table
+def run_table(args: argparse.Namespace) -> int:
+    from .table_app import TableApp
+
+    try:
+        app = TableApp.from_args(args)
+    except Exception as exc:  # configuration problems are told plainly, then systemd retries
+        log.error("cannot start the table: %s", exc)
+        print(f"dicetable run: {exc}", file=sys.stderr)
+        return 2
+    return app.run_forever()

@@ -1,0 +1,212 @@
+"""The table flow with real rules and hand-built readings: good input moves the game on, bad
+input of every kind is explained and leaves the game exactly as it was."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+
+from controller.journal import Journal
+from controller.rules import new_game
+from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE, TableFlow
+from controller.tablelog import TableLog, replay
+from vision.types import Die, Problem, Reading
+
+
+@dataclass
+class Press:
+    name: str
+    kind: str = "press"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def reading(values, problems=(), confidence=0.95) -> Reading:
+    dice = tuple(Die(v, (40 + 80 * i, 40, 90 + 80 * i, 90), (65 + 80 * i, 65), confidence) for i, v in enumerate(values))
+    return Reading(dice, tuple(problems))
+
+
+def make(game="thirteen", players=("Ann", "Bob"), options=None, tmp_path=None):
+    state = new_game(game, list(players), options)
+    log = TableLog(game, list(players), dict(options or {}))
+    clock = Clock()
+    journal = Journal(tmp_path / "journal.jsonl", log) if tmp_path else None
+    flow = TableFlow(state, log, clock=clock, on_apply=journal.append if journal else None)
+    return flow, clock
+
+
+def snap(flow):
+    return json.dumps(flow.state.snapshot(), sort_keys=True), len(flow.log.inputs)
+
+
+def settle_and_confirm(flow, clock, values):
+    flow.on_reading(reading(values))
+    assert flow.phase == CONFIRM, flow.message
+    clock.t += 2.0
+    flow.tick()
+
+
+def test_a_fitting_reading_is_confirmed_then_applied(tmp_path):
+    flow, clock = make(tmp_path=tmp_path)
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    assert flow.phase == CONFIRM
+    assert flow.log.inputs == []            # not yet: players can still correct it
+    clock.t += 2.0
+    flow.tick()
+    assert flow.phase == DECIDE
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 6, 2, 3, 5]}]
+    # the journal has the header and the input; it replays to the same game
+    assert Journal.load(tmp_path / "journal.jsonl").inputs == flow.log.inputs
+
+
+def test_ok_accepts_the_reading_at_once():
+    flow, clock = make()
+    flow.on_reading(reading([1, 2, 3, 4, 5]))
+    flow.on_button(Press("OK"))
+    assert flow.phase == DECIDE and len(flow.log.inputs) == 1
+
+
+@pytest.mark.parametrize("values", [[6, 6, 2, 3], [6, 6, 2, 3, 5, 1], []])
+def test_wrong_number_of_dice_is_explained_and_changes_nothing(values):
+    flow, clock = make()
+    before = snap(flow)
+    flow.on_reading(reading(values))
+    assert flow.phase == WAIT_DICE
+    assert flow.message and f"I see {len(values)} dice" in flow.message.text and "needs 5" in flow.message.text
+    assert snap(flow) == before
+    assert flow.view().message.level == "warning"
+
+
+def test_unreadable_frame_is_explained_and_changes_nothing():
+    flow, clock = make()
+    before = snap(flow)
+    flow.on_reading(Reading((), (Problem("bad_frame", "The camera image could not be read"),)))
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+    flow.on_reading(reading([6, 6, None, 3, 5]))
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+    assert "die 3" in flow.message.text
+
+
+def test_a_doubtful_die_can_be_corrected_with_a_long_ok():
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, None, 3, 5]))
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT
+    for name in ("OK", "OK", "UP", "UP", "UP", "OK", "OK", "OK"):   # die 3: 1 -> 4
+        flow.on_button(Press(name))
+    assert flow.log.inputs[-1]["values"] == [6, 6, 4, 3, 5]
+    assert flow.phase == DECIDE
+
+
+def test_a_misread_die_is_corrected_during_confirmation():
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT
+    flow.on_button(Press("HOLD3"))
+    flow.on_button(Press("DOWN"))                # 2 -> 1
+    flow.on_button(Press("OK", "hold"))          # accept all now
+    assert flow.log.inputs[-1]["values"] == [6, 6, 1, 3, 5]
+
+
+def test_back_drops_the_reading():
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    flow.on_button(Press("BACK"))
+    assert flow.phase == WAIT_DICE and flow.log.inputs == []
+
+
+def hold_and_rethrow(flow, positions):
+    for p in positions:
+        flow.on_button(Press(f"HOLD{p}"))
+    entries = flow.menu()
+    flow.cursor = next(i for i, e in enumerate(entries) if e.action == "reroll")
+    flow.on_button(Press("OK"))
+
+
+def test_hold_and_rethrow_then_a_held_die_that_changed_is_refused():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    hold_and_rethrow(flow, [1, 2])
+    assert flow.log.inputs[-1] == {"type": "reroll", "player": 0, "keep": [6, 6]}
+    assert flow.phase == WAIT_DICE
+    before = snap(flow)
+    flow.on_reading(reading([6, 5, 1, 1, 4]))          # one held six became a five
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+    assert "held die changed" in flow.message.text
+    settle_and_confirm(flow, clock, [6, 1, 6, 1, 4])   # the held sixes are still there
+    assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 1, 4]}
+
+
+def test_a_press_when_nothing_is_expected_is_explained():
+    flow, clock = make()
+    before = snap(flow)
+    for name in ("OK", "UP", "HOLD2", "BACK"):
+        flow.on_button(Press(name))
+        assert snap(flow) == before
+    assert "does nothing now" in flow.message.text
+
+
+def test_reading_while_a_decision_is_pending_is_not_applied():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    before = snap(flow)
+    flow.on_reading(reading([1, 1, 1, 1, 1]))
+    assert snap(flow) == before and flow.phase == DECIDE
+    assert "decide first" in flow.message.text
+
+
+def test_three_button_panel_scores_with_up_down_ok_only():
+    flow, clock = make(players=("Ann",))
+    settle_and_confirm(flow, clock, [2, 3, 4, 5, 6])
+    entries = flow.menu()
+    target = next(i for i, e in enumerate(entries) if e.key == "STRAIGHTS")
+    while flow.cursor != target:
+        flow.on_button(Press("DOWN"))
+    flow.on_button(Press("OK"))
+    assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "STRAIGHTS"}
+    # and holding dice through the menu alone
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    entries = flow.menu()
+    die1 = next(i for i, e in enumerate(entries) if e.action == "die" and e.index == 0)
+    while flow.cursor != die1:
+        flow.on_button(Press("UP"))
+    flow.on_button(Press("OK"))
+    assert flow.holds[0]
+    reroll = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
+    while flow.cursor != reroll:
+        flow.on_button(Press("DOWN"))
+    flow.on_button(Press("OK"))
+    assert flow.log.inputs[-1] == {"type": "reroll", "player": 0, "keep": [6]}
+
+
+def test_abandon_needs_a_second_press_and_keeps_the_log():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("ABANDON"))
+    assert flow.phase != OVER and "again" in flow.message.text
+    clock.t += 10
+    flow.on_button(Press("ABANDON"))
+    assert flow.phase != OVER                           # too late: armed again instead
+    flow.on_button(Press("ABANDON"))
+    assert flow.phase == OVER and flow.abandoned
+    assert flow.view().mode == "final"
+    assert replay(flow.log).snapshot() == flow.state.snapshot()
+
+
+def test_view_names_the_player_and_shows_previews():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    view = flow.view()
+    assert view.mode == "play"
+    assert view.prompt.player == "Ann" and "Ann" in view.prompt.text
+    assert any(o.points == 40 for o in view.prompt.options)     # full house after throw 1: 30 + 10
+    kinds = {c["kind"] for t in view.sheet["tables"] for r in t["rows"] for c in r["cells"]}
+    assert "preview" in kinds
