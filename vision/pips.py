@@ -1,11 +1,19 @@
-"""Read the value of one die from a square crop of its top face.
+"""Read the value of one die from a square crop around its top face.
 
 Why this way: pips may be darker or lighter than the face (black on white, white on black,
-red on blue ...), so we do not pick a polarity: a pip is a small round patch whose *colour
-distance from the face colour* is high. The count alone is not trusted: the pip centres must
-fit the layout of a real die face (diagonal, square, 2x3 grid ...) with consistent pip sizes,
-and a value is only returned when the fit is clean. Everything is measured on a canonical
-N x N crop, so thresholds are relative to the die size, not to the camera.
+red on blue, yellow on black ...), so we do not pick a polarity: a pip is a small compact patch
+whose *colour distance from the face colour* is high and which the face surrounds. The face
+colour is what differs from the crop border (the table) near the centre, or the border colour
+itself when the die is the colour of the table. The low-distance region around the centre is
+the die body: it gives the die's size and centre in the crop, so all geometry is relative to
+the die, not to the camera or to how loose the crop is.
+
+Candidates are taken at several thresholds (and eroded, to split touching pips), then the
+reader looks for the subset that is a real die face: the layout of 1..6 at any rotation (2 and
+3 on a diagonal, 4 a square, 5 a square and its centre, 6 two rows of three), pips of one size
+and one colour, spacing in proportion to the die, no comparable candidate left out on the
+face. The confidence is how clean that fit is, lowered when another value fits almost as
+well; below MIN_CONFIDENCE the value is None (an unread die is better than a wrong one).
 """
 from __future__ import annotations
 
@@ -15,8 +23,18 @@ import cv2
 import numpy as np
 
 N = 48  # canonical face size in pixels
-DEBUG = False  # print layout-fit details (development aid)
-THR_OTSU = 1.4
+DEBUG = False  # print subset scores (development aid)
+_LAST: dict = {}
+MIN_CONFIDENCE = 0.6  # below this the value is None
+MAX_CANDIDATES = 9    # strongest pip candidates considered per face
+CROP_MARGIN = 1.15    # face crops span this much more than the die side they are given
+LOCAL = True          # measure pips against the local face colour (marbled dice, uneven light)
+DOUBLE_DROP_MIN_K = 7  # sets "k+2 strongest less two" for k >= this (7: off, no gain measured)
+# Pip evidence where a layout wants plain face, relative to the pips' own contrast: above
+# EMPTY_T (EMPTY_T_ONE for a lone pip) it costs EMPTY_W per unit.
+EMPTY_W, EMPTY_T = 1.0, 0.35
+EMPTY_T_ONE = 0.35
+_RING16 = np.stack([np.cos(np.arange(16) * np.pi / 8), np.sin(np.arange(16) * np.pi / 8)], 1).astype(np.float32)
 
 # Pip layouts in units of the pip offset `a` from the face centre.
 _LAYOUTS: dict[int, np.ndarray] = {
@@ -27,10 +45,37 @@ _LAYOUTS: dict[int, np.ndarray] = {
     5: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1], [0, 0]], np.float32),
     6: np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], np.float32),
 }
-
-
-_TH = np.deg2rad(np.arange(0, 180, 5, dtype=np.float32))
-_ROTS = np.stack([np.stack([np.cos(_TH), -np.sin(_TH)], 1), np.stack([np.sin(_TH), np.cos(_TH)], 1)], 1)
+# Real dice differ in how far the pips sit from the centre along each axis (a 6's rows are
+# often tighter than its columns are apart), and a slightly tilted die squashes its face: fit
+# each layout with a few aspect ratios (duplicates pad every value to the same count).
+_ASPECTS = {1: (1.0,) * 4, 2: (1.0,) * 4, 3: (1.0,) * 4, 4: (0.8, 1.0, 1.0, 1.25),
+            5: (0.8, 1.0, 1.0, 1.25), 6: (0.65, 0.8, 1.0, 1.2)}
+_NA = 4
+_TPL = np.zeros((7, _NA, 6, 2), np.float32)   # value, aspect, point (padded to 6), xy; rms 1
+_TPL_MASK = np.zeros((7, 6), bool)
+_T_RMS = np.zeros(7, np.float32)               # rms of the unit layout: a = rms_fit / _T_RMS
+for _v, _t in _LAYOUTS.items():
+    _TPL_MASK[_v, :_v] = True
+    _T_RMS[_v] = float(np.sqrt((_t ** 2).sum(axis=1).mean()))
+    for _i, _asp in enumerate(_ASPECTS[_v]):
+        _tt = _t * np.array([1.0, _asp], np.float32)
+        _r = float(np.sqrt((_tt ** 2).sum(axis=1).mean()))
+        _TPL[_v, _i, :_v] = _tt / max(_r, 1e-6)
+# Grid positions a value leaves empty (same normalised frame as _TPL), padded to 8.
+_EMPTY = np.zeros((7, _NA, 8, 2), np.float32)
+_EMPTY_MASK = np.zeros((7, 8), bool)
+_GRID = np.array([[x, y] for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float32)
+for _v, _t in _LAYOUTS.items():
+    _e = np.array([g for g in _GRID if not any((g == p).all() for p in _t)], np.float32)
+    if _v == 6:  # the other pair of middles: a 6's columns must not be a 3x3 of pips
+        _e = np.array([g for g in _e if g[0] == 0 and g[1] != 0] + [[0, 0]], np.float32)
+    _EMPTY_MASK[_v, :len(_e)] = True
+    for _i, _asp in enumerate(_ASPECTS[_v]):
+        _tt = _t * np.array([1.0, _asp], np.float32)
+        _r = float(np.sqrt((_tt ** 2).sum(axis=1).mean())) if _v > 1 else 1.0
+        _EMPTY[_v, _i, :len(_e)] = _e * np.array([1.0, _asp], np.float32) / _r
+# Rotations tried around the orientation estimated from the pips themselves (mod 90 degrees).
+_JIT = np.deg2rad(np.array([0.0, 90.0], np.float32))
 
 
 @dataclass
@@ -42,9 +87,15 @@ class FaceRead:
     reason: str = ""
 
 
+# --------------------------------------------------------------------------- crops
+
 def face_transform(centre: tuple[float, float], side: float, angle: float, n: int = N) -> np.ndarray:
-    """2x3 affine taking frame pixels to the n x n axis-aligned face crop."""
-    s = n / max(side, 1.0)
+    """2x3 affine taking frame pixels to the n x n axis-aligned face crop.
+
+    The crop spans CROP_MARGIN x side: pips near the edge of a die whose outline was found a
+    little small stay whole, and the reader measures the die itself inside the crop.
+    """
+    s = n / max(side * CROP_MARGIN, 1.0)
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), float(angle), s)
     m[0, 2] += n / 2.0 - centre[0]
     m[1, 2] += n / 2.0 - centre[1]
@@ -53,10 +104,28 @@ def face_transform(centre: tuple[float, float], side: float, angle: float, n: in
 
 def face_crop(bgr: np.ndarray, centre: tuple[float, float], side: float, angle: float,
               n: int = N) -> np.ndarray:
-    """Rotate the die to the axes and resample its square to n x n."""
+    """Rotate the die to the axes and resample its square to n x n.
+
+    A die much larger than n is first shrunk with area averaging (warpAffine alone would
+    alias small pips away).
+    """
     m = face_transform(centre, side, angle, n)
-    interp = cv2.INTER_AREA if n < side else cv2.INTER_LINEAR
-    return cv2.warpAffine(bgr, m, (n, n), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    side = side * CROP_MARGIN
+    if side > 1.5 * n:
+        r = 0.75 * side + 2
+        x0, y0 = max(0, int(centre[0] - r)), max(0, int(centre[1] - r))
+        x1, y1 = min(bgr.shape[1], int(centre[0] + r) + 1), min(bgr.shape[0], int(centre[1] + r) + 1)
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            f = 1.5 * n / float(side)
+            small = cv2.resize(bgr[y0:y1, x0:x1], (max(1, round((x1 - x0) * f)), max(1, round((y1 - y0) * f))),
+                               interpolation=cv2.INTER_AREA)
+            fx, fy = small.shape[1] / float(x1 - x0), small.shape[0] / float(y1 - y0)
+            s_inv = np.array([[1.0 / fx, 0.0], [0.0, 1.0 / fy]])
+            m2 = m[:, :2] @ s_inv
+            t2 = m[:, :2] @ np.array([x0 - 0.5 + 0.5 / fx, y0 - 0.5 + 0.5 / fy]) + m[:, 2]
+            return cv2.warpAffine(small, np.hstack([m2, t2[:, None]]), (n, n), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(bgr, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def crop_mask(contour_frame: np.ndarray, m: np.ndarray, n: int = N) -> np.ndarray:
@@ -68,137 +137,555 @@ def crop_mask(contour_frame: np.ndarray, m: np.ndarray, n: int = N) -> np.ndarra
     return mask
 
 
-def _distance_map(face: np.ndarray, inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
-    ref = np.median(lab[inner], axis=0)
-    d = lab - ref
-    d[:, :, 1:] *= 2.0
-    return np.sqrt((d * d).sum(axis=2)), ref
+def locate_die(bgr: np.ndarray) -> tuple[tuple[float, float], float, float]:
+    """Centre, side and angle of the one die in a single-die crop (it may fill it or not).
+
+    The die is what differs in colour from the crop's border ring (the table); its rotated
+    bounding rectangle gives the square to read. Falls back to the whole crop.
+    """
+    h, w = bgr.shape[:2]
+    full = ((w / 2.0, h / 2.0), float(min(h, w)), 0.0)
+    f = 96.0 / max(h, w)
+    small = cv2.resize(bgr, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) * _W
+    b = max(2, int(0.05 * min(sh, sw)))
+    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    ref = np.median(ring, axis=0)
+    dv = lab - ref
+    dist = np.sqrt((dv * dv).sum(axis=2))
+    rv = ring - ref
+    ring_d = np.sqrt((rv * rv).sum(axis=1))
+    thr = max(25.0, 2.0 * float(np.percentile(ring_d, 80)))
+    mask = (dist > thr).astype(np.uint8)
+    k = max(3, int(0.04 * min(sh, sw)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cs:
+        return full
+    cx, cy = sw / 2.0, sh / 2.0
+
+    def rank(c: np.ndarray) -> float:
+        m = cv2.moments(c)
+        if m["m00"] <= 0:
+            return -1.0
+        off = np.hypot(m["m10"] / m["m00"] - cx, m["m01"] / m["m00"] - cy) / min(sh, sw)
+        return m["m00"] * (1.0 - min(off, 0.9))
+
+    best = max(cs, key=rank)
+    area = cv2.contourArea(cv2.convexHull(best))
+    if area < 0.03 * sh * sw or area > 0.9 * sh * sw:
+        return full
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(cv2.convexHull(best))
+    side = max(rw, rh)
+    if max(rw, rh) > 1.6 * max(min(rw, rh), 1.0):  # not a die-like blob
+        return full
+    return (rx / f, ry / f), float(side / f), float(ang)
 
 
-def _fit_layout(pts: np.ndarray, value: int) -> tuple[float, float]:
-    """Best residual over layout variants (dice differ in how tight the 6's rows are)."""
-    if value != 6:
-        return _fit_one(pts, _LAYOUTS[6 if value == 6 else value])
-    fits = [_fit_one(pts, _LAYOUTS[6] * np.array([1.0, r], np.float32)) for r in (0.75, 1.0, 1.25)]
-    return min(fits)
+def read_crop(bgr: np.ndarray, margin: float = 1.05) -> FaceRead:
+    """Value of a single-die crop (the die fills the crop or sits somewhere in it). Never raises.
+
+    Two views are read: the die as located in the crop (rotated square with a margin) and the
+    whole crop; the more confident reading wins (locating fails on dice that fill the crop,
+    reading the whole crop fails on dice that sit small in it).
+    """
+    return crop_views(bgr, margin)[0]
 
 
-def _fit_one(pts: np.ndarray, tpl: np.ndarray) -> tuple[float, float]:
-    """Residual (in units of pip spacing) of the best rotated/scaled layout, and spacing a."""
-    value = len(tpl)
-    c = pts.mean(axis=0)
-    q = pts - c
-    if value == 1:
-        return 0.0, 0.0
-    t_rms = float(np.sqrt((tpl ** 2).sum(axis=1).mean()))
-    a = float(np.sqrt((q ** 2).sum(axis=1).mean())) / t_rms
-    if a < 1e-3:
-        return 9.0, a
-    # All trial rotations at once: (angles, template points, 2).
-    t = np.einsum("tj,akj->atk", tpl, _ROTS) * a
-    dd = np.sqrt(((q[None, :, None, :] - t[:, None, :, :]) ** 2).sum(axis=3))  # (A, n, T)
-    r = 0.5 * (dd.min(axis=2).mean(axis=1) + dd.min(axis=1).mean(axis=1)) / a
-    best = float(r.min())
-    return best, a
+def crop_views(bgr: np.ndarray, margin: float = 1.05) -> tuple[FaceRead, np.ndarray | None]:
+    """read_crop, plus the N x N face crop that gave the answer (for benches and dumps)."""
+    try:
+        img = _prep_any(bgr)
+        if img is None:
+            return FaceRead(None, 0.0, reason="bad crop"), None
+        h, w = img.shape[:2]
+        centre, side, angle = locate_die(img)
+        views = [face_crop(img, centre, side * margin, angle)]
+        if side < 0.9 * min(h, w) or abs(angle % 90.0) > 5.0:
+            views.append(face_crop(img, (w / 2.0, h / 2.0), float(min(h, w)) / CROP_MARGIN, 0.0))
+        best: tuple[FaceRead, np.ndarray | None] = (FaceRead(None, 0.0, reason="no view"), None)
+        for v in views:
+            fr = read_face(v)
+            if best[1] is None or fr.confidence > best[0].confidence:
+                best = (fr, v)
+        return best
+    except Exception as exc:  # noqa: BLE001 - a bad crop must not stop the table
+        return FaceRead(None, 0.0, reason=f"error: {type(exc).__name__}"), None
 
+
+# --------------------------------------------------------------------------- candidates
+
+_W = np.array([1.0, 2.0, 2.0], np.float32)  # OpenCV 8-bit a/b are compressed vs L
+
+
+def _prep_any(img: object) -> np.ndarray | None:
+    """Any image -> BGR uint8 (or None when it cannot hold a die)."""
+    if not isinstance(img, np.ndarray) or img.ndim not in (2, 3) or img.size == 0:
+        return None
+    if img.shape[0] < 8 or img.shape[1] < 8:
+        return None
+    if img.dtype != np.uint8:
+        f = np.nan_to_num(img.astype(np.float32))
+        if f.max() <= 1.0:
+            f = f * 255.0
+        img = np.clip(f, 0, 255).astype(np.uint8)
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    elif img.shape[2] == 1:
+        img = cv2.cvtColor(img[:, :, 0], cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] != 3:
+        return None
+    return np.ascontiguousarray(img)
+
+
+def _prep(face: object) -> np.ndarray | None:
+    """Any crop -> N x N BGR uint8, or None."""
+    img = _prep_any(face)
+    if img is None:
+        return None
+    if img.shape[0] != N or img.shape[1] != N:
+        interp = cv2.INTER_AREA if img.shape[0] > N else cv2.INTER_LINEAR
+        img = cv2.resize(img, (N, N), interpolation=interp)
+    return img
+
+
+_YY, _XX = np.mgrid[0:N, 0:N].astype(np.float32)
+_R = np.hypot(_XX - (N - 1) / 2.0, _YY - (N - 1) / 2.0) / N
+_CENTRAL = _R < 0.3
+_DISK = _R < 0.35
+_RING = np.zeros((N, N), bool)
+_RING[:3, :] = _RING[-3:, :] = _RING[:, :3] = _RING[:, -3:] = True
+_K2 = np.ones((2, 2), np.uint8)
+_K3 = np.ones((3, 3), np.uint8)
+_K5 = np.ones((5, 5), np.uint8)
+_K_SUR = int(0.3 * N) | 1
+
+
+def _q(x: np.ndarray, q: float) -> np.ndarray:
+    """Quantile along axis 0 by partition (np.median/percentile are slow on small arrays)."""
+    k = min(len(x) - 1, max(0, int(q * (len(x) - 1) + 0.5)))
+    return np.partition(x, k, axis=0)[k]
+
+
+def _face_colour(lab: np.ndarray) -> np.ndarray:
+    """Weighted-Lab colour of the top face.
+
+    The crop border is the table (a box with margin) or the die itself (a tight crop). Pixels
+    near the centre that differ from it are the die body, pips, or both: when they are the
+    majority there, their median is the face colour, else the die is the border's colour.
+    """
+    t = _q(lab[_RING], 0.5)
+    disk = lab[_DISK]
+    dv = disk - t
+    far = (dv * dv).sum(axis=1) > 20.0 ** 2
+    nf = int(far.sum())
+    if nf > 0.4 * len(far):
+        return _q(disk[far], 0.5)
+    return _q(disk[~far], 0.5) if nf < len(far) else t
+
+
+@dataclass
+class _Face:
+    centre: np.ndarray   # (2,) face centre in crop px
+    side: float          # die side in crop px
+    known: bool          # body found (else: the crop is taken as the die)
+    filled: np.ndarray | None = None  # n x n uint8 die outline with the pips filled in
+    floor: float = 0.0   # pip-distance level of plain face (texture, noise)
+
+
+def _body(d8: np.ndarray, t: float, n: int) -> _Face:
+    """The face-coloured region around the centre: the die body (pips are holes in it)."""
+    low = (d8 <= t).astype(np.uint8)
+    cnt, lbl, stats, cents = cv2.connectedComponentsWithStats(low, connectivity=4)
+    fallback = _Face(np.array([(n - 1) / 2.0, (n - 1) / 2.0], np.float32), 0.85 * n, False)
+    if cnt <= 1:
+        return fallback
+    votes = np.bincount(lbl[_CENTRAL], minlength=cnt)
+    votes[0] = 0
+    b = int(np.argmax(votes))
+    x, y, w, h, area = (int(v) for v in stats[b])
+    if votes[b] < 0.3 * _CENTRAL.sum():
+        return fallback
+    touches = int(x == 0) + int(y == 0) + int(x + w == n) + int(y + h == n)
+    if touches >= 3 or area > 0.8 * n * n:
+        return fallback  # the die is the table's colour (or fills the crop): no outline
+    # Fill the pips (holes) and whatever bites into the outline: the filled outer contour.
+    comp = (lbl == b).astype(np.uint8)
+    cs, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros((n, n), np.uint8)
+    cv2.drawContours(filled, [max(cs, key=len)], -1, 1, -1)
+    farea = float(filled.sum())
+    side = float(np.sqrt(max(farea, area)))
+    side = min(side, float(max(w, h)) * 1.05)
+    return _Face(np.array(cents[b], np.float32), side, True, filled)
+
+
+@dataclass
+class _Blobs:
+    xy: np.ndarray        # (m, 2) centroid
+    area: np.ndarray      # (m,)
+    contrast: np.ndarray  # (m,) colour distance of the blob from the face colour
+    colour: np.ndarray    # (m, 3) weighted Lab of the blob
+    surround: np.ndarray  # (m, 3) weighted Lab of the face-coloured pixels around it
+
+    def take(self, idx: np.ndarray) -> "_Blobs":
+        return _Blobs(self.xy[idx], self.area[idx], self.contrast[idx], self.colour[idx], self.surround[idx])
+
+    def __len__(self) -> int:
+        return len(self.area)
+
+
+def _candidates(lab: np.ndarray, d: np.ndarray, d8: np.ndarray, levels: list[float],
+                allowed: np.ndarray | None, n: int, side: float = 0.85 * N, floor: float = 0.0) -> _Blobs | None:
+    """Compact patches of high pip distance: components at each threshold, the same eroded
+    (touching pips come apart), and local maxima (pips that stay joined at every threshold)."""
+    b0 = cv2.morphologyEx(cv2.threshold(d8, levels[0], 1, cv2.THRESH_BINARY)[1], cv2.MORPH_OPEN, _K2)
+    b1 = cv2.morphologyEx(cv2.threshold(d8, levels[1], 1, cv2.THRESH_BINARY)[1], cv2.MORPH_OPEN, _K2)
+    parts = []
+    lbl0 = None
+    for binm, ero in ((b0, False), (b1, False), (cv2.erode(b0, _K3), True)):
+        cnt, lbl, stats, cents = cv2.connectedComponentsWithStats(binm, connectivity=8)
+        if lbl0 is None:
+            # Maxima are pips only inside compact regions that stay off the crop border.
+            s0 = stats
+            lbl0 = lbl
+            ok0 = ((s0[:, 0] > 0) & (s0[:, 1] > 0) & (s0[:, 0] + s0[:, 2] < n) & (s0[:, 1] + s0[:, 3] < n)
+                   & (s0[:, 4] <= 0.3 * n * n))
+            ok0[0] = False
+        if cnt <= 1:
+            continue
+        st = stats[1:]
+        x, y, w, h, area = st[:, 0], st[:, 1], st[:, 2], st[:, 3], st[:, 4]
+        ok = ((area >= (0.0015 if ero else 0.003) * n * n) & (area <= 0.10 * n * n)
+              & (x > 0) & (y > 0) & (x + w < n) & (y + h < n)     # a pip does not leave the crop
+              & (np.maximum(w, h) <= 2 * np.minimum(w, h) + 1) & (area >= 0.45 * w * h))
+        if not ok.any():
+            continue
+        a = area[ok].astype(np.float32)
+        if ero:  # undo the erosion in the size estimate
+            a = np.pi * (np.sqrt(a / np.pi) + 1.0) ** 2
+        parts.append(np.column_stack([cents[1:][ok].astype(np.float32), a]))
+    rows = np.concatenate(parts) if parts else np.zeros((0, 3), np.float32)
+    # Pips that touch at every threshold (tight rows, blur) are still separate maxima; their
+    # size is the blob's mass over its height.
+    ds = cv2.GaussianBlur(d, (0, 0), 1.0)
+    pk = (ds >= cv2.dilate(ds, _K5)) & (ds > levels[1]) & ok0[lbl0]
+    pk[:2, :] = False
+    pk[-2:, :] = False
+    pk[:, :2] = False
+    pk[:, -2:] = False
+    ys, xs = np.nonzero(pk)
+    if len(ys):
+        k = 2 * max(2, int(round(0.09 * side))) + 1
+        mass = cv2.boxFilter(np.maximum(ds - floor, 0.0), -1, (k, k), normalize=False)
+        h = np.maximum(ds[ys, xs] - floor, 1e-3)
+        peaks = np.column_stack([xs.astype(np.float32), ys.astype(np.float32),
+                                 np.minimum(mass[ys, xs] / h, k * k).astype(np.float32)])
+        if len(rows):
+            # A blob holding two maxima is two pips run together: the maxima replace it.
+            dd = (rows[:, None, 0] - peaks[None, :, 0]) ** 2 + (rows[:, None, 1] - peaks[None, :, 1]) ** 2
+            rows = rows[(dd < (rows[:, 2] / np.pi)[:, None]).sum(axis=1) < 2]
+        rows = np.concatenate([rows, peaks])
+    if not len(rows):
+        return None
+    # The same pip seen several ways: an earlier (fuller) outline wins.
+    r = np.sqrt(rows[:, 2] / np.pi) + 0.5  # two pips do not overlap
+    d2 = (rows[:, None, 0] - rows[None, :, 0]) ** 2 + (rows[:, None, 1] - rows[None, :, 1]) ** 2
+    close = np.tril(d2 < np.maximum(r[:, None], r[None, :]) ** 2, -1)
+    rows = rows[~close.any(axis=1)]
+    ix = np.minimum(np.maximum((rows[:, 0] + 0.5).astype(int), 0), n - 1)
+    iy = np.minimum(np.maximum((rows[:, 1] + 0.5).astype(int), 0), n - 1)
+    if allowed is not None:
+        inb = allowed[iy, ix]
+        if not inb.any():
+            return None
+        rows, ix, iy = rows[inb], ix[inb], iy[inb]
+    # Colour and contrast at the blob centre (lightly smoothed), face colour around it.
+    sm = cv2.blur(lab, (3, 3))
+    dm = cv2.blur(d, (3, 3))
+    face = (1 - b0).astype(np.float32)
+    num = cv2.blur(lab * face[:, :, None], (_K_SUR, _K_SUR))
+    den = cv2.blur(face, (_K_SUR, _K_SUR))
+    sur = num[iy, ix] / np.maximum(den[iy, ix], 1e-3)[:, None]
+    con = dm[iy, ix]
+    keep = np.nonzero(con > 0.3 * con.max())[0]
+    keep = keep[np.argsort(-con[keep])][:MAX_CANDIDATES]
+    return _Blobs(rows[keep, :2], rows[keep, 2], con[keep], sm[iy[keep], ix[keep]], sur[keep])
+
+
+# --------------------------------------------------------------------------- layout
+
+def _subsets(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate index sets (strongest first): for each k, the k strongest, the k+1 strongest
+    less one, and the k+2 strongest less two of the first four (ghost pips, glare ahead of the
+    real ones). Returns idx (S, 6) padded with 0, valid mask (S, 6), k (S,)."""
+    subs = []
+    for k in range(1, 7):
+        out = []
+        if m >= k:
+            out.append(tuple(range(k)))
+        if m >= k + 1:
+            for i in range(k):
+                out.append(tuple(j for j in range(k + 1) if j != i))
+        if m >= k + 2 and k >= DOUBLE_DROP_MIN_K:
+            for i in range(3):
+                for j in range(i + 1, 3):
+                    out.append(tuple(x for x in range(k + 2) if x not in (i, j)))
+        subs += out
+    s = len(subs)
+    idx = np.zeros((s, 6), np.int64)
+    valid = np.zeros((s, 6), bool)
+    ks = np.zeros(s, np.int64)
+    for i, t in enumerate(subs):
+        idx[i, :len(t)] = t
+        valid[i, :len(t)] = True
+        ks[i] = len(t)
+    return idx, valid, ks
+
+
+_SUBSETS = {m: _subsets(m) for m in range(0, MAX_CANDIDATES + 1)}
+
+
+def _fit(xy: np.ndarray, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray):
+    """Fit each candidate set to the layout of its size, at any rotation.
+
+    Returns residual (S,) in units of the pip spacing, spacing a (S,) and centre (S, 2).
+    The rotation is estimated from the pips' 4-fold angular moment (corners of every layout
+    sit at 45 + j*90 degrees), then refined over a few angles and the 90-degree ambiguity.
+    """
+    vf = valid.astype(np.float32)
+    kf = ks.astype(np.float32)
+    p = xy[idx]                                        # (S, 6, 2)
+    c = (p * vf[:, :, None]).sum(axis=1) / kf[:, None]
+    q = (p - c[:, None, :]) * vf[:, :, None]
+    rms = np.sqrt((q * q).sum(axis=(1, 2)) / kf)
+    rms = np.maximum(rms, 1e-3)
+    q = q / rms[:, None, None]
+    z = (q[:, :, 0] + 1j * q[:, :, 1]) ** 4
+    th = (np.angle(z.sum(axis=1)) - np.pi) / 4.0      # (S,)
+    ang = th[:, None] + _JIT[None, :]                  # (S, J)
+    cs, sn = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    # Rotate observations by -angle: (S, J, 6, 2)
+    qx, qy = q[:, None, :, 0], q[:, None, :, 1]
+    rx = cs[:, :, None] * qx + sn[:, :, None] * qy
+    ry = -sn[:, :, None] * qx + cs[:, :, None] * qy
+    t = _TPL[ks]                                       # (S, A, 6, 2)
+    dx = rx[:, :, None, :, None] - t[:, None, :, None, :, 0]   # (S, J, A, 6obs, 6tpl)
+    dy = ry[:, :, None, :, None] - t[:, None, :, None, :, 1]
+    dd = np.sqrt(dx * dx + dy * dy)
+    tm = _TPL_MASK[ks]                                 # (S, 6)
+    dd = np.where(tm[:, None, None, None, :], dd, 1e3)
+    dd = np.where(valid[:, None, None, :, None], dd, 1e3)
+    r_obs = (np.where(valid[:, None, None, :], dd.min(axis=4), 0.0)).sum(axis=3) / kf[:, None, None]
+    r_tpl = (np.where(tm[:, None, None, :], dd.min(axis=3), 0.0)).sum(axis=3) / kf[:, None, None]
+    r = 0.5 * (r_obs + r_tpl)
+    flat = r.reshape(len(ks), -1)
+    best = flat.argmin(axis=1)
+    res = flat[np.arange(len(ks)), best]
+    res = np.where(ks == 1, 0.0, res)
+    a = rms / np.maximum(_T_RMS[ks], 1e-6)
+    jb, ab = best // _NA, best % _NA
+    theta = ang[np.arange(len(ks)), jb]
+    # Where this layout leaves the face empty, in crop pixels (S, 8, 2).
+    e = _EMPTY[ks, ab]
+    ct, st = np.cos(theta)[:, None], np.sin(theta)[:, None]
+    ex = ct * e[:, :, 0] - st * e[:, :, 1]
+    ey = st * e[:, :, 0] + ct * e[:, :, 1]
+    empty = np.stack([ex, ey], axis=2) * rms[:, None, None] + c[:, None, :]
+    return res.astype(np.float32), a.astype(np.float32), c, empty
+
+
+def _scores(bl: _Blobs, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray, res: np.ndarray,
+            a: np.ndarray, cen: np.ndarray, face: _Face, n: int) -> np.ndarray:
+    """Confidence-like score of each candidate set; -1 where the set cannot be a face."""
+    vf = valid.astype(np.float32)
+    kf = ks.astype(np.float32)
+    side = face.side
+    area = bl.area[idx]
+    con = bl.contrast[idx]
+    mean_area = (area * vf).sum(axis=1) / kf
+    sv = np.sqrt((((area - mean_area[:, None]) * vf) ** 2).sum(axis=1) / kf) / np.maximum(mean_area, 1e-6)
+    con_min = np.where(valid, con, 1e9).min(axis=1)
+    con_max = np.where(valid, con, -1e9).max(axis=1)
+    mcon = np.maximum((con * vf).sum(axis=1) / kf, 1.0)
+
+    def spread(x: np.ndarray) -> np.ndarray:
+        mx = (x * vf[:, :, None]).sum(axis=1) / kf[:, None]
+        dv = (x - mx[:, None, :]) * vf[:, :, None]
+        return np.sqrt((dv * dv).sum(axis=(1, 2)) / kf)
+
+    cv = spread(bl.colour[idx]) / mcon
+    fv = spread(bl.surround[idx]) / mcon
+    off = np.hypot(cen[:, 0] - face.centre[0], cen[:, 1] - face.centre[1]) / side
+    pip_r = np.sqrt(mean_area / np.pi)
+    one = ks == 1
+    lo, hi = (0.13, 0.32) if face.known else (0.11 * n / side, 0.36 * n / side)
+    bad = np.where(one,
+                   (off > 0.25) | (pip_r < 0.04 * side) | (pip_r > 0.2 * side),
+                   (a < lo * side) | (a > hi * side) | (pip_r < 0.2 * a) | (pip_r > 0.8 * a) | (off > 0.3))
+    weak = 1.0 - con_min / np.maximum(con_max, 1e-6)
+    conf = (1.0 - 1.8 * res - 0.6 * sv - 0.5 * np.maximum(0.0, cv - 0.25) - 0.5 * np.maximum(0.0, fv - 0.25)
+            - 0.3 * np.maximum(0.0, weak - 0.35) - 1.5 * np.maximum(0.0, off - 0.15))
+    conf = np.where(one, 0.88 - 1.5 * np.maximum(0.0, off - 0.12), conf)
+    if DEBUG:
+        _LAST.update(terms=dict(res=1.8 * res, sv=0.6 * sv, cv=0.5 * np.maximum(0.0, cv - 0.25),
+                                fv=0.5 * np.maximum(0.0, fv - 0.25), weak=0.3 * np.maximum(0.0, weak - 0.35),
+                                off=1.5 * np.maximum(0.0, off - 0.15), bad=bad))
+    # Candidates left out that sit on this face and look like its pips.
+    m = len(bl)
+    if m > 1:
+        other = np.ones((len(ks), m), bool)
+        other[np.arange(len(ks))[:, None], np.where(valid, idx, idx[:, :1])] = False
+        dist = np.hypot(bl.xy[None, :, 0] - cen[:, None, 0], bl.xy[None, :, 1] - cen[:, None, 1])
+        on_face = np.hypot(bl.xy[:, 0] - face.centre[0], bl.xy[:, 1] - face.centre[1]) < (0.5 * side if face.known else 0.5 * n)
+        inside = other & ((dist < np.maximum(0.5 * side, np.where(one, 0.0, 2.1 * a))[:, None]) | on_face[None, :])
+        fl = face.floor
+        rel_c = np.maximum(bl.contrast[None, :] - fl, 0.0) / np.maximum(con_min - fl, 1e-6)[:, None]
+        rel_a = bl.area[None, :] / np.maximum(mean_area, 1e-6)[:, None]
+        similar = rel_c * np.clip(1.0 - np.abs(np.log(rel_a)) / 1.2, 0.0, 1.0)
+        worst = np.where(inside, similar, 0.0).max(axis=1)
+        conf = conf - 0.7 * np.clip(worst - 0.3, 0.0, 1.0)
+        if DEBUG:
+            _LAST["terms"]["inside"] = 0.7 * np.clip(worst - 0.3, 0.0, 1.0)
+    return np.where(bad, -1.0, conf)
+
+
+# --------------------------------------------------------------------------- read
 
 def read_face(face: np.ndarray, mask: np.ndarray | None = None) -> FaceRead:
-    """Value and confidence of an N x N axis-aligned face crop (BGR uint8).
+    """Value and confidence of an N x N axis-aligned face crop (BGR uint8). Never raises.
 
-    `mask` (optional, N x N uint8) marks the die's body; without it the whole crop is the die.
+    The die may sit loosely in the crop (label or detector box with margin) at any rotation.
+    `mask` (optional, N x N uint8) marks the die's body: pips must lie inside it. Crops of
+    another size are resampled to N x N.
     """
-    n = face.shape[0]
-    m = max(1, int(round(0.06 * n)))
-    inner = np.zeros(face.shape[:2], bool)
-    inner[m:n - m, m:n - m] = True
-    centre = (n / 2.0, n / 2.0)
-    ref_region = inner.copy()
+    try:
+        return _read_face(face, mask)
+    except Exception as exc:  # noqa: BLE001 - a bad crop must not stop the table
+        return FaceRead(None, 0.0, reason=f"error: {type(exc).__name__}")
+
+
+def _read_face(face: np.ndarray, mask: np.ndarray | None) -> FaceRead:
+    bgr = _prep(face)
+    if bgr is None:
+        return FaceRead(None, 0.0, reason="bad crop")
+    n = N
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32) * _W
     allowed = None
-    if mask is not None and (mask > 0).sum() > 0.3 * n * n:
-        k3 = np.ones((3, 3), np.uint8)
-        body = cv2.erode(mask, k3, iterations=max(1, n // 24)) > 0
+    if isinstance(mask, np.ndarray) and mask.shape[:2] == (n, n) and (mask > 0).sum() > 0.3 * n * n:
+        body = cv2.erode((mask > 0).astype(np.uint8), _K3, iterations=max(1, n // 24)) > 0
         if body.sum() > 0.25 * n * n:
-            ref_region &= body
-            ys, xs = np.nonzero(ref_region)
-            centre = (float(xs.mean()), float(ys.mean()))
             allowed = body
-    dist, _ref = _distance_map(face, ref_region)
-    vals = dist[ref_region]
-    peak = float(np.percentile(vals, 99.5))
-    if peak < 25:
-        return FaceRead(None, 0.0, reason="no contrast on face")
-    d8 = np.clip(dist, 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(d8[ref_region].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = max(THR_OTSU * float(otsu), 0.3 * peak, 20.0)
-    binm = ((dist > thr) & inner).astype(np.uint8)
-    binm = cv2.morphologyEx(binm, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    glare = bool(((face.min(axis=2) > 245) & inner).sum() > 0.02 * n * n)
-
-    cnt, lbl, stats, cents = cv2.connectedComponentsWithStats(binm, connectivity=8)
-    blobs = []
-    for i in range(1, cnt):
-        x, y, w, h, area = stats[i]
-        if area < 0.004 * n * n or area > 0.12 * n * n:
-            continue
-        if max(w, h) > 2.0 * min(w, h) + 1:
-            continue
-        extent = area / float(w * h)
-        if extent < 0.45:
-            continue
-        if allowed is not None and not allowed[int(cents[i][1]), int(cents[i][0])]:
-            continue  # outside the die body: table texture, a neighbour's pip
-        contrast = float(dist[lbl == i].mean())
-        blobs.append((float(cents[i][0]), float(cents[i][1]), float(area), contrast))
-    if not blobs:
+    glare = bool(((bgr.min(axis=2) > 245) & _CENTRAL).sum() > 0.01 * n * n)
+    ref = _face_colour(lab)
+    dv = lab - ref
+    d = np.sqrt((dv * dv).sum(axis=2))
+    vals = d[_DISK]
+    noise = float(_q(vals, 0.25))  # the face's own texture and noise
+    peak = float(_q(vals, 0.99))
+    if peak < max(20.0, 1.6 * noise + 8.0):
+        return FaceRead(None, 0.0, glare=glare, reason="no contrast on face")
+    d8 = np.clip(d, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8[_DISK].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    t_body = max(float(otsu), 1.5 * noise + 8.0, 14.0)
+    fc = _body(d8, t_body, n)
+    region = _DISK
+    if fc.known:
+        # Measure pips against the face only: the table would set the threshold otherwise.
+        inner = cv2.erode(fc.filled, _K3, iterations=2) > 0
+        if inner.sum() > 0.08 * n * n:
+            region = inner
+        body_ok = cv2.dilate(fc.filled, _K3) > 0
+        allowed = body_ok if allowed is None else (allowed & body_ok)
+    if LOCAL:
+        # Marbled dice and uneven light: measure pips against the face colour around them.
+        facem = (d8 <= t_body).astype(np.float32)
+        num = cv2.blur(lab * facem[:, :, None], (_K_SUR, _K_SUR))
+        den = cv2.blur(facem, (_K_SUR, _K_SUR))
+        loc = np.where(den[:, :, None] > 0.15, num / np.maximum(den, 1e-3)[:, :, None], ref)
+        dv = lab - loc
+        d = np.sqrt((dv * dv).sum(axis=2))
+        d8 = np.clip(d, 0, 255).astype(np.uint8)
+    vals = d[region]
+    noise = float(_q(vals, 0.25))
+    peak = float(_q(vals, 0.99))
+    otsu, _ = cv2.threshold(d8[region].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    t0 = max(float(otsu), 1.5 * noise + 8.0, 14.0)
+    levels = [t0, t0 + 0.35 * (peak - t0)]
+    bl = _candidates(lab, d, d8, levels, allowed, n, fc.side, noise)
+    if DEBUG:
+        _LAST.update(d=d, levels=levels, face=fc, blobs=bl, allowed=allowed)
+    if bl is None:
         return FaceRead(None, 0.0, glare=glare, reason="no pips")
-    return _choose(blobs, n, glare, centre)
+    fc.floor = noise
+    return _choose(bl, fc, n, glare, cv2.blur(d, (3, 3)))
 
 
-def _choose(blobs: list[tuple[float, float, float, float]], n: int, glare: bool,
-            centre: tuple[float, float]) -> FaceRead:
-    """Pick the pip set that best fits a real face layout."""
-    arr = np.array(blobs, np.float32)
-    areas = arr[:, 2]
-    big_single = len(blobs) == 1
-    med = float(np.median(areas))
-    if not big_single:
-        # Pips on one face have the same size: drop outliers (glare spots, specks, ghost pips).
-        keep = (areas > 0.45 * med) & (areas < 2.2 * med)
-        arr = arr[keep]
-    arr = arr[np.argsort(-arr[:, 3])]  # strongest contrast first
-    options: list[np.ndarray] = [arr]
-    if len(arr) >= 2:
-        for i in range(len(arr)):
-            options.append(np.delete(arr, i, axis=0))
-    best: FaceRead | None = None
-    for opt in options:
-        k = len(opt)
-        if k < 1 or k > 6:
-            continue
-        pts = opt[:, :2]
-        res, a = _fit_layout(pts, k)
-        centroid = pts.mean(axis=0)
-        off = float(np.hypot(centroid[0] - centre[0], centroid[1] - centre[1])) / n
-        if k == 1:
-            if off > 0.2:
-                continue
-            conf = 0.85 - off
-        else:
-            if not (0.12 * n <= a <= 0.4 * n) or off > 0.22:
-                continue
-            sz = opt[:, 2]
-            size_var = float(sz.std() / max(sz.mean(), 1e-6))
-            conf = 1.0 - 1.6 * res - 0.5 * size_var - off
-            if DEBUG: print("k",k,"res",round(res,3),"a",round(a/n,3),"sv",round(size_var,3),"off",round(off,3),"pen",len(arr)-k)
-        penalty = 0.15 * (len(arr) - k)  # dropping a blob costs confidence
-        conf -= penalty
-        fr = FaceRead(k, float(np.clip(conf, 0.0, 1.0)),
-                      pips=[(float(x), float(y), float(s)) for x, y, s, _ in opt], glare=glare)
-        if best is None or fr.confidence > best.confidence:
-            best = fr
-    if best is None:
-        return FaceRead(None, 0.0, glare=glare, reason=f"{len(arr)} blobs fit no layout")
-    if best.confidence < 0.45:
-        return FaceRead(None, best.confidence, pips=best.pips, glare=glare, reason="weak layout fit")
-    return best
+def _empty_penalty(dmap: np.ndarray, bl: _Blobs, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray,
+                   empty: np.ndarray, cen: np.ndarray, face: _Face, n: int) -> np.ndarray:
+    """Evidence of pips where the layout says the face is empty (a 6 read as 4, a 5 as 4 ...).
+
+    The pip-distance map is sampled at the layout's empty grid positions (for a 1: on rings
+    where any other value has pips); a strong response there means pips were missed."""
+    vf = valid.astype(np.float32)
+    con = (bl.contrast[idx] * vf).sum(axis=1) / ks
+    one = ks == 1
+    if one.any():
+        r = 0.24 * face.side
+        ring = np.concatenate([r * _RING16, r * 1.41 * _RING16], 0)  # (32, 2)
+        pos1 = cen[:, None, :] + ring[None, :, :]
+    else:
+        pos1 = None
+    pos = empty
+    mask = _EMPTY_MASK[ks]
+    ix = np.clip(np.round(pos[:, :, 0]).astype(int), 0, n - 1)
+    iy = np.clip(np.round(pos[:, :, 1]).astype(int), 0, n - 1)
+    val = np.where(mask, dmap[iy, ix], 0.0).max(axis=1)
+    # Empty places off the crop: part of the face is not seen, its missing pips could be there.
+    out = mask & ((pos[:, :, 0] < 1) | (pos[:, :, 1] < 1) | (pos[:, :, 0] > n - 2) | (pos[:, :, 1] > n - 2))
+    unseen = np.where(one, 0.0, 0.4 * out.sum(axis=1))
+    if pos1 is not None:
+        ix1 = np.clip(np.round(pos1[:, :, 0]).astype(int), 0, n - 1)
+        iy1 = np.clip(np.round(pos1[:, :, 1]).astype(int), 0, n - 1)
+        val = np.where(one, dmap[iy1, ix1].max(axis=1), val)
+    rel = np.maximum(val - face.floor, 0.0) / np.maximum(con - face.floor, 1e-6)
+    return EMPTY_W * np.maximum(0.0, rel - np.where(one, EMPTY_T_ONE, EMPTY_T)) + unseen
+
+
+def _choose(bl: _Blobs, face: _Face, n: int, glare: bool, dmap: np.ndarray) -> FaceRead:
+    idx, valid, ks = _SUBSETS[len(bl)]
+    if len(ks) == 0:
+        return FaceRead(None, 0.0, glare=glare, reason="no pips")
+    res, a, cen, empty = _fit(bl.xy, idx, valid, ks)
+    sc = _scores(bl, idx, valid, ks, res, a, cen, face, n)
+    ep = _empty_penalty(dmap, bl, idx, valid, ks, empty, cen, face, n)
+    sc = sc - ep
+    if DEBUG:
+        _LAST["terms"]["empty"] = ep
+        _LAST["ks"], _LAST["sc"], _LAST["idx"], _LAST["a"] = ks, sc, idx, a
+    if DEBUG:
+        print("face", face)
+        for i in range(len(ks)):
+            print(ks[i], tuple(idx[i, :ks[i]]), "res", round(float(res[i]), 3), "a/side",
+                  round(float(a[i]) / face.side, 3), "score", round(float(sc[i]), 3))
+    best_per_k = {}
+    for k in range(1, 7):
+        sel = np.nonzero(ks == k)[0]
+        if len(sel):
+            j = sel[np.argmax(sc[sel])]
+            best_per_k[k] = (float(sc[j]), j)
+    ranked = sorted(best_per_k.items(), key=lambda kv: -kv[1][0])
+    value, (conf, j) = ranked[0]
+    second = ranked[1][1][0] if len(ranked) > 1 else -1.0
+    # A close runner-up with another value makes the reading ambiguous.
+    conf = min(conf, 0.55 + 1.5 * (conf - max(second, 0.0)))
+    pips = [(float(bl.xy[i, 0]), float(bl.xy[i, 1]), float(bl.area[i])) for i in idx[j, :value]]
+    conf = float(np.clip(conf, 0.0, 1.0))
+    if conf < MIN_CONFIDENCE:
+        return FaceRead(None, conf, pips=pips, glare=glare, reason=f"unsure ({value}?)")
+    return FaceRead(value, conf, pips=pips, glare=glare)
