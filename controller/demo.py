@@ -50,7 +50,8 @@ def _left_to_right(dice: list[TrueDie]) -> list[TrueDie]:
 
 class DemoDirector:
     def __init__(self, flow: TableFlow, rng: random.Random, *, size: tuple[int, int] = (640, 480),
-                 fps: float = 10.0, style: TrayStyle | None = None, patience_frames: int = 30):
+                 fps: float = 10.0, style: TrayStyle | None = None, patience_frames: int = 30,
+                 brisk: bool = False):
         self.flow = flow
         self.rng = rng
         self.bot = AutoPlayer(rng)
@@ -59,6 +60,7 @@ class DemoDirector:
         # the camera frames the whole tray with a margin, as a real rig should
         self.style = style or TrayStyle(border_px=28, die_px=50.0)
         self.patience = patience_frames
+        self.brisk = brisk  # headless: a shorter wind-up before each throw (nobody is watching)
         self.truth: list[TrueDie] = []          # resting dice, left to right
         self.stats = DemoStats()
         self._thrown_for: int | None = None
@@ -96,7 +98,7 @@ class DemoDirector:
         held = self._held_dice(exp)
         values = self.bot.throw(exp)
         anim = ThrowAnimation(values, held=held, seed=self.rng.randrange(2**31), size=self.size, fps=self.fps,
-                              style=self.style, still_frames=8)
+                              style=self.style, still_frames=8, idle_frames=1 if self.brisk else None)
         self.stats.throws += 1
         self.truth = _left_to_right(list(anim.final.truth))  # known before the dice come to rest
         for frame in anim:

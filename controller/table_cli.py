@@ -68,7 +68,8 @@ class GameReport:
 
 def demo_players(game: str, requested: int | None) -> list[str]:
     cls = GAMES[game]
-    n = requested or max(cls.min_players, 2)
+    # School is 45 turns a player: one player shows every rule of its sheet in a third of the time
+    n = requested or (1 if game == "school" else max(cls.min_players, 2))
     if not cls.min_players <= n <= cls.max_players:
         raise OptionError(f"{cls.title} takes {cls.min_players} to {cls.max_players} players, not {n}")
     return NAMES[:n]
@@ -83,7 +84,7 @@ def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed
     state = new_game(game, players, options)
     table_log = TableLog(game, players, dict(options or {}))
     flow = TableFlow(state, table_log, clock=clock, confirm_seconds=1.2)
-    director = DemoDirector(flow, rng)
+    director = DemoDirector(flow, rng, fps=10.0 if realtime else 6.0, brisk=not realtime)
     fps = director.fps
     source = make_frame_source({"type": "generated", "factory": director.frames, "fps": fps})
     tracker = SettleTracker(SettleConfig())
@@ -215,7 +216,7 @@ class FixturePlayer:
     """
 
     def __init__(self, fixtures: Path, steps: list, screen: Screen | None, shots: Path | None,
-                 still_frames: int = 12):
+                 still_frames: int = 12, empty_frames: int = 10):
         self.fixtures = fixtures
         self.images = sorted(p for p in fixtures.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg"))
         self.next_image = 0
@@ -223,6 +224,7 @@ class FixturePlayer:
         self.screen = screen
         self.shots = shots
         self.still_frames = still_frames
+        self.empty_frames = empty_frames
         self.clock = VirtualClock()
         self.flow: TableFlow | None = None
         self.runner: TableRunner | None = None
@@ -260,7 +262,9 @@ class FixturePlayer:
         border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
         empty = np.empty_like(image)
         empty[:] = np.median(border, axis=0).astype(np.uint8)
-        for _ in range(3):
+        # long enough for the tracker to see a still, empty tray: then even the same picture
+        # again is a new throw, not a hand passing over unchanged dice
+        for _ in range(self.empty_frames):
             self._frame(empty)
         for _ in range(self.still_frames):
             self._frame(image)
