@@ -257,6 +257,7 @@ def _prep(face: object) -> np.ndarray | None:
 _YY, _XX = np.mgrid[0:N, 0:N].astype(np.float32)
 _R = np.hypot(_XX - (N - 1) / 2.0, _YY - (N - 1) / 2.0) / N
 _CENTRAL = _R < 0.3
+_CENTRAL_U8 = _CENTRAL.astype(np.uint8) * 255
 _DISK = _R < 0.35
 _RING = np.zeros((N, N), bool)
 _RING[:3, :] = _RING[-3:, :] = _RING[:, :3] = _RING[:, -3:] = True
@@ -264,6 +265,30 @@ _K2 = np.ones((2, 2), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K_SUR = int(0.3 * N) | 1
+
+
+_ONES13 = np.ones((1, 3), np.float32)
+
+
+def _dist(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Euclidean distance of every pixel of a 3-channel float image from `ref` (a colour or an
+    image): one fused OpenCV pass instead of numpy's slow reduction over a length-3 axis."""
+    dv = lab - ref
+    return cv2.sqrt(cv2.transform(dv * dv, _ONES13))
+
+
+def _u8(d: np.ndarray) -> np.ndarray:
+    """Float map -> uint8, saturating (cv2's rounding conversion; numpy truncated before)."""
+    return cv2.min(d, 255.0).astype(np.uint8)
+
+
+def _q2(x: np.ndarray, q1: float, q2: float) -> tuple[float, float]:
+    """Two quantiles of a 1-D array with one partition (same ranks as _q)."""
+    n1 = len(x) - 1
+    k1 = min(n1, max(0, int(q1 * n1 + 0.5)))
+    k2 = min(n1, max(0, int(q2 * n1 + 0.5)))
+    p = np.partition(x, (k1, k2))
+    return float(p[k1]), float(p[k2])
 
 
 def _q(x: np.ndarray, q: float) -> np.ndarray:
@@ -478,11 +503,12 @@ def _fit(xy: np.ndarray, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray):
     dx = rx[:, :, None, :, None] - t[:, None, :, None, :, 0]   # (S, J, A, 6obs, 6tpl)
     dy = ry[:, :, None, :, None] - t[:, None, :, None, :, 1]
     dd = np.sqrt(dx * dx + dy * dy)
-    tm = _TPL_MASK[ks]                                 # (S, 6)
-    dd = np.where(tm[:, None, None, None, :], dd, 1e3)
-    dd = np.where(valid[:, None, None, :, None], dd, 1e3)
-    r_obs = (np.where(valid[:, None, None, :], dd.min(axis=4), 0.0)).sum(axis=3) / kf[:, None, None]
-    r_tpl = (np.where(tm[:, None, None, :], dd.min(axis=3), 0.0)).sum(axis=3) / kf[:, None, None]
+    # A set of k takes the first k observations and the first k template points, so one mask
+    # (S, 6obs, 6tpl) pads both; padded distances are large and weigh nothing in the sums.
+    tm = _TPL_MASK[ks]                                 # (S, 6), == valid
+    dd = np.where((valid[:, :, None] & tm[:, None, :])[:, None, None], dd, 1e3)
+    r_obs = (dd.min(axis=4) * vf[:, None, None, :]).sum(axis=3) / kf[:, None, None]
+    r_tpl = (dd.min(axis=3) * tm[:, None, None, :]).sum(axis=3) / kf[:, None, None]
     r = 0.5 * (r_obs + r_tpl)
     flat = r.reshape(len(ks), -1)
     best = flat.argmin(axis=1)
@@ -581,16 +607,13 @@ def _read_face(face: np.ndarray, mask: np.ndarray | None) -> FaceRead:
         body = cv2.erode((mask > 0).astype(np.uint8), _K3, iterations=max(1, n // 24)) > 0
         if body.sum() > 0.25 * n * n:
             allowed = body
-    glare = bool(((bgr.min(axis=2) > 245) & _CENTRAL).sum() > 0.01 * n * n)
+    glare = cv2.countNonZero(cv2.inRange(bgr, (246, 246, 246), (255, 255, 255)) & _CENTRAL_U8) > 0.01 * n * n
     ref = _face_colour(lab)
-    dv = lab - ref
-    d = np.sqrt((dv * dv).sum(axis=2))
-    vals = d[_DISK]
-    noise = float(_q(vals, 0.25))  # the face's own texture and noise
-    peak = float(_q(vals, 0.99))
+    d = _dist(lab, ref)
+    noise, peak = _q2(d[_DISK], 0.25, 0.99)  # the face's own texture and noise; its pips
     if peak < max(20.0, 1.6 * noise + 8.0):
         return FaceRead(None, 0.0, glare=glare, reason="no contrast on face")
-    d8 = np.clip(d, 0, 255).astype(np.uint8)
+    d8 = _u8(d)
     otsu, _ = cv2.threshold(d8[_DISK].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t_body = max(float(otsu), 1.5 * noise + 8.0, 14.0)
     fc = _body(d8, t_body, n)
@@ -607,13 +630,11 @@ def _read_face(face: np.ndarray, mask: np.ndarray | None) -> FaceRead:
         facem = (d8 <= t_body).astype(np.float32)
         num = cv2.blur(lab * facem[:, :, None], (_K_SUR, _K_SUR))
         den = cv2.blur(facem, (_K_SUR, _K_SUR))
-        loc = np.where(den[:, :, None] > 0.15, num / np.maximum(den, 1e-3)[:, :, None], ref)
-        dv = lab - loc
-        d = np.sqrt((dv * dv).sum(axis=2))
-        d8 = np.clip(d, 0, 255).astype(np.uint8)
-    vals = d[region]
-    noise = float(_q(vals, 0.25))
-    peak = float(_q(vals, 0.99))
+        loc = num / np.maximum(den, 1e-3)[:, :, None]
+        loc[den <= 0.15] = ref
+        d = _dist(lab, loc)
+        d8 = _u8(d)
+    noise, peak = _q2(d[region], 0.25, 0.99)
     otsu, _ = cv2.threshold(d8[region].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t0 = max(float(otsu), 1.5 * noise + 8.0, 14.0)
     levels = [t0, t0 + 0.35 * (peak - t0)]

@@ -98,7 +98,8 @@ def _read(frame: Any, calibration: dict | None, t0: float) -> Reading:
         fr = pips.read_face(face, mask)
         codes: list[str] = []
         aspect = max(c.size) / max(min(c.size), 1e-6)
-        if fr.value is None and not c.partial and not _solid_die(c, aspect, seg.die_px):
+        if fr.value is None and not c.partial and not _solid_die(c, aspect, seg.die_px) \
+                and not _pipped_blob(c, aspect, fr):
             continue  # not clearly a die and no readable face: a speck, a fixture, a shadow
         value, conf = fr.value, fr.confidence
         if c.partial:
@@ -163,6 +164,13 @@ def _solid_die(c: segment.Candidate, aspect: float, die_px: float | None) -> boo
     return True
 
 
+def _pipped_blob(c: segment.Candidate, aspect: float, fr: pips.FaceRead) -> bool:
+    """A lone, roughly square blob on which the face stage saw a pip layout it could not trust
+    (a swirl through the pips of a marbled die): a die, returned unread rather than dropped."""
+    return (c.isolated and len(fr.pips) >= 2 and aspect <= 1.3 and c.fill >= 0.7
+            and c.roundness < 0.8)
+
+
 def _sharpness(face: np.ndarray) -> float:
     """Std of the Laplacian on the canonical crop: pip edges make it high when in focus."""
     g = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
@@ -170,44 +178,16 @@ def _sharpness(face: np.ndarray) -> float:
 
 
 def read_die(crop: np.ndarray) -> tuple[int | None, float]:
-    """Value and confidence of a single-die crop (the die roughly fills the image)."""
+    """Value and confidence of a single-die crop (the die fills the crop or sits in it).
+
+    The face stage's own crop reader (`pips.read_crop`) locates the die, reads it both as
+    located and as the whole crop, and keeps the more confident reading. Never raises.
+    """
     try:
-        bgr, bad = to_bgr(crop)
+        bgr, _bad = to_bgr(crop)
         if bgr is None:
             return None, 0.0
-        centre, side, angle = _single_die_rect(bgr)
-        fr = pips.read_face(pips.face_crop(bgr, centre, side, angle))
+        fr = pips.read_crop(bgr)
         return fr.value, fr.confidence
     except Exception:  # noqa: BLE001
         return None, 0.0
-
-
-def _single_die_rect(bgr: np.ndarray) -> tuple[tuple[float, float], float, float]:
-    """Locate the die in a crop: colour distance from the crop's border ring (the table)."""
-    h, w = bgr.shape[:2]
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
-    b = max(2, int(0.06 * min(h, w)))
-    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
-    ref = np.median(ring, axis=0)
-    dist = segment.colour_distance(lab, np.broadcast_to(ref.astype(np.uint8), lab.shape))
-    ring_d = segment.colour_distance(ring[None], np.broadcast_to(ref.astype(np.uint8), ring[None].shape))
-    thr = max(25.0, float(np.percentile(ring_d, 75)) * 1.5)
-    mask = (dist > thr).astype(np.uint8) * 255
-    k = max(3, int(0.04 * min(h, w)) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    mask = segment.fill_holes(mask)
-    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    full = ((w / 2.0, h / 2.0), float(min(h, w)), 0.0)
-    if not cs:
-        return full
-    cx, cy = w / 2.0, h / 2.0
-    best = max(cs, key=lambda c: cv2.contourArea(c) - 0.0)
-    area = cv2.contourArea(best)
-    if area < 0.2 * h * w:
-        return full
-    (rx, ry), (rw, rh), ang = cv2.minAreaRect(best)
-    if np.hypot(rx - cx, ry - cy) > 0.3 * min(h, w):
-        return full
-    side = max(rw, rh)
-    return (rx, ry), float(min(side, 1.2 * min(h, w))), float(ang)

@@ -98,20 +98,30 @@ def surface_distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     Dice cast soft shadows that would widen every blob and glue neighbours together; a die of
     any colour differs by chroma or by far more than a shadow's darkening.
     """
-    d = cv2.subtract(lab, bg, dtype=cv2.CV_32F)
-    dl, da, db = cv2.split(d)
+    L, A, B = planes(lab)
+    bL, bA, bB = planes(bg)
+    dl = cv2.subtract(L, bL, dtype=cv2.CV_32F)
+    da = cv2.subtract(A, bA, dtype=cv2.CV_32F)
+    db = cv2.subtract(B, bB, dtype=cv2.CV_32F)
     # brighter: full difference; darker: only what a shadow cannot explain
-    shade = cv2.max(cv2.subtract(-dl, bg[:, :, 0].astype(np.float32) * SHADOW), 0.0)
+    shade = cv2.max(cv2.subtract(-dl, cv2.multiply(bL, SHADOW, dtype=cv2.CV_32F)), 0.0)
     dl = cv2.max(dl, 0.0) + shade
     return cv2.magnitude(cv2.magnitude(dl, da * 2.0), db * 2.0)
+
+
+def planes(img: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The channels of an H x W x C image as contiguous planes (OpenCV copies a strided numpy
+    channel view on every call it is passed to: split once instead)."""
+    return cv2.split(img)
 
 
 def gradient(lab: np.ndarray) -> np.ndarray:
     """Strongest colour gradient over L, a, b (chroma weighted as in colour_distance)."""
     out = None
     # (no pre-blur: it merges the narrow gaps between dice)
+    pl = planes(lab)
     for c, wgt in ((0, 1.0), (1, 2.0), (2, 2.0)):
-        ch = lab[:, :, c]
+        ch = pl[c]
         gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
         m = cv2.magnitude(gx, gy)
