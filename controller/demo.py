@@ -14,7 +14,7 @@ from typing import Iterator
 
 import numpy as np
 
-from vision.synthetic import ThrowAnimation, TrayStyle
+from vision.synthetic import ThrowAnimation, TrayStyle, render_tray
 from vision.types import TrueDie
 
 from .autoplay import AutoPlayer
@@ -68,6 +68,15 @@ class DemoDirector:
         self._last = self._empty_frame()
         self._queue: list[Press] = []
         self._handled: tuple | None = None
+
+    def calibrate(self) -> dict:
+        """Calibrate the synthetic camera the way an installer does: a few frames of the empty
+        tray and of one throw. The reader then knows the tray region and the die size."""
+        from vision.calibrate import calibrate
+
+        empty = [render_tray([], seed=s, size=self.size, style=self.style).image for s in (1, 2, 3)]
+        thrown = [render_tray([1, 2, 3, 4, 5], seed=s, size=self.size, style=self.style).image for s in (4, 5, 6)]
+        return calibrate(empty, thrown).to_dict()
 
     def _empty_frame(self) -> np.ndarray:
         return next(iter(ThrowAnimation([], seed=self.rng.randrange(2**31), size=self.size, fps=self.fps,

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from vision.settle import DiceMoved, FinalReading, SettleState, SettleTracker
-from vision.types import BAD_FRAME, Problem, Reading
+from vision.types import BAD_FRAME, FOREIGN_OBJECT, Problem, Reading
 
 from .table import TableFlow
 
@@ -44,6 +44,7 @@ class TableRunner:
         self.last_image: np.ndarray | None = None
         self.readings = 0
         self.last_read_ms = 0.0
+        self.last_problems: set[str] = set()
 
     # ------------------------------------------------------------------------------ camera
     def feed_frame(self, image: np.ndarray, timestamp: float) -> None:
@@ -74,6 +75,7 @@ class TableRunner:
             log.exception("the reader failed")
             reading = Reading((), (Problem(BAD_FRAME, f"reader failed: {type(exc).__name__}"),))
         self.last_read_ms = (time.perf_counter() - t0) * 1000
+        self.last_problems = reading.problem_codes()
         return reading
 
     def camera_error(self, message: str) -> None:
@@ -91,6 +93,8 @@ class TableRunner:
     def camera_note(self) -> str:
         state = self.tracker.state
         if state == SettleState.MOVING:
+            if FOREIGN_OBJECT in self.last_problems:
+                return "Something that is not a die is in the tray"
             return "Dice moving..."
         if state == SettleState.EMPTY:
             return "Tray empty"

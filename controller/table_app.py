@@ -165,6 +165,13 @@ class TableApp:
             self.runner.feed_button(event)
 
     def run_forever(self) -> int:
+        import signal
+
+        def stop(signum, frame):  # systemctl stop: finish the loop, close devices, exit 0
+            log.info("signal %s: stopping", signum)
+            self.running = False
+
+        signal.signal(signal.SIGTERM, stop)
         period = 1.0 / self.fps
         try:
             while self.running:

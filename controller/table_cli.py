@@ -88,7 +88,12 @@ def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed
     fps = director.fps
     source = make_frame_source({"type": "generated", "factory": director.frames, "fps": fps})
     tracker = SettleTracker(SettleConfig())
-    runner = TableRunner(flow, tracker, vision_reader.read, screen)
+    calibration = director.calibrate()  # as an installer does once with `dicetable calibrate`
+
+    def read(image):
+        return vision_reader.read(image, calibration)
+
+    runner = TableRunner(flow, tracker, read, screen)
     report = GameReport(game, players, {}, 0, 0, 0, 0, 0, 0, 0.0)
     started = time.perf_counter()
     shot_moments: dict[str, bool] = {}

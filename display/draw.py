@@ -27,20 +27,40 @@ def printable(s: str, f) -> str:
     return "".join(out)
 
 
-def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int, colour=theme.TEXT,
-         bold: bool = False, anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
-    """Draw one line; shrink it to `max_width` if needed rather than let it overflow."""
+_TEXT_CACHE: dict[tuple, pygame.Surface] = {}
+_TEXT_CACHE_MAX = 4000
+
+
+def _render_fitted(s: str, size: int, colour, bold: bool, max_width: int | None,
+                   min_size: int = 10) -> pygame.Surface:
+    """The line rendered at `size`, shrunk (then cut with an ellipsis) to fit `max_width`.
+    Cached: a sheet redraws the same few hundred strings every frame."""
+    key = (s, size, colour, bold, max_width, min_size)
+    img = _TEXT_CACHE.get(key)
+    if img is not None:
+        return img
     f = theme.font(size, bold)
     s = printable(s, f)
     img = f.render(s, True, colour)
     if max_width and img.get_width() > max_width:
-        while size > 10 and img.get_width() > max_width:
+        while size > min_size and img.get_width() > max_width:
             size = int(size * 0.9)
             img = theme.font(size, bold).render(s, True, colour)
-        if img.get_width() > max_width:  # still too wide: cut with an ellipsis
-            while len(s) > 1 and img.get_width() > max_width:
-                s = s[:-4] + "..."
-                img = theme.font(size, bold).render(s, True, colour)
+        while len(s) > 1 and img.get_width() > max_width:  # still too wide: cut with an ellipsis
+            s = s[:-4] + "..."
+            img = theme.font(size, bold).render(s, True, colour)
+    if len(_TEXT_CACHE) >= _TEXT_CACHE_MAX:
+        _TEXT_CACHE.clear()
+    _TEXT_CACHE[key] = img
+    return img
+
+
+def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int, colour=theme.TEXT,
+         bold: bool = False, anchor: str = "topleft", max_width: int | None = None,
+         min_size: int = 10) -> pygame.Rect:
+    """Draw one line; shrink it to `max_width` (not below `min_size`, then cut with an ellipsis)
+    rather than let it overflow."""
+    img = _render_fitted(s, int(size), tuple(colour), bold, max_width, int(min_size))
     rect = img.get_rect(**{anchor: pos})
     surface.blit(img, rect)
     return rect

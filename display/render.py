@@ -20,10 +20,11 @@ def render(surface: pygame.Surface, view: TableView) -> None:
     w, h = surface.get_size()
     margin = int(10 * s)
     header_h = int(52 * s)
-    text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True, max_width=w // 2)
+    title = text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True, max_width=w // 2)
     if view.status:
+        # the prompt says the same in big type, so a long status is cut rather than shrunk to dust
         text(surface, view.status, (w - margin, margin + int(4 * s)), int(34 * s), theme.ACCENT,
-             anchor="topright", max_width=w // 2 - margin)
+             anchor="topright", max_width=w - title.right - 3 * margin, min_size=int(26 * s))
     body = pygame.Rect(margin, header_h + margin, w - 2 * margin, h - header_h - 2 * margin)
     if view.mode == "final":
         _final(surface, view, body, s)

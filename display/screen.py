@@ -30,6 +30,9 @@ class Screen:
         if self.headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        # SDL would turn SIGTERM/SIGINT into a QUIT event that a headless loop never reads, so
+        # `systemctl stop`, `timeout` and Ctrl-C could not stop the program. Keep Python's handlers.
+        os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
         import pygame
 
         self.pygame = pygame

@@ -41,8 +41,11 @@ def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect
         draw_table(surface, table, area, s)
         x += width + gap
     if footer_h:
-        rest = [t.get("title", "") for t in tables[len(shown):] if t.get("title")]
-        line = "Not shown: " + " · ".join(rest)
+        players, totals = sheet.get("players", []), sheet.get("totals", [])
+        if players and totals and len(players) > 1:
+            line = "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
+        else:
+            line = "Also: " + " · ".join(t.get("title", "") for t in tables[len(shown):] if t.get("title"))
         text(surface, line, (inner.x, inner.bottom - footer_h + int(6 * s)), int(26 * s), theme.MUTED,
              max_width=inner.width)
 
@@ -87,9 +90,47 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             colour = theme.CELL_COLOURS.get(ckind, theme.TEXT)
             if cell.get("highlight"):
                 pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y + 1, col_w - 4, row_h - 2), 2, border_radius=6)
-            if ctext:
+            if ctext and ckind == "tick" and set(ctext) <= TICK_GLYPHS:
+                draw_ticks(surface, ctext, pygame.Rect(cx + 4, y, col_w - 8, row_h), colour)
+            elif ctext:
+                bold = kind == "total" or ckind == "total"
+                ctext = fit_cell_text(ctext, size, bold, col_w - 6)
                 text(surface, ctext, (cx + col_w // 2, y + row_h // 2), size, colour,
-                     bold=(kind == "total" or ckind == "total"), anchor="center", max_width=col_w - 6)
+                     bold=bold, anchor="center", max_width=col_w - 6)
         y += row_h
         if y > rect.bottom:
             break
+
+
+TICK_GLYPHS = set("■□")
+
+
+def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:
+    """Cells written "detail · summary" (e.g. a poker hand and its name) keep only the summary
+    when the detail would have to shrink below three quarters of the row's type size."""
+    if " · " not in s:
+        return s
+    if theme.font(size, bold).size(s)[0] * 0.75 <= width:
+        return s
+    return s.rsplit(" · ", 1)[1]
+
+
+def draw_ticks(surface: pygame.Surface, s: str, rect: pygame.Rect, colour) -> None:
+    """A line of boxes (■ ticked, □ free) drawn as squares: the bundled font has no such glyphs."""
+    n = len(s)
+    side = min(rect.height * 6 // 10, (rect.width - 2 * (n - 1)) // max(n, 1))
+    if side < 10:  # too small to see from across the table: say how many instead
+        text(surface, f"{s.count('■')}/{n}", rect.center, int(rect.height * 0.8), colour, bold=True,
+             anchor="center", max_width=rect.width)
+        return
+    gap = max(1, side // 4)
+    total = n * side + (n - 1) * gap
+    x = rect.centerx - total // 2
+    y = rect.centery - side // 2
+    for ch in s:
+        box = pygame.Rect(x, y, side, side)
+        if ch == "■":
+            pygame.draw.rect(surface, colour, box, border_radius=2)
+        else:
+            pygame.draw.rect(surface, theme.GRID, box, 1, border_radius=2)
+        x += side + gap

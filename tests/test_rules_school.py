@@ -4,6 +4,16 @@ reroll, choose), never by editing a sheet.
 """
 from __future__ import annotations
 
+
+def scores_table(sheet):
+    """The summary table (the acting player's own table is drawn first, then this one)."""
+    return next(t for t in sheet.tables if t.title == "Scores")
+
+
+def player_tables(sheet):
+    """The players' own tables, in the order the sheet gives them (acting player first)."""
+    return [t for t in sheet.tables if t.title != "Scores"]
+
 import random
 
 import pytest
@@ -338,7 +348,7 @@ def test_SC_22_full_sheet_total(vid):
     assert {r: award(s, 0, r) for r in SC22_AWARDS} == SC22_AWARDS
     assert s.sheets[0].col_awards == (CROSS, CROSS, CROSS)
     assert s.total(0) == 887 == s.result().scores[0] == s.sheet().totals[0]
-    assert sheet_total(s.sheet().tables[1]) == 887
+    assert sheet_total(player_tables(s.sheet())[0]) == 887
 
 
 @vector("SC-23")
@@ -444,7 +454,7 @@ def test_option_unused_reserve_at_end(mode, total):
     for dice, key in (([2, 2, 2, 2, 5], "S2_BANK1"), ([2, 2, 2, 3, 4], "S2"), ([2, 2, 2, 6, 6], "S2")):
         s = turn(s, dice, key)
     assert s.total(0) == total
-    assert sheet_total(s.sheet().tables[1]) == total
+    assert sheet_total(player_tables(s.sheet())[0]) == total
 
 
 @pytest.mark.parametrize("allowed", [False, True])
@@ -483,7 +493,7 @@ def test_option_award_block_scope_row_cells_too():
     for r in range(15):                                  # each row: one player has the award, the other a cross
         got = sorted((s.sheets[p].awards[r] for p in range(2)), reverse=True)
         assert got[0] > 0 and got[1] == CROSS
-    assert s.total(0) + s.total(1) == sum(sheet_total(t) for t in s.sheet().tables[1:])
+    assert s.total(0) + s.total(1) == sum(sheet_total(t) for t in player_tables(s.sheet()))
 
 
 def test_option_award_block_scope_default_keeps_cells():
@@ -571,17 +581,17 @@ def test_turn_flow_and_messages():
 def test_sheet_previews_and_layout():
     s = throw_to(new(("Ann", "Bob")), [4, 4, 4, 5, 5], 1)
     sh = s.sheet()
-    assert [t.title for t in sh.tables] == ["Scores", "Ann (to play)", "Bob"]
-    assert sh.tables[0].active_column == 0
-    ann = {r.key: r for r in sh.tables[1].rows}
+    assert [t.title for t in sh.tables] == ["Ann (to play)", "Scores", "Bob"]   # own sheet first
+    assert scores_table(sh).active_column == 0
+    ann = {r.key: r for r in player_tables(sh)[0].rows}
     assert ann["FULL_HOUSE"].cells[0].kind == "preview" and ann["FULL_HOUSE"].cells[0].value == 44
     assert ann["S4"].cells[0].value == 12 and ann["S5"].cells[0].kind == "empty"
-    assert [r.key for r in sh.tables[1].rows][-3:] == ["COL_AWARD", "SUM", "TOTAL"]
+    assert [r.key for r in player_tables(sh)[0].rows][-3:] == ["COL_AWARD", "SUM", "TOTAL"]
     assert sh.status == "Round 1 of 45 — Ann, throw 1 of 3: 4 4 4 5 5"
     s = s.apply(choose_input(0, "FULL_HOUSE"))
-    ann = {r.key: r for r in s.sheet().tables[2].rows}      # Bob acts now: Ann's table comes second
+    ann = {r.key: r for r in player_tables(s.sheet())[1].rows}      # Bob acts now: Ann's table comes second
     assert ann["FULL_HOUSE"].cells[0].text == "44" and ann["FULL_HOUSE"].cells[4].text == "×2: 1"
-    assert all(c.kind != "preview" for r in s.sheet().tables[2].rows for c in r.cells)
+    assert all(c.kind != "preview" for r in player_tables(s.sheet())[1].rows for c in r.cells)
 
 
 # ---------------------------------------------------------------------------- property tests
@@ -630,7 +640,7 @@ def test_random_play_invariants(seed, n, options):
         state = nxt
     sheet = state.sheet()
     assert list(state.result().scores) == list(sheet.totals)
-    by_title = {t.title.split(" ")[0]: t for t in sheet.tables[1:]}
+    by_title = {t.title.split(" ")[0]: t for t in player_tables(sheet)}
     for p, ps in enumerate(state.sheets):
         assert ps.full and sheet_total(by_title[state.players[p]]) == sheet.totals[p]
         if options.get("award_block_scope", "award_cell_only") == "award_cell_only":

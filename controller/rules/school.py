@@ -471,10 +471,13 @@ class School(GameState):
         if self.options["unused_reserve_at_end"] == "scored":
             rows.append(line("RESERVE", "Reserve", [self.reserve_points(p) for p in range(n)]))
         rows.append(line("TOTAL", "Total", list(totals), "total"))
-        tables = [Table("Scores", self.players, tuple(rows), self.seat)]
+        summary = Table("Scores", self.players, tuple(rows), self.seat)
+        tables = []
         previews = self._previews()
         order = range(n) if over else [(self.seat + k) % n for k in range(n)]
         tables += [self._player_table(p, previews if p == self.seat else {}, winners) for p in order]
+        # the acting player's own sheet matters most on a small screen; the summary comes next
+        tables.insert(1 if tables else 0, summary)
         if over:
             names = ", ".join(self.players[p] for p in winners)
             status = f"Game over — {'winners' if len(winners) > 1 else 'winner'}: {names} ({totals[winners[0]]})"

@@ -1,0 +1,68 @@
+"""The screens, drawn headless and looked at by numbers: every game's busiest screen at both
+café sizes, text that never overflows, glyphs the font lacks never drawn as boxes."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+
+from controller.bench_table import late_game
+from controller.table import DECIDE
+from display import draw
+from display.screen import Screen
+from display.view import MessageView, Standing, TableView
+from vision.synthetic import TrayStyle, render_tray
+
+SIZES = [(800, 480), (1920, 1080)]
+GAMES = ["thirteen", "classic", "school", "poknroll", "objective-cards"]
+
+
+@pytest.fixture(scope="module")
+def tray_image():
+    return render_tray([3, 3, 5, 1, 6], seed=2, style=TrayStyle(border_px=28, die_px=50.0)).image
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", GAMES)
+def test_busiest_screen_draws_and_is_not_blank(game, size, tray_image, tmp_path):
+    flow, rest = late_game(game, 0.6)
+    while flow.phase != DECIDE and rest:
+        flow.state = flow.state.apply(rest.pop(0))
+        flow._enter_phase()
+    screen = Screen(size, headless=True)
+    screen.show(flow.view(tray_image))
+    path = screen.screenshot(tmp_path / "s.png")
+    pixels = pygame.surfarray.array3d(pygame.image.load(str(path)))
+    assert pixels.shape[:2] == size
+    # the sheet side carries text: many distinct colours, not a flat panel
+    right = pixels[size[0] // 2:, :, :]
+    assert len(np.unique(right.reshape(-1, 3), axis=0)) > 50
+    assert right.std() > 15
+
+
+def test_text_never_overflows_its_width():
+    pygame.font.init()
+    surface = pygame.Surface((400, 100))
+    rect = draw.text(surface, "a very long line that would never fit in a narrow column " * 3, (0, 0), 40,
+                     max_width=200)
+    assert rect.width <= 200
+
+
+def test_missing_glyphs_are_replaced_not_drawn_as_boxes():
+    pygame.font.init()
+    from display import theme
+
+    f = theme.font(30)
+    assert draw.printable("✕ ▲ ■□ ✓", f) == "X ^ #- +"
+    assert draw.printable("Round 1 — Ann · 3", f) == "Round 1 — Ann · 3"   # these the font has
+
+
+def test_final_screen_names_the_winner_in_big_type(tmp_path):
+    screen = Screen((800, 480), headless=True)
+    view = TableView("final", "Thirteen: final standings", "Game over",
+                     standings=(Standing("Ann", 268, 1, True), Standing("Bob", 253, 2)),
+                     message=MessageView("stale warning", "warning"))
+    screen.show(view)
+    pixels = pygame.surfarray.array3d(screen.surface)
+    gold = np.all(np.abs(pixels.astype(int) - np.array([255, 215, 0])) < 30, axis=2)
+    assert gold.sum() > 500      # the winner's line is drawn in the winner colour
