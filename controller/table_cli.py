@@ -11,7 +11,7 @@ import logging
 import random
 import sys
 import time
-import tracemalloc
+import resource
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -177,7 +177,6 @@ def run_demo(args: argparse.Namespace) -> int:
     print(f"dicetable demo: {len(games)} game(s), automatic players, synthetic camera, {where}.")
     if shots:
         print(f"Screenshots go to {shots}/")
-    tracemalloc.start()
     reports = []
     try:
         for i, game in enumerate(games):
@@ -198,11 +197,10 @@ def run_demo(args: argparse.Namespace) -> int:
         print("\nDemo stopped.")
     finally:
         screen.close()
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    if shots and reports:
-        print(f"\n{sum(len(r.screenshots) for r in reports)} screenshots in {shots}/ "
-              f"(peak Python memory {peak / 2**20:.0f} MB)")
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if reports:
+        shots_note = f"{sum(len(r.screenshots) for r in reports)} screenshots in {shots}/; " if shots else ""
+        print(f"\n{shots_note}peak memory {peak_mb:.0f} MB")
     return 0
 
 
