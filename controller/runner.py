@@ -47,13 +47,21 @@ class TableRunner:
         self.last_problems: set[str] = set()
 
     # ------------------------------------------------------------------------------ camera
-    def feed_frame(self, image: np.ndarray, timestamp: float) -> None:
-        """One camera frame. Cheap unless the tray is still and a reading is wanted."""
-        self.last_image = image
+    def feed_frame(self, image: np.ndarray, timestamp: float,
+                   full: Callable[[], np.ndarray | None] | None = None) -> None:
+        """One camera frame. Cheap unless the tray is still and a reading is wanted.
+
+        With a camera that has a low-resolution stream (picamera2), `image` is that stream and
+        `full` fetches a full-resolution frame, only when the tracker wants a reading."""
+        if full is None or self.last_image is None:
+            self.last_image = image
         try:
             self.tracker.update(image, timestamp)
             if self.tracker.wants_reading:
-                self.tracker.offer(self._read(image), timestamp)
+                big = full() if full is not None else None
+                if big is not None:
+                    self.last_image = big
+                self.tracker.offer(self._read(image if big is None else big), timestamp)
             events = self.tracker.drain_events()
         except Exception as exc:  # a broken frame must not stop the table
             log.exception("frame %s could not be processed", timestamp)

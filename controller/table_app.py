@@ -126,7 +126,10 @@ class TableApp:
     # ------------------------------------------------------------------------------- loop
     def step(self) -> None:
         """One pass: a frame, the buttons, the clock, the screen. Never raises."""
-        frame = self.frames.read()
+        # motion is watched on the low-resolution stream where the camera has one (picamera2);
+        # a full frame is taken only when the tray is still and a reading is wanted
+        two_streams = hasattr(getattr(self.frames, "source", self.frames), "read_lores")
+        frame = self.frames.read_lores() if two_streams else self.frames.read()
         error = str(self.frames.error) if getattr(self.frames, "error", None) else ""
         if error != self._camera_error:
             self._camera_error = error
@@ -135,7 +138,8 @@ class TableApp:
             elif self.flow:
                 self.flow.say("Camera back.")
         if frame is not None and self.runner is not None:
-            self.runner.feed_frame(frame.image, frame.timestamp)
+            full = (lambda: getattr(self.frames.read(), "image", None)) if two_streams else None
+            self.runner.feed_frame(frame.image, frame.timestamp, full)
         for event in self.screen.events():
             if getattr(event, "type", None) == self.screen.pygame.QUIT:
                 self.running = False

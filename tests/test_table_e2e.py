@@ -183,3 +183,55 @@ def test_camera_unplugged_and_back_keeps_the_game(tmp_path):
     again = TableApp(config, screen, FlakyFrames(), NoButtons())
     assert again.flow is not None and snapshot(again.flow) == before
     assert "Resumed" in again.flow.message.text
+
+
+def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_path):
+    """picamera2 (a fake module, as in the hardware tests): settle detection gets the 320x240
+    stream every frame, the reader gets a full frame only once the tray is still."""
+    from controller.config import parse_config
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+    import cv2
+
+    full = cv2.imread(str(FRAMES / "d12345.jpg"))
+    lores = cv2.resize(full, (200, 150))
+    calls = {"lores": 0, "full": 0}
+
+    class TwoStreamCamera:
+        error = None
+
+        def read_lores(self):
+            calls["lores"] += 1
+            return type("F", (), {"image": lores, "timestamp": calls["lores"] * 0.1})()
+
+        def read(self):
+            calls["full"] += 1
+            return type("F", (), {"image": full, "timestamp": calls["lores"] * 0.1})()
+
+        def close(self):
+            pass
+
+    class NoButtons:
+        status = type("S", (), {"connected": True, "message": ""})()
+
+        def feed(self, event):
+            return False
+
+        def poll(self):
+            return []
+
+        def stop(self):
+            pass
+
+    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\n')
+    sizes = []
+    app = TableApp(config, Screen((800, 480), headless=True), TwoStreamCamera(), NoButtons(),
+                   reader=lambda image: (sizes.append(image.shape[:2]), __import__("vision.reader").reader.read(image))[1])
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    for _ in range(20):
+        app.step()
+    assert calls["lores"] == 20 and 0 < calls["full"] < 20
+    assert sizes and all(s == full.shape[:2] for s in sizes)
+    assert app.flow.phase in (CONFIRM, "decide")
+    assert sorted(app.flow.pending or app.flow.tray_values) == [1, 2, 3, 4, 5]
