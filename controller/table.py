@@ -86,6 +86,7 @@ class TableFlow:
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
         self._faces: tuple[str, ...] | None = None
+        self._notes: tuple[str, ...] = tuple(state.sheet().notes)
         self.phase = WAIT_DICE
         self._enter_phase()
 
@@ -148,8 +149,18 @@ class TableFlow:
         self.log.inputs.append(data)
         if self.on_apply:
             self.on_apply(data)
+        self._announce()
         self._enter_phase()
         return True
+
+    def _announce(self) -> None:
+        """Show what just happened (a round won, a showdown, cards resolved) in the banner:
+        the games' sheet notes are public by contract, so this never leaks a secret."""
+        notes = tuple(self.state.sheet().notes)
+        new = [n for n in notes if n not in self._notes]
+        self._notes = notes
+        if new:
+            self.say(" · ".join(new[-2:]))
 
     # ------------------------------------------------------------------------------ readings
     def on_reading(self, reading: Reading) -> None:

@@ -235,3 +235,42 @@ def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_
     assert sizes and all(s == full.shape[:2] for s in sizes)
     assert app.flow.phase in (CONFIRM, "decide")
     assert sorted(app.flow.pending or app.flow.tray_values) == [1, 2, 3, 4, 5]
+
+
+def test_button_box_unplugged_is_shown_and_the_game_waits(tmp_path):
+    from controller.config import parse_config
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    class NoFrames:
+        error = None
+
+        def read(self):
+            return None
+
+        def close(self):
+            pass
+
+    class Box:
+        def __init__(self):
+            self.status = type("S", (), {"connected": True, "message": ""})()
+
+        def feed(self, event):
+            return False
+
+        def poll(self):
+            return []
+
+        def stop(self):
+            pass
+
+    box = Box()
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
+                   NoFrames(), box)
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    before = snapshot(app.flow)
+    box.status = type("S", (), {"connected": False, "message": "serial port /dev/ttyACM0 unplugged"})()
+    app.step()
+    assert app.flow.message.level == "error" and "unplugged" in app.flow.message.text
+    assert snapshot(app.flow) == before

@@ -210,3 +210,14 @@ def test_view_names_the_player_and_shows_previews():
     assert any(o.points == 40 for o in view.prompt.options)     # full house after throw 1: 30 + 10
     kinds = {c["kind"] for t in view.sheet["tables"] for r in t["rows"] for c in r["cells"]}
     assert "preview" in kinds
+
+
+def test_round_results_are_announced():
+    flow, clock = make(game="classic", players=("Ann", "Bob"))
+    settle_and_confirm(flow, clock, [6, 6, 6, 6, 6])
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "STAND")
+    flow.on_button(Press("OK"))
+    settle_and_confirm(flow, clock, [1, 2, 3, 4, 6])
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "STAND")
+    flow.on_button(Press("OK"))
+    assert flow.message is not None and "Ann wins" in flow.message.text
