@@ -12,24 +12,12 @@ from controller.demo_text import run_text_demo
 from controller.rules import GAMES, OptionError
 
 
-def _parser_builds() -> bool:
-    try:
-        cli.load_all()
-        cli.build_parser()
-    except Exception:  # noqa: BLE001 - vision's subcommands are still being finished
-        return False
-    return True
-
-
-PARSER_BUILDS = _parser_builds()
 TITLES = {"classic": "Classic poker dice", "objective-cards": "Objective cards", "poknroll": "Pok'n Roll",
           "school": "School", "thirteen": "Thirteen"}
 
 
 @pytest.fixture
 def run(monkeypatch, capsys):
-    if not PARSER_BUILDS:
-        monkeypatch.setattr(cli, "register_tools", lambda sub: None)
 
     def _run(*argv: str) -> tuple[int, str, str]:
         try:

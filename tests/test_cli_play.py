@@ -15,16 +15,6 @@ from controller.tablelog import TableLog, replay
 from controller.terminal import HELP
 
 
-def _parser_builds() -> bool:
-    try:
-        cli.load_all()
-        cli.build_parser()
-    except Exception:  # noqa: BLE001 - vision's subcommands are still being finished
-        return False
-    return True
-
-
-PARSER_BUILDS = _parser_builds()
 
 
 class Keyboard:
@@ -44,8 +34,6 @@ class Keyboard:
 @pytest.fixture
 def play(monkeypatch, capsys):
     """play(lines, *argv) -> (exit code, stdout, stderr, keyboard)."""
-    if not PARSER_BUILDS:
-        monkeypatch.setattr(cli, "register_tools", lambda sub: None)
 
     def _play(lines, *argv):
         keyboard = Keyboard(lines)

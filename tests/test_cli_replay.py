@@ -35,23 +35,11 @@ FIXTURES = {
 }
 
 
-def _parser_builds() -> bool:
-    try:
-        cli.load_all()
-        cli.build_parser()
-    except Exception:  # noqa: BLE001 - vision's subcommands are still being finished
-        return False
-    return True
-
-
-PARSER_BUILDS = _parser_builds()
 
 
 @pytest.fixture
 def run(monkeypatch, capsys):
     """`dicetable ARGS...` in-process -> (exit code, stdout, stderr)."""
-    if not PARSER_BUILDS:   # keep these tests about replay while vision.cli.register is unfinished
-        monkeypatch.setattr(cli, "register_tools", lambda sub: None)
 
     def _run(*argv: str) -> tuple[int, str, str]:
         try:

@@ -75,6 +75,51 @@ def snapshot(flow) -> tuple:
 
 START = "game thirteen Ann\n"
 
+class FakeButtons:
+    """A button source with nothing pressed; `status` can be switched to 'unplugged'."""
+
+    def __init__(self, connected: bool = True, message: str = ""):
+        self.status = type("Status", (), {"connected": connected, "message": message})()
+
+    def feed(self, event):
+        return False
+
+    def poll(self):
+        return []
+
+    def stop(self):
+        pass
+
+
+class NoFrames:
+    """A camera that delivers nothing; `fail` makes it report being unplugged."""
+
+    def __init__(self):
+        self.error = None
+        self.fail = False
+
+    def read(self):
+        from hardware import FrameSourceError
+
+        self.error = FrameSourceError("camera unplugged", "test") if self.fail else None
+        return None
+
+    def close(self):
+        pass
+
+
+def table_app(tmp_path, frames, buttons, game="thirteen", **kw):
+    from controller.config import parse_config
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
+                   frames, buttons, **kw)
+    app.menu.done = SetupResult(game, ("Ann",), {})
+    app.start_new()
+    return app
+
+
 
 def test_wrong_number_of_dice_is_shown_and_changes_nothing():
     p = player(START + "throw 4dice.jpg\n")
@@ -126,48 +171,12 @@ def test_a_misread_is_corrected_with_a_long_ok():
 
 
 def test_camera_unplugged_and_back_keeps_the_game(tmp_path):
-    """The real-table loop with a folder camera that fails, then comes back."""
-    from controller.config import parse_config
+    """The real-table loop with a camera that fails, then comes back, then a power cut."""
     from controller.table_app import TableApp
-    from hardware import FrameSourceError
-
-    class FlakyFrames:
-        def __init__(self):
-            self.error = None
-            self.fail = False
-
-        def read(self):
-            if self.fail:
-                self.error = FrameSourceError("camera unplugged", "test")
-                return None
-            self.error = None
-            return None
-
-        def close(self):
-            pass
-
-    class NoButtons:
-        status = type("S", (), {"connected": True, "message": ""})()
-
-        def feed(self, event):
-            return False
-
-        def poll(self):
-            return []
-
-        def stop(self):
-            pass
-
-    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\ngame = "thirteen"\nplayers = ["Ann"]\n')
-    screen = Screen((800, 480), headless=True)
-    frames = FlakyFrames()
-    app = TableApp(config, screen, frames, NoButtons())
-    from controller.setup_menu import SetupResult
-
-    app.menu.done = SetupResult("thirteen", ("Ann",), {})
-    app.start_new()
     from vision.types import Die, Reading
 
+    frames = NoFrames()
+    app = table_app(tmp_path, frames, FakeButtons())
     app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
                                       for i, v in enumerate([1, 2, 3, 4, 5]))))
     app.flow.on_button(type("P", (), {"kind": "press", "name": "OK"})())
@@ -180,7 +189,7 @@ def test_camera_unplugged_and_back_keeps_the_game(tmp_path):
     app.step()
     assert "back" in app.flow.message.text.lower()
     # a power cut now: a new app resumes the same game from the journal
-    again = TableApp(config, screen, FlakyFrames(), NoButtons())
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons())
     assert again.flow is not None and snapshot(again.flow) == before
     assert "Resumed" in again.flow.message.text
 
@@ -188,9 +197,6 @@ def test_camera_unplugged_and_back_keeps_the_game(tmp_path):
 def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_path):
     """picamera2 (a fake module, as in the hardware tests): settle detection gets the 320x240
     stream every frame, the reader gets a full frame only once the tray is still."""
-    from controller.config import parse_config
-    from controller.setup_menu import SetupResult
-    from controller.table_app import TableApp
     import cv2
 
     full = cv2.imread(str(FRAMES / "d12345.jpg"))
@@ -211,24 +217,15 @@ def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_
         def close(self):
             pass
 
-    class NoButtons:
-        status = type("S", (), {"connected": True, "message": ""})()
+    from vision.reader import read
 
-        def feed(self, event):
-            return False
-
-        def poll(self):
-            return []
-
-        def stop(self):
-            pass
-
-    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\n')
     sizes = []
-    app = TableApp(config, Screen((800, 480), headless=True), TwoStreamCamera(), NoButtons(),
-                   reader=lambda image: (sizes.append(image.shape[:2]), __import__("vision.reader").reader.read(image))[1])
-    app.menu.done = SetupResult("thirteen", ("Ann",), {})
-    app.start_new()
+
+    def reader(image):
+        sizes.append(image.shape[:2])
+        return read(image)
+
+    app = table_app(tmp_path, TwoStreamCamera(), FakeButtons(), reader=reader)
     for _ in range(20):
         app.step()
     assert calls["lores"] == 20 and 0 < calls["full"] < 20
@@ -238,39 +235,10 @@ def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_
 
 
 def test_button_box_unplugged_is_shown_and_the_game_waits(tmp_path):
-    from controller.config import parse_config
-    from controller.setup_menu import SetupResult
-    from controller.table_app import TableApp
-
-    class NoFrames:
-        error = None
-
-        def read(self):
-            return None
-
-        def close(self):
-            pass
-
-    class Box:
-        def __init__(self):
-            self.status = type("S", (), {"connected": True, "message": ""})()
-
-        def feed(self, event):
-            return False
-
-        def poll(self):
-            return []
-
-        def stop(self):
-            pass
-
-    box = Box()
-    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
-                   NoFrames(), box)
-    app.menu.done = SetupResult("thirteen", ("Ann",), {})
-    app.start_new()
+    box = FakeButtons()
+    app = table_app(tmp_path, NoFrames(), box)
     before = snapshot(app.flow)
-    box.status = type("S", (), {"connected": False, "message": "serial port /dev/ttyACM0 unplugged"})()
+    box.status = FakeButtons(False, "serial port /dev/ttyACM0 unplugged").status
     app.step()
     assert app.flow.message.level == "error" and "unplugged" in app.flow.message.text
     assert snapshot(app.flow) == before
