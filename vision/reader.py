@@ -191,3 +191,16 @@ def read_die(crop: np.ndarray) -> tuple[int | None, float]:
         return fr.value, fr.confidence
     except Exception:  # noqa: BLE001
         return None, 0.0
+
+
+def _warm_up() -> None:
+    """One read of a tiny drawn die at import: the first call of several OpenCV and numpy
+    routines costs far more than the later ones, and the first real frame should not pay it."""
+    img = np.full((96, 128, 3), 70, np.uint8)
+    cv2.rectangle(img, (44, 30), (78, 64), (235, 235, 235), -1)
+    for x, y in ((52, 38), (70, 38), (61, 47), (52, 56), (70, 56)):
+        cv2.circle(img, (x, y), 3, (20, 20, 20), -1)
+    read(img)
+
+
+_warm_up()

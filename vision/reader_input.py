@@ -12,6 +12,11 @@ import numpy as np
 
 from vision.types import BAD_FRAME, TOO_BRIGHT, TOO_DARK, Problem
 
+# OpenCV builds its colour-conversion tables on the first Lab conversion of a process (~100 ms
+# on a desktop core, several times that on a Pi). Pay it here, when the reader is imported at
+# start-up, not on the first still frame of the first throw.
+cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
+
 MIN_SIDE = 16          # smaller than this cannot hold a readable die
 MAX_SIDE = 1600        # larger frames are downscaled first: nothing gains from more pixels
 

@@ -24,13 +24,17 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+DEBUG = False
 WORK_SIDE = 320          # long side of the segmentation image
 KERNEL_DICE = 3.0        # background median window, in die widths
 MIN_WORK_DIE = 12.0      # a die narrower than this (work pixels) cannot be segmented reliably
 MAX_WORK_DIE = 36.0      # larger dice are worked on at lower resolution (speed)
+WALL_MARGIN = 0.3        # a die against the wall may overhang the surface by this many sides
+TRAY_PAD = 0.3           # calibrated tray region padded by this many die sides
 MIN_DIE_FRAC = 0.025     # smallest die side we look for, as a fraction of the frame's long side
 MAX_DIE_FRAC = 0.25      # largest
-FOREIGN_EDGES = 0.12     # edge pixels per blob pixel below which a big blob is not a heap of dice
+FOREIGN_DICE = 2.0       # blobs bigger than this many dice may be foreign objects
+FOREIGN_EDGES = 0.13     # edge pixels per blob pixel below which a big blob is not a heap of dice
 LEANING_ASPECT = 1.3     # outline aspect above which a die surely shows a second face
 ROUND = 0.84             # area / enclosing-circle area above this: a disc, not a square (0.64)
 
@@ -69,10 +73,18 @@ def _odd(n: float) -> int:
     return k if k % 2 else k + 1
 
 
-def background_lab(lab: np.ndarray, kernel_frac: float) -> np.ndarray:
-    """Median-filtered tray surface; computed on a small copy because it is smooth anyway."""
+def background_lab(lab: np.ndarray, kernel_frac: float, off: np.ndarray | None = None,
+                   fill: np.ndarray | None = None) -> np.ndarray:
+    """Median-filtered tray surface; computed on a small copy because it is smooth anyway.
+
+    `off` (work-scale mask, 255 = not the tray surface: walls, the table around the tray) is
+    painted with the surface colour `fill` first, so the surface model near a wall is the felt,
+    not a blend of felt and wood."""
     h, w = lab.shape[:2]
     f = 64.0 / max(h, w)
+    if off is not None and fill is not None:
+        lab = lab.copy()
+        lab[off > 0] = fill
     small = cv2.resize(lab, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
     k = _odd(kernel_frac * max(small.shape[:2]))
     k = min(k, _odd(min(small.shape[:2]) - 2))
@@ -141,8 +153,8 @@ def _robust_threshold(vals: np.ndarray, k: float, lo: float, hi: float) -> float
 
 
 def foreground_mask(dist: np.ndarray, roi_mask: np.ndarray | None,
-                    grad: np.ndarray | None = None, contrast: float = 1.0
-                    ) -> tuple[np.ndarray, float, float]:
+                    grad: np.ndarray | None = None, contrast: float = 1.0, clip: bool = True,
+                    floors: tuple[float, float] = (0.0, 0.0)) -> tuple[np.ndarray, float, float]:
     """Pixels that differ from the surface by colour, or that sit on a strong edge.
 
     Thresholds follow the frame's own noise (median + k sigma); their floors, which only
@@ -152,14 +164,14 @@ def foreground_mask(dist: np.ndarray, roi_mask: np.ndarray | None,
     vals = sel(dist)
     if vals.size == 0:
         vals, sel = dist.ravel(), (lambda a: a.ravel())
-    thr = _robust_threshold(vals, 6.0, 12.0 * contrast, 40.0)
+    thr = max(_robust_threshold(vals, 6.0, 12.0 * contrast, 40.0), floors[0])
     mask = (dist > thr).astype(np.uint8) * 255
     gthr = 0.0
     if grad is not None:
-        gthr = _robust_threshold(sel(grad), 8.0, 48.0 * contrast, 160.0)
+        gthr = max(_robust_threshold(sel(grad), 8.0, 48.0 * contrast, 160.0), floors[1])
         mg = (grad > gthr).astype(np.uint8) * 255
         mask |= cv2.morphologyEx(mg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    if roi_mask is not None:
+    if roi_mask is not None and clip:
         mask &= roi_mask
     return mask, thr, gthr
 
@@ -262,10 +274,15 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
 
     roi_mask = None
+    rx0, ry0, rx1, ry1 = 0.0, 0.0, float(w), float(h)   # region of interest, work px
     if tray is not None:
+        # The calibrated tray is the felt; a die against the wall reaches a little past it (its
+        # sides, perspective, a loose calibration): pad by a fraction of a die.
+        pad = TRAY_PAD * (die_px if die_px else MIN_DIE_FRAC * 2 * max(H, W))
+        rx0, ry0 = max(0.0, (tray[0] - pad) * scale), max(0.0, (tray[1] - pad) * scale)
+        rx1, ry1 = min(float(w), (tray[2] + pad) * scale), min(float(h), (tray[3] + pad) * scale)
         roi_mask = np.zeros((h, w), np.uint8)
-        x0, y0, x1, y1 = [int(round(v * scale)) for v in tray]
-        roi_mask[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = 255
+        roi_mask[int(round(ry0)):int(round(ry1)), int(round(rx0)):int(round(rx1))] = 255
 
     grad = gradient(lab)
     contrast = frame_contrast(lab)
@@ -273,12 +290,42 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     # frame, then redo with a kernel sized from the dice found if it was far off.
     kfrac = 0.22 if not die_px else min(0.8, KERNEL_DICE * die_px * scale / long_side)
     fg, bg, dthr, gthr = _mask(lab, grad, kfrac, roi_mask, contrast)
+    # The surface the dice lie on: walls, rims and the table around the tray are left out (they
+    # are neither dice nor objects in the tray), and the surface model is redone without them.
+    surf = _surface(fg, lab, roi_mask)
+    off = fill = core = None
+    floors = (0.0, 0.0)
+    if surf is not None:
+        hull, fill = surf
+        off = cv2.bitwise_not(hull)
+        # (thresholds never below the whole frame's: a plain surface's low noise would let
+        # shadows glue neighbouring dice together)
+        floors = (0.0, gthr)
+        fg, bg, dthr, gthr = _mask(lab, grad, kfrac, hull, contrast, off, fill, keep=roi_mask, floors=floors)
+        surf2 = _surface(fg, lab, roi_mask)
+        core = hull if surf2 is None else surf2[0]
+        off = cv2.bitwise_not(core)
+    elif tray is not None:
+        core = np.zeros((h, w), np.uint8)
+        x0, y0, x1, y1 = [int(round(v * scale)) for v in tray]
+        core[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = 255
+    est = die_px * scale if die_px else None
+    if core is not None:
+        if est is None:
+            est = _estimate_die_side(_blobs(fg & core), long_side)
+        fg = _at_wall(fg, core, roi_mask, est)
     blobs = _blobs(fg)
-    est = die_px * scale if die_px else _estimate_die_side(blobs, long_side)
+    if est is None:
+        est = _estimate_die_side(blobs, long_side)
     if not die_px and est is not None:
         k2 = min(0.8, max(0.08, KERNEL_DICE * est / long_side))
         if abs(k2 - kfrac) > 0.35 * kfrac:
-            fg, bg, dthr, gthr = _mask(lab, grad, k2, roi_mask, contrast)
+            if core is None:
+                fg, bg, dthr, gthr = _mask(lab, grad, k2, roi_mask, contrast)
+            else:
+                fg, bg, dthr, gthr = _mask(lab, grad, k2, core, contrast, off, fill, keep=roi_mask,
+                                           floors=floors)
+                fg = _at_wall(fg, core, roi_mask, est)
             blobs = _blobs(fg)
             est = _estimate_die_side(blobs, long_side) or est
 
@@ -289,8 +336,6 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     die_area = est * est
     inv = 1.0 / scale
     border = 1.5
-    rx0, ry0, rx1, ry1 = (0, 0, w, h) if tray is None else (
-        max(0, tray[0] * scale), max(0, tray[1] * scale), min(w, tray[2] * scale), min(h, tray[3] * scale))
 
     def add(b: _Blob, touching: bool, isolated: bool = True) -> None:
         (cx, cy), (rw, rh), ang = b.rect
@@ -322,6 +367,20 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         bx, by, bw, bh = cv2.boundingRect(b.contour)
         return any(bx < g[2] and g[0] < bx + bw and by < g[3] and g[1] < by + bh for g in glare_work)
 
+    def glare_only(b: _Blob) -> bool:
+        """A big smooth blob that is mostly a glare spot and its halo (not a hand)."""
+        if not glare_work or not in_glare(b):
+            return False
+        m, ox, oy = _local_mask(b.contour)
+        hh, ww = m.shape
+        ys, xs = max(0, oy), max(0, ox)
+        s_ = np.zeros_like(m)
+        sub = sat[ys:oy + hh, xs:ox + ww]
+        s_[ys - oy:ys - oy + sub.shape[0], xs - ox:xs - ox + sub.shape[1]] = sub
+        k = _odd(1.2 * est)
+        rest = cv2.countNonZero(m & ~cv2.dilate(s_, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
+        return rest < FOREIGN_DICE * die_area
+
     for b in blobs:
         if b.area < 0.2 * die_area:
             continue
@@ -341,19 +400,27 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         if b.roundness >= ROUND:
             continue  # a disc: a fixture, a coin, a glare spot
         parts, edge_density = _split(b, lab, gthr, est)
+        _, _, bw, bh = cv2.boundingRect(b.contour)
+        if DEBUG:
+            hull_ = cv2.convexHull(b.contour)
+            print("blob", round(b.area / die_area, 2), "fill", round(b.fill, 2), "min/est",
+                  round(min(bw, bh) / est, 2), "edges", round(edge_density, 3), "solid",
+                  round(b.area / max(cv2.contourArea(hull_), 1e-6), 2), "parts", len(parts),
+                  "mean", [round(v) for v in cv2.mean(lab, _fill_mask(b.contour, lab.shape[:2]))[:3]],
+                  "sat", round(cv2.mean(sat, _fill_mask(b.contour, lab.shape[:2]))[0] / 255, 2))
+        rest = b.area - sum(p.area for p, _t in parts)   # what is not cut out as dice
+        if b.area > FOREIGN_DICE * die_area and rest > die_area and b.fill > 0.25 and min(bw, bh) > 1.4 * est \
+                and edge_density < FOREIGN_EDGES:
+            # Much bigger than a die, not a thin band (a rim) and smooth (a heap of dice is
+            # full of outlines and pips): a hand, a cup. Nothing in it is read.
+            hull = cv2.convexHull(b.contour)
+            if b.area / max(cv2.contourArea(hull), 1e-6) > 0.35 and not glare_only(b):
+                foreign.append(_full_box(cv2.boundingRect(b.contour), inv, W, H))
+                continue
         if in_glare(b):
             for part, _touching in parts:
                 add(part, False, False)   # glare halo pieces count only if a face reads
             continue
-        _, _, bw, bh = cv2.boundingRect(b.contour)
-        if b.area > 5 * die_area and b.fill > 0.4 and min(bw, bh) > 2.2 * est \
-                and edge_density < FOREIGN_EDGES:
-            # Far bigger than a die, solid (the tray rim is thin) and smooth (a heap of dice is
-            # full of outlines and pips): a hand, a cup. Nothing in it is read.
-            hull = cv2.convexHull(b.contour)
-            if b.area / max(cv2.contourArea(hull), 1e-6) > 0.6:
-                foreign.append(_full_box(cv2.boundingRect(b.contour), inv, W, H))
-                continue
         for part, touching in parts:
             add(part, touching, False)
     if scale < 1.0:
@@ -434,13 +501,130 @@ def _die_like(b: _Blob, die_area: float) -> bool:
 
 
 def _mask(lab: np.ndarray, grad: np.ndarray, kfrac: float, roi_mask: np.ndarray | None,
-          contrast: float) -> tuple[np.ndarray, np.ndarray, float, float]:
-    bg = background_lab(lab, kfrac)
+          contrast: float, off: np.ndarray | None = None, fill: np.ndarray | None = None,
+          keep: np.ndarray | None = None, floors: tuple[float, float] = (0.0, 0.0)
+          ) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Foreground of the frame; thresholds from the pixels of `roi_mask`. The result is limited
+    to `roi_mask`, or with an `off` region (see background_lab) to `keep` (None: whole frame)."""
+    bg = background_lab(lab, kfrac, off, fill)
     dist = surface_distance(lab, bg)
-    mask, thr, gthr = foreground_mask(dist, roi_mask, grad, contrast)
+    mask, thr, gthr = foreground_mask(dist, roi_mask, grad, contrast, clip=off is None, floors=floors)
+    if off is not None and keep is not None:
+        mask &= keep
     k3 = np.ones((3, 3), np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
     return fill_holes(mask, max_hole=mask.size / 40), bg, thr, gthr
+
+
+_K3 = np.ones((3, 3), np.uint8)
+_K5 = np.ones((5, 5), np.uint8)
+SURFACE_DIST = 25.0     # colour distance (shading forgiven) within which a pixel is tray surface
+
+
+def _surface(fg: np.ndarray, lab: np.ndarray, roi_mask: np.ndarray | None
+             ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The tray surface the dice lie on, as a work-scale mask, and its colour.
+
+    The surface is the plain (not foreground) region of the frame's own surface colour (taken
+    near the frame centre: the camera looks at the tray), shading forgiven as in
+    surface_distance; its largest piece is closed over by its convex hull (a tray seen from
+    above is convex: dice and objects on it are holes or bays in it; the wall and the table
+    around it, even of the same colour, are outside). None when the surface is the
+    whole frame (or region of interest) anyway, or no convincing surface is found."""
+    h, w = fg.shape
+    # half resolution is plenty for a region this coarse
+    hs, ws = max(8, h // 2), max(8, w // 2)
+    fgs = cv2.resize(fg, (ws, hs), interpolation=cv2.INTER_NEAREST)
+    labs = cv2.resize(lab, (ws, hs), interpolation=cv2.INTER_AREA)
+    free = cv2.bitwise_not(fgs)
+    roi_s = None
+    if roi_mask is not None:
+        roi_s = cv2.resize(roi_mask, (ws, hs), interpolation=cv2.INTER_NEAREST)
+        free &= roi_s
+    cen = free[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4] > 0
+    if cen.sum() < 0.2 * cen.size:
+        return None
+    px = labs[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4][cen]
+    px = px[:: max(1, len(px) // 2000)]
+    ref = np.partition(px, len(px) // 2, axis=0)[len(px) // 2].astype(np.float32)
+    d = surface_distance(labs, np.broadcast_to(ref, labs.shape).astype(np.uint8))
+    # the surface's own spread (texture, uneven light) around its colour, near the centre
+    gate = _robust_threshold(d[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4][cen], 6.0, SURFACE_DIST, 60.0)
+    free &= (d < gate).astype(np.uint8) * 255
+    # cut thin bridges through gaps in a rim: the table outside is not the tray
+    free = cv2.erode(free, _K3)
+    n, lbl, stats, _c = cv2.connectedComponentsWithStats(free, connectivity=4)
+    if n <= 1:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    big = int(np.argmax(areas)) + 1
+    total = float(cv2.countNonZero(roi_s)) if roi_s is not None else float(hs * ws)
+    if areas[big - 1] < 0.2 * total:
+        return None
+    x, y, bw, bh = (int(v) for v in stats[big, :4])
+    cs, _ = cv2.findContours((lbl[y:y + bh, x:x + bw] == big).astype(np.uint8), cv2.RETR_EXTERNAL,
+                             cv2.CHAIN_APPROX_SIMPLE)
+    hull = _corners_back(cv2.convexHull(np.concatenate(cs) + np.array([x, y], np.int32)), ws, hs)
+    if cv2.contourArea(hull) > 0.96 * total:
+        return None
+    hull = np.round((hull.astype(np.float32) + 0.5) * np.array([w / ws, h / hs], np.float32)).astype(np.int32)
+    hm = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(hm, hull, 255)
+    if roi_mask is not None:
+        hm &= roi_mask
+    return hm, ref
+
+
+def _corners_back(hull: np.ndarray, w: int, h: int) -> np.ndarray:
+    """A tray's corner hidden by dice (they gather there) is cut off the hull by a short chord:
+    drop short edges of a near-quadrilateral hull and meet its neighbours' lines instead."""
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
+    if not 5 <= len(poly) <= 8:
+        return hull
+    area0 = cv2.contourArea(poly.astype(np.float32))
+    while len(poly) > 4:
+        n = len(poly)
+        lens = np.hypot(*(np.roll(poly, -1, axis=0) - poly).T)
+        i = int(np.argmin(lens))          # edge poly[i] -> poly[i+1]
+        if lens[i] > 0.12 * peri:
+            break
+        a0, a1 = poly[(i - 1) % n], poly[i]
+        b0, b1 = poly[(i + 1) % n], poly[(i + 2) % n]
+        d1, d2 = a1 - a0, b1 - b0
+        den = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(den) < 1e-9:
+            break
+        t = ((b0[0] - a0[0]) * d2[1] - (b0[1] - a0[1]) * d2[0]) / den
+        p = a0 + t * d1
+        if not (-2 <= p[0] <= w + 1 and -2 <= p[1] <= h + 1):
+            break
+        new = np.delete(poly, (i + 1) % n, axis=0)
+        new[i if (i + 1) % n else i - 1] = p
+        if cv2.contourArea(new.astype(np.float32)) > 1.06 * area0:
+            break
+        poly = new
+    return np.round(poly).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _at_wall(fg: np.ndarray, core: np.ndarray, roi_mask: np.ndarray | None, est: float | None
+             ) -> np.ndarray:
+    """Foreground on the tray surface (`core`), plus what of it reaches a little beyond: a die
+    against the wall overhangs the surface edge (its sides, perspective, a loose calibration),
+    while the wall and rim there are thin bands. In that margin only pixels of die-thick
+    foreground are kept (an opening with a kernel of about half a die peels the bands off)."""
+    if est is None or est < 4:
+        return cv2.morphologyEx(fg & core, cv2.MORPH_OPEN, _K3)
+    m = _odd(2 * WALL_MARGIN * est)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (m, m))
+    zone = cv2.dilate(core, disc)
+    if roi_mask is not None:
+        zone &= roi_mask
+    inner = cv2.erode(core, disc)          # well inside: everything counts
+    k = _odd(0.45 * est)
+    thick = cv2.morphologyEx(fg & zone, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    out = (fg & inner) | (thick & zone)
+    return cv2.morphologyEx(out, cv2.MORPH_OPEN, _K3)
 
 
 def _blobs(mask: np.ndarray) -> list[_Blob]:
@@ -452,6 +636,12 @@ def _blobs(mask: np.ndarray) -> list[_Blob]:
             continue
         out.append(_blob(c))
     return out
+
+
+def _fill_mask(cnt: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    cv2.drawContours(m, [cnt], -1, 255, cv2.FILLED)
+    return m
 
 
 def _local_mask(cnt: np.ndarray, pad: int = 2) -> tuple[np.ndarray, int, int]:
@@ -506,7 +696,9 @@ def _split(b: _Blob, lab: np.ndarray, gthr: float, est: float
     sub = edges(lab[ys:oy + hh, xs:ox + ww], gthr)
     e[ys - oy:ys - oy + sub.shape[0], xs - ox:xs - ox + sub.shape[1]] = sub
     e &= m
-    density = float(cv2.countNonZero(e)) / max(float(cv2.countNonZero(m)), 1.0)
+    # edge density inside the blob (its own outline left out: a small hand has a long one)
+    inner = cv2.erode(m, _K5)
+    density = float(cv2.countNonZero(e & inner)) / max(float(cv2.countNonZero(inner)), 1.0)
     out: list[tuple[_Blob, bool]] = []
     multi: list[_Blob] = []
     for piece in _cut(m, e, 0.2 * die_area):
