@@ -36,6 +36,8 @@ def test_bench_on_fixture_copy(tmp_path):
     # every die found, none wrong; two are known weaknesses returned unread (value None): see
     # KNOWN_UNREAD in test_vision_reader.py (a marbled swirl through pips, a glare-split 1)
     assert res["nellbyler_d6"].dice_found == 14 and res["nellbyler_d6"].dice_right == 12
+    with_verifier = {r.source: r for r in bench.run(tmp_path, verifier=True)}
+    assert with_verifier["nellbyler_d6"].dice_found == 14
     assert res["nellbyler_d6"].extras == 0
     assert res["casino_crops_chase"].read_right == 1.0
     assert "| nellbyler_d6 | 3 | 14 |" in bench.table(list(res.values()))

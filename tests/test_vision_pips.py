@@ -181,3 +181,20 @@ def test_face_bench_on_shared_photos(tmp_path):
     face_bench.dump(by["nellbyler_d6"], tmp_path)  # writes a mosaic when there are failures
     assert face_bench.main(["--photos", str(_photos()), "--limit", "2", "--source", "casino",
                             "--json"]) == 0
+
+
+def test_cached_layout_tables_match_the_candidate_sets():
+    """The per-count tables the layout fit reuses describe exactly the candidate sets."""
+    for m in range(pips.MAX_CANDIDATES + 1):
+        idx, valid, ks = pips._SUBSETS[m]
+        sub = pips._SUB[m]
+        assert sub.s == len(ks)
+        assert np.array_equal(sub.kf, ks.astype(np.float32))
+        # sets come grouped by size, and every group is listed once
+        assert [k for k, _a, _b in sub.groups] == sorted(set(ks.tolist()))
+        for k, a, b in sub.groups:
+            assert (ks[a:b] == k).all()
+        if m > 1:
+            for s in range(len(ks)):
+                used = set(idx[s, :ks[s]].tolist())
+                assert [not sub.other[s, j] for j in range(m)] == [j in used for j in range(m)]

@@ -241,6 +241,21 @@ KNOWN_UNREAD = {
 }
 
 
+# dice the learned verifier reads wrongly (it rescues a classical None with a wrong value)
+KNOWN_VERIFIER_WRONG = {("nellbyler_IMG_20191209_100300.jpg", 1): "marbled 5 read as 3 (p 0.93)"}
+
+
+@pytest.mark.xfail(strict=True, reason="KNOWN FAILURE of the opt-in learned verifier: it reads this marbled 5 "
+                   "as a 3 (p 0.93); the reason it is off by default")
+def test_opt_in_verifier_never_invents_a_value_on_the_fixtures():
+    for (image, i), _why in KNOWN_VERIFIER_WRONG.items():
+        entry = next(e for e in _fixture_entries() if e["image"] == image)
+        img = cv2.imread(str(FIXTURES / image))
+        x0, y0, x1, y1 = entry["dice"][i]["box"]
+        hits = [p for p in read(img, verifier=True).dice if x0 <= p.centre[0] <= x1 and y0 <= p.centre[1] <= y1]
+        assert [p.value for p in hits] in ([None], [entry["dice"][i]["value"]])
+
+
 @pytest.mark.parametrize("entry", _fixture_entries(), ids=lambda e: e["image"])
 def test_fixture_photos_exact(entry):
     img = cv2.imread(str(FIXTURES / entry["image"]))
@@ -257,7 +272,8 @@ def test_fixture_photos_exact(entry):
     for i, d in enumerate(entry["dice"]):
         x0, y0, x1, y1 = d["box"]
         hits = [p for p in r.dice if x0 - 5 <= p.centre[0] <= x1 + 5 and y0 - 5 <= p.centre[1] <= y1 + 5]
-        if (entry["image"], i) in KNOWN_UNREAD:
+        if (entry["image"], i) in KNOWN_UNREAD or (entry["image"], i) in KNOWN_VERIFIER_WRONG:
+            # unread by the default reader: found, value None, flagged unsure - never a wrong value
             assert [p.value for p in hits] == [None]
             assert "unsure_value" in hits[0].problems
         else:

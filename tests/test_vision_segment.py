@@ -287,3 +287,49 @@ def test_calibrated_die_straddling_the_tray_edge_is_still_cut():
     cut = [d for d in r.dice if d.centre[0] > 360]
     assert len(cut) == 1 and PARTLY_OUT_OF_VIEW in cut[0].problems and cut[0].value is None
     assert [d.value for d in r.dice if d.centre[0] < 300] == [2]
+
+
+# --- the speed-ups stand in for slower operations: they must give the very same numbers ---------
+
+def test_fast_median_is_numpys_median():
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 8, 999, 1000, 8001):
+        for scale in (1.0, 60.0):
+            v = (rng.random(n) * scale).astype(np.float32)
+            if n > 3:
+                v[: n // 3] = np.round(v[: n // 3])          # ties
+            assert segment._median(v) == float(np.median(v))
+            k = segment._robust_threshold(v, 6.0, 0.0, 1e9)
+            med = float(np.median(v))
+            ref = float(np.clip(med + 6.0 * max(1.4826 * float(np.median(np.abs(v - med))), 0.5), 0.0, 1e9))
+            assert k == ref
+
+
+def test_exposure_percentiles_from_the_histogram_are_numpys():
+    from vision.reader_input import _percentiles_u8
+    rng = np.random.default_rng(4)
+    for shape in ((1, 1), (1, 7), (16, 16), (241, 320), (37, 53)):
+        for img in (rng.integers(0, 256, shape), np.full(shape, 77),
+                    np.clip(rng.normal(200, 9, shape), 0, 255)):
+            img = img.astype(np.uint8)
+            assert _percentiles_u8(img, (2, 50, 98)) == [float(p) for p in np.percentile(img, (2, 50, 98))]
+
+
+def test_distance_to_one_colour_is_surface_distance_to_its_image():
+    rng = np.random.default_rng(5)
+    lab = rng.integers(0, 256, (40, 56, 3)).astype(np.uint8)
+    for ref in ((62, 131, 131), (200, 100, 160), (0, 128, 128)):
+        ref = np.array(ref, np.uint8)
+        want = segment.surface_distance(lab, np.broadcast_to(ref, lab.shape).astype(np.uint8))
+        # (OpenCV's vector paths round the last bit differently with the buffers' alignment:
+        # surface_distance itself differs this much between two copies of one input)
+        np.testing.assert_allclose(segment.distance_to_colour(lab, ref), want, rtol=3e-7, atol=0)
+
+
+def test_chroma_lookup_and_threshold_masks_match_the_array_versions():
+    rng = np.random.default_rng(6)
+    lab = rng.integers(0, 256, (30, 41, 3)).astype(np.uint8)
+    assert np.array_equal(cv2.LUT(lab, segment._CHROMA_X2), segment._chroma_x2(lab))
+    d = (rng.random((30, 41)) * 90).astype(np.float32)
+    for t in (0.0, 12.345678, float(d[3, 4]), 90.0):
+        assert np.array_equal(segment._gt(d, t), (d > t).astype(np.uint8) * 255)

@@ -138,8 +138,11 @@ def select(entries: list[dict[str, Any]], half: str | None = None,
 
 def bench_source(folder: Path, limit: int | None = None,
                  on_image: Callable[[str, np.ndarray, Any], None] | None = None,
-                 half: str | None = None, stage: str = "read") -> SourceResult:
+                 half: str | None = None, stage: str = "read",
+                 verifier: bool | None = None) -> SourceResult:
     """Run the reader over one source folder (holding labels.json).
+
+    `verifier`: force the learned face verifier on or off (None: the reader's default).
 
     `stage="detect"` runs only die finding (no faces read): the detection columns are filled,
     value columns stay empty. Crop sources have nothing to detect and are skipped then.
@@ -147,6 +150,7 @@ def bench_source(folder: Path, limit: int | None = None,
     entries = select(json.loads((folder / "labels.json").read_text()), half, limit)
     res = SourceResult(folder.name)
     crop_source = all(d.get("box") is None for e in entries for d in e["dice"])
+    vkw: dict[str, Any] = {} if verifier is None else {"verifier": verifier}
     if stage == "detect" and crop_source:
         return res
     # tracemalloc slows every allocation, so it runs only over the first few frames
@@ -178,7 +182,7 @@ def bench_source(folder: Path, limit: int | None = None,
                 on_image(e["image"], img, dets)
             continue
         if crop_source:
-            v, conf = read_die(img) if img is not None else (None, 0.0)
+            v, conf = read_die(img, **vkw) if img is not None else (None, 0.0)
             res.ms.append((time.perf_counter() - t0) * 1000)
             if labels:
                 found = 1
@@ -190,7 +194,7 @@ def bench_source(folder: Path, limit: int | None = None,
             reading: Any = (v, conf)
             got = [v]
         else:
-            reading = read(img)
+            reading = read(img, **vkw)
             res.ms.append((time.perf_counter() - t0) * 1000)
             preds = [(d.centre[0], d.centre[1], d.value) for d in reading.dice]
             pairs, extras = match(preds, labels)
@@ -220,12 +224,12 @@ def bench_source(folder: Path, limit: int | None = None,
 
 
 def run(root: Path, limit: int | None = None, sources: list[str] | None = None,
-        half: str | None = None, stage: str = "read") -> list[SourceResult]:
+        half: str | None = None, stage: str = "read", verifier: bool | None = None) -> list[SourceResult]:
     cv2.setNumThreads(1)  # the bench measures one core, as on the Pi
     names = sorted(p.name for p in root.iterdir() if (p / "labels.json").is_file())
     if sources:
         names = [n for n in names if n in sources]
-    out = [bench_source(root / n, limit, half=half, stage=stage) for n in names]
+    out = [bench_source(root / n, limit, half=half, stage=stage, verifier=verifier) for n in names]
     return [r for r in out if r.images]
 
 
@@ -264,7 +268,7 @@ def to_json(results: list[SourceResult]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--limit N] [--json]`."""
+    """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--verifier] [--limit N] [--json]`."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__)
@@ -277,9 +281,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--source", action="append", default=None, help="only this source (repeatable)")
     ap.add_argument("--failures", action="store_true", help="list the images that were not exact")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--verifier", action="store_true",
+                    help="also check faces with the opt-in learned verifier (vision/verifier.py)")
     args = ap.parse_args(argv)
     root = Path(args.dir) if args.dir else default_photos_dir()
-    results = run(root, limit=args.limit, sources=args.source, half=args.half, stage=args.stage)
+    results = run(root, limit=args.limit, sources=args.source, half=args.half, stage=args.stage,
+                  verifier=True if args.verifier else None)
     if args.json:
         print(json.dumps(to_json(results)))
     else:

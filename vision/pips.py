@@ -265,6 +265,12 @@ _K2 = np.ones((2, 2), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K_SUR = int(0.3 * N) | 1
+_INNER2 = np.zeros((N, N), bool)   # all but a 2-pixel border
+_INNER2[2:-2, 2:-2] = True
+_RING_IDX = np.flatnonzero(_RING)  # (integer takes are faster than boolean masks)
+_DISK_IDX = np.flatnonzero(_DISK)
+_CENTRAL_IDX = np.flatnonzero(_CENTRAL)
+_N_CENTRAL = int(_CENTRAL.sum())
 
 
 _ONES13 = np.ones((1, 3), np.float32)
@@ -294,6 +300,8 @@ def _q2(x: np.ndarray, q1: float, q2: float) -> tuple[float, float]:
 def _q(x: np.ndarray, q: float) -> np.ndarray:
     """Quantile along axis 0 by partition (np.median/percentile are slow on small arrays)."""
     k = min(len(x) - 1, max(0, int(q * (len(x) - 1) + 0.5)))
+    if x.ndim == 2:   # (partitioning contiguous rows is twice as fast as a strided axis 0)
+        return np.partition(np.ascontiguousarray(x.T), k, axis=1)[:, k]
     return np.partition(x, k, axis=0)[k]
 
 
@@ -304,10 +312,11 @@ def _face_colour(lab: np.ndarray) -> np.ndarray:
     near the centre that differ from it are the die body, pips, or both: when they are the
     majority there, their median is the face colour, else the die is the border's colour.
     """
-    t = _q(lab[_RING], 0.5)
-    disk = lab[_DISK]
+    flat = lab.reshape(-1, 3)
+    t = _q(flat[_RING_IDX], 0.5)
+    disk = flat[_DISK_IDX]
     dv = disk - t
-    far = (dv * dv).sum(axis=1) > 20.0 ** 2
+    far = (dv[:, 0] * dv[:, 0] + dv[:, 1] * dv[:, 1] + dv[:, 2] * dv[:, 2]) > 20.0 ** 2
     nf = int(far.sum())
     if nf > 0.4 * len(far):
         return _q(disk[far], 0.5)
@@ -330,11 +339,11 @@ def _body(d8: np.ndarray, t: float, n: int) -> _Face:
     fallback = _Face(np.array([(n - 1) / 2.0, (n - 1) / 2.0], np.float32), 0.85 * n, False)
     if cnt <= 1:
         return fallback
-    votes = np.bincount(lbl[_CENTRAL], minlength=cnt)
+    votes = np.bincount(np.take(lbl, _CENTRAL_IDX), minlength=cnt)
     votes[0] = 0
     b = int(np.argmax(votes))
     x, y, w, h, area = (int(v) for v in stats[b])
-    if votes[b] < 0.3 * _CENTRAL.sum():
+    if votes[b] < 0.3 * _N_CENTRAL:
         return fallback
     touches = int(x == 0) + int(y == 0) + int(x + w == n) + int(y + h == n)
     if touches >= 3 or area > 0.8 * n * n:
@@ -348,6 +357,17 @@ def _body(d8: np.ndarray, t: float, n: int) -> _Face:
     side = float(np.sqrt(max(farea, area)))
     side = min(side, float(max(w, h)) * 1.05)
     return _Face(np.array(cents[b], np.float32), side, True, filled)
+
+
+_BELOW: dict[int, np.ndarray] = {}
+
+
+def _below(m: int) -> np.ndarray:
+    """np.tril(np.ones((m, m), bool), -1), cached."""
+    t = _BELOW.get(m)
+    if t is None:
+        t = _BELOW[m] = np.tri(m, m, -1, bool)
+    return t
 
 
 @dataclass
@@ -366,7 +386,8 @@ class _Blobs:
 
 
 def _candidates(lab: np.ndarray, d: np.ndarray, d8: np.ndarray, levels: list[float],
-                allowed: np.ndarray | None, n: int, side: float = 0.85 * N, floor: float = 0.0) -> _Blobs | None:
+                allowed: np.ndarray | None, n: int, side: float = 0.85 * N, floor: float = 0.0,
+                dm: np.ndarray | None = None) -> _Blobs | None:
     """Compact patches of high pip distance: components at each threshold, the same eroded
     (touching pips come apart), and local maxima (pips that stay joined at every threshold)."""
     b0 = cv2.morphologyEx(cv2.threshold(d8, levels[0], 1, cv2.THRESH_BINARY)[1], cv2.MORPH_OPEN, _K2)
@@ -384,33 +405,42 @@ def _candidates(lab: np.ndarray, d: np.ndarray, d8: np.ndarray, levels: list[flo
             ok0[0] = False
         if cnt <= 1:
             continue
-        st = stats[1:]
-        x, y, w, h, area = st[:, 0], st[:, 1], st[:, 2], st[:, 3], st[:, 4]
-        ok = ((area >= (0.0015 if ero else 0.003) * n * n) & (area <= 0.10 * n * n)
-              & (x > 0) & (y > 0) & (x + w < n) & (y + h < n)     # a pip does not leave the crop
-              & (np.maximum(w, h) <= 2 * np.minimum(w, h) + 1) & (area >= 0.45 * w * h))
-        if not ok.any():
+        # (a few components: plain Python on the stats beats a dozen tiny array operations)
+        amin, amax = (0.0015 if ero else 0.003) * n * n, 0.10 * n * n
+        ok = [i for i, (x, y, w, h, area) in enumerate(stats.tolist()[1:], 1)
+              if amin <= area <= amax
+              and x > 0 and y > 0 and x + w < n and y + h < n     # a pip does not leave the crop
+              and max(w, h) <= 2 * min(w, h) + 1 and area >= 0.45 * w * h]
+        if not ok:
             continue
-        a = area[ok].astype(np.float32)
+        a = stats[ok, 4].astype(np.float32)
         if ero:  # undo the erosion in the size estimate
             a = np.pi * (np.sqrt(a / np.pi) + 1.0) ** 2
-        parts.append(np.column_stack([cents[1:][ok].astype(np.float32), a]))
-    rows = np.concatenate(parts) if parts else np.zeros((0, 3), np.float32)
+        part = np.empty((len(ok), 3), np.float32)
+        part[:, :2] = cents[ok]
+        part[:, 2] = a
+        parts.append(part)
+    rows = (parts[0] if len(parts) == 1 else np.concatenate(parts)) if parts else np.zeros((0, 3), np.float32)
     # Pips that touch at every threshold (tight rows, blur) are still separate maxima; their
     # size is the blob's mass over its height.
     ds = cv2.GaussianBlur(d, (0, 0), 1.0)
     pk = (ds >= cv2.dilate(ds, _K5)) & (ds > levels[1]) & ok0[lbl0]
-    pk[:2, :] = False
-    pk[-2:, :] = False
-    pk[:, :2] = False
-    pk[:, -2:] = False
+    if n == N:
+        pk &= _INNER2
+    else:
+        pk[:2, :] = False
+        pk[-2:, :] = False
+        pk[:, :2] = False
+        pk[:, -2:] = False
     ys, xs = np.nonzero(pk)
     if len(ys):
         k = 2 * max(2, int(round(0.09 * side))) + 1
         mass = cv2.boxFilter(np.maximum(ds - floor, 0.0), -1, (k, k), normalize=False)
         h = np.maximum(ds[ys, xs] - floor, 1e-3)
-        peaks = np.column_stack([xs.astype(np.float32), ys.astype(np.float32),
-                                 np.minimum(mass[ys, xs] / h, k * k).astype(np.float32)])
+        peaks = np.empty((len(ys), 3), np.float32)
+        peaks[:, 0] = xs
+        peaks[:, 1] = ys
+        peaks[:, 2] = np.minimum(mass[ys, xs] / h, k * k)
         if len(rows):
             # A blob holding two maxima is two pips run together: the maxima replace it.
             dd = (rows[:, None, 0] - peaks[None, :, 0]) ** 2 + (rows[:, None, 1] - peaks[None, :, 1]) ** 2
@@ -421,7 +451,7 @@ def _candidates(lab: np.ndarray, d: np.ndarray, d8: np.ndarray, levels: list[flo
     # The same pip seen several ways: an earlier (fuller) outline wins.
     r = np.sqrt(rows[:, 2] / np.pi) + 0.5  # two pips do not overlap
     d2 = (rows[:, None, 0] - rows[None, :, 0]) ** 2 + (rows[:, None, 1] - rows[None, :, 1]) ** 2
-    close = np.tril(d2 < np.maximum(r[:, None], r[None, :]) ** 2, -1)
+    close = (d2 < np.maximum(r[:, None], r[None, :]) ** 2) & _below(len(rows))
     rows = rows[~close.any(axis=1)]
     ix = np.minimum(np.maximum((rows[:, 0] + 0.5).astype(int), 0), n - 1)
     iy = np.minimum(np.maximum((rows[:, 1] + 0.5).astype(int), 0), n - 1)
@@ -432,7 +462,8 @@ def _candidates(lab: np.ndarray, d: np.ndarray, d8: np.ndarray, levels: list[flo
         rows, ix, iy = rows[inb], ix[inb], iy[inb]
     # Colour and contrast at the blob centre (lightly smoothed), face colour around it.
     sm = cv2.blur(lab, (3, 3))
-    dm = cv2.blur(d, (3, 3))
+    if dm is None:
+        dm = cv2.blur(d, (3, 3))
     face = (1 - b0).astype(np.float32)
     num = cv2.blur(lab * face[:, :, None], (_K_SUR, _K_SUR))
     den = cv2.blur(face, (_K_SUR, _K_SUR))
@@ -476,19 +507,57 @@ def _subsets(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _SUBSETS = {m: _subsets(m) for m in range(0, MAX_CANDIDATES + 1)}
 
 
-def _fit(xy: np.ndarray, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray):
+class _Sub:
+    """Everything about the candidate sets of a face with m candidates that does not depend on
+    the candidates themselves, computed once (the face stage is many small array operations:
+    their count, not their size, sets its speed)."""
+
+    def __init__(self, m: int) -> None:
+        idx, valid, ks = _SUBSETS[m]
+        s = len(ks)
+        self.idx, self.valid, self.ks, self.s = idx, valid, ks, s
+        self.vf = valid.astype(np.float32)
+        self.kf = ks.astype(np.float32)
+        self.vf3 = self.vf[:, :, None]
+        self.vf4 = self.vf[:, None, None, :]
+        self.kf1 = self.kf[:, None]
+        self.kf3 = self.kf[:, None, None]
+        self.tpl = _TPL[ks]
+        self.tplx = self.tpl[:, None, :, None, :, 0]
+        self.tply = self.tpl[:, None, :, None, :, 1]
+        self.tm = _TPL_MASK[ks]
+        self.tm4 = self.tm[:, None, None, :]
+        self.pair = (valid[:, :, None] & self.tm[:, None, :])[:, None, None]
+        self.ar = np.arange(s)
+        self.one = ks == 1
+        self.any_one = bool(self.one.any())
+        self.t_rms = np.maximum(_T_RMS[ks], 1e-6)
+        self.empty_mask = _EMPTY_MASK[ks]
+        self.empty_rel_t = np.where(self.one, EMPTY_T_ONE, EMPTY_T)
+        other = np.ones((s, m), bool)
+        if m > 1:
+            other[self.ar[:, None], np.where(valid, idx, idx[:, :1])] = False
+        self.other = other
+        # sets of each size, in order: (k, first, last + 1)
+        self.groups = [(k, int(np.nonzero(ks == k)[0][0]), int(np.nonzero(ks == k)[0][-1]) + 1)
+                       for k in range(1, 7) if (ks == k).any()]
+
+
+_SUB = {m: _Sub(m) for m in range(0, MAX_CANDIDATES + 1)}
+
+
+def _fit(xy: np.ndarray, sub: _Sub):
     """Fit each candidate set to the layout of its size, at any rotation.
 
     Returns residual (S,) in units of the pip spacing, spacing a (S,) and centre (S, 2).
     The rotation is estimated from the pips' 4-fold angular moment (corners of every layout
     sit at 45 + j*90 degrees), then refined over a few angles and the 90-degree ambiguity.
     """
-    vf = valid.astype(np.float32)
-    kf = ks.astype(np.float32)
-    p = xy[idx]                                        # (S, 6, 2)
-    c = (p * vf[:, :, None]).sum(axis=1) / kf[:, None]
-    q = (p - c[:, None, :]) * vf[:, :, None]
-    rms = np.sqrt((q * q).sum(axis=(1, 2)) / kf)
+    vf3, kf1 = sub.vf3, sub.kf1
+    p = xy[sub.idx]                                    # (S, 6, 2)
+    c = (p * vf3).sum(axis=1) / kf1
+    q = (p - c[:, None, :]) * vf3
+    rms = np.sqrt((q * q).sum(axis=(1, 2)) / sub.kf)
     rms = np.maximum(rms, 1e-3)
     q = q / rms[:, None, None]
     z = (q[:, :, 0] + 1j * q[:, :, 1]) ** 4
@@ -497,28 +566,27 @@ def _fit(xy: np.ndarray, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray):
     cs, sn = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
     # Rotate observations by -angle: (S, J, 6, 2)
     qx, qy = q[:, None, :, 0], q[:, None, :, 1]
-    rx = cs[:, :, None] * qx + sn[:, :, None] * qy
-    ry = -sn[:, :, None] * qx + cs[:, :, None] * qy
-    t = _TPL[ks]                                       # (S, A, 6, 2)
-    dx = rx[:, :, None, :, None] - t[:, None, :, None, :, 0]   # (S, J, A, 6obs, 6tpl)
-    dy = ry[:, :, None, :, None] - t[:, None, :, None, :, 1]
+    cs3, sn3 = cs[:, :, None], sn[:, :, None]
+    rx = cs3 * qx + sn3 * qy
+    ry = -sn3 * qx + cs3 * qy
+    dx = rx[:, :, None, :, None] - sub.tplx            # (S, J, A, 6obs, 6tpl)
+    dy = ry[:, :, None, :, None] - sub.tply
     dd = np.sqrt(dx * dx + dy * dy)
     # A set of k takes the first k observations and the first k template points, so one mask
     # (S, 6obs, 6tpl) pads both; padded distances are large and weigh nothing in the sums.
-    tm = _TPL_MASK[ks]                                 # (S, 6), == valid
-    dd = np.where((valid[:, :, None] & tm[:, None, :])[:, None, None], dd, 1e3)
-    r_obs = (dd.min(axis=4) * vf[:, None, None, :]).sum(axis=3) / kf[:, None, None]
-    r_tpl = (dd.min(axis=3) * tm[:, None, None, :]).sum(axis=3) / kf[:, None, None]
+    dd = np.where(sub.pair, dd, 1e3)
+    r_obs = (dd.min(axis=4) * sub.vf4).sum(axis=3) / sub.kf3
+    r_tpl = (dd.min(axis=3) * sub.tm4).sum(axis=3) / sub.kf3
     r = 0.5 * (r_obs + r_tpl)
-    flat = r.reshape(len(ks), -1)
+    flat = r.reshape(sub.s, -1)
     best = flat.argmin(axis=1)
-    res = flat[np.arange(len(ks)), best]
-    res = np.where(ks == 1, 0.0, res)
-    a = rms / np.maximum(_T_RMS[ks], 1e-6)
+    res = flat[sub.ar, best]
+    res = np.where(sub.one, 0.0, res)
+    a = rms / sub.t_rms
     jb, ab = best // _NA, best % _NA
-    theta = ang[np.arange(len(ks)), jb]
+    theta = ang[sub.ar, jb]
     # Where this layout leaves the face empty, in crop pixels (S, 8, 2).
-    e = _EMPTY[ks, ab]
+    e = _EMPTY[sub.ks, ab]
     ct, st = np.cos(theta)[:, None], np.sin(theta)[:, None]
     ex = ct * e[:, :, 0] - st * e[:, :, 1]
     ey = st * e[:, :, 0] + ct * e[:, :, 1]
@@ -526,11 +594,15 @@ def _fit(xy: np.ndarray, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray):
     return res.astype(np.float32), a.astype(np.float32), c, empty
 
 
-def _scores(bl: _Blobs, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray, res: np.ndarray,
-            a: np.ndarray, cen: np.ndarray, face: _Face, n: int) -> np.ndarray:
-    """Confidence-like score of each candidate set; -1 where the set cannot be a face."""
-    vf = valid.astype(np.float32)
-    kf = ks.astype(np.float32)
+def _clip01(x: np.ndarray) -> np.ndarray:
+    return np.minimum(np.maximum(x, 0.0), 1.0)   # np.clip, without its wrapper's overhead
+
+
+def _scores(bl: _Blobs, sub: _Sub, res: np.ndarray, a: np.ndarray, cen: np.ndarray, face: _Face,
+            n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Confidence-like score of each candidate set; -1 where the set cannot be a face.
+    Also returns each set's mean pip contrast (the empty-position penalty's scale)."""
+    idx, valid, vf, kf, vf3, kf1 = sub.idx, sub.valid, sub.vf, sub.kf, sub.vf3, sub.kf1
     side = face.side
     area = bl.area[idx]
     con = bl.contrast[idx]
@@ -538,18 +610,19 @@ def _scores(bl: _Blobs, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray, res:
     sv = np.sqrt((((area - mean_area[:, None]) * vf) ** 2).sum(axis=1) / kf) / np.maximum(mean_area, 1e-6)
     con_min = np.where(valid, con, 1e9).min(axis=1)
     con_max = np.where(valid, con, -1e9).max(axis=1)
-    mcon = np.maximum((con * vf).sum(axis=1) / kf, 1.0)
+    con_sum = (con * vf).sum(axis=1)
+    mcon = np.maximum(con_sum / kf, 1.0)
 
     def spread(x: np.ndarray) -> np.ndarray:
-        mx = (x * vf[:, :, None]).sum(axis=1) / kf[:, None]
-        dv = (x - mx[:, None, :]) * vf[:, :, None]
+        mx = (x * vf3).sum(axis=1) / kf1
+        dv = (x - mx[:, None, :]) * vf3
         return np.sqrt((dv * dv).sum(axis=(1, 2)) / kf)
 
     cv = spread(bl.colour[idx]) / mcon
     fv = spread(bl.surround[idx]) / mcon
     off = np.hypot(cen[:, 0] - face.centre[0], cen[:, 1] - face.centre[1]) / side
     pip_r = np.sqrt(mean_area / np.pi)
-    one = ks == 1
+    one = sub.one
     lo, hi = (0.13, 0.32) if face.known else (0.11 * n / side, 0.36 * n / side)
     bad = np.where(one,
                    (off > 0.25) | (pip_r < 0.04 * side) | (pip_r > 0.2 * side),
@@ -565,20 +638,18 @@ def _scores(bl: _Blobs, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray, res:
     # Candidates left out that sit on this face and look like its pips.
     m = len(bl)
     if m > 1:
-        other = np.ones((len(ks), m), bool)
-        other[np.arange(len(ks))[:, None], np.where(valid, idx, idx[:, :1])] = False
         dist = np.hypot(bl.xy[None, :, 0] - cen[:, None, 0], bl.xy[None, :, 1] - cen[:, None, 1])
         on_face = np.hypot(bl.xy[:, 0] - face.centre[0], bl.xy[:, 1] - face.centre[1]) < (0.5 * side if face.known else 0.5 * n)
-        inside = other & ((dist < np.maximum(0.5 * side, np.where(one, 0.0, 2.1 * a))[:, None]) | on_face[None, :])
+        inside = sub.other & ((dist < np.maximum(0.5 * side, np.where(one, 0.0, 2.1 * a))[:, None]) | on_face[None, :])
         fl = face.floor
         rel_c = np.maximum(bl.contrast[None, :] - fl, 0.0) / np.maximum(con_min - fl, 1e-6)[:, None]
         rel_a = bl.area[None, :] / np.maximum(mean_area, 1e-6)[:, None]
-        similar = rel_c * np.clip(1.0 - np.abs(np.log(rel_a)) / 1.2, 0.0, 1.0)
+        similar = rel_c * _clip01(1.0 - np.abs(np.log(rel_a)) / 1.2)
         worst = np.where(inside, similar, 0.0).max(axis=1)
-        conf = conf - 0.7 * np.clip(worst - 0.3, 0.0, 1.0)
+        conf = conf - 0.7 * _clip01(worst - 0.3)
         if DEBUG:
-            _LAST["terms"]["inside"] = 0.7 * np.clip(worst - 0.3, 0.0, 1.0)
-    return np.where(bad, -1.0, conf)
+            _LAST["terms"]["inside"] = 0.7 * _clip01(worst - 0.3)
+    return np.where(bad, -1.0, conf), con_sum
 
 
 # --------------------------------------------------------------------------- read
@@ -601,27 +672,30 @@ def _read_face(face: np.ndarray, mask: np.ndarray | None) -> FaceRead:
     if bgr is None:
         return FaceRead(None, 0.0, reason="bad crop")
     n = N
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32) * _W
+    lab = np.multiply(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), _W, dtype=np.float32)
     allowed = None
-    if isinstance(mask, np.ndarray) and mask.shape[:2] == (n, n) and (mask > 0).sum() > 0.3 * n * n:
-        body = cv2.erode((mask > 0).astype(np.uint8), _K3, iterations=max(1, n // 24)) > 0
-        if body.sum() > 0.25 * n * n:
-            allowed = body
+    if isinstance(mask, np.ndarray) and mask.shape[:2] == (n, n):
+        m8 = mask if mask.dtype == np.uint8 and mask.ndim == 2 else (mask > 0).astype(np.uint8)
+        if cv2.countNonZero(m8) > 0.3 * n * n:
+            # (erosion is a minimum: nonzero after it whatever the mask's nonzero values)
+            body = cv2.erode(m8, _K3, iterations=max(1, n // 24)) > 0
+            if np.count_nonzero(body) > 0.25 * n * n:
+                allowed = body
     glare = cv2.countNonZero(cv2.inRange(bgr, (246, 246, 246), (255, 255, 255)) & _CENTRAL_U8) > 0.01 * n * n
     ref = _face_colour(lab)
     d = _dist(lab, ref)
-    noise, peak = _q2(d[_DISK], 0.25, 0.99)  # the face's own texture and noise; its pips
+    noise, peak = _q2(np.take(d, _DISK_IDX), 0.25, 0.99)  # the face's own texture and noise; its pips
     if peak < max(20.0, 1.6 * noise + 8.0):
         return FaceRead(None, 0.0, glare=glare, reason="no contrast on face")
     d8 = _u8(d)
-    otsu, _ = cv2.threshold(d8[_DISK].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    otsu, _ = cv2.threshold(np.take(d8, _DISK_IDX).reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t_body = max(float(otsu), 1.5 * noise + 8.0, 14.0)
     fc = _body(d8, t_body, n)
     region = _DISK
     if fc.known:
         # Measure pips against the face only: the table would set the threshold otherwise.
         inner = cv2.erode(fc.filled, _K3, iterations=2) > 0
-        if inner.sum() > 0.08 * n * n:
+        if np.count_nonzero(inner) > 0.08 * n * n:
             region = inner
         body_ok = cv2.dilate(fc.filled, _K3) > 0
         allowed = body_ok if allowed is None else (allowed & body_ok)
@@ -638,53 +712,49 @@ def _read_face(face: np.ndarray, mask: np.ndarray | None) -> FaceRead:
     otsu, _ = cv2.threshold(d8[region].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t0 = max(float(otsu), 1.5 * noise + 8.0, 14.0)
     levels = [t0, t0 + 0.35 * (peak - t0)]
-    bl = _candidates(lab, d, d8, levels, allowed, n, fc.side, noise)
+    dm = cv2.blur(d, (3, 3))
+    bl = _candidates(lab, d, d8, levels, allowed, n, fc.side, noise, dm)
     if DEBUG:
         _LAST.update(d=d, levels=levels, face=fc, blobs=bl, allowed=allowed)
     if bl is None:
         return FaceRead(None, 0.0, glare=glare, reason="no pips")
     fc.floor = noise
-    return _choose(bl, fc, n, glare, cv2.blur(d, (3, 3)))
+    return _choose(bl, fc, n, glare, dm)
 
 
-def _empty_penalty(dmap: np.ndarray, bl: _Blobs, idx: np.ndarray, valid: np.ndarray, ks: np.ndarray,
-                   empty: np.ndarray, cen: np.ndarray, face: _Face, n: int) -> np.ndarray:
+def _empty_penalty(dmap: np.ndarray, sub: _Sub, con_sum: np.ndarray, empty: np.ndarray,
+                   cen: np.ndarray, face: _Face, n: int) -> np.ndarray:
     """Evidence of pips where the layout says the face is empty (a 6 read as 4, a 5 as 4 ...).
 
     The pip-distance map is sampled at the layout's empty grid positions (for a 1: on rings
     where any other value has pips); a strong response there means pips were missed."""
-    vf = valid.astype(np.float32)
-    con = (bl.contrast[idx] * vf).sum(axis=1) / ks
-    one = ks == 1
-    if one.any():
+    con = con_sum / sub.ks
+    one = sub.one
+    pos = empty
+    mask = sub.empty_mask
+    ixy = np.minimum(np.maximum(np.rint(pos).astype(int), 0), n - 1)
+    val = np.where(mask, dmap[ixy[:, :, 1], ixy[:, :, 0]], 0.0).max(axis=1)
+    # Empty places off the crop: part of the face is not seen, its missing pips could be there.
+    out = mask & ((pos < 1) | (pos > n - 2)).any(axis=2)
+    unseen = np.where(one, 0.0, 0.4 * out.sum(axis=1))
+    if sub.any_one:
         r = 0.24 * face.side
         ring = np.concatenate([r * _RING16, r * 1.41 * _RING16], 0)  # (32, 2)
         pos1 = cen[:, None, :] + ring[None, :, :]
-    else:
-        pos1 = None
-    pos = empty
-    mask = _EMPTY_MASK[ks]
-    ix = np.clip(np.round(pos[:, :, 0]).astype(int), 0, n - 1)
-    iy = np.clip(np.round(pos[:, :, 1]).astype(int), 0, n - 1)
-    val = np.where(mask, dmap[iy, ix], 0.0).max(axis=1)
-    # Empty places off the crop: part of the face is not seen, its missing pips could be there.
-    out = mask & ((pos[:, :, 0] < 1) | (pos[:, :, 1] < 1) | (pos[:, :, 0] > n - 2) | (pos[:, :, 1] > n - 2))
-    unseen = np.where(one, 0.0, 0.4 * out.sum(axis=1))
-    if pos1 is not None:
-        ix1 = np.clip(np.round(pos1[:, :, 0]).astype(int), 0, n - 1)
-        iy1 = np.clip(np.round(pos1[:, :, 1]).astype(int), 0, n - 1)
-        val = np.where(one, dmap[iy1, ix1].max(axis=1), val)
+        ixy1 = np.minimum(np.maximum(np.rint(pos1).astype(int), 0), n - 1)
+        val = np.where(one, dmap[ixy1[:, :, 1], ixy1[:, :, 0]].max(axis=1), val)
     rel = np.maximum(val - face.floor, 0.0) / np.maximum(con - face.floor, 1e-6)
-    return EMPTY_W * np.maximum(0.0, rel - np.where(one, EMPTY_T_ONE, EMPTY_T)) + unseen
+    return EMPTY_W * np.maximum(0.0, rel - sub.empty_rel_t) + unseen
 
 
 def _choose(bl: _Blobs, face: _Face, n: int, glare: bool, dmap: np.ndarray) -> FaceRead:
-    idx, valid, ks = _SUBSETS[len(bl)]
-    if len(ks) == 0:
+    sub = _SUB[len(bl)]
+    idx, ks = sub.idx, sub.ks
+    if sub.s == 0:
         return FaceRead(None, 0.0, glare=glare, reason="no pips")
-    res, a, cen, empty = _fit(bl.xy, idx, valid, ks)
-    sc = _scores(bl, idx, valid, ks, res, a, cen, face, n)
-    ep = _empty_penalty(dmap, bl, idx, valid, ks, empty, cen, face, n)
+    res, a, cen, empty = _fit(bl.xy, sub)
+    sc, con_sum = _scores(bl, sub, res, a, cen, face, n)
+    ep = _empty_penalty(dmap, sub, con_sum, empty, cen, face, n)
     sc = sc - ep
     if DEBUG:
         _LAST["terms"]["empty"] = ep
@@ -694,19 +764,19 @@ def _choose(bl: _Blobs, face: _Face, n: int, glare: bool, dmap: np.ndarray) -> F
         for i in range(len(ks)):
             print(ks[i], tuple(idx[i, :ks[i]]), "res", round(float(res[i]), 3), "a/side",
                   round(float(a[i]) / face.side, 3), "score", round(float(sc[i]), 3))
+    # (plain Python on a few dozen scores beats a dozen tiny numpy calls)
+    scl = sc.tolist()
     best_per_k = {}
-    for k in range(1, 7):
-        sel = np.nonzero(ks == k)[0]
-        if len(sel):
-            j = sel[np.argmax(sc[sel])]
-            best_per_k[k] = (float(sc[j]), j)
+    for k, i0, i1 in sub.groups:
+        j = max(range(i0, i1), key=scl.__getitem__)   # first of equal maxima, as argmax
+        best_per_k[k] = (scl[j], j)
     ranked = sorted(best_per_k.items(), key=lambda kv: -kv[1][0])
     value, (conf, j) = ranked[0]
     second = ranked[1][1][0] if len(ranked) > 1 else -1.0
     # A close runner-up with another value makes the reading ambiguous.
     conf = min(conf, 0.55 + 1.5 * (conf - max(second, 0.0)))
     pips = [(float(bl.xy[i, 0]), float(bl.xy[i, 1]), float(bl.area[i])) for i in idx[j, :value]]
-    conf = float(np.clip(conf, 0.0, 1.0))
+    conf = float(min(max(conf, 0.0), 1.0))
     if conf < MIN_CONFIDENCE:
         return FaceRead(None, conf, pips=pips, glare=glare, reason=f"unsure ({value}?)")
     return FaceRead(value, conf, pips=pips, glare=glare)

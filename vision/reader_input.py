@@ -17,6 +17,35 @@ from vision.types import BAD_FRAME, TOO_BRIGHT, TOO_DARK, Problem
 # start-up, not on the first still frame of the first throw.
 cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
+
+def _keep_freed_memory() -> None:
+    """Let glibc reuse freed image buffers instead of returning them to the kernel.
+
+    A frame's work images (a few hundred KB each) are above glibc's default mmap threshold, so
+    every temporary was a fresh mmap whose pages fault in zeroed on first touch and go back on
+    free: ~880 page faults and ~2 ms of system time per 640x640 frame on the dev VM, with cold
+    caches on top (page faults are dear in VMs and on small ARM cores). Serving them from the
+    heap and not trimming it keeps the pages mapped: peak RSS ~2 MB higher over the bench.
+    Process-wide, set once at import; a no-op off glibc."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        name = ctypes.util.find_library("c")
+        if not name or "musl" in name:
+            return
+        libc = ctypes.CDLL(name)
+        if not hasattr(libc, "mallopt") or not hasattr(libc, "gnu_get_libc_version"):
+            return
+        m_trim_threshold, m_mmap_threshold = -1, -3
+        libc.mallopt(m_mmap_threshold, 32 * 1024 * 1024)
+        libc.mallopt(m_trim_threshold, 64 * 1024 * 1024)
+    except Exception:  # noqa: BLE001 - a speed-up only, never a reason to fail
+        pass
+
+
+_keep_freed_memory()
+
 MIN_SIDE = 16          # smaller than this cannot hold a readable die
 MAX_SIDE = 1600        # larger frames are downscaled first: nothing gains from more pixels
 
@@ -75,9 +104,32 @@ def exposure_problem(gray: np.ndarray) -> Problem | None:
     """Frames with almost no usable range: say why instead of hunting for dice in noise."""
     # a coarse sample is plenty for percentiles of a whole frame
     step = max(1, int(np.sqrt(gray.size / 40000.0)))
-    p2, p50, p98 = np.percentile(gray[::step, ::step], (2, 50, 98))
+    sample = gray[::step, ::step]
+    if sample.dtype == np.uint8 and sample.ndim == 2:
+        p2, p50, p98 = _percentiles_u8(sample, (2, 50, 98))
+    else:
+        p2, p50, p98 = np.percentile(sample, (2, 50, 98))
     if p98 < 40:
         return Problem(TOO_DARK, f"frame too dark (98th percentile {p98:.0f})")
     if p2 > 235 or (p50 > 250 and p98 - p2 < 12):
         return Problem(TOO_BRIGHT, f"frame washed out (2nd percentile {p2:.0f})")
     return None
+
+
+def _percentiles_u8(sample: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """np.percentile(sample, qs) (its default linear method), the same numbers, for a uint8
+    image: order statistics read off the histogram instead of partitioning a copy (~15x faster)."""
+    n = sample.size
+    hist = cv2.calcHist([np.ascontiguousarray(sample)], [0], None, [256], [0, 256]).ravel()
+    cum = np.cumsum(hist, dtype=np.float64)
+    out = []
+    for q in qs:
+        v = (n - 1) * (q / 100)
+        lo = float(np.floor(v))
+        g = v - lo
+        i = int(lo)
+        a = float(np.searchsorted(cum, i, side="right"))          # the i-th smallest value
+        b = float(np.searchsorted(cum, min(i + 1, n - 1), side="right"))
+        d = b - a
+        out.append(b - d * (1 - g) if g >= 0.5 else a + d * g)   # numpy's _lerp
+    return out

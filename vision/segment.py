@@ -121,6 +121,21 @@ def surface_distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return cv2.magnitude(cv2.magnitude(dl, da * 2.0), db * 2.0)
 
 
+def distance_to_colour(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """surface_distance(lab, an image of the one colour `ref` (uint8 Lab)), without building
+    and splitting that image: the same numbers, with scalars for the surface planes."""
+    L, A, B = planes(lab)
+    rl, ra, rb = (float(v) for v in ref[:3])
+    dl = cv2.subtract(L, rl, dtype=cv2.CV_32F)
+    da = cv2.subtract(A, ra, dtype=cv2.CV_32F)
+    db = cv2.subtract(B, rb, dtype=cv2.CV_32F)
+    # (the shadow allowance computed exactly as surface_distance computes it per pixel)
+    sh = float(cv2.multiply(np.full((1, 64), int(ref[0]), np.uint8), SHADOW, dtype=cv2.CV_32F)[0, 0])
+    shade = cv2.max(cv2.subtract(-dl, np.full(L.shape, sh, np.float32)), 0.0)
+    dl = cv2.max(dl, 0.0) + shade
+    return cv2.magnitude(cv2.magnitude(dl, da * 2.0), db * 2.0)
+
+
 def planes(img: np.ndarray) -> tuple[np.ndarray, ...]:
     """The channels of an H x W x C image as contiguous planes (OpenCV copies a strided numpy
     channel view on every call it is passed to: split once instead)."""
@@ -147,9 +162,22 @@ def _robust_threshold(vals: np.ndarray, k: float, lo: float, hi: float) -> float
     """median + k sigma (sigma from the MAD): most of a frame is surface, dice are the tail."""
     if vals.size > 8000:
         vals = vals.ravel()[:: vals.size // 8000]
-    med = float(np.median(vals))
-    sigma = 1.4826 * float(np.median(np.abs(vals - med)))
-    return float(np.clip(med + k * max(sigma, 0.5), lo, hi))
+    med = _median(vals)
+    sigma = 1.4826 * _median(np.abs(vals - med))
+    return float(min(max(med + k * max(sigma, 0.5), lo), hi))
+
+
+def _median(v: np.ndarray) -> float:
+    """float(np.median(v)), bit for bit, without its overhead (one partition, no mean call)."""
+    if v.dtype.kind != "f" or v.size == 0:
+        return float(np.median(v))
+    v = v.ravel()
+    n = v.size
+    h = n // 2
+    if n % 2:
+        return float(np.partition(v, h)[h])
+    p = np.partition(v, (h - 1, h))
+    return float((p[h - 1] + p[h]) / 2)   # numpy's mean of the two, in the array's precision
 
 
 def foreground_mask(dist: np.ndarray, roi_mask: np.ndarray | None,
@@ -165,15 +193,22 @@ def foreground_mask(dist: np.ndarray, roi_mask: np.ndarray | None,
     if vals.size == 0:
         vals, sel = dist.ravel(), (lambda a: a.ravel())
     thr = max(_robust_threshold(vals, 6.0, 12.0 * contrast, 40.0), floors[0])
-    mask = (dist > thr).astype(np.uint8) * 255
+    mask = _gt(dist, thr)
     gthr = 0.0
     if grad is not None:
         gthr = max(_robust_threshold(sel(grad), 8.0, 48.0 * contrast, 160.0), floors[1])
-        mg = (grad > gthr).astype(np.uint8) * 255
+        mg = _gt(grad, gthr)
         mask |= cv2.morphologyEx(mg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     if roi_mask is not None and clip:
         mask &= roi_mask
     return mask, thr, gthr
+
+
+def _gt(a: np.ndarray, t: float) -> np.ndarray:
+    """(a > t) as a 0/255 mask in one call (numpy compares a float32 map with t in float32)."""
+    if a.dtype == np.float32 and a.ndim == 2 and min(a.shape) > 4:   # (tiny shapes read as a Scalar)
+        return cv2.compare(a, float(np.float32(t)), cv2.CMP_GT)
+    return (a > t).astype(np.uint8) * 255
 
 
 def frame_contrast(lab: np.ndarray) -> float:
@@ -355,7 +390,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     sat = cv2.inRange(small, (245, 245, 245), (255, 255, 255))
     glare: list[tuple[int, int, int, int]] = []
     glare_work: list[tuple[int, int, int, int]] = []
-    if sat.any():
+    if cv2.countNonZero(sat):
         ng, _gl, gstats, _gc = cv2.connectedComponentsWithStats(sat, connectivity=8)
         for i in range(1, ng):
             gx, gy, gw, gh, ga = gstats[i]
@@ -468,7 +503,7 @@ def _refine(bgr: np.ndarray, c: Candidate, bg: np.ndarray, scale: float, thr: fl
     if bgw.shape[:2] != lab.shape[:2]:
         return c
     d = surface_distance(lab, bgw)
-    m = (d > thr).astype(np.uint8) * 255
+    m = _gt(d, thr)
     region = np.zeros_like(m)
     cnt_full = np.round(c.contour.astype(np.float32) * inv - np.array([x0, y0], np.float32)).astype(np.int32)
     cv2.drawContours(region, [cnt_full], -1, 255, cv2.FILLED)
@@ -546,11 +581,13 @@ def _surface(fg: np.ndarray, lab: np.ndarray, roi_mask: np.ndarray | None
         return None
     px = labs[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4][cen]
     px = px[:: max(1, len(px) // 2000)]
-    ref = np.partition(px, len(px) // 2, axis=0)[len(px) // 2].astype(np.float32)
-    d = surface_distance(labs, np.broadcast_to(ref, labs.shape).astype(np.uint8))
+    # (median colour; partitioning contiguous rows is faster than a strided axis 0)
+    ref = np.partition(np.ascontiguousarray(px.T), len(px) // 2, axis=1)[:, len(px) // 2].astype(np.float32)
+    d = distance_to_colour(labs, ref.astype(np.uint8))
     # the surface's own spread (texture, uneven light) around its colour, near the centre
     gate = _robust_threshold(d[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4][cen], 6.0, SURFACE_DIST, 60.0)
-    free &= (d < gate).astype(np.uint8) * 255
+    free &= cv2.compare(d, float(np.float32(gate)), cv2.CMP_LT) if d.dtype == np.float32 and min(d.shape) > 4 \
+        else (d < gate).astype(np.uint8) * 255
     # cut thin bridges through gaps in a rim: the table outside is not the tray
     free = cv2.erode(free, _K3)
     n, lbl, stats, _c = cv2.connectedComponentsWithStats(free, connectivity=4)
@@ -660,11 +697,21 @@ def _parts(m: np.ndarray, ox: int, oy: int, min_area: float) -> list[_Blob]:
     return out
 
 
-def edges(lab: np.ndarray, grad_thr: float) -> np.ndarray:
-    """Thin colour edges (chroma boosted) along which touching dice are cut apart."""
+def _chroma_x2(lab: np.ndarray) -> np.ndarray:
+    """a and b twice as far from neutral (128), saturating; L unchanged."""
     lab2 = lab.astype(np.int16)
     lab2[:, :, 1:] = (lab2[:, :, 1:] - 128) * 2 + 128
-    lab2 = np.clip(lab2, 0, 255).astype(np.uint8)
+    return np.clip(lab2, 0, 255).astype(np.uint8)
+
+
+# the same as a per-channel lookup table (one OpenCV call instead of six array operations)
+_CHROMA_X2 = _chroma_x2(np.repeat(np.arange(256, dtype=np.uint8)[:, None, None], 3, axis=2)).reshape(1, 256, 3)
+
+
+def edges(lab: np.ndarray, grad_thr: float) -> np.ndarray:
+    """Thin colour edges (chroma boosted) along which touching dice are cut apart."""
+    lab2 = cv2.LUT(lab, _CHROMA_X2) if lab.dtype == np.uint8 and lab.ndim == 3 and lab.shape[2] == 3 \
+        else _chroma_x2(lab)
     hi = float(np.clip(grad_thr, 40.0, 160.0))
     return cv2.Canny(cv2.GaussianBlur(lab2, (3, 3), 0), 0.4 * hi, hi)
 
