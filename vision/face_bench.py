@@ -24,18 +24,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.bench import default_photos_dir
+
 from vision import pips
 
 BOX_EXPAND = 1.0    # label boxes cover the visible die; face_crop adds its own margin
-
-
-def default_photos_dir() -> Path:
-    import os
-
-    env = os.environ.get("DICETABLE_PHOTOS")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "dice-photos"
 
 
 @dataclass

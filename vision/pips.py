@@ -198,7 +198,7 @@ def read_crop(bgr: np.ndarray, margin: float = 1.05) -> FaceRead:
 def crop_views(bgr: np.ndarray, margin: float = 1.05) -> tuple[FaceRead, np.ndarray | None]:
     """read_crop, plus the N x N face crop that gave the answer (for benches and dumps)."""
     try:
-        img = _prep_any(bgr)
+        img = prepare_image(bgr)
         if img is None:
             return FaceRead(None, 0.0, reason="bad crop"), None
         h, w = img.shape[:2]
@@ -221,7 +221,7 @@ def crop_views(bgr: np.ndarray, margin: float = 1.05) -> tuple[FaceRead, np.ndar
 _W = np.array([1.0, 2.0, 2.0], np.float32)  # OpenCV 8-bit a/b are compressed vs L
 
 
-def _prep_any(img: object) -> np.ndarray | None:
+def prepare_image(img: object) -> np.ndarray | None:
     """Any image -> BGR uint8 (or None when it cannot hold a die)."""
     if not isinstance(img, np.ndarray) or img.ndim not in (2, 3) or img.size == 0:
         return None
@@ -245,7 +245,7 @@ def _prep_any(img: object) -> np.ndarray | None:
 
 def _prep(face: object) -> np.ndarray | None:
     """Any crop -> N x N BGR uint8, or None."""
-    img = _prep_any(face)
+    img = prepare_image(face)
     if img is None:
         return None
     if img.shape[0] != N or img.shape[1] != N:

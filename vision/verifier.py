@@ -19,6 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.pips import prepare_image
+
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "face_verifier.npz"
 S = 24                  # feature map side
 _MODEL: dict | None = None
@@ -32,21 +34,8 @@ _LAB_W = np.array([1.0, 2.0, 2.0], np.float32)   # OpenCV 8-bit a/b are compress
 
 def features(face_bgr: np.ndarray) -> np.ndarray | None:
     """(2, S, S) float32 maps of a BGR face crop, or None when it is not an image."""
-    img = face_bgr
-    if not isinstance(img, np.ndarray) or img.ndim not in (2, 3) or img.size == 0:
-        return None
-    if img.shape[0] < 8 or img.shape[1] < 8:
-        return None
-    if img.dtype != np.uint8:
-        f = np.nan_to_num(img.astype(np.float32))
-        if f.size and f.max() <= 1.0:
-            f = f * 255.0
-        img = np.clip(f, 0, 255).astype(np.uint8)
-    if img.ndim == 2:
-        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-    elif img.shape[2] == 4:
-        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
-    elif img.shape[2] != 3:
+    img = prepare_image(face_bgr)  # any image -> BGR uint8, the same way the face stage does
+    if img is None:
         return None
     small = cv2.resize(_align(img), (S, S), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) * _LAB_W
