@@ -19,7 +19,7 @@ from vision.types import TrueDie
 
 from .autoplay import AutoPlayer
 from .rules import Decide, Throw
-from .table import CONFIRM, CORRECT, DECIDE, WAIT_DICE, TableFlow
+from .table import CONFIRM, DECIDE, WAIT_DICE, TableFlow
 
 log = logging.getLogger(__name__)
 

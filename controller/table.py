@@ -16,7 +16,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from display.view import DieMark, MessageView, OptionView, PromptView, Standing, TableView, TrayView
 from vision.types import Reading

@@ -24,7 +24,6 @@ from vision import reader as vision_reader
 from vision.settle import SettleConfig, SettleTracker
 
 from .demo import DemoDirector, Press
-from .journal import Journal
 from .rules import GAMES, OptionError, new_game
 from .table import CONFIRM, OVER, WAIT_DICE, TableFlow
 from .tablelog import LogError, TableLog, replay

@@ -389,7 +389,6 @@ def play(n, options, seed):
     g = new_game(GAME, NAMES[:n], options)
     steps = 0
     while not g.is_over:
-        exp = g.expects()
         if g.phase in ("choose", "reroll", "rethrow"):
             check_secrecy(g)
         g = g.apply(random_input(g, rng))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from controller.rules import Decide, GameOver, IllegalInput, OptionError, Throw, choose_input, dice_input, new_game
 from controller.rules.poknroll import (
-    COMBOS, IMAGINARY, LINES, NONE, PoknRoll, best_combination, qualifying_lines, resolve_showdown,
+    COMBOS, IMAGINARY, LINES, NONE, best_combination, qualifying_lines, resolve_showdown,
 )
 from controller.rules.random_play import play_random, random_input
 

@@ -12,7 +12,7 @@ import resource
 import statistics
 import time
 import tracemalloc
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from .base import (
-    Cell, Decide, Expectation, GameOver, GameState, IllegalInput, Input, Option, OptionError,
+    Cell, Decide, Expectation, GameOver, GameState, Input, Option, OptionError,
     OptionSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register,
 )
 
@@ -213,7 +213,6 @@ class PoknRoll(GameState):
             raise OptionError(f"option 'start_seat': {options['start_seat']} is not a seat (0..{len(players) - 1})")
         s = object.__new__(cls)
         s.players, s.options = players, options
-        n = len(players)
         s.boxes = tuple((0,) * len(LINES) for _ in players)
         s.hand, s.first = 0, options["start_seat"]
         s.notes, s.last_notes = (), ()
