@@ -72,8 +72,8 @@ class Standing:
 class TableView:
     """Everything on screen at one moment.
 
-    mode: "setup" (choose game, players, options), "play" (tray + sheet + prompt),
-    "round" (a round's result, between rounds), "final" (standings with the winner).
+    mode: "setup" (choose game, players, options), "play" (tray + sheet + prompt; a round's
+    result arrives as the message), "final" (standings with the winner).
     """
 
     mode: str
