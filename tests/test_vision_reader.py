@@ -302,3 +302,29 @@ def test_on_synthetic_renderer_if_present():
             right += int(len(hits) == 1 and hits[0].value == t.value)
     assert total > 0
     assert right / total >= 0.8, f"{right}/{total} synthetic dice read right"
+
+
+def test_solid_die_ragged_outline_kept_only_when_alone():
+    """A lone die-sized blob with a ragged outline (fill 0.74: a translucent or dark die against
+    a rim) is kept unread; the same shape cut from a heap, or a round or long one, is not."""
+    from vision.reader import _solid_die
+    from vision.segment import Candidate
+
+    def cand(fill: float, isolated: bool = True, touching: bool = False, roundness: float = 0.65,
+             size: tuple[float, float] = (40.0, 40.0)) -> Candidate:
+        return Candidate(centre=(100.0, 100.0), size=size, angle=0.0, box=(80, 80, 120, 120),
+                         area=1600.0 * fill, fill=fill, touching=touching, isolated=isolated,
+                         roundness=roundness)
+
+    def aspect(c: Candidate) -> float:
+        return max(c.size) / min(c.size)
+
+    lone = cand(0.74)
+    assert _solid_die(lone, aspect(lone), 40.0)
+    cut = cand(0.74, isolated=False, touching=True)
+    assert not _solid_die(cut, aspect(cut), 40.0)
+    assert _solid_die(cand(0.8, isolated=False, touching=True), 1.0, 40.0)
+    assert not _solid_die(cand(0.74, roundness=0.82), 1.0, 40.0)
+    long_ = cand(0.74, size=(48.0, 32.0))
+    assert not _solid_die(long_, aspect(long_), 40.0)
+    assert not _solid_die(cand(0.70), 1.0, 40.0)

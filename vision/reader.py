@@ -193,9 +193,18 @@ def detect(frame: Any, calibration: dict | None = None
         return []
 
 
+# A die-sized blob this full and square is kept unread (fill >= 0.78, aspect <= 1.45). A lone
+# die whose body is translucent or dark against a rim or a shadow has a ragged outline (fill
+# ~0.72-0.78 of its rotated box): alone on the surface it is kept down to this fill. (Allowing it
+# for touching pieces as well found more nellbyler dice but added extras on oblique photos.)
+SOLID_FILL_LONE = 0.72
+SOLID_ASPECT_LONE = 1.4
+
+
 def _solid_die(c: segment.Candidate, aspect: float, die_px: float | None) -> bool:
     """Shape alone says die (square, filled, not round, die-sized): keep it even unread."""
-    if c.fill < 0.78 or aspect > 1.45 or c.roundness >= 0.8:
+    if c.roundness >= 0.8 or not (c.fill >= 0.78 and aspect <= 1.45 or c.isolated
+                                  and c.fill >= SOLID_FILL_LONE and aspect <= SOLID_ASPECT_LONE):
         return False
     if not (c.isolated or c.touching):
         return False   # cut out of a wall, a board, a hand: only a readable face makes it a die
