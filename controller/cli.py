@@ -44,7 +44,12 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        table_log = TableLog.load(args.log)
+        if str(args.log).endswith(".jsonl"):  # a table's journal (/var/lib/dicetable/...)
+            from .journal import Journal
+
+            table_log = Journal.load(args.log)
+        else:
+            table_log = TableLog.load(args.log)
         state = replay(table_log)
     except LogError as exc:
         if args.json:
@@ -171,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="1280x720")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="apply every input of a table log; print the sheet and result")
+    p = sub.add_parser("replay", help="apply every input of a table log (or a .jsonl journal); print the sheet and result")
     p.add_argument("log")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)

@@ -398,3 +398,19 @@ def test_the_console_script_replays_and_reports_errors(tmp_path):
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.strip() == "dicetable replay: input 5 is illegal: a die shows 1 to 6, not 7"
+
+
+def test_replay_reads_a_table_journal_with_a_torn_last_line(tmp_path, run):
+    """A journal as the kiosk writes it, cut by a power failure in the middle of a line."""
+    from controller.journal import Journal
+    from controller.tablelog import TableLog
+
+    log = TableLog("thirteen", ["Ann"], {}, [{"type": "dice", "player": 0, "values": [6, 6, 6, 6, 6]},
+                                             {"type": "choose", "player": 0, "option": "FIVE_KIND"}])
+    path = tmp_path / "current.jsonl"
+    Journal(path, log)
+    with path.open("a") as fh:
+        fh.write('{"type": "dice", "pla')
+    code, out, err = run("replay", str(path))
+    assert code == 0
+    assert "60" in out and "not over" in out
