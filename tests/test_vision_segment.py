@@ -333,3 +333,29 @@ def test_chroma_lookup_and_threshold_masks_match_the_array_versions():
     d = (rng.random((30, 41)) * 90).astype(np.float32)
     for t in (0.0, 12.345678, float(d[3, 4]), 90.0):
         assert np.array_equal(segment._gt(d, t), (d > t).astype(np.uint8) * 255)
+
+
+def _contour_of(mask: np.ndarray) -> np.ndarray:
+    cs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return max(cs, key=cv2.contourArea)
+
+
+def test_sprawling_chain_of_dice_is_die_thick_and_a_thin_band_is_not():
+    """A diagonal chain of touching dice fills little of its bounding rectangle, yet is all
+    die-thick (cut into dice); an L-shaped rim band is not (left alone)."""
+    d = 20
+    chain = np.zeros((200, 200), np.uint8)
+    x = y = 20
+    for i in range(7):
+        cv2.rectangle(chain, (x, y), (x + d - 1, y + d - 1), 255, -1)
+        x, y = (x + d - 2, y) if i % 2 == 0 else (x, y + d - 2)
+    b = segment._blob(_contour_of(chain))
+    assert segment._die_thick(b, float(d)) >= segment.THICK_FRAC
+    assert not segment._at_frame_edge(b, chain.shape)
+    band = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(band, (20, 20), (180, 26), 255, -1)
+    cv2.rectangle(band, (20, 20), (26, 180), 255, -1)
+    assert segment._die_thick(segment._blob(_contour_of(band)), float(d)) < 0.2
+    arm = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(arm, (60, 120), (120, 199), 255, -1)
+    assert segment._at_frame_edge(segment._blob(_contour_of(arm)), arm.shape)

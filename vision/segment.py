@@ -753,7 +753,8 @@ def _split(b: _Blob, lab: np.ndarray, gthr: float, est: float
             if _die_like(p, die_area):
                 out.append((p, True))
             elif p.area >= 1.5 * die_area and p.roundness < ROUND \
-                    and min(p.rect[1]) >= 0.7 * est and p.fill >= 0.5:
+                    and min(p.rect[1]) >= 0.7 * est \
+                    and (p.fill >= 0.5 or (not _at_frame_edge(p, lab.shape) and _die_thick(p, est) >= THICK_FRAC)):
                 multi.append(p)   # at least one die thick: a heap or a row of dice
     for p in multi:
         n = int(round(p.area / die_area))
@@ -778,6 +779,25 @@ def _split(b: _Blob, lab: np.ndarray, gthr: float, est: float
     if len(out) < 2 or b.area > 14 * die_area:
         out = [(p, False) for p, _t in out]
     return out, density
+
+
+THICK_FRAC = 0.8        # share of a sprawling blob that must be die-thick to be cut into dice
+
+
+def _at_frame_edge(b: _Blob, shape: tuple[int, ...]) -> bool:
+    """The blob reaches the frame edge: a sprawling one there may be an arm or hand reaching in."""
+    x, y, w, h = cv2.boundingRect(b.contour)
+    return x <= 1 or y <= 1 or x + w >= shape[1] - 1 or y + h >= shape[0] - 1
+
+
+def _die_thick(b: _Blob, est: float) -> float:
+    """Share of a blob that lies in die-thick parts (an opening with a disc of most of a die
+    side keeps a chain or heap of dice, even a diagonal or bent one whose bounding rectangle is
+    mostly empty, and peels off thin bands: a rim, a wall, a shadow streak)."""
+    m, _x, _y = _local_mask(b.contour)
+    k = _odd(0.6 * est)
+    o = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return float(cv2.countNonZero(o)) / max(float(cv2.countNonZero(m)), 1.0)
 
 
 def _split_blob(cnt: np.ndarray, n: int, est: float) -> list[_Blob]:
