@@ -193,7 +193,7 @@ class TableFlow:
             what = problems[0].message if problems else f"I cannot read die {doubtful[0] + 1} for sure"
             what = what[:1].upper() + what[1:]
             self.say(f"{what}. Throw again, or hold OK to enter the values.", "warning")
-            self._offer_correction(reading, exp)
+            self._offer_correction(reading)
             return
         values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
         if not multiset_contains(values, held):
@@ -228,7 +228,7 @@ class TableFlow:
         self.phase = CONFIRM
         self._confirm_at = self.clock() + self.confirm_seconds
 
-    def _offer_correction(self, reading: Reading, exp: Throw) -> None:
+    def _offer_correction(self, reading: Reading) -> None:
         """Keep the doubtful reading at hand so that a long OK can correct it."""
         self._correctable = ([d.value or 1 for d in reading.dice], [d.box for d in reading.dice])
 

@@ -41,6 +41,9 @@ class TableApp:
         self.clock = clock
         self.fps = fps
         self.read = reader or self._reader_with_calibration()
+        # motion is watched on the low-resolution stream where the camera has one (picamera2);
+        # a full frame is taken only when the tray is still and a reading is wanted
+        self.two_streams = hasattr(getattr(frames, "source", frames), "read_lores")
         self.journal_dir = Path(config.table.journal_dir)
         self.menu = SetupMenu(defaults=SetupDefaults(config.table.game, config.table.players,
                                                      config.table.options))
@@ -126,10 +129,7 @@ class TableApp:
     # ------------------------------------------------------------------------------- loop
     def step(self) -> None:
         """One pass: a frame, the buttons, the clock, the screen. Never raises."""
-        # motion is watched on the low-resolution stream where the camera has one (picamera2);
-        # a full frame is taken only when the tray is still and a reading is wanted
-        two_streams = hasattr(getattr(self.frames, "source", self.frames), "read_lores")
-        frame = self.frames.read_lores() if two_streams else self.frames.read()
+        frame = self.frames.read_lores() if self.two_streams else self.frames.read()
         error = str(self.frames.error) if getattr(self.frames, "error", None) else ""
         if error != self._camera_error:
             self._camera_error = error
@@ -138,7 +138,7 @@ class TableApp:
             elif self.flow:
                 self.flow.say("Camera back.")
         if frame is not None and self.runner is not None:
-            full = (lambda: getattr(self.frames.read(), "image", None)) if two_streams else None
+            full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
             self.runner.feed_frame(frame.image, frame.timestamp, full)
         for event in self.screen.events():
             if getattr(event, "type", None) == self.screen.pygame.QUIT:

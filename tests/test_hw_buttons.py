@@ -13,21 +13,7 @@ import pytest  # noqa: E402
 from hardware import BUTTON_NAMES, ButtonEvent, ButtonSource, MultiButtonSource, SourceStatus, make_button_source  # noqa: E402
 from hardware.button_keyboard import KeyboardButtonSource  # noqa: E402
 from hardware.button_scripted import ScriptedButtonSource, parse_script  # noqa: E402
-
-
-class FakeClock:
-    def __init__(self, t: float = 10.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, dt: float) -> None:
-        self.t += dt
-
-
-def kinds(events: list[ButtonEvent]) -> list[tuple[str, str]]:
-    return [(e.kind, e.name) for e in events]
+from hw_helpers import FakeClock, kinds  # noqa: E402
 
 
 def key(kind: int, code: int) -> pygame.event.Event:
@@ -41,7 +27,7 @@ def test_button_names() -> None:
 # -- keyboard -----------------------------------------------------------------------------
 @pytest.fixture
 def keyboard() -> tuple[KeyboardButtonSource, FakeClock]:
-    clock = FakeClock()
+    clock = FakeClock(10.0)
     source = KeyboardButtonSource(hold_time=0.8, clock=clock)
     source.start()
     return source, clock
@@ -112,7 +98,7 @@ def test_keyboard_not_started_ignores_input() -> None:
 
 
 def test_keyboard_custom_keys_from_config() -> None:
-    clock = FakeClock()
+    clock = FakeClock(10.0)
     source = make_button_source({"type": "keyboard", "keys": {"x": "OK", "q": "abandon"}, "hold_time": 0.3},
                                 clock=clock)
     source.start()

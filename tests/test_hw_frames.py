@@ -16,17 +16,7 @@ from hardware.frame_generated import GeneratedFrameSource
 from hardware.frame_opencv import OpenCVFrameSource
 from hardware.frame_picamera2 import Picamera2FrameSource
 from hardware.retry import Backoff, RetryingFrameSource
-
-
-class FakeClock:
-    def __init__(self, t: float = 100.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, dt: float) -> None:
-        self.t += dt
+from hw_helpers import FakeClock  # noqa: E402
 
 
 def grey_level(frame: Frame) -> int:
@@ -258,7 +248,7 @@ def test_opencv_consecutive_failures_raise_after_n_and_success_resets() -> None:
 
 
 def test_opencv_flushes_queued_frames_after_idle() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     cap = FakeVideoCapture([solid_image(i) for i in range(10)])
     source = OpenCVFrameSource(0, idle_flush_s=0.5, flush_frames=3, clock=clock, capture_factory=lambda d: cap)
     source.open()
@@ -436,7 +426,7 @@ def test_backoff_doubles_up_to_the_cap_and_resets() -> None:
 
 
 def test_retrying_source_reports_error_and_reconnects_after_delay() -> None:
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     caps = [FakeVideoCapture([solid_image(1), None]), FakeVideoCapture(opened=False),
             FakeVideoCapture([solid_image(7)])]
     opened = iter(caps)

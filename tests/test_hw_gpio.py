@@ -12,23 +12,9 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware import ButtonEvent, make_button_source
 from hardware.button_gpio import GpioButtonSource
+from hw_helpers import FakeClock, kinds  # noqa: E402
 
 PINS = {"OK": 17, "UP": 27, "DOWN": 22, "HOLD1": 5}
-
-
-class FakeClock:
-    def __init__(self, t: float = 0.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, dt: float) -> None:
-        self.t += dt
-
-
-def kinds(events: list[ButtonEvent]) -> list[tuple[str, str]]:
-    return [(e.kind, e.name) for e in events]
 
 
 @pytest.fixture
@@ -40,7 +26,7 @@ def factory():
 
 @pytest.fixture
 def gpio(factory):
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     source = GpioButtonSource(PINS, bounce_time=0.02, hold_time=5.0, pin_factory=factory, clock=clock)
     source.start()
     assert source.status.connected
@@ -216,7 +202,7 @@ def test_pin_map_validation() -> None:
 
 
 def test_registry_with_lowercase_names_and_injected_factory(factory) -> None:
-    clock = FakeClock()
+    clock = FakeClock(0.0)
     source = make_button_source(
         {"type": "gpio", "pins": {"ok": 17, "back": 6}, "bounce_time": 0.01, "hold_time": 2.0},
         pin_factory=factory, clock=clock,
