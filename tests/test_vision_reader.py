@@ -231,49 +231,40 @@ def _fixture_entries():
     return json.loads((FIXTURES / "labels.json").read_text())
 
 
-# Known weaknesses of the face stage on the committed photos: these dice must be FOUND and
-# returned unread (value None, flagged unsure) -- never with a wrong value. (image, label index)
+# Known weaknesses on the committed photos: these dice must be FOUND and returned unread (value
+# None, flagged unsure) -- never with a wrong value. (image, label index)
 KNOWN_UNREAD = {
-    # a green marbled 5 whose white swirl runs through two pips: the layout fit is ambiguous
-    ("nellbyler_IMG_20191209_100300.jpg", 1): "marbled swirl through the pips",
-    # a translucent purple 1 whose pip glare splits it into two overlapping blobs
-    ("nellbyler_IMG_20191209_100300.jpg", 0): "glare splits the single pip",
+    "learned": {
+        # a green marbled 5 whose white swirl runs through two pips
+        ("nellbyler_IMG_20191209_100300.jpg", 1): "marbled swirl through the pips",
+    },
+    "classical": {
+        ("nellbyler_IMG_20191209_100300.jpg", 1): "marbled swirl through the pips",
+        # a translucent purple 1 whose pip glare splits it into two overlapping blobs
+        ("nellbyler_IMG_20191209_100300.jpg", 0): "glare splits the single pip",
+    },
 }
 
 
-# dice the learned verifier reads wrongly (it rescues a classical None with a wrong value)
-KNOWN_VERIFIER_WRONG = {("nellbyler_IMG_20191209_100300.jpg", 1): "marbled 5 read as 3 (p 0.93)"}
-
-
-@pytest.mark.xfail(strict=True, reason="KNOWN FAILURE of the opt-in learned verifier: it reads this marbled 5 "
-                   "as a 3 (p 0.93); the reason it is off by default")
-def test_opt_in_verifier_never_invents_a_value_on_the_fixtures():
-    for (image, i), _why in KNOWN_VERIFIER_WRONG.items():
-        entry = next(e for e in _fixture_entries() if e["image"] == image)
-        img = cv2.imread(str(FIXTURES / image))
-        x0, y0, x1, y1 = entry["dice"][i]["box"]
-        hits = [p for p in read(img, verifier=True).dice if x0 <= p.centre[0] <= x1 and y0 <= p.centre[1] <= y1]
-        assert [p.value for p in hits] in ([None], [entry["dice"][i]["value"]])
-
-
+@pytest.mark.parametrize("stages", ["learned", "classical"])
 @pytest.mark.parametrize("entry", _fixture_entries(), ids=lambda e: e["image"])
-def test_fixture_photos_exact(entry):
+def test_fixture_photos_exact(entry, stages):
     img = cv2.imread(str(FIXTURES / entry["image"]))
     assert img is not None
+    learned = stages == "learned"
     want = [d["value"] for d in entry["dice"]]
     if entry["dice"][0]["box"] is None:
-        v, _conf = read_die(img)
+        v, _conf = read_die(img, learned=learned)
         assert [v] == want
         return
-    r = read(img)
-    assert len(r.dice) == len(want)
+    r = read(img, learned=learned)
+    assert len(r.dice) == len(want), [(d.value, d.centre) for d in r.dice]
     # each labelled die is matched by a die whose centre is in its box, with the right value
     # (or, for a known weakness, no value at all and the unsure flag)
     for i, d in enumerate(entry["dice"]):
         x0, y0, x1, y1 = d["box"]
         hits = [p for p in r.dice if x0 - 5 <= p.centre[0] <= x1 + 5 and y0 - 5 <= p.centre[1] <= y1 + 5]
-        if (entry["image"], i) in KNOWN_UNREAD or (entry["image"], i) in KNOWN_VERIFIER_WRONG:
-            # unread by the default reader: found, value None, flagged unsure - never a wrong value
+        if (entry["image"], i) in KNOWN_UNREAD[stages]:
             assert [p.value for p in hits] == [None]
             assert "unsure_value" in hits[0].problems
         else:

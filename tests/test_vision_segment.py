@@ -33,7 +33,7 @@ def found_once(centres, truth) -> tuple[int, int]:
 
 
 def assert_all_found(shot) -> None:
-    centres = [c for c, _box in detect(shot.image)]
+    centres = [c for c, _box in detect(shot.image, learned=False)]
     found, extras = found_once(centres, shot.truth)
     assert (found, extras) == (len(shot.truth), 0), (shot.seed, [t.colour for t in shot.truth])
 
@@ -63,7 +63,7 @@ def test_every_die_colour(style, colour):
     for n in (1, 4, 8):
         shot = render_tray([(k % 6) + 1 for k in range(n)], seed=n, style=TrayStyle.preset(style),
                            colours=[colour])
-        centres = [c for c, _box in detect(shot.image)]
+        centres = [c for c, _box in detect(shot.image, learned=False)]
         found, extras = found_once(centres, shot.truth)
         assert extras == 0
         assert found >= len(shot.truth) - (1 if n == 8 else 0)  # one miss allowed in a crowd
@@ -126,7 +126,7 @@ def _photo_entries():
 @pytest.mark.parametrize("entry", _photo_entries(), ids=lambda e: e["image"])
 def test_fixture_photos_every_die_found_once(entry):
     img = cv2.imread(str(FIXTURES / entry["image"]))
-    centres = [c for c, _b in detect(img)]
+    centres = [c for c, _b in detect(img, learned=False)]
     for d in entry["dice"]:
         x0, y0, x1, y1 = d["box"]
         assert sum(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres) == 1, d

@@ -139,10 +139,10 @@ def select(entries: list[dict[str, Any]], half: str | None = None,
 def bench_source(folder: Path, limit: int | None = None,
                  on_image: Callable[[str, np.ndarray, Any], None] | None = None,
                  half: str | None = None, stage: str = "read",
-                 verifier: bool | None = None) -> SourceResult:
+                 learned: bool | None = None) -> SourceResult:
     """Run the reader over one source folder (holding labels.json).
 
-    `verifier`: force the learned face verifier on or off (None: the reader's default).
+    `learned`: force the learned stages (vision/dicenet.py) on or off (None: the reader's default).
 
     `stage="detect"` runs only die finding (no faces read): the detection columns are filled,
     value columns stay empty. Crop sources have nothing to detect and are skipped then.
@@ -150,7 +150,7 @@ def bench_source(folder: Path, limit: int | None = None,
     entries = select(json.loads((folder / "labels.json").read_text()), half, limit)
     res = SourceResult(folder.name)
     crop_source = all(d.get("box") is None for e in entries for d in e["dice"])
-    vkw: dict[str, Any] = {} if verifier is None else {"verifier": verifier}
+    vkw: dict[str, Any] = {} if learned is None else {"learned": learned}
     if stage == "detect" and crop_source:
         return res
     # tracemalloc slows every allocation, so it runs only over the first few frames
@@ -224,12 +224,12 @@ def bench_source(folder: Path, limit: int | None = None,
 
 
 def run(root: Path, limit: int | None = None, sources: list[str] | None = None,
-        half: str | None = None, stage: str = "read", verifier: bool | None = None) -> list[SourceResult]:
+        half: str | None = None, stage: str = "read", learned: bool | None = None) -> list[SourceResult]:
     cv2.setNumThreads(1)  # the bench measures one core, as on the Pi
     names = sorted(p.name for p in root.iterdir() if (p / "labels.json").is_file())
     if sources:
         names = [n for n in names if n in sources]
-    out = [bench_source(root / n, limit, half=half, stage=stage, verifier=verifier) for n in names]
+    out = [bench_source(root / n, limit, half=half, stage=stage, learned=learned) for n in names]
     return [r for r in out if r.images]
 
 
@@ -268,7 +268,7 @@ def to_json(results: list[SourceResult]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--verifier] [--limit N] [--json]`."""
+    """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--classical] [--limit N] [--json]`."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__)
@@ -281,12 +281,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--source", action="append", default=None, help="only this source (repeatable)")
     ap.add_argument("--failures", action="store_true", help="list the images that were not exact")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--verifier", action="store_true",
-                    help="also check faces with the opt-in learned verifier (vision/verifier.py)")
+    ap.add_argument("--classical", action="store_true",
+                    help="the classical stages alone, without the learned ones (vision/dicenet.py)")
     args = ap.parse_args(argv)
     root = Path(args.dir) if args.dir else default_photos_dir()
     results = run(root, limit=args.limit, sources=args.source, half=args.half, stage=args.stage,
-                  verifier=True if args.verifier else None)
+                  learned=False if args.classical else None)
     if args.json:
         print(json.dumps(to_json(results)))
     else:

@@ -13,7 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import pips, segment, verifier as face_verifier
+from vision import dicenet, pips, segment
 from vision.reader_input import exposure_problem, to_bgr
 from vision.types import (
     BLURRED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
@@ -29,50 +29,25 @@ _MESSAGES = {
 }
 
 
-# The learned face verifier (vision/verifier.py) can check each classical face read. Off by
-# default: on the odd (never trained on) halves it reads more dice right (nellbyler 66.9 ->
-# 71.3%, casino 82.7 -> 89.9%) but does not lower the wrong-value rate (nellbyler 1.9% both;
-# casino 1.4 -> 2.2%), reads a fixture's marbled 5 as a 3 at p 0.93, and costs ~0.2 ms a die.
-# A table players trust must prefer "unsure" to a wrong value, so it stays opt-in.
-USE_VERIFIER = False
-VERIFIER_RESCUE = 0.7     # classical None: take the verifier's value at this probability or more
-VERIFIER_VETO = 0.5       # classical value: the verifier names another one this surely -> None
+# The learned stages (vision/dicenet.py) find the dice and read their faces when their model
+# files load; the classical segmenter still runs for what it alone reports (leaning dice, hands
+# and other objects, glare on the tray, dice cut by the edge) and gives the die size.
+USE_LEARNED = True
+NET_MIN_PROB = 0.75       # the classifier must be this sure of a value; below, the die is "unsure"
+CROP_SHARPNESS = 0.5      # classifier crops are smaller than face crops: their Laplacian runs higher
+NET_AGREE_PROB = 0.4      # ... or this sure, when the classical face stage reads the same value
+NET_SURE_DIE = 0.5        # an unread find with no classical blob is kept only with this much heat
+NET_NOT_DIE = 0.5         # "not a die" this likely (and likelier than any value): dropped
 
 
-def combine(value: int | None, conf: float, v_value: int | None, v_prob: float,
-            rescue: bool = True) -> tuple[int | None, float]:
-    """Classical read (value, confidence) and verifier read (value or None, probability) -> one.
-
-    Agreement raises the confidence; a disagreement where the verifier is surer than the
-    classical read (and at least VERIFIER_VETO) gives None (an unread die is
-    better than a wrong one); a classical None is replaced only by a very sure verifier. The
-    result is never a value the two stages disagree on with the verifier sure of its own.
-    `rescue=False` (a die cut by the frame or tray edge): the verifier may only confirm or veto.
-    """
-    if value is not None:
-        if v_value == value:
-            return value, 1.0 - (1.0 - conf) * (1.0 - 0.8 * v_prob)
-        if v_value is not None and v_prob >= VERIFIER_VETO and v_prob > conf:
-            return None, min(conf, 1.0 - v_prob) * 0.5
-        return value, conf
-    if rescue and v_value is not None and v_prob >= VERIFIER_RESCUE:
-        return v_value, 0.9 * v_prob
-    return None, conf
-
-
-def _verify(face: np.ndarray, value: int | None, conf: float, rescue: bool = True
-            ) -> tuple[int | None, float]:
-    v_value, v_prob = face_verifier.classify(face)
-    return combine(value, conf, v_value, v_prob, rescue)
-
-
-def read(frame: np.ndarray, calibration: dict | None = None, verifier: bool = USE_VERIFIER) -> Reading:
+def read(frame: np.ndarray, calibration: dict | None = None, learned: bool = USE_LEARNED) -> Reading:
     """Every die in view, left to right, plus the problems seen. Never raises.
 
-    `verifier`: check each face with the learned verifier (vision/verifier.py) as well."""
+    `learned=False` uses the classical stages alone (also what happens when the model files
+    are missing)."""
     t0 = time.perf_counter()
     try:
-        return _read(frame, calibration, t0, verifier)
+        return _read(frame, calibration, t0, learned)
     except Exception as exc:  # noqa: BLE001 - last line of defence: the table must keep going
         size = _size_of(frame)
         return Reading((), (Problem(BAD_FRAME, f"reader failed: {type(exc).__name__}: {exc}"),),
@@ -110,7 +85,7 @@ def _calibration(cal: Any, f: float, w: int, h: int) -> tuple[tuple[int, int, in
     return tray, die_px
 
 
-def _read(frame: Any, calibration: dict | None, t0: float, verifier: bool = USE_VERIFIER) -> Reading:
+def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_LEARNED) -> Reading:
     size = _size_of(frame)
     bgr, bad = to_bgr(frame)
     if bgr is None:
@@ -126,23 +101,143 @@ def _read(frame: Any, calibration: dict | None, t0: float, verifier: bool = USE_
     dice: list[Die] = []
     problems: list[Problem] = []
     inv = 1.0 / f
-    sharp = []
+    sharp: list[float] = []
+    if learned and dicenet.available():
+        _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
+    else:
+        _classical_dice(bgr, seg, inv, dice, problems, sharp)
+    for fb in seg.foreign:
+        problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
+                                tuple(int(round(v * inv)) for v in fb)))
+    for gb in seg.glare:
+        problems.append(Problem(GLARE, "glare on the tray (a die there may be hidden)",
+                                tuple(int(round(v * inv)) for v in gb)))
+    if sharp and float(np.median(sharp)) < 8.0 and sum(d.value is None for d in dice) >= len(dice) / 2:
+        problems.append(Problem(BLURRED, "dice too blurred to read"))
+    dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
+    return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
+
+
+def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | None,
+                  tray: tuple[int, int, int, int] | None, inv: float,
+                  dice: list[Die], problems: list[Problem], sharp: list[float]) -> None:
+    """Dice found and read by the learned stages, with the classical candidates' flags."""
+    found = dicenet.find_dice(bgr, die_px or seg.die_px)
+    h, w = bgr.shape[:2]
+    x0, y0, x1, y1 = tray if tray is not None else (0, 0, w, h)
+    # inside the tray (a die half over its edge is kept, and reported cut), not on a hand
+    found = [f for f in found if x0 - 0.3 * f.side <= f.centre[0] <= x1 + 0.3 * f.side
+             and y0 - 0.3 * f.side <= f.centre[1] <= y1 + 0.3 * f.side
+             and not any(b[0] <= f.centre[0] <= b[2] and b[1] <= f.centre[1] <= b[3] for b in seg.foreign)]
+    crops = dicenet.crops(bgr, [(f.centre, f.side) for f in found])
+    probs = dicenet.classify(crops)
+    used: set[int] = set()
+    for f, p, crop in zip(found, probs, crops):
+        k = 1 + int(np.argmax(p[1:]))
+        pk, pbg = float(p[k]), float(p[0])
+        if pbg >= NET_NOT_DIE and pbg >= pk:
+            continue
+        c = _nearest(seg.candidates, f, used)
+        centre = f.centre
+        if c is not None:
+            cside = 0.5 * ((c.box[2] - c.box[0]) + (c.box[3] - c.box[1]))
+            off = float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1]))
+            if abs(cside - f.side) > 0.25 * cside or off > 0.2 * cside:
+                # the two stages disagree on where the die is (a die against a wall found by
+                # its corner): read the classical blob's crop as well and keep the surer read
+                p2 = dicenet.classify(dicenet.crops(bgr, [(c.centre, cside)]))[0]
+                if p2[1:].max() > pk:
+                    p, centre = p2, c.centre
+                    k = 1 + int(np.argmax(p[1:]))
+                    pk, pbg = float(p[k]), float(p[0])
+        value: int | None = k if pk >= NET_MIN_PROB else None
+        conf = pk
+        if value is None and c is None and (f.score < NET_SURE_DIE or pbg >= 0.2):
+            continue  # neither read nor backed by a classical blob: likely a pattern, not a die
+        if value is None and c is not None and pk >= NET_AGREE_PROB:
+            # unsure: the classical face stage reads the same die on its own; agreement counts
+            fr, _face = _classical_face(bgr, c, seg)
+            if fr.value == k and fr.confidence >= 0.5:
+                value, conf = k, 1.0 - (1.0 - pk) * (1.0 - fr.confidence)
+        half = f.side / 2
+        box = (max(0, f.centre[0] - half), max(0, f.centre[1] - half),
+               min(w, f.centre[0] + half), min(h, f.centre[1] + half))
+        # a die whose centre is this close to the edge of the view (tray) is cut: over a fifth of it is out
+        m = 0.3 * (die_px or (min(max(c.size), f.side) if c is not None else f.side))
+        cut = not (x0 <= centre[0] - m and centre[0] + m <= x1 and y0 <= centre[1] - m and centre[1] + m <= y1)
+        codes: list[str] = []
+        if c is not None:
+            used.add(id(c))
+            box = c.box
+            cut = cut or c.partial
+        if cut:
+            value, conf = None, 0.0   # some pips may be out of view: never guess
+        if cut or c is not None and c.at_border:
+            codes.append(PARTLY_OUT_OF_VIEW)
+            conf *= 0.7
+        if c is not None and c.leaning:
+            codes.append(DIE_LEANING)
+            conf *= 0.8
+        if c is not None and c.touching:
+            codes.append(DICE_TOUCHING)
+        if c is not None and c.glare:
+            codes.append(GLARE)
+        if value is None:
+            codes.append(UNSURE_VALUE)
+        sharp.append(_sharpness(crop) * CROP_SHARPNESS)
+        _add(dice, problems, value, box, centre, conf, codes, inv)
     for c in seg.candidates:
-        side = max(c.size)
-        face = pips.face_crop(bgr, c.centre, side, c.angle)
-        mask = None
-        if c.contour is not None:
-            tm = pips.face_transform(c.centre, side, c.angle)
-            mask = pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
-        fr = pips.read_face(face, mask)
+        # a die on its edge: the classifier rightly sees no face, but the die must be reported
+        if c.leaning and id(c) not in used:
+            _add(dice, problems, None, c.box, c.centre, 0.0, [DIE_LEANING, UNSURE_VALUE], inv)
+
+
+def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation
+                    ) -> tuple[pips.FaceRead, np.ndarray]:
+    """The classical face stage on a candidate: its canonical crop, read under its outline."""
+    side = max(c.size)
+    face = pips.face_crop(bgr, c.centre, side, c.angle)
+    mask = None
+    if c.contour is not None:
+        tm = pips.face_transform(c.centre, side, c.angle)
+        mask = pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
+    return pips.read_face(face, mask), face
+
+
+def _nearest(cands: list[segment.Candidate], f: dicenet.Found, used: set[int]) -> segment.Candidate | None:
+    """The classical candidate of this found die: the nearest whose centre is within half a die
+    of it, or else one whose box holds the found centre."""
+    best, bd = None, 0.5 * f.side
+    for c in cands:
+        d = float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1]))
+        if d < bd and id(c) not in used:
+            best, bd = c, d
+    if best is None:
+        for c in cands:
+            if id(c) not in used and c.box[0] <= f.centre[0] <= c.box[2] and c.box[1] <= f.centre[1] <= c.box[3]:
+                return c
+    return best
+
+
+def _add(dice: list[Die], problems: list[Problem], value: int | None, box: Any, centre: tuple[float, float],
+         conf: float, codes: list[str], inv: float) -> None:
+    box = tuple(int(round(v * inv)) for v in box)
+    dice.append(Die(value, box, (centre[0] * inv, centre[1] * inv), round(float(conf), 3), tuple(codes)))
+    for code in codes:
+        problems.append(Problem(code, _MESSAGES[code], box))
+
+
+def _classical_dice(bgr: np.ndarray, seg: segment.Segmentation, inv: float,
+                    dice: list[Die], problems: list[Problem], sharp: list[float]) -> None:
+    """Dice found by the classical segmenter and read by the classical face stage."""
+    for c in seg.candidates:
+        fr, face = _classical_face(bgr, c, seg)
         codes: list[str] = []
         aspect = max(c.size) / max(min(c.size), 1e-6)
         if fr.value is None and not c.partial and not _solid_die(c, aspect, seg.die_px) \
                 and not _pipped_blob(c, aspect, fr):
             continue  # not clearly a die and no readable face: a speck, a fixture, a shadow
         value, conf = fr.value, fr.confidence
-        if verifier:
-            value, conf = _verify(face, value, conf, rescue=not c.at_border)
         if c.partial:
             value, conf = None, 0.0   # some pips may be out of view: never guess
         if c.at_border:
@@ -158,26 +253,14 @@ def _read(frame: Any, calibration: dict | None, t0: float, verifier: bool = USE_
         if value is None:
             codes.append(UNSURE_VALUE)
         sharp.append(_sharpness(face))
-        box = tuple(int(round(v * inv)) for v in c.box)
-        dice.append(Die(value, box, (c.centre[0] * inv, c.centre[1] * inv), round(float(conf), 3),
-                        tuple(codes)))
-        for code in codes:
-            problems.append(Problem(code, _MESSAGES[code], box))
-    for fb in seg.foreign:
-        problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
-                                tuple(int(round(v * inv)) for v in fb)))
-    for gb in seg.glare:
-        problems.append(Problem(GLARE, "glare on the tray (a die there may be hidden)",
-                                tuple(int(round(v * inv)) for v in gb)))
-    if sharp and float(np.median(sharp)) < 8.0 and sum(d.value is None for d in dice) >= len(dice) / 2:
-        problems.append(Problem(BLURRED, "dice too blurred to read"))
-    dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
-    return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
+        _add(dice, problems, value, c.box, c.centre, conf, codes, inv)
 
 
-def detect(frame: Any, calibration: dict | None = None
+def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEARNED
            ) -> list[tuple[tuple[float, float], tuple[int, int, int, int]]]:
-    """Die candidates only (centre, box in frame pixels), no faces read: for the detection bench."""
+    """Die candidates only (centre, box in frame pixels), no faces read: for the detection bench.
+    The learned detector's finds (before the classifier drops what is not a die), or the
+    classical segmenter's candidates."""
     try:
         size = _size_of(frame)
         bgr, _bad = to_bgr(frame)
@@ -185,8 +268,19 @@ def detect(frame: Any, calibration: dict | None = None
             return []
         f = bgr.shape[1] / max(size[0], 1)
         tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
-        seg = segment.segment(bgr, die_px=die_px, tray=tray)
         inv = 1.0 / f
+        if learned and dicenet.available():
+            if die_px is None:
+                die_px = segment.segment(bgr, die_px=None, tray=tray).die_px
+            found = dicenet.find_dice(bgr, die_px)
+            probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
+            # what the classifier calls "not a die" (fixtures, screw heads) is not found
+            keep = [d for d, p in zip(found, probs) if not (p[0] >= NET_NOT_DIE and p[0] >= p[1:].max())]
+            return [((d.centre[0] * inv, d.centre[1] * inv),
+                     tuple(int(round(v * inv)) for v in (d.centre[0] - d.side / 2, d.centre[1] - d.side / 2,
+                                                         d.centre[0] + d.side / 2, d.centre[1] + d.side / 2)))
+                    for d in keep]
+        seg = segment.segment(bgr, die_px=die_px, tray=tray)
         return [((c.centre[0] * inv, c.centre[1] * inv), tuple(int(round(v * inv)) for v in c.box))
                 for c in seg.candidates]
     except Exception:  # noqa: BLE001
@@ -227,19 +321,24 @@ def _sharpness(face: np.ndarray) -> float:
     return float(cv2.Laplacian(g, cv2.CV_32F).std())
 
 
-def read_die(crop: np.ndarray, verifier: bool = USE_VERIFIER) -> tuple[int | None, float]:
-    """Value and confidence of a single-die crop (the die fills the crop or sits in it).
+def read_die(crop: np.ndarray, learned: bool = USE_LEARNED) -> tuple[int | None, float]:
+    """Value and confidence of a single-die crop (the die fills most of the crop).
 
-    The face stage's own crop reader (`pips.crop_views`) locates the die, reads it both as
-    located and as the whole crop, and keeps the more confident reading. Never raises.
+    The learned classifier reads the crop when it is sure; otherwise the classical crop reader
+    (`pips.crop_views`: locates the die, reads it as located and as the whole crop) answers.
+    Never raises.
     """
     try:
         bgr, _bad = to_bgr(crop)
         if bgr is None:
             return None, 0.0
-        fr, face = pips.crop_views(bgr)
-        if verifier and face is not None:
-            return _verify(face, fr.value, fr.confidence)
+        if learned and dicenet.available():
+            h, w = bgr.shape[:2]
+            p = dicenet.classify(dicenet.crops(bgr, [((w / 2, h / 2), 0.8 * min(w, h))]))[0]
+            k = 1 + int(np.argmax(p[1:]))
+            if p[k] >= NET_MIN_PROB:
+                return k, round(float(p[k]), 3)
+        fr, _face = pips.crop_views(bgr)
         return fr.value, fr.confidence
     except Exception:  # noqa: BLE001
         return None, 0.0
@@ -253,7 +352,7 @@ def _warm_up() -> None:
     for x, y in ((52, 38), (70, 38), (61, 47), (52, 56), (70, 56)):
         cv2.circle(img, (x, y), 3, (20, 20, 20), -1)
     read(img)
-    read(img, verifier=False)
+    read(img, learned=False)
 
 
 _warm_up()

@@ -1,0 +1,129 @@
+"""The learned stages (vision/dicenet.py): shipped models, finding, classifying, falling back."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import dicenet, reader
+from vision.synthetic import TrayStyle, render_tray
+
+
+def test_models_ship_small_and_load():
+    for path in (dicenet.DET_FILE, dicenet.CLS_FILE):
+        assert path.is_file(), path
+        assert path.stat().st_size < 1_000_000
+    assert dicenet.available()
+
+
+@pytest.mark.parametrize("style,die_px,colours", [
+    ("green", 60, ["white"]), ("light", 34, ["red", "blue", "black"]), ("dark", 90, ["yellow", "white"]),
+    ("blue", 28, ["ivory"]), ("dim", 50, ["green", "marbled"]),
+])
+def test_finds_and_reads_rendered_dice(style, die_px, colours):
+    """Rendered trays (a few of the many looks the nets were trained on), at the calibrated die
+    size: nearly every die found once, at about its size, and read right."""
+    right = found_once = total = extras = 0
+    for seed in range(4):
+        values = [(seed * 3 + k) % 6 + 1 for k in range(5)]
+        shot = render_tray(values, seed=100 + seed, style=TrayStyle.preset(style), die_px=die_px, colours=colours)
+        found = dicenet.find_dice(shot.image, die_px=die_px)
+        probs = dicenet.classify(dicenet.crops(shot.image, [(f.centre, f.side) for f in found]))
+        matched = 0
+        for t in shot.truth:
+            x0, y0, x1, y1 = t.box
+            hits = [(f, p) for f, p in zip(found, probs) if x0 <= f.centre[0] <= x1 and y0 <= f.centre[1] <= y1]
+            total += 1
+            if len(hits) == 1:
+                f, p = hits[0]
+                found_once += 1
+                assert 0.6 * (x1 - x0) <= f.side <= 1.6 * (x1 - x0)
+                right += int(np.argmax(p)) == t.value
+            matched += len(hits)
+        extras += len(found) - matched
+    assert found_once >= 0.95 * total, f"{found_once}/{total} found once"
+    assert right >= 0.9 * total, f"{right}/{total} read right"
+    assert extras <= 2
+
+
+def test_empty_and_odd_frames_give_nothing():
+    assert dicenet.find_dice(np.full((480, 640, 3), 90, np.uint8)) == []
+    assert dicenet.find_dice(np.zeros((8, 8, 3), np.uint8)) == []
+    assert dicenet.classify(np.zeros((0, dicenet.CLS_SIZE, dicenet.CLS_SIZE, 3), np.uint8)).shape == (0, 7)
+    p = dicenet.classify(dicenet.crops(np.full((200, 200, 3), 120, np.uint8), [((100.0, 100.0), 40.0)]))
+    assert p.shape == (1, 7) and abs(float(p.sum()) - 1.0) < 1e-4
+    assert int(np.argmax(p[0])) == 0   # a plain patch is not a die
+
+
+def test_without_a_die_size_the_dice_are_measured_first():
+    """No calibration: a coarse pass then the right scale, for big and for small dice."""
+    for die_px, size in ((100, (800, 600)), (30, (640, 480))):
+        shot = render_tray([1, 3, 5, 6], seed=8, die_px=die_px, size=size)
+        found = dicenet.find_dice(shot.image)
+        for t in shot.truth:
+            hits = [f for f in found if t.box[0] <= f.centre[0] <= t.box[2] and t.box[1] <= f.centre[1] <= t.box[3]]
+            assert len(hits) == 1, (die_px, t)
+            assert 0.6 <= hits[0].side / (t.box[2] - t.box[0]) <= 1.6
+
+
+def test_calibrated_die_size_sets_the_scale():
+    shot = render_tray([2, 5, 6], seed=5, die_px=100, size=(800, 600))
+    found = dicenet.find_dice(shot.image, die_px=100)
+    assert len(found) == 3
+    for t in shot.truth:   # each die found once, at about the size of its box
+        hits = [f for f in found if t.box[0] <= f.centre[0] <= t.box[2] and t.box[1] <= f.centre[1] <= t.box[3]]
+        assert len(hits) == 1 and 0.7 <= hits[0].side / (t.box[2] - t.box[0]) <= 1.4
+
+
+def test_missing_or_broken_model_falls_back_to_classical(tmp_path, monkeypatch):
+    bad = tmp_path / "broken.onnx"
+    bad.write_bytes(b"not a network")
+    monkeypatch.setattr(dicenet, "DET_FILE", bad)
+    assert not dicenet.available()
+    monkeypatch.setattr(dicenet, "DET_FILE", tmp_path / "missing.onnx")
+    assert not dicenet.available()
+    shot = render_tray([3, 4], seed=11)
+    r = reader.read(shot.image)
+    assert sorted(d.value for d in r.dice) == [3, 4]
+
+
+def test_reader_uses_the_learned_stages_by_default(monkeypatch):
+    shot = render_tray([1, 6, 2], seed=21)
+    calls = []
+    real = dicenet.find_dice
+    monkeypatch.setattr(dicenet, "find_dice", lambda *a, **k: calls.append(1) or real(*a, **k))
+    r = reader.read(shot.image)
+    assert calls and sorted(d.value for d in r.dice) == [1, 2, 6]
+    calls.clear()
+    assert sorted(d.value for d in reader.read(shot.image, learned=False).dice) == [1, 2, 6]
+    assert not calls
+
+
+def test_unsure_classifier_gives_no_value(monkeypatch):
+    """Probabilities spread over values: the die is reported, unread and flagged, never guessed."""
+    shot = render_tray([4], seed=3)
+    monkeypatch.setattr(dicenet, "classify", lambda batch, rotations=4: np.tile(
+        np.array([0.05, 0.3, 0.1, 0.1, 0.35, 0.05, 0.05], np.float32), (len(batch), 1)))
+    r = reader.read(shot.image)
+    assert [d.value for d in r.dice] == [None]
+    assert "unsure_value" in r.dice[0].problems
+
+
+def test_training_samples_mark_every_die():
+    """The training data builder (no PyTorch needed for it): one heat peak per die in view, at
+    the die's size, and classifier crops labelled with the value of the die they centre on."""
+    from vision import train_dicenet as td
+
+    scenes = td.render_scenes(3, seed=4)
+    assert scenes and all(len(s) == 3 for s in scenes)
+    rng = np.random.default_rng(0)
+    X, H, Z, M = td.detector_samples(scenes, 6, rng)
+    assert X.shape == (6, dicenet.DET_PATCH, dicenet.DET_PATCH, 3) and X.dtype == np.uint8
+    assert H.max() == 1.0 and M.sum() >= 1
+    sides = np.exp(Z[:, 0][M[:, 0] > 0])
+    assert ((sides > 0.5 * dicenet.DET_DIE_MIN) & (sides < 2.5 * dicenet.DET_DIE_MAX)).all()
+    assert np.array_equal(H == 1.0, M > 0)          # peaks exactly where sizes are trained
+    Xc, Y = td.classifier_samples(scenes, 40, rng, neg_frac=0.0)
+    assert Xc.shape == (40, dicenet.CLS_SIZE, dicenet.CLS_SIZE, 3)
+    assert set(Y.tolist()) <= {1, 2, 3, 4, 5, 6}
+    _Xn, Yn = td.classifier_samples(scenes, 40, rng, neg_frac=1.0)
+    assert (Yn == 0).mean() > 0.6

@@ -1,0 +1,165 @@
+"""Two small learned stages that find dice and read their top faces (run by OpenCV's dnn module).
+
+1. The *detector* is a fully convolutional network over the frame scaled so that a die is
+   about DET_DIE_TARGET px wide. Every 4x4 cell says how likely a die's centre is there, the
+   die's size and the centre's offset inside the cell (a "centre heat map" detector).
+2. The *classifier* looks at each found die on its own, in a 32 x 32 crop scaled to the die, and
+   says "not a die" or its top value 1..6, with a probability.
+
+Why: the classical segmenter lost dice against dark tray rims and white dice on white trays,
+and the classical face stage could not read red pips on marbled dice. Both nets are trained by
+`vision.train_dicenet` on the even-indexed labelled photos and on rendered trays; they ship as
+ONNX files of ~100 KB in vision/models and need nothing beyond OpenCV at the table.
+
+Nothing here raises on a bad frame: `available()` is False when a model file is missing or
+broken, and the reader then falls back to the classical stages alone.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+DET_FILE = MODEL_DIR / "dice_detector.onnx"
+CLS_FILE = MODEL_DIR / "face_classifier.onnx"
+
+DET_STRIDE = 4          # one output cell per 4x4 input pixels
+DET_PATCH = 192         # training patch side
+DET_DIE_MIN = 9.0       # die sides (input px) the detector is trained on
+DET_DIE_MAX = 30.0
+DET_DIE_TARGET = 16.0   # the scale a frame is brought to once the die size is known
+DET_THRESHOLD = 0.3     # centre heat needed for a die
+CLS_SIZE = 32           # classifier crop side
+CLS_MARGIN = 1.3        # crop side = this x die side: the die and a rim of what is around it
+
+
+@dataclass(frozen=True)
+class Found:
+    """A die the detector found, in frame pixels."""
+
+    centre: tuple[float, float]
+    side: float                     # side of the die's axis-aligned box
+    score: float                    # centre heat 0..1
+
+
+_NETS: dict[str, object] = {}
+_BROKEN: set[str] = set()
+
+
+def _net(path: Path):
+    key = str(path)
+    if key in _BROKEN:
+        return None
+    net = _NETS.get(key)
+    if net is None:
+        try:
+            net = cv2.dnn.readNetFromONNX(key)
+        except (cv2.error, OSError, SystemError):
+            _BROKEN.add(key)
+            return None
+        _NETS[key] = net
+    return net
+
+
+def available() -> bool:
+    """Both model files load."""
+    return _net(DET_FILE) is not None and _net(CLS_FILE) is not None
+
+
+def _blob(img: np.ndarray) -> np.ndarray:
+    """BGR uint8 (N, H, W, 3) or (H, W, 3) -> float32 NCHW in -0.5..0.5, as in training."""
+    x = img if img.ndim == 4 else img[None]
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32) * (1.0 / 255.0) - 0.5
+
+
+def _heat(bgr: np.ndarray, scale: float) -> tuple[np.ndarray, float, float]:
+    """Detector output (4, gh, gw) on the frame scaled by about `scale`; returns the exact x/y scales."""
+    h, w = bgr.shape[:2]
+    sw = max(DET_STRIDE * 4, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
+    sh = max(DET_STRIDE * 4, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
+    small = cv2.resize(bgr, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    net = _net(DET_FILE)
+    net.setInput(_blob(small))
+    out = net.forward()[0]
+    return out, sw / w, sh / h
+
+
+def _peaks(out: np.ndarray, sx: float, sy: float, threshold: float) -> list[Found]:
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    found = []
+    for iy, ix in zip(*np.nonzero(peak)):
+        side = math.exp(float(out[1, iy, ix]))
+        cx = (ix + 0.5 + float(out[2, iy, ix])) * DET_STRIDE / sx
+        cy = (iy + 0.5 + float(out[3, iy, ix])) * DET_STRIDE / sy
+        found.append(Found((cx, cy), side / ((sx + sy) / 2), float(heat[iy, ix])))
+    return _suppress(found)
+
+
+def _suppress(found: list[Found]) -> list[Found]:
+    """Keep the stronger of two peaks closer than half the larger one (one die seen twice)."""
+    keep: list[Found] = []
+    for f in sorted(found, key=lambda f: -f.score):
+        if all(math.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1]) > 0.5 * max(f.side, k.side)
+               for k in keep):
+            keep.append(f)
+    return keep
+
+
+def find_dice(bgr: np.ndarray, die_px: float | None = None, threshold: float = DET_THRESHOLD) -> list[Found]:
+    """Dice centres and sizes in frame pixels.
+
+    `die_px` (calibration, or the classical segmenter's estimate) sets the scale. Without it
+    the dice are measured first: a coarse pass (a 640-px frame at quarter size) is right for
+    big dice; when they turn out small, a finer pass measures them; then the detector runs
+    at the scale it knows best (a die DET_DIE_TARGET px wide)."""
+    h, w = bgr.shape[:2]
+    if die_px:
+        return _peaks(*_heat(bgr, _clip_scale(DET_DIE_TARGET / die_px)), threshold)
+    scale = min(1.0, 128.0 / max(w, h))
+    found = _peaks(*_heat(bgr, scale), threshold)
+    med = _median_side(found) * scale
+    if med < 0.65 * DET_DIE_TARGET:
+        scale = min(1.0, 256.0 / max(w, h))
+        found = _peaks(*_heat(bgr, scale), threshold)
+        med = _median_side(found) * scale
+    if found and not (0.8 * DET_DIE_TARGET <= med <= 1.25 * DET_DIE_TARGET):
+        found = _peaks(*_heat(bgr, _clip_scale(scale * DET_DIE_TARGET / med)), threshold)
+    return found
+
+
+def _clip_scale(scale: float) -> float:
+    return float(np.clip(scale, 0.08, 1.5))
+
+
+def _median_side(found: list[Found]) -> float:
+    return float(np.median([f.side for f in found])) if found else 0.0
+
+
+def crops(bgr: np.ndarray, found: list[tuple[tuple[float, float], float]]) -> np.ndarray:
+    """(N, CLS_SIZE, CLS_SIZE, 3) crops, each centred on a die and scaled to CLS_MARGIN x its side."""
+    out = np.empty((len(found), CLS_SIZE, CLS_SIZE, 3), np.uint8)
+    for i, ((cx, cy), side) in enumerate(found):
+        s = CLS_SIZE / (CLS_MARGIN * max(side, 2.0))
+        m = np.array([[s, 0, CLS_SIZE / 2 - s * cx], [0, s, CLS_SIZE / 2 - s * cy]], np.float32)
+        out[i] = cv2.warpAffine(bgr, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT)
+    return out
+
+
+def classify(batch: np.ndarray, rotations: int = 4) -> np.ndarray:
+    """(N, 7) class probabilities (0: not a die, 1..6: the value) of crops, averaged over
+    `rotations` right-angle turns of each (a face's value does not depend on them)."""
+    if len(batch) == 0:
+        return np.zeros((0, 7), np.float32)
+    net = _net(CLS_FILE)
+    views = [np.rot90(batch, k, axes=(1, 2)) for k in range(max(1, min(4, rotations)))]
+    net.setInput(_blob(np.concatenate(views)))
+    logits = net.forward().reshape(len(views), len(batch), 7)
+    e = np.exp(logits - logits.max(axis=2, keepdims=True))
+    p = e / e.sum(axis=2, keepdims=True)
+    return p.mean(axis=0)
