@@ -129,27 +129,33 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     found = [f for f in found if x0 - 0.3 * f.side <= f.centre[0] <= x1 + 0.3 * f.side
              and y0 - 0.3 * f.side <= f.centre[1] <= y1 + 0.3 * f.side
              and not any(b[0] <= f.centre[0] <= b[2] and b[1] <= f.centre[1] <= b[3] for b in seg.foreign)]
-    crops = dicenet.crops(bgr, [(f.centre, f.side) for f in found])
+    claimed: set[int] = set()
+    matched: list[segment.Candidate | None] = []
+    for f in found:
+        c = _nearest(seg.candidates, f, claimed)
+        if c is not None:
+            claimed.add(id(c))
+        matched.append(c)
+    # Where the two stages disagree on where the die is (a die against a wall found by its
+    # corner), the classical blob's crop is read as well and the surer read kept. One batch.
+    views = [(f.centre, f.side) for f in found]
+    second: dict[int, int] = {}
+    for i, (f, c) in enumerate(zip(found, matched)):
+        if c is not None and _disagree(f, c):
+            second[i] = len(views)
+            views.append((c.centre, _box_side(c)))
+    crops = dicenet.crops(bgr, views)
     probs = dicenet.classify(crops)
     used: set[int] = set()
-    for f, p, crop in zip(found, probs, crops):
+    for i, (f, c) in enumerate(zip(found, matched)):
+        p, crop, centre = probs[i], crops[i], f.centre
+        j = second.get(i)
+        if j is not None and probs[j][1:].max() > p[1:].max():
+            p, crop, centre = probs[j], crops[j], c.centre
         k = 1 + int(np.argmax(p[1:]))
         pk, pbg = float(p[k]), float(p[0])
         if pbg >= NET_NOT_DIE and pbg >= pk:
             continue
-        c = _nearest(seg.candidates, f, used)
-        centre = f.centre
-        if c is not None:
-            cside = 0.5 * ((c.box[2] - c.box[0]) + (c.box[3] - c.box[1]))
-            off = float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1]))
-            if abs(cside - f.side) > 0.25 * cside or off > 0.2 * cside:
-                # the two stages disagree on where the die is (a die against a wall found by
-                # its corner): read the classical blob's crop as well and keep the surer read
-                p2 = dicenet.classify(dicenet.crops(bgr, [(c.centre, cside)]))[0]
-                if p2[1:].max() > pk:
-                    p, centre = p2, c.centre
-                    k = 1 + int(np.argmax(p[1:]))
-                    pk, pbg = float(p[k]), float(p[0])
         value: int | None = k if pk >= NET_MIN_PROB else None
         conf = pk
         if value is None and c is None and (f.score < NET_SURE_DIE or pbg >= 0.2):
@@ -202,6 +208,16 @@ def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmenta
         tm = pips.face_transform(c.centre, side, c.angle)
         mask = pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
     return pips.read_face(face, mask), face
+
+
+def _box_side(c: segment.Candidate) -> float:
+    return 0.5 * ((c.box[2] - c.box[0]) + (c.box[3] - c.box[1]))
+
+
+def _disagree(f: dicenet.Found, c: segment.Candidate) -> bool:
+    cside = _box_side(c)
+    off = float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1]))
+    return abs(cside - f.side) > 0.3 * cside or off > 0.25 * cside
 
 
 def _nearest(cands: list[segment.Candidate], f: dicenet.Found, used: set[int]) -> segment.Candidate | None:
