@@ -136,6 +136,13 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         if c is not None:
             claimed.add(id(c))
         matched.append(c)
+    # blobs the detector passed over are proposals too (a die against a wall in an unusual
+    # light): the classifier reads them like the rest, and only a read one is kept
+    n_found = len(found)
+    for c in seg.candidates:
+        if id(c) not in claimed and not c.leaning:
+            found.append(dicenet.Found(c.centre, _box_side(c), 0.0))
+            matched.append(c)
     # Where the two stages disagree on where the die is (a die against a wall found by its
     # corner), the classical blob's crop is read as well and the surer read kept. One batch.
     views = [(f.centre, f.side) for f in found]
@@ -158,6 +165,8 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             continue
         value: int | None = k if pk >= NET_MIN_PROB else None
         conf = pk
+        if i >= n_found and value is None:
+            continue  # a classical blob the classifier cannot read either: a speck, a fixture
         if value is None and c is None and (f.score < NET_SURE_DIE or pbg >= 0.2):
             continue  # neither read nor backed by a classical blob: likely a pattern, not a die
         if value is None and c is not None and pk >= NET_AGREE_PROB:
