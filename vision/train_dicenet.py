@@ -284,63 +284,59 @@ def _focal(pred, heat):
     return (lpos + lneg) / pos.sum().clamp(min=1)
 
 
+def _fit(model, make_epoch, loss_of, n: int, batch: int, epochs: int, seed: int, log, name: str):
+    """The one training loop: fresh augmented samples every epoch (`make_epoch(rng)` -> tensors,
+    first axis = sample), AdamW with a one-cycle learning rate, mean loss logged per epoch."""
+    import torch
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    opt = torch.optim.AdamW(model.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=epochs * (n // batch))
+    for ep in range(epochs):
+        t = time.time()
+        data = make_epoch(rng)
+        model.train()
+        perm = torch.randperm(n)
+        tot = 0.0
+        for b in range(n // batch):
+            idx = perm[b * batch:(b + 1) * batch]
+            loss = loss_of(model, *(d[idx] for d in data))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss.detach())
+        log(f"{name} epoch {ep + 1}/{epochs}: loss {tot / (n // batch):.3f} ({time.time() - t:.0f} s)")
+    return model.eval()
+
+
 def train_detector(scenes, n: int, epochs: int, seed: int, log):
     import torch
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    model = detector_model()
-    opt = torch.optim.AdamW(model.parameters(), 2e-3, weight_decay=1e-4)
-    steps = epochs * (n // 32)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps)
-    for ep in range(epochs):
-        t = time.time()
+
+    def make_epoch(rng):
         X, H, Z, M = detector_samples(scenes, n, rng)
-        X, H, Z, M = _to_tensor(X), torch.from_numpy(H), torch.from_numpy(Z), torch.from_numpy(M)
-        model.train()
-        perm = torch.randperm(n)
-        tot = 0.0
-        for b in range(n // 32):
-            idx = perm[b * 32:(b + 1) * 32]
-            out = model(X[idx])
-            lh = _focal(out[:, :1], H[idx])
-            m = M[idx]
-            lz = (torch.abs(out[:, 1:] - Z[idx]) * m).sum() / m.sum().clamp(min=1)
-            loss = lh + lz
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += float(loss.detach())
-        log(f"detector epoch {ep + 1}/{epochs}: loss {tot / (n // 32):.3f} ({time.time() - t:.0f} s)")
-    return model.eval()
+        return _to_tensor(X), torch.from_numpy(H), torch.from_numpy(Z), torch.from_numpy(M)
+
+    def loss_of(model, X, H, Z, M):
+        out = model(X)
+        size_offset = (torch.abs(out[:, 1:] - Z) * M).sum() / M.sum().clamp(min=1)
+        return _focal(out[:, :1], H) + size_offset
+
+    return _fit(detector_model(), make_epoch, loss_of, n, 32, epochs, seed, log, "detector")
 
 
-def train_classifier(scenes, n: int, epochs: int, seed: int, log, weights=None):
+def train_classifier(scenes, n: int, epochs: int, seed: int, log):
     import torch
     import torch.nn.functional as F
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    model = classifier_model()
-    opt = torch.optim.AdamW(model.parameters(), 2e-3, weight_decay=1e-4)
-    steps = epochs * (n // 64)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps)
-    for ep in range(epochs):
-        t = time.time()
+
+    def make_epoch(rng):
         X, Y = classifier_samples(scenes, n, rng)
-        X, Y = _to_tensor(X), torch.from_numpy(Y)
-        model.train()
-        perm = torch.randperm(n)
-        tot = 0.0
-        for b in range(n // 64):
-            idx = perm[b * 64:(b + 1) * 64]
-            loss = F.cross_entropy(model(X[idx]), Y[idx], label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += float(loss.detach())
-        log(f"classifier epoch {ep + 1}/{epochs}: loss {tot / (n // 64):.3f} ({time.time() - t:.0f} s)")
-    return model.eval()
+        return _to_tensor(X), torch.from_numpy(Y)
+
+    def loss_of(model, X, Y):
+        return F.cross_entropy(model(X), Y, label_smoothing=0.05)
+
+    return _fit(classifier_model(), make_epoch, loss_of, n, 64, epochs, seed, log, "classifier")
 
 
 def export(model, shape: tuple[int, ...], path: Path, dynamic: bool) -> None:
