@@ -161,7 +161,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             p, crop, centre = probs[j], crops[j], c.centre
         k = 1 + int(np.argmax(p[1:]))
         pk, pbg = float(p[k]), float(p[0])
-        if pbg >= NET_NOT_DIE and pbg >= pk:
+        if _not_a_die(p):
             continue
         value: int | None = k if pk >= NET_MIN_PROB else None
         conf = pk
@@ -217,6 +217,11 @@ def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmenta
         tm = pips.face_transform(c.centre, side, c.angle)
         mask = pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
     return pips.read_face(face, mask), face
+
+
+def _not_a_die(p: np.ndarray) -> bool:
+    """The classifier's "not a die" is likely, and likelier than any value."""
+    return float(p[0]) >= NET_NOT_DIE and float(p[0]) >= float(p[1:].max())
 
 
 def _box_side(c: segment.Candidate) -> float:
@@ -300,7 +305,7 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
             found = dicenet.find_dice(bgr, die_px)
             probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
             # what the classifier calls "not a die" (fixtures, screw heads) is not found
-            keep = [d for d, p in zip(found, probs) if not (p[0] >= NET_NOT_DIE and p[0] >= p[1:].max())]
+            keep = [d for d, p in zip(found, probs) if not _not_a_die(p)]
             return [((d.centre[0] * inv, d.centre[1] * inv),
                      tuple(int(round(v * inv)) for v in (d.centre[0] - d.side / 2, d.centre[1] - d.side / 2,
                                                          d.centre[0] + d.side / 2, d.centre[1] + d.side / 2)))
