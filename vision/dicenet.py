@@ -46,6 +46,12 @@ class Found:
     side: float                     # side of the die's axis-aligned box
     score: float                    # centre heat 0..1
 
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """Axis-aligned x0, y0, x1, y1 (not clipped to the frame)."""
+        h = self.side / 2
+        return (self.centre[0] - h, self.centre[1] - h, self.centre[0] + h, self.centre[1] + h)
+
 
 _NETS: dict[str, object] = {}
 _BROKEN: set[str] = set()
@@ -165,3 +171,9 @@ def classify(batch: np.ndarray, rotations: int | None = None) -> np.ndarray:
     e = np.exp(logits - logits.max(axis=2, keepdims=True))
     p = e / e.sum(axis=2, keepdims=True)
     return p.mean(axis=0)
+
+
+def best_value(p: np.ndarray) -> tuple[int, float]:
+    """The likeliest value 1..6 of one row of `classify` and its probability."""
+    k = 1 + int(np.argmax(p[1:]))
+    return k, float(p[k])

@@ -34,10 +34,10 @@ _MESSAGES = {
 # and other objects, glare on the tray, dice cut by the edge) and gives the die size.
 USE_LEARNED = True
 NET_MIN_PROB = 0.75       # the classifier must be this sure of a value; below, the die is "unsure"
-CROP_SHARPNESS = 0.5      # classifier crops are smaller than face crops: their Laplacian runs higher
 NET_AGREE_PROB = 0.4      # ... or this sure, when the classical face stage reads the same value
 NET_SURE_DIE = 0.5        # an unread find with no classical blob is kept only with this much heat
 NET_NOT_DIE = 0.5         # "not a die" this likely (and likelier than any value): dropped
+CROP_SHARPNESS = 0.5      # classifier crops are smaller than face crops: their Laplacian runs higher
 
 
 def read(frame: np.ndarray, calibration: dict | None = None, learned: bool = USE_LEARNED) -> Reading:
@@ -159,8 +159,8 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         j = second.get(i)
         if j is not None and probs[j][1:].max() > p[1:].max():
             p, crop, centre = probs[j], crops[j], c.centre
-        k = 1 + int(np.argmax(p[1:]))
-        pk, pbg = float(p[k]), float(p[0])
+        k, pk = dicenet.best_value(p)
+        pbg = float(p[0])
         if _not_a_die(p):
             continue
         value: int | None = k if pk >= NET_MIN_PROB else None
@@ -174,9 +174,8 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             fr, _face = _classical_face(bgr, c, seg)
             if fr.value == k and fr.confidence >= 0.5:
                 value, conf = k, 1.0 - (1.0 - pk) * (1.0 - fr.confidence)
-        half = f.side / 2
-        box = (max(0, f.centre[0] - half), max(0, f.centre[1] - half),
-               min(w, f.centre[0] + half), min(h, f.centre[1] + half))
+        bx0, by0, bx1, by1 = f.box
+        box = (max(0, bx0), max(0, by0), min(w, bx1), min(h, by1))
         # a die whose centre is this close to the edge of the view (tray) is cut: over a fifth of it is out
         m = 0.3 * (die_px or (min(max(c.size), f.side) if c is not None else f.side))
         cut = not (x0 <= centre[0] - m and centre[0] + m <= x1 and y0 <= centre[1] - m and centre[1] + m <= y1)
@@ -306,9 +305,7 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
             probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
             # what the classifier calls "not a die" (fixtures, screw heads) is not found
             keep = [d for d, p in zip(found, probs) if not _not_a_die(p)]
-            return [((d.centre[0] * inv, d.centre[1] * inv),
-                     tuple(int(round(v * inv)) for v in (d.centre[0] - d.side / 2, d.centre[1] - d.side / 2,
-                                                         d.centre[0] + d.side / 2, d.centre[1] + d.side / 2)))
+            return [((d.centre[0] * inv, d.centre[1] * inv), tuple(int(round(v * inv)) for v in d.box))
                     for d in keep]
         seg = segment.segment(bgr, die_px=die_px, tray=tray)
         return [((c.centre[0] * inv, c.centre[1] * inv), tuple(int(round(v * inv)) for v in c.box))
@@ -365,9 +362,9 @@ def read_die(crop: np.ndarray, learned: bool = USE_LEARNED) -> tuple[int | None,
         if learned and dicenet.available():
             h, w = bgr.shape[:2]
             p = dicenet.classify(dicenet.crops(bgr, [((w / 2, h / 2), 0.8 * min(w, h))]))[0]
-            k = 1 + int(np.argmax(p[1:]))
-            if p[k] >= NET_MIN_PROB:
-                return k, round(float(p[k]), 3)
+            k, pk = dicenet.best_value(p)
+            if pk >= NET_MIN_PROB:
+                return k, round(pk, 3)
         fr, _face = pips.crop_views(bgr)
         return fr.value, fr.confidence
     except Exception:  # noqa: BLE001
