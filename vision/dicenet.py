@@ -88,11 +88,26 @@ def _heat(bgr: np.ndarray, scale: float) -> tuple[np.ndarray, float, float]:
     h, w = bgr.shape[:2]
     sw = max(DET_STRIDE * 4, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
     sh = max(DET_STRIDE * 4, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
-    small = cv2.resize(bgr, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    small = shrink(bgr, sw, sh)
     net = _net(DET_FILE)
     net.setInput(_blob(small))
     out = net.forward()[0]
     return out, sw / w, sh / h
+
+
+def shrink(img: np.ndarray, w: int, h: int) -> np.ndarray:
+    """`img` resized to w x h; a downscale averages pixels (no aliasing of pips).
+
+    OpenCV's area averaging is fast only for whole-number factors (640 -> 320: 0.1 ms) and
+    slow otherwise (640 -> 256: 1.4 ms on one core), so the whole-number part of the factor is
+    done by area and the rest (less than 2x) by bilinear interpolation."""
+    ih, iw = img.shape[:2]
+    k = int(min(iw / w, ih / h))
+    if k >= 2 and iw // k >= w and ih // k >= h:
+        img = cv2.resize(img, (iw // k, ih // k), interpolation=cv2.INTER_AREA)
+    if img.shape[1] == w and img.shape[0] == h:
+        return img
+    return cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _peaks(out: np.ndarray, sx: float, sy: float, threshold: float) -> list[Found]:

@@ -176,9 +176,12 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
                 value, conf = k, 1.0 - (1.0 - pk) * (1.0 - fr.confidence)
         bx0, by0, bx1, by1 = f.box
         box = (max(0, bx0), max(0, by0), min(w, bx1), min(h, by1))
-        # a die whose centre is this close to the edge of the view (tray) is cut: over a fifth of it is out
+        # a die whose centre is this close to the edge of the view (tray) is cut: over a fifth of
+        # it is out. The classical blob's centre, when there is one, is the die's outline at full
+        # resolution; the detector's can sit a few pixels off against a wall.
         m = 0.3 * (die_px or (min(max(c.size), f.side) if c is not None else f.side))
-        cut = not (x0 <= centre[0] - m and centre[0] + m <= x1 and y0 <= centre[1] - m and centre[1] + m <= y1)
+        cx, cy = c.centre if c is not None else centre
+        cut = not (x0 <= cx - m and cx + m <= x1 and y0 <= cy - m and cy + m <= y1)
         codes: list[str] = []
         if c is not None:
             used.add(id(c))
