@@ -108,6 +108,41 @@ def test_unsure_classifier_gives_no_value(monkeypatch):
     assert "unsure_value" in r.dice[0].problems
 
 
+def test_an_unsure_die_is_looked_at_again_turned(monkeypatch):
+    """Unsure at first sight, sure over four turned views: the die gets its value. A die read
+    sure at once is not looked at again (the extra views cost time)."""
+    shot = render_tray([4, 2], seed=3)
+    seen: list[int | None] = []
+    first = np.array([0.02, 0.05, 0.05, 0.05, 0.6, 0.2, 0.03], np.float32)    # 4, but unsure
+    turned = np.array([0.02, 0.01, 0.01, 0.01, 0.9, 0.04, 0.01], np.float32)   # 4, sure
+
+    def classify(batch, rotations=None):
+        seen.append(rotations)
+        return np.tile(turned if rotations == 4 else first, (len(batch), 1))
+    monkeypatch.setattr(dicenet, "classify", classify)
+    r = reader.read(shot.image)
+    assert [d.value for d in r.dice] == [4, 4] and all(d.confidence >= 0.9 for d in r.dice)
+    assert seen == [None, 4]                    # one batch of the unsure, turned
+    seen.clear()
+    monkeypatch.setattr(dicenet, "classify", lambda batch, rotations=None: seen.append(rotations) or np.tile(
+        turned, (len(batch), 1)))
+    assert [d.value for d in reader.read(shot.image).dice] == [4, 4] and seen == [None]
+
+
+def test_training_crops_sheared_about_the_die():
+    """The oblique-view augmentation keeps the die centred: a crop of a lone bright square stays
+    brightest at its centre, sheared or not."""
+    from vision import train_dicenet as td
+
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[80:120, 80:120] = 255
+    scene = [(img, [(100.0, 100.0, 40.0, 3)], [])]
+    X, Y = td.classifier_samples(scene, 30, np.random.default_rng(1), neg_frac=0.0, shear=0.3)
+    c = dicenet.CLS_SIZE // 2
+    assert (Y == 3).all()
+    assert (X[:, c - 2:c + 2, c - 2:c + 2].mean(axis=(1, 2, 3)) > X.mean(axis=(1, 2, 3))).all()
+
+
 def test_training_samples_mark_every_die():
     """The training data builder (no PyTorch needed for it): one heat peak per die in view, at
     the die's size, and classifier crops labelled with the value of the die they centre on."""

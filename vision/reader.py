@@ -35,6 +35,7 @@ _MESSAGES = {
 USE_LEARNED = True
 NET_MIN_PROB = 0.75       # the classifier must be this sure of a value; below, the die is "unsure"
 NET_AGREE_PROB = 0.4      # ... or this sure, when the classical face stage reads the same value
+SECOND_LOOK_FROM = 0.3    # a die read this sure but below NET_MIN_PROB is looked at again, turned
 NET_SURE_DIE = 0.5        # an unread find with no classical blob is kept only with this much heat
 NET_NOT_DIE = 0.5         # "not a die" this likely (and likelier than any value): dropped
 CROP_SHARPNESS = 0.5      # classifier crops are smaller than face crops: their Laplacian runs higher
@@ -152,7 +153,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             second[i] = len(views)
             views.append((c.centre, _box_side(c)))
     crops = dicenet.crops(bgr, views)
-    probs = dicenet.classify(crops)
+    probs = _second_look(crops, dicenet.classify(crops))
     used: set[int] = set()
     for i, (f, c) in enumerate(zip(found, matched)):
         p, crop, centre = probs[i], crops[i], f.centre
@@ -207,6 +208,18 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         # a die on its edge: the classifier rightly sees no face, but the die must be reported
         if c.leaning and id(c) not in used:
             _add(dice, problems, None, c.box, c.centre, 0.0, [DIE_LEANING, UNSURE_VALUE], inv)
+
+
+def _second_look(crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Dice the classifier is unsure of are looked at again, turned by each right angle, and
+    the four views averaged. A face's value does not depend on its turn, the classifier's
+    errors partly do; only the few unsure dice pay for the extra views."""
+    top = probs[:, 1:].max(axis=1) if len(probs) else probs
+    unsure = np.nonzero((top >= SECOND_LOOK_FROM) & (top < NET_MIN_PROB))[0]
+    if len(unsure):
+        probs = probs.copy()
+        probs[unsure] = dicenet.classify(crops[unsure], rotations=4)
+    return probs
 
 
 def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation

@@ -175,7 +175,8 @@ def detector_samples(scenes, n: int, rng: np.random.Generator, patch: int = dice
     return X, H, Z, M
 
 
-def classifier_samples(scenes, n: int, rng: np.random.Generator, neg_frac: float = 0.25):
+def classifier_samples(scenes, n: int, rng: np.random.Generator, neg_frac: float = 0.25,
+                       shear: float = 0.0):
     """n (crop, label) pairs: label 0 = not a die centred here, 1..6 the top face."""
     C = dicenet.CLS_SIZE
     X = np.zeros((n, C, C, 3), np.uint8)
@@ -210,6 +211,13 @@ def classifier_samples(scenes, n: int, rng: np.random.Generator, neg_frac: float
                     label = e[3]
         s = C / (dicenet.CLS_MARGIN * side)
         m = cv2.getRotationMatrix2D((cx, cy), float(rng.uniform(0, 360)), s)
+        if shear and rng.random() < 0.5:
+            # a camera not square above the die (or a die off the optical axis) sees its face
+            # as a parallelogram: stretch and shear the crop a little about its centre
+            a = np.array([[1 + rng.uniform(-shear, shear), rng.uniform(-shear, shear)],
+                          [0.0, 1 + rng.uniform(-shear, shear)]])
+            c0 = m[:, :2] @ [cx, cy] + m[:, 2]         # where the die's centre lands (stays put)
+            m = np.hstack([a @ m[:, :2], (a @ m[:, 2] + c0 - a @ c0)[:, None]])
         m[0, 2] += C / 2 - cx
         m[1, 2] += C / 2 - cy
         crop = cv2.warpAffine(img, m, (C, C), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
@@ -325,12 +333,12 @@ def train_detector(scenes, n: int, epochs: int, seed: int, log):
     return _fit(detector_model(), make_epoch, loss_of, n, 32, epochs, seed, log, "detector")
 
 
-def train_classifier(scenes, n: int, epochs: int, seed: int, log):
+def train_classifier(scenes, n: int, epochs: int, seed: int, log, shear: float = 0.0):
     import torch
     import torch.nn.functional as F
 
     def make_epoch(rng):
-        X, Y = classifier_samples(scenes, n, rng)
+        X, Y = classifier_samples(scenes, n, rng, shear=shear)
         return _to_tensor(X), torch.from_numpy(Y)
 
     def loss_of(model, X, Y):
@@ -364,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mine-target", type=float, help="the mining detector's DET_DIE_TARGET, when not this one's")
     ap.add_argument("--byler-weight", type=int, default=8, help="classifier: how many times the Byler trays count")
     ap.add_argument("--arch", choices=("fast", "base"), default="fast")
+    ap.add_argument("--shear", type=float, default=0.0,
+                    help="classifier: half the crops stretched/sheared by up to this (oblique views)")
     a = ap.parse_args(argv)
     global ARCH
     ARCH = a.arch
@@ -407,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
                     mined += 1
         dicenet.DET_DIE_TARGET = target
         log(f"mined {mined} hard negatives")
-        cls = train_classifier(byler * a.byler_weight + flat + crops + scenes, a.cls_samples, a.cls_epochs, a.seed + 1, log)
+        cls = train_classifier(byler * a.byler_weight + flat + crops + scenes, a.cls_samples, a.cls_epochs, a.seed + 1, log,
+                               shear=a.shear)
         export(cls, (1, 3, dicenet.CLS_SIZE, dicenet.CLS_SIZE), a.out / dicenet.CLS_FILE.name, False)
         log(f"wrote {a.out / dicenet.CLS_FILE.name}")
     return 0
