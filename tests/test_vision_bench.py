@@ -18,6 +18,17 @@ def test_match_centre_in_box_and_extras():
     assert extras == 1
 
 
+@pytest.mark.parametrize("h, w", [(640, 640), (480, 640), (960, 1280), (200, 300), (1000, 400)])
+def test_photos_are_also_timed_as_the_cameras_640x480_frame(h, w):
+    """The speed target is per 640 x 480 frame: any photo becomes one, cut from its centre."""
+    import numpy as np
+    img = np.zeros((h, w, 3), np.uint8)
+    img[h // 2 - 5:h // 2 + 5, w // 2 - 5:w // 2 + 5] = 255       # a mark at the centre
+    vga = bench.as_vga(img)
+    assert vga.shape == (480, 640, 3)
+    assert vga[240, 320].min() == 255 and vga[0, 0].max() == 0
+
+
 def test_bench_on_fixture_copy(tmp_path):
     """The bench runs on any folder of sources: build one from the committed fixtures."""
     fix = Path(__file__).resolve().parent / "fixtures" / "photos"
@@ -88,7 +99,8 @@ def test_bench_cli_on_shared_photos(capsys):
     nb = names["nellbyler_d6"]
     assert nb["images"] == 3 and nb["dice_labelled"] > 0
     assert 0 < nb["dice_found"] <= nb["dice_labelled"] + nb["extras"]
-    assert nb["median_ms"] > 0 and out["max_rss_mb"] > 0
+    assert nb["median_ms"] > 0 and nb["median_ms_640x480"] > 0 and out["max_rss_mb"] > 0
+    assert names["casino_crops_chase"]["median_ms_640x480"] == 0     # single-die crops: no frame
 
 
 def test_default_dir_env_override(monkeypatch, tmp_path):

@@ -40,6 +40,7 @@ class SourceResult:
     extras: int = 0
     images_exact: int = 0
     ms: list[float] = field(default_factory=list)
+    ms_vga: list[float] = field(default_factory=list)   # the same scenes as 640 x 480 frames
     peak_py_mb: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
     # Detection only (scenes with boxes): is every labelled die found once, and nothing else?
@@ -73,13 +74,18 @@ class SourceResult:
     def median_ms(self) -> float:
         return statistics.median(self.ms) if self.ms else 0.0
 
+    @property
+    def median_ms_vga(self) -> float:
+        return statistics.median(self.ms_vga) if self.ms_vga else 0.0
+
     def summary(self) -> dict[str, Any]:
         return {
             "source": self.source, "images": self.images, "dice_labelled": self.dice_labelled,
             "dice_found": self.dice_found, "value_accuracy": round(self.value_accuracy, 4),
             "read_right": round(self.read_right, 4), "extras": self.extras,
             "images_exact": self.images_exact, "images_exact_rate": round(self.exact_rate, 4),
-            "median_ms": round(self.median_ms, 2), "peak_py_mb": round(self.peak_py_mb, 2),
+            "median_ms": round(self.median_ms, 2), "median_ms_640x480": round(self.median_ms_vga, 2),
+            "peak_py_mb": round(self.peak_py_mb, 2),
             "det_recall": round(self.det_recall, 4), "det_precision": round(self.det_precision, 4),
             "det_dups": self.det_dups, "det_count": self.det_count,
         }
@@ -122,6 +128,23 @@ def detection_counts(centres: list[tuple[float, float]], labels: list[dict[str, 
         found += int(len(hits) == 1)
         dups += int(len(hits) > 1)
     return found, dups, sum(inside)
+
+
+VGA = (640, 480)
+
+
+def as_vga(img: np.ndarray) -> np.ndarray:
+    """The photo as the table camera's 640 x 480 frame: scaled to cover it, centre cut out.
+    The speed target is set per 640 x 480 frame; the photos come in other sizes (Byler's are
+    640 x 640), so the reader is timed on both."""
+    h, w = img.shape[:2]
+    f = max(VGA[0] / w, VGA[1] / h)
+    if abs(f - 1.0) > 1e-6:
+        img = cv2.resize(img, (max(VGA[0], round(w * f)), max(VGA[1], round(h * f))),
+                         interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    h, w = img.shape[:2]
+    y0, x0 = (h - VGA[1]) // 2, (w - VGA[0]) // 2
+    return np.ascontiguousarray(img[y0:y0 + VGA[1], x0:x0 + VGA[0]])
 
 
 def select(entries: list[dict[str, Any]], half: str | None = None,
@@ -196,6 +219,11 @@ def bench_source(folder: Path, limit: int | None = None,
         else:
             reading = read(img, **vkw)
             res.ms.append((time.perf_counter() - t0) * 1000)
+            if img is not None:
+                vga = as_vga(img)
+                t1 = time.perf_counter()
+                read(vga, **vkw)
+                res.ms_vga.append((time.perf_counter() - t1) * 1000)
             preds = [(d.centre[0], d.centre[1], d.value) for d in reading.dice]
             pairs, extras = match(preds, labels)
             found = len(pairs)
@@ -249,15 +277,17 @@ def table(results: list[SourceResult], stage: str = "read") -> str:
                 f"{r.median_ms:.1f} |")
         return "\n".join(lines)
     head = ("| source | images | dice labelled | dice found | value accuracy | read right | extras "
-            "| images exact | median ms | peak py MB (first 3 frames) | det recall | det precision |")
-    lines = [head, "|" + "---|" * 12]
+            "| images exact | median ms | ms at 640x480 | peak py MB (first 3 frames) | det recall "
+            "| det precision |")
+    lines = [head, "|" + "---|" * 13]
     for r in results:
         det = (f"{100 * r.det_recall:.1f}% | {100 * r.det_precision:.1f}%" if r.det_labelled
                else "- | -")
         lines.append(
             f"| {r.source} | {r.images} | {r.dice_labelled} | {r.dice_found} | "
             f"{100 * r.value_accuracy:.1f}% | {100 * r.read_right:.1f}% | {r.extras} | "
-            f"{r.images_exact} ({100 * r.exact_rate:.0f}%) | {r.median_ms:.1f} | {r.peak_py_mb:.1f} | "
+            f"{r.images_exact} ({100 * r.exact_rate:.0f}%) | {r.median_ms:.1f} | "
+            f"{f'{r.median_ms_vga:.1f}' if r.ms_vga else '-'} | {r.peak_py_mb:.1f} | "
             f"{det} |")
     lines.append(f"\nmax RSS: {max_rss_mb():.0f} MB")
     return "\n".join(lines)
