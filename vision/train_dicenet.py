@@ -95,12 +95,15 @@ def render_scenes(n: int, seed: int) -> list[tuple[np.ndarray, list[tuple[float,
     return out
 
 
+GREY_FRAC = 0.15   # share of training images turned grey (a camera's colour is not to be relied on)
+
+
 def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Colour, light, blur, noise and JPEG changes a camera or a tray could plausibly make."""
     x = img.astype(np.float32)
     if rng.random() < 0.5:
         x = x[:, :, rng.permutation(3)]
-    if rng.random() < 0.15:
+    if rng.random() < GREY_FRAC:
         g = x.mean(axis=2, keepdims=True)
         x = np.repeat(g, 3, axis=2)
     x = x * rng.uniform(0.75, 1.25, 3).astype(np.float32)            # white balance
