@@ -9,7 +9,7 @@
 Why: the classical segmenter lost dice against dark tray rims and white dice on white trays,
 and the classical face stage could not read red pips on marbled dice. Both nets are trained by
 `vision.train_dicenet` on the even-indexed labelled photos and on rendered trays; they ship as
-ONNX files of 100 and 280 KB in vision/models and need nothing beyond OpenCV at the table.
+ONNX files of 100 and 300 KB in vision/models and need nothing beyond OpenCV at the table.
 
 Nothing here raises on a bad frame: `available()` is False when a model file is missing or
 broken, and the reader then falls back to the classical stages alone.
