@@ -11,7 +11,6 @@ import logging
 import random
 import sys
 import time
-import resource
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -24,6 +23,7 @@ from vision import reader as vision_reader
 from vision.settle import SettleConfig, SettleTracker
 
 from .demo import DemoDirector, Press
+from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
 from .table import CONFIRM, OVER, WAIT_DICE, TableFlow
 from .tablelog import LogError, TableLog, replay
@@ -196,7 +196,7 @@ def run_demo(args: argparse.Namespace) -> int:
         print("\nDemo stopped.")
     finally:
         screen.close()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mb = peak_rss_mb()
     if reports:
         shots_note = f"{sum(len(r.screenshots) for r in reports)} screenshots in {shots}/; " if shots else ""
         print(f"\n{shots_note}peak memory {peak_mb:.0f} MB")

@@ -1,0 +1,21 @@
+"""This program's own peak memory, as the demo and the table benchmark report it.
+
+Why not `getrusage().ru_maxrss`: on Linux a program started from a bigger one (the benchmark
+launching the demo) inherits its parent's high-water mark at exec, so the figure would be the
+larger of the two. The kernel's VmHWM belongs to this program's own memory map only.
+"""
+from __future__ import annotations
+
+import resource
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process in MB (VmHWM; ru_maxrss where /proc is absent)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0   # kB
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
