@@ -420,8 +420,8 @@ def main(argv: list[str] | None = None) -> int:
                     mined += 1
         dicenet.DET_DIE_TARGET = target
         log(f"mined {mined} hard negatives")
-        cls = train_classifier(byler * a.byler_weight + flat + crops + scenes, a.cls_samples, a.cls_epochs, a.seed + 1, log,
-                               shear=a.shear, arch=a.cls_arch)
+        cls = train_classifier(byler * a.byler_weight + flat + crops + scenes, a.cls_samples, a.cls_epochs,
+                               a.seed + 1, log, shear=a.shear, arch=a.cls_arch)
         export(cls, (1, 3, dicenet.CLS_SIZE, dicenet.CLS_SIZE), a.out / dicenet.CLS_FILE.name, False)
         log(f"wrote {a.out / dicenet.CLS_FILE.name}")
     return 0
