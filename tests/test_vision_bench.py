@@ -112,12 +112,12 @@ def test_default_dir_env_override(monkeypatch, tmp_path):
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared dice-photos not available")
 def test_learned_stages_beat_the_classical_reader_on_unseen_photos():
     """Accuracy floors on the odd halves (the learned stages never trained on them), well under
-    the measured figures (nellbyler 88.4% / classical 67.8%, casino 97.8%): a regression guard,
+    the measured figures (nellbyler 92.3% / classical 68.6%, casino 97.8%): a regression guard,
     not the benchmark. Wrong values stay rare: the reader prefers 'unsure'."""
     nb = bench.bench_source(SHARED / "nellbyler_d6", half="odd")
     nb_classical = bench.bench_source(SHARED / "nellbyler_d6", half="odd", learned=False)
-    assert nb.read_right >= 0.85, nb.summary()
-    assert nb.read_right >= nb_classical.read_right + 0.15
+    assert nb.read_right >= 0.89, nb.summary()
+    assert nb.read_right >= nb_classical.read_right + 0.2
     assert nb.det_recall >= 0.97 and nb.extras <= 8
     casino = bench.bench_source(SHARED / "casino_crops_chase", half="odd")
     assert casino.read_right >= 0.95, casino.summary()
