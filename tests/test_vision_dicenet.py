@@ -165,3 +165,17 @@ def test_training_samples_mark_every_die():
     assert set(Y.tolist()) <= {1, 2, 3, 4, 5, 6}
     _Xn, Yn = td.classifier_samples(scenes, 40, rng, neg_frac=1.0)
     assert (Yn == 0).mean() > 0.6
+
+
+@pytest.mark.parametrize("size, out", [((640, 640), (256, 256)), ((640, 480), (256, 192)),
+                                       ((640, 480), (640, 480)), ((100, 80), (160, 128))])
+def test_shrink_gives_the_size_asked_and_averages_fine_detail(size, out):
+    """The detector's input: any size asked for; a fine pattern shrunk by 2.5x comes out as its
+    average grey (area-averaged first), not as aliased stripes."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.repeat((((xx + yy) % 2) * 255).astype(np.uint8)[:, :, None], 3, axis=2)
+    small = dicenet.shrink(img, *out)
+    assert small.shape == (out[1], out[0], 3)
+    if out[0] < w:
+        assert abs(float(small.mean()) - 127.5) < 3 and float(small.std()) < 20
