@@ -34,7 +34,6 @@ DET_DIE_MAX = 30.0
 DET_DIE_TARGET = 16.0   # the scale a frame is brought to once the die size is known
 DET_THRESHOLD = 0.3     # centre heat needed for a die
 CLS_SIZE = 32           # classifier crop side
-CLS_ROTATIONS = 1       # right-angle turns of each crop averaged (test-time augmentation)
 CLS_MARGIN = 1.3        # crop side = this x die side: the die and a rim of what is around it
 
 
@@ -173,19 +172,25 @@ def crops(bgr: np.ndarray, found: list[tuple[tuple[float, float], float]]) -> np
     return out
 
 
-def classify(batch: np.ndarray, rotations: int | None = None) -> np.ndarray:
-    """(N, 7) class probabilities (0: not a die, 1..6: the value) of crops, averaged over
-    `rotations` right-angle turns of each (a face's value does not depend on them)."""
+def classify(batch: np.ndarray) -> np.ndarray:
+    """(N, 7) class probabilities (0: not a die, 1..6: the value) of crops."""
     if len(batch) == 0:
         return np.zeros((0, 7), np.float32)
     net = _net(CLS_FILE)
-    n = CLS_ROTATIONS if rotations is None else rotations
-    views = [np.rot90(batch, k, axes=(1, 2)) for k in range(max(1, min(4, n)))]
-    net.setInput(_blob(np.concatenate(views)))
-    logits = net.forward().reshape(len(views), len(batch), 7)
-    e = np.exp(logits - logits.max(axis=2, keepdims=True))
-    p = e / e.sum(axis=2, keepdims=True)
-    return p.mean(axis=0)
+    net.setInput(_blob(batch))
+    logits = net.forward().reshape(len(batch), 7)
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def classify_turned(batch: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """`first` (= classify(batch)) averaged with the crops' three other right-angle turns: a
+    face's value does not depend on its turn, the classifier's mistakes partly do."""
+    if len(batch) == 0:
+        return first
+    turned = np.concatenate([np.rot90(batch, k, axes=(1, 2)) for k in (1, 2, 3)])
+    more = classify(turned).reshape(3, len(batch), -1)
+    return (first + more.sum(axis=0)) / 4.0
 
 
 def best_value(p: np.ndarray) -> tuple[int, float]:

@@ -211,16 +211,13 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
 
 
 def _second_look(crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """Dice the classifier is unsure of are looked at again, turned by each right angle, and
-    the four views averaged. A face's value does not depend on its turn, the classifier's
-    errors partly do; only the few unsure dice pay for the extra views."""
+    """Dice the classifier is unsure of are looked at again, turned by each right angle (only
+    the few unsure dice pay for the extra views)."""
     top = probs[:, 1:].max(axis=1) if len(probs) else probs
     unsure = np.nonzero((top >= SECOND_LOOK_FROM) & (top < NET_MIN_PROB))[0]
     if len(unsure):
         probs = probs.copy()
-        turned = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
-        more = dicenet.classify(turned).reshape(3, len(unsure), -1)
-        probs[unsure] = (probs[unsure] + more.sum(axis=0)) / 4.0
+        probs[unsure] = dicenet.classify_turned(crops[unsure], probs[unsure])
     return probs
 
 
