@@ -102,7 +102,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     dice: list[Die] = []
     problems: list[Problem] = []
     inv = 1.0 / f
-    sharp: list[float] = []
+    sharp: list[tuple[np.ndarray, float]] = []   # (crop, scale of its sharpness), one a die
     if learned and dicenet.available():
         _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
     else:
@@ -113,7 +113,9 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     for gb in seg.glare:
         problems.append(Problem(GLARE, "glare on the tray (a die there may be hidden)",
                                 tuple(int(round(v * inv)) for v in gb)))
-    if sharp and float(np.median(sharp)) < 8.0 and sum(d.value is None for d in dice) >= len(dice) / 2:
+    # (sharpness is measured only when it could matter: most dice unread)
+    if sharp and sum(d.value is None for d in dice) >= len(dice) / 2 \
+            and float(np.median([_sharpness(img) * k for img, k in sharp])) < 8.0:
         problems.append(Problem(BLURRED, "dice too blurred to read"))
     dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
     return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
@@ -121,7 +123,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
 
 def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | None,
                   tray: tuple[int, int, int, int] | None, inv: float,
-                  dice: list[Die], problems: list[Problem], sharp: list[float]) -> None:
+                  dice: list[Die], problems: list[Problem], sharp: list[tuple[np.ndarray, float]]) -> None:
     """Dice found and read by the learned stages, with the classical candidates' flags."""
     found = dicenet.find_dice(bgr, die_px or seg.die_px)
     h, w = bgr.shape[:2]
@@ -202,7 +204,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             codes.append(GLARE)
         if value is None:
             codes.append(UNSURE_VALUE)
-        sharp.append(_sharpness(crop) * CROP_SHARPNESS)
+        sharp.append((crop, CROP_SHARPNESS))
         _add(dice, problems, value, box, centre, conf, codes, inv)
     for c in seg.candidates:
         # a die on its edge: the classifier rightly sees no face, but the die must be reported
@@ -272,7 +274,7 @@ def _add(dice: list[Die], problems: list[Problem], value: int | None, box: Any, 
 
 
 def _classical_dice(bgr: np.ndarray, seg: segment.Segmentation, inv: float,
-                    dice: list[Die], problems: list[Problem], sharp: list[float]) -> None:
+                    dice: list[Die], problems: list[Problem], sharp: list[tuple[np.ndarray, float]]) -> None:
     """Dice found by the classical segmenter and read by the classical face stage."""
     for c in seg.candidates:
         fr, face = _classical_face(bgr, c, seg)
@@ -296,7 +298,7 @@ def _classical_dice(bgr: np.ndarray, seg: segment.Segmentation, inv: float,
             codes.append(GLARE)
         if value is None:
             codes.append(UNSURE_VALUE)
-        sharp.append(_sharpness(face))
+        sharp.append((face, 1.0))
         _add(dice, problems, value, c.box, c.centre, conf, codes, inv)
 
 
