@@ -1,6 +1,7 @@
 """The learned stages (vision/dicenet.py): shipped models, finding, classifying, falling back."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,10 +10,12 @@ from vision.synthetic import TrayStyle, render_tray
 
 
 def test_models_ship_small_and_load():
-    for path in (dicenet.DET_FILE, dicenet.CLS_FILE):
+    for path, most in ((dicenet.DET_FILE, 1_000_000), (dicenet.CLS_FILE, 1_000_000), (dicenet.VERIFY_FILE, 2_000_000)):
         assert path.is_file(), path
-        assert path.stat().st_size < 1_000_000
-    assert dicenet.available()
+        assert path.stat().st_size < most
+    assert dicenet.available() and dicenet.verifier_available()
+    crop = dicenet.crops(np.full((200, 200, 3), 120, np.uint8), [((100.0, 100.0), 40.0)], dicenet.VERIFY_SIZE)
+    assert dicenet.classify(crop, dicenet.VERIFY_FILE).shape == (1, 7)
 
 
 @pytest.mark.parametrize("style,die_px,colours", [
@@ -109,9 +112,10 @@ def test_unsure_classifier_gives_no_value(monkeypatch):
 
 
 def test_an_unsure_die_is_looked_at_again_turned(monkeypatch):
-    """Unsure at first sight, sure over the three other right-angle turns: the four views
-    averaged give the die its value. A die read sure at once is not looked at again (the extra
-    views cost time)."""
+    """Without the verifier: unsure at first sight, sure over the three other right-angle
+    turns, the four views averaged give the die its value. A die read sure at once is not
+    looked at again (the extra views cost time)."""
+    monkeypatch.setattr(reader, "USE_VERIFIER", False)
     shot = render_tray([4, 2], seed=3)
     batches: list[np.ndarray] = []
     first = np.array([0.02, 0.05, 0.05, 0.05, 0.6, 0.2, 0.03], np.float32)    # 4, but unsure
@@ -179,3 +183,62 @@ def test_shrink_gives_the_size_asked_and_averages_fine_detail(size, out):
     assert small.shape == (out[1], out[0], 3)
     if out[0] < w:
         assert abs(float(small.mean()) - 127.5) < 3 and float(small.std()) < 20
+
+
+@pytest.mark.parametrize("side, angle, centre", [(120.0, 0.0, (320, 240)), (90.0, 33.0, (320, 240)),
+                                                  (120.0, 33.0, (6, 470)), (20.0, 10.0, (320, 240))])
+def test_crops_are_anti_aliased_and_where_the_die_is(side, angle, centre):
+    """A classifier crop of a big die is area-averaged (a fine pattern comes out grey, not as
+    stripes) and maps the frame exactly as the plain warp does (a ramp comes out the same)."""
+    cx, cy = centre
+    s = dicenet.CLS_SIZE / (dicenet.CLS_MARGIN * side)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, s)
+    m[0, 2] += dicenet.CLS_SIZE / 2 - cx
+    m[1, 2] += dicenet.CLS_SIZE / 2 - cy
+    yy, xx = np.mgrid[0:480, 0:640].astype(np.float32)
+    ramp = np.dstack([xx * 0.3, yy * 0.4, (xx + yy) * 0.2])
+    plain = cv2.warpAffine(ramp, m, (dicenet.CLS_SIZE,) * 2, flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REFLECT)
+    # (compared where the crop shows the frame: beyond its edge both mirror, a little differently)
+    inv = cv2.invertAffineTransform(m)
+    v, u = np.mgrid[0:dicenet.CLS_SIZE, 0:dicenet.CLS_SIZE]
+    sx, sy = inv[0, 0] * u + inv[0, 1] * v + inv[0, 2], inv[1, 0] * u + inv[1, 1] * v + inv[1, 2]
+    inside = (sx >= 4) & (sx <= 635) & (sy >= 4) & (sy <= 475)
+    assert inside.sum() > 100
+    assert np.abs(dicenet.warp_crop(ramp, m, dicenet.CLS_SIZE) - plain)[inside].max() < 0.1
+    fine = np.repeat((((xx + yy) % 2) * 255).astype(np.uint8)[:, :, None], 3, axis=2)
+    crop = dicenet.warp_crop(fine, m, dicenet.CLS_SIZE)
+    if s < 0.5:     # the cases where the whole-number part of the downscale is averaged
+        assert abs(float(crop.mean()) - 127.5) < 4 and float(crop.std()) < 20
+    if angle == 0.0 and centre == (320, 240):   # the axis-aligned crop is crops()' crop
+        assert np.array_equal(crop, dicenet.crops(fine, [((cx, cy), side)])[0])
+
+
+def test_the_verifier_reads_what_the_classifier_doubts(monkeypatch):
+    """A die the classifier reads below VERIFY_BELOW is read again by the verifier, on its own
+    crops, and the verifier's reading counts (here it turns a narrow, wrong 0.8 into a sure 5);
+    a die read sure at once is not sent (the verifier costs twice the classifier a crop)."""
+    shot = render_tray([4, 2], seed=3)
+    calls: list[tuple[object, int, int]] = []
+    doubtful = np.array([0.0, 0.0, 0.0, 0.0, 0.8, 0.2, 0.0], np.float32)     # 4, 0.8: accepted alone
+    sure = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.97, 0.03], np.float32)       # 5, sure
+
+    def classify(batch, model=None):
+        calls.append((model, len(batch), batch.shape[1]))
+        return np.tile(sure if model == dicenet.VERIFY_FILE else doubtful, (len(batch), 1))
+    monkeypatch.setattr(dicenet, "classify", classify)
+    monkeypatch.setattr(dicenet, "VERIFY_SIZE", 40)
+    r = reader.read(shot.image)
+    assert [d.value for d in r.dice] == [5, 5]
+    assert calls[0][0] is None and calls[1] == (dicenet.VERIFY_FILE, calls[0][1], 40)
+    assert len(calls) == 2      # the verifier was sure: no turned views
+    calls.clear()
+    monkeypatch.setattr(reader, "VERIFY_BELOW", 0.75)
+    assert [d.value for d in reader.read(shot.image).dice] == [4, 4] and len(calls) == 1
+
+
+def test_without_the_verifier_file_the_classifier_looks_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(dicenet, "VERIFY_FILE", tmp_path / "missing.onnx")
+    assert not dicenet.verifier_available() and dicenet.available()
+    shot = render_tray([3, 6, 1], seed=5)
+    assert sorted(d.value for d in reader.read(shot.image).dice) == [1, 3, 6]

@@ -26,6 +26,7 @@ import numpy as np
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DET_FILE = MODEL_DIR / "dice_detector.onnx"
 CLS_FILE = MODEL_DIR / "face_classifier.onnx"
+VERIFY_FILE = MODEL_DIR / "face_verifier.onnx"
 
 DET_STRIDE = 4          # one output cell per 4x4 input pixels
 DET_PATCH = 192         # training patch side
@@ -35,6 +36,7 @@ DET_DIE_TARGET = 16.0   # the scale a frame is brought to once the die size is k
 DET_THRESHOLD = 0.3     # centre heat needed for a die
 CLS_SIZE = 32           # classifier crop side
 CLS_MARGIN = 1.3        # crop side = this x die side: the die and a rim of what is around it
+VERIFY_SIZE = 32        # the verifier's crop side
 
 
 @dataclass(frozen=True)
@@ -161,36 +163,78 @@ def _median_side(found: list[Found]) -> float:
     return float(np.median([f.side for f in found])) if found else 0.0
 
 
-def crops(bgr: np.ndarray, found: list[tuple[tuple[float, float], float]]) -> np.ndarray:
-    """(N, CLS_SIZE, CLS_SIZE, 3) crops, each centred on a die and scaled to CLS_MARGIN x its side."""
-    out = np.empty((len(found), CLS_SIZE, CLS_SIZE, 3), np.uint8)
+def crops(bgr: np.ndarray, found: list[tuple[tuple[float, float], float]], size: int | None = None) -> np.ndarray:
+    """(N, size, size, 3) crops (size: CLS_SIZE), each centred on a die and scaled to CLS_MARGIN x its side."""
+    size = size or CLS_SIZE
+    out = np.empty((len(found), size, size, 3), np.uint8)
     for i, ((cx, cy), side) in enumerate(found):
-        s = CLS_SIZE / (CLS_MARGIN * max(side, 2.0))
-        m = np.array([[s, 0, CLS_SIZE / 2 - s * cx], [0, s, CLS_SIZE / 2 - s * cy]], np.float32)
-        out[i] = cv2.warpAffine(bgr, m, (CLS_SIZE, CLS_SIZE), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REFLECT)
+        s = size / (CLS_MARGIN * max(side, 2.0))
+        m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float64)
+        out[i] = warp_crop(bgr, m, size)
     return out
 
 
-def classify(batch: np.ndarray) -> np.ndarray:
-    """(N, 7) class probabilities (0: not a die, 1..6: the value) of crops."""
+def warp_crop(img: np.ndarray, m: np.ndarray, size: int) -> np.ndarray:
+    """The size x size crop that the affine map `m` (frame -> crop) makes of `img`, anti-aliased.
+
+    A die 70 px wide becomes ~25 px in a crop: a plain bilinear warp samples one frame pixel in
+    three and a pip's edge comes out ragged. So the whole-number part of the downscale is done
+    first by area averaging, on just the part of the frame the crop shows, and the warp does
+    the rest (less than 2x). Training (vision.train_dicenet) cuts its crops here too."""
+    a = m[:, :2]
+    s = math.sqrt(abs(float(np.linalg.det(a))))
+    k = int(1.0 / s) if s > 0 else 1
+    if k < 2:
+        return cv2.warpAffine(img, m.astype(np.float32), (size, size), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+    inv = cv2.invertAffineTransform(m.astype(np.float64))
+    corners = np.array([[0, 0, 1], [size, 0, 1], [0, size, 1], [size, size, 1]], np.float64) @ inv.T
+    h, w = img.shape[:2]
+    x0 = max(0, int(math.floor(corners[:, 0].min())) - k)
+    y0 = max(0, int(math.floor(corners[:, 1].min())) - k)
+    x1 = min(w, int(math.ceil(corners[:, 0].max())) + k)
+    y1 = min(h, int(math.ceil(corners[:, 1].max())) + k)
+    if x1 <= x0 or y1 <= y0:
+        return cv2.warpAffine(img, m.astype(np.float32), (size, size), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+    nw, nh = -(-(x1 - x0) // k), -(-(y1 - y0) // k)
+    x1, y1 = min(w, x0 + nw * k), min(h, y0 + nh * k)
+    roi = img[y0:y1, x0:x1]
+    if roi.shape[1] < nw * k or roi.shape[0] < nh * k:    # at the frame's edge: mirrored, as the warp does
+        roi = cv2.copyMakeBorder(roi, 0, nh * k - roi.shape[0], 0, nw * k - roi.shape[1], cv2.BORDER_REFLECT)
+    small = cv2.resize(roi, (nw, nh), interpolation=cv2.INTER_AREA)
+    # small pixel (u, v) is the mean of frame pixels k*u + x0 .. k*u + x0 + k - 1
+    off = np.array([x0 + (k - 1) / 2, y0 + (k - 1) / 2])
+    m2 = np.hstack([a * k, (a @ off + m[:, 2])[:, None]]).astype(np.float32)
+    return cv2.warpAffine(small, m2, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def classify(batch: np.ndarray, model: Path | None = None) -> np.ndarray:
+    """(N, 7) class probabilities (0: not a die, 1..6: the value) of crops, by the classifier
+    (or by `model`, the verifier)."""
     if len(batch) == 0:
         return np.zeros((0, 7), np.float32)
-    net = _net(CLS_FILE)
+    net = _net(model or CLS_FILE)
     net.setInput(_blob(batch))
     logits = net.forward().reshape(len(batch), 7)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 
 
-def classify_turned(batch: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """`first` (= classify(batch)) averaged with the crops' three other right-angle turns: a
-    face's value does not depend on its turn, the classifier's mistakes partly do."""
+def classify_turned(batch: np.ndarray, first: np.ndarray, model: Path | None = None) -> np.ndarray:
+    """`first` (= classify(batch, model)) averaged with the crops' three other right-angle
+    turns: a face's value does not depend on its turn, a net's mistakes partly do."""
     if len(batch) == 0:
         return first
     turned = np.concatenate([np.rot90(batch, k, axes=(1, 2)) for k in (1, 2, 3)])
-    more = classify(turned).reshape(3, len(batch), -1)
+    more = classify(turned, model).reshape(3, len(batch), -1)
     return (first + more.sum(axis=0)) / 4.0
+
+
+def verifier_available() -> bool:
+    """The verifier's model file loads. It is optional: without it an unsure die is looked at
+    again by the classifier, turned."""
+    return _net(VERIFY_FILE) is not None
 
 
 def best_value(p: np.ndarray) -> tuple[int, float]:

@@ -35,7 +35,9 @@ _MESSAGES = {
 USE_LEARNED = True
 NET_MIN_PROB = 0.75       # the classifier must be this sure of a value; below, the die is "unsure"
 NET_AGREE_PROB = 0.4      # ... or this sure, when the classical face stage reads the same value
-SECOND_LOOK_FROM = 0.3    # a die read this sure but below NET_MIN_PROB is looked at again, turned
+SECOND_LOOK_FROM = 0.3    # a die read this sure but below NET_MIN_PROB is looked at again
+USE_VERIFIER = True       # the verifier net reads what the classifier is unsure of (when its file is there)
+VERIFY_BELOW = 0.9        # ... the dice the classifier reads less sure than this
 NET_SURE_DIE = 0.5        # an unread find with no classical blob is kept only with this much heat
 NET_NOT_DIE = 0.5         # "not a die" this likely (and likelier than any value): dropped
 CROP_SHARPNESS = 0.5      # classifier crops are smaller than face crops: their Laplacian runs higher
@@ -155,7 +157,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             second[i] = len(views)
             views.append((c.centre, _box_side(c)))
     crops = dicenet.crops(bgr, views)
-    probs = _second_look(crops, dicenet.classify(crops))
+    probs = _second_look(bgr, views, crops, dicenet.classify(crops))
     used: set[int] = set()
     for i, (f, c) in enumerate(zip(found, matched)):
         p, crop, centre = probs[i], crops[i], f.centre
@@ -212,14 +214,32 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             _add(dice, problems, None, c.box, c.centre, 0.0, [DIE_LEANING, UNSURE_VALUE], inv)
 
 
-def _second_look(crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """Dice the classifier is unsure of are looked at again, turned by each right angle (only
-    the few unsure dice pay for the extra views)."""
+def _second_look(bgr: np.ndarray, views: list[tuple[tuple[float, float], float]], crops: np.ndarray,
+                 probs: np.ndarray) -> np.ndarray:
+    """Dice the classifier is not sure of are looked at again; the sure ones (most) are not.
+
+    With the verifier (a net with twice the classifier's multiply-adds, too slow for every die)
+    the dice the classifier reads less than VERIFY_BELOW sure get the verifier's reading
+    instead, and those the verifier is unsure of are also turned. Without it the classifier's
+    own unsure dice are turned."""
+    if not (USE_VERIFIER and dicenet.verifier_available()):
+        return _turned_if_unsure(crops, probs, None)
+    top = probs[:, 1:].max(axis=1) if len(probs) else probs
+    doubt = np.nonzero((top >= SECOND_LOOK_FROM) & (top < VERIFY_BELOW))[0]
+    if len(doubt):
+        probs = probs.copy()
+        vcrops = dicenet.crops(bgr, [views[i] for i in doubt], dicenet.VERIFY_SIZE)
+        probs[doubt] = _turned_if_unsure(vcrops, dicenet.classify(vcrops, dicenet.VERIFY_FILE), dicenet.VERIFY_FILE)
+    return probs
+
+
+def _turned_if_unsure(crops: np.ndarray, probs: np.ndarray, model: Any) -> np.ndarray:
+    """The unsure rows of `probs` averaged over the crops' four right-angle turns."""
     top = probs[:, 1:].max(axis=1) if len(probs) else probs
     unsure = np.nonzero((top >= SECOND_LOOK_FROM) & (top < NET_MIN_PROB))[0]
     if len(unsure):
         probs = probs.copy()
-        probs[unsure] = dicenet.classify_turned(crops[unsure], probs[unsure])
+        probs[unsure] = dicenet.classify_turned(crops[unsure], probs[unsure], model)
     return probs
 
 
@@ -368,7 +388,7 @@ def _sharpness(face: np.ndarray) -> float:
 def read_die(crop: np.ndarray, learned: bool = USE_LEARNED) -> tuple[int | None, float]:
     """Value and confidence of a single-die crop (the die fills most of the crop).
 
-    The learned classifier reads the crop when it is sure; otherwise the classical crop reader
+    The learned classifier (with its second look) reads the crop when it is sure; otherwise the classical crop reader
     (`pips.crop_views`: locates the die, reads it as located and as the whole crop) answers.
     Never raises.
     """
@@ -378,7 +398,9 @@ def read_die(crop: np.ndarray, learned: bool = USE_LEARNED) -> tuple[int | None,
             return None, 0.0
         if learned and dicenet.available():
             h, w = bgr.shape[:2]
-            p = dicenet.classify(dicenet.crops(bgr, [((w / 2, h / 2), 0.8 * min(w, h))]))[0]
+            view = [((w / 2, h / 2), 0.8 * min(w, h))]
+            crop = dicenet.crops(bgr, view)
+            p = _second_look(bgr, view, crop, dicenet.classify(crop))[0]
             k, pk = dicenet.best_value(p)
             if pk >= NET_MIN_PROB:
                 return k, round(pk, 3)
