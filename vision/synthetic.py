@@ -65,6 +65,10 @@ _BODIES: dict[str, tuple[tuple[int, int, int], str]] = {
     "translucent_red": ((60, 50, 230), "white"),
     "translucent_green": ((90, 200, 60), "white"),
     "translucent_blue": ((230, 140, 50), "white"),
+    "purple": ((130, 40, 110), "white"),
+    "orange": ((30, 120, 235), "white"),
+    "gold": ((70, 160, 200), "black"),
+    "marbled_gold": ((80, 140, 175), "black"),
 }
 _PIPS: dict[str, tuple[int, int, int]] = {"black": (28, 26, 26), "white": (245, 245, 245),
                                           "red": (40, 30, 200), "gold": (60, 180, 220)}
