@@ -228,7 +228,8 @@ def _second_look(bgr: np.ndarray, views: list[tuple[tuple[float, float], float]]
     doubt = np.nonzero((top >= SECOND_LOOK_FROM) & (top < VERIFY_BELOW))[0]
     if len(doubt):
         probs = probs.copy()
-        vcrops = dicenet.crops(bgr, [views[i] for i in doubt], dicenet.VERIFY_SIZE)
+        vcrops = crops[doubt] if crops.shape[1] == dicenet.VERIFY_SIZE \
+            else dicenet.crops(bgr, [views[i] for i in doubt], dicenet.VERIFY_SIZE)
         probs[doubt] = _turned_if_unsure(vcrops, dicenet.classify(vcrops, dicenet.VERIFY_FILE), dicenet.VERIFY_FILE)
     return probs
 
