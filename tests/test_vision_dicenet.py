@@ -169,6 +169,8 @@ def test_training_samples_mark_every_die():
     assert set(Y.tolist()) <= {1, 2, 3, 4, 5, 6}
     _Xn, Yn = td.classifier_samples(scenes, 40, rng, neg_frac=1.0)
     assert (Yn == 0).mean() > 0.6
+    Xv, _Yv = td.classifier_samples(scenes, 8, rng, size=40)     # a verifier on its own crop size
+    assert Xv.shape == (8, 40, 40, 3)
 
 
 @pytest.mark.parametrize("size, out", [((640, 640), (256, 256)), ((640, 480), (256, 192)),
