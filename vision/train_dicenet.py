@@ -30,6 +30,10 @@ from vision import dicenet
 from vision.synthetic import DIE_COLOURS, STYLES, TrayStyle, render_tray
 
 PIP_COLOURS = ("red", "red", "gold", "black", "white")
+# The bodies the shipped nets were trained on. Purple, orange, gold and marbled gold (added to
+# the renderer later) made a verifier trained with them read worse on the odd Byler half
+# (425 right / 21 unread / 5 wrong vs 433 / 15 / 4), so they stay out of training for now.
+TRAIN_BODIES = tuple(c for c in DIE_COLOURS if c not in ("purple", "orange", "gold", "marbled_gold"))
 
 # --------------------------------------------------------------------------- data
 
@@ -76,7 +80,7 @@ def render_scenes(n: int, seed: int) -> list[tuple[np.ndarray, list[tuple[float,
         values = [rng.randint(1, 6) for _ in range(nd)]
         # bodies with their usual pips, or with red / gold / black / white ones (the Byler
         # trays have red pips on black and marbled dice, the hardest faces to read)
-        colours = [rng.choice(DIE_COLOURS) + ("/" + rng.choice(PIP_COLOURS) if rng.random() < 0.45 else "")
+        colours = [rng.choice(TRAIN_BODIES) + ("/" + rng.choice(PIP_COLOURS) if rng.random() < 0.45 else "")
                    for _ in range(nd)]
         leaning = [i for i in range(nd) if rng.random() < 0.06]
         try:
