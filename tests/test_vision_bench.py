@@ -112,12 +112,25 @@ def test_default_dir_env_override(monkeypatch, tmp_path):
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared dice-photos not available")
 def test_learned_stages_beat_the_classical_reader_on_unseen_photos():
     """Accuracy floors on the odd halves (the learned stages never trained on them), well under
-    the measured figures (nellbyler 92.3% / classical 68.6%, casino 97.8%): a regression guard,
-    not the benchmark. Wrong values stay rare: the reader prefers 'unsure'."""
+    the measured figures (nellbyler 95.0% / classical 68.6%, casino 97.8%): a regression guard,
+    not the benchmark. Wrong values stay rare: the reader prefers 'unsure'. Without the verifier
+    (its model file is optional) the reader still stays above the earlier floor."""
     nb = bench.bench_source(SHARED / "nellbyler_d6", half="odd")
     nb_classical = bench.bench_source(SHARED / "nellbyler_d6", half="odd", learned=False)
-    assert nb.read_right >= 0.89, nb.summary()
+    assert nb.read_right >= 0.93, nb.summary()
     assert nb.read_right >= nb_classical.read_right + 0.2
     assert nb.det_recall >= 0.97 and nb.extras <= 8
     casino = bench.bench_source(SHARED / "casino_crops_chase", half="odd")
     assert casino.read_right >= 0.95, casino.summary()
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="shared dice-photos not available")
+def test_the_verifier_earns_its_place(monkeypatch):
+    """Without the verifier (its model file is optional) the reader keeps its earlier floor; with
+    it, it reads clearly more (measured 92.3% -> 95.0%: 12 dice of 456)."""
+    from vision import reader
+    with_it = bench.bench_source(SHARED / "nellbyler_d6", half="odd")
+    monkeypatch.setattr(reader, "USE_VERIFIER", False)
+    without = bench.bench_source(SHARED / "nellbyler_d6", half="odd")
+    assert without.read_right >= 0.89, without.summary()
+    assert with_it.read_right >= without.read_right + 0.015
