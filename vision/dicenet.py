@@ -185,8 +185,7 @@ def warp_crop(img: np.ndarray, m: np.ndarray, size: int) -> np.ndarray:
     s = math.sqrt(abs(float(np.linalg.det(a))))
     k = int(1.0 / s) if s > 0 else 1
     if k < 2:
-        return cv2.warpAffine(img, m.astype(np.float32), (size, size), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT)
+        return _warp(img, m, size)
     inv = cv2.invertAffineTransform(m.astype(np.float64))
     corners = np.array([[0, 0, 1], [size, 0, 1], [0, size, 1], [size, size, 1]], np.float64) @ inv.T
     h, w = img.shape[:2]
@@ -194,9 +193,8 @@ def warp_crop(img: np.ndarray, m: np.ndarray, size: int) -> np.ndarray:
     y0 = max(0, int(math.floor(corners[:, 1].min())) - k)
     x1 = min(w, int(math.ceil(corners[:, 0].max())) + k)
     y1 = min(h, int(math.ceil(corners[:, 1].max())) + k)
-    if x1 <= x0 or y1 <= y0:
-        return cv2.warpAffine(img, m.astype(np.float32), (size, size), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT)
+    if x1 <= x0 or y1 <= y0:      # the crop is all outside the frame
+        return _warp(img, m, size)
     nw, nh = -(-(x1 - x0) // k), -(-(y1 - y0) // k)
     x1, y1 = min(w, x0 + nw * k), min(h, y0 + nh * k)
     roi = img[y0:y1, x0:x1]
@@ -205,8 +203,12 @@ def warp_crop(img: np.ndarray, m: np.ndarray, size: int) -> np.ndarray:
     small = cv2.resize(roi, (nw, nh), interpolation=cv2.INTER_AREA)
     # small pixel (u, v) is the mean of frame pixels k*u + x0 .. k*u + x0 + k - 1
     off = np.array([x0 + (k - 1) / 2, y0 + (k - 1) / 2])
-    m2 = np.hstack([a * k, (a @ off + m[:, 2])[:, None]]).astype(np.float32)
-    return cv2.warpAffine(small, m2, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return _warp(small, np.hstack([a * k, (a @ off + m[:, 2])[:, None]]), size)
+
+
+def _warp(img: np.ndarray, m: np.ndarray, size: int) -> np.ndarray:
+    return cv2.warpAffine(img, m.astype(np.float32), (size, size), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REFLECT)
 
 
 def classify(batch: np.ndarray, model: Path | None = None) -> np.ndarray:
