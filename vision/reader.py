@@ -8,6 +8,7 @@ face on a rotated canonical crop (vision.pips) -> attach problems -> sort left t
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -234,7 +235,7 @@ def _second_look(bgr: np.ndarray, views: list[tuple[tuple[float, float], float]]
     return probs
 
 
-def _turned_if_unsure(crops: np.ndarray, probs: np.ndarray, model: Any) -> np.ndarray:
+def _turned_if_unsure(crops: np.ndarray, probs: np.ndarray, model: Path | None) -> np.ndarray:
     """The unsure rows of `probs` averaged over the crops' four right-angle turns."""
     top = probs[:, 1:].max(axis=1) if len(probs) else probs
     unsure = np.nonzero((top >= SECOND_LOOK_FROM) & (top < NET_MIN_PROB))[0]
@@ -389,8 +390,9 @@ def _sharpness(face: np.ndarray) -> float:
 def read_die(crop: np.ndarray, learned: bool = USE_LEARNED) -> tuple[int | None, float]:
     """Value and confidence of a single-die crop (the die fills most of the crop).
 
-    The learned classifier (with its second look) reads the crop when it is sure; otherwise the classical crop reader
-    (`pips.crop_views`: locates the die, reads it as located and as the whole crop) answers.
+    The learned classifier (with its second look) reads the crop when it is sure; otherwise the
+    classical crop reader (`pips.crop_views`: locates the die, reads it as located and as the
+    whole crop) answers.
     Never raises.
     """
     try:
@@ -400,8 +402,8 @@ def read_die(crop: np.ndarray, learned: bool = USE_LEARNED) -> tuple[int | None,
         if learned and dicenet.available():
             h, w = bgr.shape[:2]
             view = [((w / 2, h / 2), 0.8 * min(w, h))]
-            crop = dicenet.crops(bgr, view)
-            p = _second_look(bgr, view, crop, dicenet.classify(crop))[0]
+            net_crop = dicenet.crops(bgr, view)
+            p = _second_look(bgr, view, net_crop, dicenet.classify(net_crop))[0]
             k, pk = dicenet.best_value(p)
             if pk >= NET_MIN_PROB:
                 return k, round(pk, 3)
