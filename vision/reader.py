@@ -225,8 +225,7 @@ def _second_look(bgr: np.ndarray, views: list[tuple[tuple[float, float], float]]
     own unsure dice are turned."""
     if not (USE_VERIFIER and dicenet.verifier_available()):
         return _turned_if_unsure(crops, probs, None)
-    top = probs[:, 1:].max(axis=1) if len(probs) else probs
-    doubt = np.nonzero((top >= SECOND_LOOK_FROM) & (top < VERIFY_BELOW))[0]
+    doubt = _sure_between(probs, SECOND_LOOK_FROM, VERIFY_BELOW)
     if len(doubt):
         probs = probs.copy()
         vcrops = crops[doubt] if crops.shape[1] == dicenet.VERIFY_SIZE \
@@ -237,12 +236,19 @@ def _second_look(bgr: np.ndarray, views: list[tuple[tuple[float, float], float]]
 
 def _turned_if_unsure(crops: np.ndarray, probs: np.ndarray, model: Path | None) -> np.ndarray:
     """The unsure rows of `probs` averaged over the crops' four right-angle turns."""
-    top = probs[:, 1:].max(axis=1) if len(probs) else probs
-    unsure = np.nonzero((top >= SECOND_LOOK_FROM) & (top < NET_MIN_PROB))[0]
+    unsure = _sure_between(probs, SECOND_LOOK_FROM, NET_MIN_PROB)
     if len(unsure):
         probs = probs.copy()
         probs[unsure] = dicenet.classify_turned(crops[unsure], probs[unsure], model)
     return probs
+
+
+def _sure_between(probs: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Indices of the rows whose likeliest value has a probability in [lo, hi)."""
+    if not len(probs):
+        return np.zeros(0, np.intp)
+    top = probs[:, 1:].max(axis=1)
+    return np.nonzero((top >= lo) & (top < hi))[0]
 
 
 def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation
