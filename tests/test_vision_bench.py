@@ -113,8 +113,8 @@ def test_default_dir_env_override(monkeypatch, tmp_path):
 def test_learned_stages_beat_the_classical_reader_on_unseen_photos():
     """Accuracy floors on the odd halves (the learned stages never trained on them), well under
     the measured figures (nellbyler 95.0% / classical 68.6%, casino 97.8%): a regression guard,
-    not the benchmark. Wrong values stay rare: the reader prefers 'unsure'. Without the verifier
-    (its model file is optional) the reader still stays above the earlier floor."""
+    not the benchmark. Wrong values stay rare: the reader prefers 'unsure'. (The reader without
+    the verifier: test_the_verifier_earns_its_place.)"""
     nb = bench.bench_source(SHARED / "nellbyler_d6", half="odd")
     nb_classical = bench.bench_source(SHARED / "nellbyler_d6", half="odd", learned=False)
     assert nb.read_right >= 0.93, nb.summary()
