@@ -276,7 +276,7 @@ def classifier_model(arch: str = "base"):
     two or three pixels (red on a dark die) are seen before they are pooled away; ~10 M
     multiply-adds for a 32 x 32 crop. "fast": pooled after the first layer, ~8 M; on the odd
     Byler half it read 11 dice fewer (89.9% vs 92.3%). "wide" (the verifier): more channels
-    and a layer more at each scale, ~26 M (2.2x the time of "base" in OpenCV's dnn); alone it
+    and a layer more at each scale, ~26 M (2.2-2.4x the time of "base" in OpenCV's dnn); alone it
     read 12 more dice of the odd Byler half than "base" (95.0%), too slow for every die."""
     import torch.nn as nn
 
