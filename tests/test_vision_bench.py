@@ -42,16 +42,19 @@ def test_bench_on_fixture_copy(tmp_path):
         (tmp_path / src / "labels.json").write_text(json.dumps(
             [{"image": "images/" + e["image"], "dice": e["dice"]} for e in sel]))
     res = {r.source: r for r in bench.run(tmp_path)}
-    assert res["nellbyler_d6"].images == 3 and res["nellbyler_d6"].dice_labelled == 14
+    assert res["nellbyler_d6"].images == 4 and res["nellbyler_d6"].dice_labelled == 19
     # every die found, none wrong; known weaknesses are returned unread (value None): see
-    # KNOWN_UNREAD in test_vision_reader.py (learned: none; classical: the marbled swirl and a
-    # glare-split 1)
-    assert res["nellbyler_d6"].dice_found == 14 and res["nellbyler_d6"].dice_right == 14
+    # KNOWN_UNREAD in test_vision_reader.py (learned: none; classical: the marbled swirl, a
+    # glare-split 1 and two dice seen off-axis)
+    assert res["nellbyler_d6"].dice_found == 19 and res["nellbyler_d6"].dice_right == 19
     classical = {r.source: r for r in bench.run(tmp_path, learned=False)}
-    assert classical["nellbyler_d6"].dice_found == 14 and classical["nellbyler_d6"].dice_right == 12
+    assert classical["nellbyler_d6"].dice_found == 19 and classical["nellbyler_d6"].dice_right == 15
     assert res["nellbyler_d6"].extras == 0
+    # flat dice seen off-axis are not reported leaning by the learned stages; the classical
+    # reader (outline alone) reports two of them
+    assert res["nellbyler_d6"].dice_leaning == 0 and classical["nellbyler_d6"].dice_leaning == 2
     assert res["casino_crops_chase"].read_right == 1.0
-    assert "| nellbyler_d6 | 3 | 14 |" in bench.table(list(res.values()))
+    assert "| nellbyler_d6 | 4 | 19 |" in bench.table(list(res.values()))
 
 
 def test_detection_counts_and_halves():
@@ -77,9 +80,9 @@ def test_detect_stage_on_fixture_copy(tmp_path):
     (tmp_path / "nellbyler_d6" / "labels.json").write_text(json.dumps(
         [{"image": "images/" + e["image"], "dice": e["dice"]} for e in entries]))
     (res,) = bench.run(tmp_path, stage="detect")
-    assert res.det_labelled == 14 and res.det_recall == 1.0 and res.det_precision == 1.0
+    assert res.det_labelled == 19 and res.det_recall == 1.0 and res.det_precision == 1.0
     assert res.dice_right == 0          # nothing read in the detect stage
-    assert "| nellbyler_d6 | 3 | 14 | 100.0% | 100.0% | 0 | 0 |" in bench.table([res], "detect")
+    assert "| nellbyler_d6 | 4 | 19 | 100.0% | 100.0% | 0 | 0 |" in bench.table([res], "detect")
     assert bench.main([str(tmp_path), "--stage", "detect", "--half", "odd"]) == 0
 
 
@@ -112,14 +115,17 @@ def test_default_dir_env_override(monkeypatch, tmp_path):
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared dice-photos not available")
 def test_learned_stages_beat_the_classical_reader_on_unseen_photos():
     """Accuracy floors on the odd halves (the learned stages never trained on them), well under
-    the measured figures (nellbyler 95.0% / classical 68.6%, casino 97.8%): a regression guard,
+    the measured figures (nellbyler 95.0%, 0 extras / classical 68.6%, casino 97.8%): a regression guard,
     not the benchmark. Wrong values stay rare: the reader prefers 'unsure'. (The reader without
     the verifier: test_the_verifier_earns_its_place.)"""
     nb = bench.bench_source(SHARED / "nellbyler_d6", half="odd")
     nb_classical = bench.bench_source(SHARED / "nellbyler_d6", half="odd", learned=False)
     assert nb.read_right >= 0.93, nb.summary()
     assert nb.read_right >= nb_classical.read_right + 0.2
-    assert nb.det_recall >= 0.97 and nb.extras <= 8
+    assert nb.det_recall >= 0.97 and nb.extras <= 4
+    # the odd half's dice lie flat: a leaning flag is a false alarm that stops the table
+    # (measured: 1 of 456; 28 when an oblong outline alone made a die leaning)
+    assert nb.dice_leaning <= 5, nb.summary()
     casino = bench.bench_source(SHARED / "casino_crops_chase", half="odd")
     assert casino.read_right >= 0.95, casino.summary()
 

@@ -239,6 +239,9 @@ KNOWN_UNREAD = {
         ("nellbyler_IMG_20191209_100300.jpg", 1): "marbled swirl through the pips",
         # a translucent purple 1 whose pip glare splits it into two overlapping blobs
         ("nellbyler_IMG_20191209_100300.jpg", 0): "glare splits the single pip",
+        # two dice touching in the tray's far corner, seen off-axis
+        ("nellbyler_IMG_20191208_112431.jpg", 0): "a 6 touching a 4, its outline merged",
+        ("nellbyler_IMG_20191208_112431.jpg", 1): "a 4 whose side face shows",
     },
 }
 
@@ -266,6 +269,88 @@ def test_fixture_photos_exact(entry, stages):
             assert "unsure_value" in hits[0].problems
         else:
             assert [p.value for p in hits] == [d["value"]]
+
+
+# ---------------------------------------------------------------- leaning dice
+
+
+OFF_AXIS = "nellbyler_IMG_20191208_112431.jpg"
+
+
+def test_flat_dice_seen_off_axis_are_not_reported_leaning():
+    """The camera looks at this tray from the front: flat dice show a band of side face and
+    their outlines run long enough to look cocked. Their top faces read cleanly, so no die is
+    reported leaning (the table would stop the game for nothing)."""
+    from vision import segment
+    from vision.types import DIE_LEANING
+    img = cv2.imread(str(FIXTURES / OFF_AXIS))
+    assert sum(c.leaning for c in segment.segment(img).candidates) >= 2   # the outlines do look cocked
+    r = read(img)
+    assert sorted(d.value for d in r.dice) == [1, 3, 4, 4, 6]
+    assert DIE_LEANING not in r.problem_codes()
+
+
+def _die_on_edge(top: int, slab: int = 0) -> np.ndarray:
+    """A white die 84 x 60 px in outline on green felt: `top` px of it a tilted top face showing
+    3 (pips squeezed across the tilt), the rest a shaded side face showing 2; `slab` > 0 draws
+    instead a flat 3 with a pale slab that wide beside it. A flat 1 sits elsewhere."""
+    img = np.full((480, 640, 3), (60, 120, 40), np.uint8)
+    if slab:
+        cv2.rectangle(img, (300, 200), (360, 260), (235, 235, 235), -1)
+        for x, y in ((315, 215), (330, 230), (345, 245)):
+            cv2.circle(img, (x, y), 5, (20, 20, 20), -1)
+        cv2.rectangle(img, (362, 195), (362 + slab, 265), (200, 200, 200), -1)
+    else:
+        xm = 384 - top
+        cv2.rectangle(img, (300, 200), (xm, 260), (190, 190, 190), -1)
+        cv2.rectangle(img, (xm, 200), (384, 260), (235, 235, 235), -1)
+        for x0, x1, pts in ((300, xm, ((0.25, 0.25), (0.75, 0.75))),
+                            (xm, 384, ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)))):
+            for u, v in pts:
+                axes = (max(2, int(5 * (x1 - x0) / 60)), 5)
+                cv2.ellipse(img, (int(x0 + u * (x1 - x0)), int(200 + v * 60)), axes, 0, 0, 360, (20, 20, 20), -1)
+    cv2.rectangle(img, (100, 100), (160, 160), (235, 235, 235), -1)
+    cv2.circle(img, (130, 130), 6, (20, 20, 20), -1)
+    return img
+
+
+def test_die_on_its_edge_is_reported_leaning():
+    """Two faces of equal width: no face is on top, the die is reported leaning (blocking)."""
+    from vision.types import DIE_LEANING
+    r = read(_die_on_edge(top=42))
+    edge = [d for d in r.dice if d.centre[0] > 250]
+    assert len(edge) == 1 and DIE_LEANING in edge[0].problems
+    assert [d.value for d in r.dice if d.centre[0] < 250] == [1]
+
+
+def test_die_tilted_a_little_is_read_by_its_top_face():
+    """A die tilted ~20 degrees: its top face is most of the outline and reads cleanly. It is
+    reported with that value, not as leaning (see reader.LEANING_CLEAR_READ)."""
+    from vision.types import DIE_LEANING
+    r = read(_die_on_edge(top=56))
+    edge = [d for d in r.dice if d.centre[0] > 250]
+    assert [d.value for d in edge] == [3] and DIE_LEANING not in edge[0].problems
+
+
+def test_oblong_blob_the_detector_calls_no_die_is_still_reported():
+    """A die glued to a pale slab (a cocked die's side face, a box lid): the detector's crop of
+    the whole says "not a die", but the blob's own crop does not: it is reported, unread and
+    leaning, rather than lost (the table then asks for the tray to be fixed)."""
+    from vision.types import DIE_LEANING, UNSURE_VALUE
+    r = read(_die_on_edge(top=0, slab=36))
+    right = [d for d in r.dice if d.centre[0] > 250]
+    assert len(right) == 1 and right[0].value in (3, None)
+    if right[0].value is None:
+        assert {DIE_LEANING, UNSURE_VALUE} <= set(right[0].problems)
+
+
+def test_strict_leaning_flags_every_oblong_outline(monkeypatch):
+    """LEANING_CLEAR_READ above 1 restores the outline-only rule (no read is clear enough)."""
+    from vision import reader
+    from vision.types import DIE_LEANING
+    monkeypatch.setattr(reader, "LEANING_CLEAR_READ", 1.01)
+    r = read(cv2.imread(str(FIXTURES / OFF_AXIS)))
+    assert DIE_LEANING in r.problem_codes()
 
 
 # ---------------------------------------------------------------- vision.synthetic (optional)
