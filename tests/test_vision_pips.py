@@ -112,7 +112,8 @@ def test_fixture_faces_mostly_read():
                 fr = pips.read_face(pips.face_crop(img, ((x0 + x1) / 2, (y0 + y1) / 2), max(x1 - x0, y1 - y0), 0.0))
             right += fr.value == d["value"]
             total += 1
-    assert total == 17 and right >= 15
+    # 18 of 22 measured: unread are a 1 and a 6 of ..._100300 and two dice seen off-axis (..._112431)
+    assert total == 22 and right >= 18
 
 
 def test_casino_crops_read_whole():
