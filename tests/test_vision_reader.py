@@ -239,9 +239,9 @@ KNOWN_UNREAD = {
         ("nellbyler_IMG_20191209_100300.jpg", 1): "marbled swirl through the pips",
         # a translucent purple 1 whose pip glare splits it into two overlapping blobs
         ("nellbyler_IMG_20191209_100300.jpg", 0): "glare splits the single pip",
-        # two dice touching in the tray's far corner, seen off-axis
-        ("nellbyler_IMG_20191208_112431.jpg", 0): "a 6 touching a 4, its outline merged",
-        ("nellbyler_IMG_20191208_112431.jpg", 1): "a 4 whose side face shows",
+        # two dark dice in the tray's far corner, seen off-axis
+        ("nellbyler_IMG_20191208_112431.jpg", 0): "a dark 6 touching a white 4",
+        ("nellbyler_IMG_20191208_112431.jpg", 1): "a swirled 4 whose side face shows",
     },
 }
 
