@@ -290,34 +290,43 @@ def test_flat_dice_seen_off_axis_are_not_reported_leaning():
     assert DIE_LEANING not in r.problem_codes()
 
 
-def _die_on_edge(top: int, slab: int = 0) -> np.ndarray:
-    """A white die 84 x 60 px in outline on green felt: `top` px of it a tilted top face showing
-    3 (pips squeezed across the tilt), the rest a shaded side face showing 2; `slab` > 0 draws
-    instead a flat 3 with a pale slab that wide beside it. A flat 1 sits elsewhere."""
+def _felt_with_a_flat_one() -> np.ndarray:
+    """Green felt with a flat white 1 at the left; the die under test goes at x 300-384."""
     img = np.full((480, 640, 3), (60, 120, 40), np.uint8)
-    if slab:
-        cv2.rectangle(img, (300, 200), (360, 260), (235, 235, 235), -1)
-        for x, y in ((315, 215), (330, 230), (345, 245)):
-            cv2.circle(img, (x, y), 5, (20, 20, 20), -1)
-        cv2.rectangle(img, (362, 195), (362 + slab, 265), (200, 200, 200), -1)
-    else:
-        xm = 384 - top
-        cv2.rectangle(img, (300, 200), (xm, 260), (190, 190, 190), -1)
-        cv2.rectangle(img, (xm, 200), (384, 260), (235, 235, 235), -1)
-        for x0, x1, pts in ((300, xm, ((0.25, 0.25), (0.75, 0.75))),
-                            (xm, 384, ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)))):
-            for u, v in pts:
-                axes = (max(2, int(5 * (x1 - x0) / 60)), 5)
-                cv2.ellipse(img, (int(x0 + u * (x1 - x0)), int(200 + v * 60)), axes, 0, 0, 360, (20, 20, 20), -1)
     cv2.rectangle(img, (100, 100), (160, 160), (235, 235, 235), -1)
     cv2.circle(img, (130, 130), 6, (20, 20, 20), -1)
+    return img
+
+
+def _cocked_die(top: int) -> np.ndarray:
+    """A white die 84 x 60 px in outline: `top` px of it a tilted top face showing 3 (pips
+    squeezed across the tilt), the rest a shaded side face showing 2."""
+    img = _felt_with_a_flat_one()
+    xm = 384 - top
+    cv2.rectangle(img, (300, 200), (xm, 260), (190, 190, 190), -1)
+    cv2.rectangle(img, (xm, 200), (384, 260), (235, 235, 235), -1)
+    for x0, x1, pts in ((300, xm, ((0.25, 0.25), (0.75, 0.75))),
+                        (xm, 384, ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)))):
+        for u, v in pts:
+            axes = (max(2, int(5 * (x1 - x0) / 60)), 5)
+            cv2.ellipse(img, (int(x0 + u * (x1 - x0)), int(200 + v * 60)), axes, 0, 0, 360, (20, 20, 20), -1)
+    return img
+
+
+def _die_beside_slab(slab: int) -> np.ndarray:
+    """A flat white 3, 60 px, with a pale slab `slab` px wide 2 px to its right."""
+    img = _felt_with_a_flat_one()
+    cv2.rectangle(img, (300, 200), (360, 260), (235, 235, 235), -1)
+    for x, y in ((315, 215), (330, 230), (345, 245)):
+        cv2.circle(img, (x, y), 5, (20, 20, 20), -1)
+    cv2.rectangle(img, (362, 195), (362 + slab, 265), (200, 200, 200), -1)
     return img
 
 
 def test_die_on_its_edge_is_reported_leaning():
     """Two faces of equal width: no face is on top, the die is reported leaning (blocking)."""
     from vision.types import DIE_LEANING
-    r = read(_die_on_edge(top=42))
+    r = read(_cocked_die(top=42))
     edge = [d for d in r.dice if d.centre[0] > 250]
     assert len(edge) == 1 and DIE_LEANING in edge[0].problems
     assert [d.value for d in r.dice if d.centre[0] < 250] == [1]
@@ -327,7 +336,7 @@ def test_die_tilted_a_little_is_read_by_its_top_face():
     """A die tilted ~20 degrees: its top face is most of the outline and reads cleanly. It is
     reported with that value, not as leaning (see reader.LEANING_CLEAR_READ)."""
     from vision.types import DIE_LEANING
-    r = read(_die_on_edge(top=56))
+    r = read(_cocked_die(top=56))
     edge = [d for d in r.dice if d.centre[0] > 250]
     assert [d.value for d in edge] == [3] and DIE_LEANING not in edge[0].problems
 
@@ -337,7 +346,7 @@ def test_oblong_blob_the_detector_calls_no_die_is_still_reported():
     the whole says "not a die", but the blob's own crop does not: it is reported, unread and
     leaning, rather than lost (the table then asks for the tray to be fixed)."""
     from vision.types import DIE_LEANING, UNSURE_VALUE
-    r = read(_die_on_edge(top=0, slab=36))
+    r = read(_die_beside_slab(36))
     right = [d for d in r.dice if d.centre[0] > 250]
     assert len(right) == 1 and right[0].value in (3, None)
     if right[0].value is None:
