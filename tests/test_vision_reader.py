@@ -410,3 +410,63 @@ def test_solid_die_ragged_outline_kept_only_when_alone():
     long_ = cand(0.74, size=(48.0, 32.0))
     assert not _solid_die(long_, aspect(long_), 40.0)
     assert not _solid_die(cand(0.70), 1.0, 40.0)
+
+
+# ------------------------------------------------ outlines redone only where they decide something
+
+
+def _counting_refine(monkeypatch) -> list[int]:
+    from vision import segment
+    calls: list[int] = []
+    real = segment._refine
+    monkeypatch.setattr(segment, "_refine", lambda *a: calls.append(1) or real(*a))
+    return calls
+
+
+def test_clearly_read_dice_keep_their_coarse_outlines(monkeypatch):
+    """Redoing a blob's outline at full resolution costs ~0.2 ms a die; a die read clearly, away
+    from the edge of the view, needs none of what the tight outline decides (cut, leaning, a
+    second crop)."""
+    calls = _counting_refine(monkeypatch)
+    specs = [((130 + i * 95, 200 + 40 * (i % 2)), 50, v, 23 * i, WHITE, BLACK) for i, v in enumerate((6, 2, 5, 3, 4))]
+    assert_values(read(scene(specs)), [6, 2, 5, 3, 4])
+    assert calls == []
+
+
+def test_a_die_near_the_edge_of_the_view_gets_its_tight_outline(monkeypatch):
+    """Whether a die is cut by the edge of the view is decided on its tight outline."""
+    calls = _counting_refine(monkeypatch)
+    specs = [((320, 240), 50, 3, 10, WHITE, BLACK), ((606, 240), 50, 5, 0, WHITE, BLACK)]
+    r = read(scene(specs))
+    assert_values(r, [3, 5])
+    assert not r.problem_codes()
+    assert len(calls) == 1
+
+
+def _read_with_every_outline_refined(img, monkeypatch):
+    from vision import segment
+    real = segment.segment
+    with monkeypatch.context() as m:
+        m.setattr(segment, "segment", lambda *a, **k: real(*a, **{**k, "refine": True}))
+        return read(img)
+
+
+def _lazy_scenes():
+    from vision.synthetic import render_tray
+    for e in _fixture_entries():
+        if e["dice"][0]["box"] is not None:
+            yield e["image"], cv2.imread(str(FIXTURES / e["image"]))
+    for seed, extra in enumerate(({}, {"touching": 1}, {"leaning": (0,)}, {"glare": True}, {"die_px": 28})):
+        yield f"render {extra}", render_tray([(seed + k) % 6 + 1 for k in range(5)], seed=40 + seed, **extra).image
+
+
+@pytest.mark.parametrize("name,img", list(_lazy_scenes()), ids=lambda v: v if isinstance(v, str) else "")
+def test_coarse_outlines_read_the_same_as_tight_ones(name, img, monkeypatch):
+    """The reader's values, problems and centres do not depend on which outlines it left coarse."""
+    lazy = read(img)
+    eager = _read_with_every_outline_refined(img, monkeypatch)
+    assert [(d.value, d.problems, d.centre, round(d.confidence, 3)) for d in lazy.dice] \
+        == [(d.value, d.problems, d.centre, round(d.confidence, 3)) for d in eager.dice]
+    assert lazy.problem_codes() == eager.problem_codes()
+    for d in lazy.dice:
+        assert d.box[0] <= d.centre[0] <= d.box[2] and d.box[1] <= d.centre[1] <= d.box[3]

@@ -133,6 +133,40 @@ def test_fixture_photos_every_die_found_once(entry):
     assert len(centres) == len(entry["dice"])  # round fixtures on the strip are not dice
 
 
+def _same_candidate(a: segment.Candidate, b: segment.Candidate) -> bool:
+    fa, fb = dataclasses.asdict(a), dataclasses.asdict(b)
+    ca, cb = fa.pop("contour"), fb.pop("contour")
+    return fa == fb and (ca is None) == (cb is None) and (ca is None or np.array_equal(ca, cb))
+
+
+@pytest.mark.parametrize("entry", _photo_entries(), ids=lambda e: e["image"])
+def test_outlines_left_coarse_refine_to_the_ones_segment_gives(entry, monkeypatch):
+    """segment(refine=False) leaves each blob's full-resolution outline to
+    Segmentation.refined (the learned reader asks only for the few it needs): asked for, it
+    is the outline segment() gives, flags (leaning, glare) included, and it is redone once."""
+    img = cv2.imread(str(FIXTURES / entry["image"]))
+    eager = segment.segment(img)
+    lazy = segment.segment(img, refine=False)
+    calls = []
+    real = segment._refine
+    monkeypatch.setattr(segment, "_refine", lambda *a: calls.append(1) or real(*a))
+    assert len(lazy.candidates) == len(eager.candidates) == len(entry["dice"])
+    refined = [lazy.refined(c) for c in lazy.candidates]
+    assert all(_same_candidate(r, e) for r, e in zip(refined, eager.candidates))
+    assert any(r is not c for r, c in zip(refined, lazy.candidates))   # the outlines did change
+    assert len(calls) == len(refined)
+    assert all(lazy.refined(c) is r and lazy.refined(r) is r for c, r in zip(lazy.candidates, refined))
+    assert len(calls) == len(refined)                                   # (and only once each)
+
+
+def test_full_size_work_has_nothing_to_refine():
+    """A frame small enough to be segmented at full size: its outlines are already tight."""
+    shot = render_tray([2, 5], style=TrayStyle.preset("green"), seed=3, size=(320, 240), die_px=30)
+    seg = segment.segment(shot.image, refine=False)
+    assert seg.scale == 1.0 and seg.candidates
+    assert all(seg.refined(c) is c for c in seg.candidates)
+
+
 # ------------------------------------------------------------------ problem flags
 
 

@@ -51,6 +51,12 @@ CROP_SHARPNESS = 0.5      # classifier crops are smaller than face crops: their 
 LEANING_CLEAR_READ = 0.9  # a die read at least this sure is not reported leaning, whatever its outline
 LEANING_NOT_DIE = 0.9     # an oblong blob the detector passed over, "not a die" this likely: dropped
 LEANING_SAME_DIE = 0.6    # ... or one this close (x die side) to a reported die: its side face or shadow
+# The classical blobs' outlines are redone at full resolution (segment.Segmentation.refined, ~0.2
+# ms a blob) only where they decide something: the dice read less sure than this on the
+# detector's crop (the tight outline's crop is read too where the two disagree: a die whose
+# side face the detector took in reads better on its top face alone), dice near the edge of the
+# view (cut?), unsure ones (leaning?), glare, and the blobs the detector passed over.
+SECOND_VIEW_BELOW = 0.9
 
 
 def read(frame: np.ndarray, calibration: dict | None = None, learned: bool = USE_LEARNED) -> Reading:
@@ -110,12 +116,14 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
 
-    seg = segment.segment(bgr, die_px=die_px, tray=tray)
+    learned = learned and dicenet.available()
+    # (the learned path redoes the blobs' outlines at full resolution only where they matter)
+    seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=not learned)
     dice: list[Die] = []
     problems: list[Problem] = []
     inv = 1.0 / f
     sharp: list[tuple[np.ndarray, float]] = []   # (crop, scale of its sharpness), one a die
-    if learned and dicenet.available():
+    if learned:
         _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
     else:
         _classical_dice(bgr, seg, inv, dice, problems, sharp)
@@ -145,7 +153,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
              and y0 - 0.3 * f.side <= f.centre[1] <= y1 + 0.3 * f.side
              and not any(b[0] <= f.centre[0] <= b[2] and b[1] <= f.centre[1] <= b[3] for b in seg.foreign)]
     claimed: set[int] = set()
-    matched: list[segment.Candidate | None] = []
+    matched: list[segment.Candidate | None] = []   # (as segmented: coarse outlines)
     for f in found:
         c = _nearest(seg.candidates, f, claimed)
         if c is not None:
@@ -154,27 +162,36 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     # blobs the detector passed over are proposals too (a die against a wall in an unusual
     # light): the classifier reads them like the rest, and only a read one is kept
     n_found = len(found)
-    for c in seg.candidates:
-        if id(c) not in claimed and not c.leaning:
-            found.append(dicenet.Found(c.centre, _box_side(c), 0.0))
+    for c in (c for c in seg.candidates if id(c) not in claimed):
+        r = seg.refined(c)
+        if not r.leaning:
+            found.append(dicenet.Found(r.centre, _box_side(r), 0.0))
             matched.append(c)
-    # Where the two stages disagree on where the die is (a die against a wall found by its
-    # corner), the classical blob's crop is read as well and the surer read kept. One batch.
     views = [(f.centre, f.side) for f in found]
+    crops = dicenet.crops(bgr, views)
+    first = dicenet.classify(crops)
+    # Where the two stages disagree on where an unsure die is (a die against a wall found by
+    # its corner, a die whose side face the detector took in), the classical blob's tight crop
+    # is read as well and the surer read kept.
     second: dict[int, int] = {}
     for i, (f, c) in enumerate(zip(found, matched)):
-        if c is not None and _disagree(f, c):
-            second[i] = len(views)
-            views.append((c.centre, _box_side(c)))
-    crops = dicenet.crops(bgr, views)
-    probs = _second_look(bgr, views, crops, dicenet.classify(crops))
+        if c is not None and float(first[i, 1:].max()) < SECOND_VIEW_BELOW:
+            r = seg.refined(c)
+            if _disagree(f, r):
+                second[i] = len(views)
+                views.append((r.centre, _box_side(r)))
+    if len(views) > len(found):
+        more = dicenet.crops(bgr, views[len(found):])
+        crops = np.concatenate([crops, more])
+        first = np.concatenate([first, dicenet.classify(more)])
+    probs = _second_look(bgr, views, crops, first)
     used: set[int] = set()
     reported: list[tuple[tuple[float, float], float]] = []   # (centre, side) of the dice reported
     for i, (f, c) in enumerate(zip(found, matched)):
         p, crop, centre = probs[i], crops[i], f.centre
         j = second.get(i)
         if j is not None and probs[j][1:].max() > p[1:].max():
-            p, crop, centre = probs[j], crops[j], c.centre
+            p, crop, centre = probs[j], crops[j], seg.refined(c).centre
         k, pk = dicenet.best_value(p)
         pbg = float(p[0])
         if _not_a_die(p):
@@ -187,10 +204,14 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             continue  # neither read nor backed by a classical blob: likely a pattern, not a die
         if value is None and c is not None and pk >= NET_AGREE_PROB:
             # unsure: the classical face stage reads the same die on its own; agreement counts
-            fr, _face = _classical_face(bgr, c, seg)
+            fr, _face = _classical_face(bgr, seg.refined(c), seg)
             if fr.value == k and fr.confidence >= 0.5:
                 value, conf = k, 1.0 - (1.0 - pk) * (1.0 - fr.confidence)
         clear_face = value is not None and conf >= LEANING_CLEAR_READ
+        if c is not None:
+            used.add(id(c))
+            if not clear_face or c.glare or _near_edge(c.box, (x0, y0, x1, y1), f.side):
+                c = seg.refined(c)
         bx0, by0, bx1, by1 = f.box
         box = (max(0, bx0), max(0, by0), min(w, bx1), min(h, by1))
         # a die whose centre is this close to the edge of the view (tray) is cut: over a fifth of
@@ -201,7 +222,6 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         cut = not (x0 <= cx - m and cx + m <= x1 and y0 <= cy - m and cy + m <= y1)
         codes: list[str] = []
         if c is not None:
-            used.add(id(c))
             box = c.box
             cut = cut or c.partial
         if cut:
@@ -221,8 +241,8 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         sharp.append((crop, CROP_SHARPNESS))
         _add(dice, problems, value, box, centre, conf, codes, inv)
         reported.append((centre, f.side))
-    _edge_on_dice(bgr, [c for c in seg.candidates if c.leaning and id(c) not in used], reported,
-                  dice, problems, inv)
+    _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
+                        if r.leaning], reported, dice, problems, inv)
 
 
 def _edge_on_dice(bgr: np.ndarray, oblong: list[segment.Candidate],
@@ -300,6 +320,12 @@ def _box_side(c: segment.Candidate) -> float:
     return 0.5 * ((c.box[2] - c.box[0]) + (c.box[3] - c.box[1]))
 
 
+def _near_edge(box: tuple[int, int, int, int], view: tuple[int, int, int, int], margin: float) -> bool:
+    """`box` comes within `margin` of the view's edge (where a die may be cut)."""
+    return (box[0] - view[0] < margin or box[1] - view[1] < margin
+            or view[2] - box[2] < margin or view[3] - box[3] < margin)
+
+
 def _disagree(f: dicenet.Found, c: segment.Candidate) -> bool:
     cside = _box_side(c)
     off = float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1]))
@@ -373,7 +399,7 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
         inv = 1.0 / f
         if learned and dicenet.available():
             if die_px is None:
-                die_px = segment.segment(bgr, die_px=None, tray=tray).die_px
+                die_px = segment.segment(bgr, die_px=None, tray=tray, refine=False).die_px
             found = dicenet.find_dice(bgr, die_px)
             probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
             # what the classifier calls "not a die" (fixtures, screw heads) is not found

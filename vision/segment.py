@@ -20,6 +20,7 @@ bodies are large, only the pips need full detail.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -66,6 +67,24 @@ class Segmentation:
     foreign: list[tuple[int, int, int, int]]  # large blobs that are not dice
     scale: float                    # work / full
     glare: list[tuple[int, int, int, int]] = field(default_factory=list)  # washed-out patches
+    # redoes a candidate's outline at full resolution (None: the frame was worked on at full size)
+    refiner: Callable[[Candidate], Candidate] | None = field(default=None, repr=False, compare=False)
+    _refined: dict[int, Candidate] = field(default_factory=dict, repr=False, compare=False)
+
+    def refined(self, c: Candidate) -> Candidate:
+        """`c` with its outline redone at full resolution (once; `c` itself when that is done
+        already, when the frame was segmented at full size or when the colour cue alone does
+        not hold the die). `segment(refine=False)` leaves this to the caller: the learned
+        reader needs the tight outline only for the few dice whose flags or read it decides."""
+        if self.refiner is None:
+            return c
+        r = self._refined.get(id(c))
+        if r is None:
+            r = self.refiner(c)
+            if r is not c:
+                _mark(r, self.glare)
+            self._refined[id(c)] = self._refined[id(r)] = r
+        return r
 
 
 def _odd(n: float) -> int:
@@ -298,8 +317,11 @@ def _work_scale(H: int, W: int, die_px: float | None) -> float:
 
 
 def segment(bgr: np.ndarray, die_px: float | None = None,
-            tray: tuple[int, int, int, int] | None = None) -> Segmentation:
-    """Find die-sized blobs. `die_px` / `tray` come from calibration when available."""
+            tray: tuple[int, int, int, int] | None = None, refine: bool = True) -> Segmentation:
+    """Find die-sized blobs. `die_px` / `tray` come from calibration when available.
+
+    `refine=False` returns the blobs' outlines as found at the working resolution (a pixel or
+    two wide); `Segmentation.refined` redoes one at full resolution when it is needed."""
     H, W = bgr.shape[:2]
     scale = _work_scale(H, W, die_px)
     small = cv2.resize(bgr, (max(1, round(W * scale)), max(1, round(H * scale))),
@@ -458,24 +480,27 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
             continue
         for part, touching in parts:
             add(part, touching, False)
-    if scale < 1.0:
-        cands = [_refine(bgr, c, bg, scale, dthr, est * inv) for c in cands]
-    _mark_leaning(cands)
     for c in cands:
-        x0, y0, x1, y1 = c.box
-        c.glare = any(x0 < g[2] and g[0] < x1 and y0 < g[3] and g[1] < y1 for g in glare)
-    return Segmentation(cands, est * inv, foreign, scale, glare)
+        _mark(c, glare)
+    seg = Segmentation(cands, est * inv, foreign, scale, glare)
+    if scale < 1.0:
+        die = est * inv
+        seg.refiner = lambda c: _refine(bgr, c, bg, scale, dthr, die)
+        if refine:
+            seg.candidates = [seg.refined(c) for c in cands]
+    return seg
 
 
-def _mark_leaning(cands: list[Candidate]) -> None:
-    """A cocked die shows a side face: its outline is clearly longer one way than a flat die's.
+def _mark(c: Candidate, glare: list[tuple[int, int, int, int]]) -> None:
+    """The flags that follow from a candidate's outline: leaning, glare on it.
 
+    A cocked die shows a side face: its outline is clearly longer one way than a flat die's.
     Only strongly oblong outlines count: flat dice away from the optical axis show a sliver of
     a side face too (perspective), and a false alarm would stop the game for nothing.
     """
-    for c in cands:
-        if not c.partial and max(c.size) / max(min(c.size), 1e-6) > LEANING_ASPECT:
-            c.leaning = True
+    c.leaning = not c.partial and max(c.size) / max(min(c.size), 1e-6) > LEANING_ASPECT
+    x0, y0, x1, y1 = c.box
+    c.glare = any(x0 < g[2] and g[0] < x1 and y0 < g[3] and g[1] < y1 for g in glare)
 
 
 def _refine(bgr: np.ndarray, c: Candidate, bg: np.ndarray, scale: float, thr: float,
