@@ -54,6 +54,10 @@ def test_bench_on_fixture_copy(tmp_path):
     # reader (outline alone) reports two of them
     assert res["nellbyler_d6"].dice_leaning == 0 and classical["nellbyler_d6"].dice_leaning == 2
     assert res["casino_crops_chase"].read_right == 1.0
+    # every scene is also timed as a 640 x 480 frame (in a pass of its own, as a camera stream);
+    # single-die crops are not camera frames
+    assert len(res["nellbyler_d6"].ms_vga) == 4 and all(ms > 0 for ms in res["nellbyler_d6"].ms_vga)
+    assert res["casino_crops_chase"].ms_vga == []
     assert "| nellbyler_d6 | 4 | 19 |" in bench.table(list(res.values()))
 
 
@@ -140,3 +144,23 @@ def test_the_verifier_earns_its_place(monkeypatch):
     without = bench.bench_source(SHARED / "nellbyler_d6", half="odd")
     assert without.read_right >= 0.89, without.summary()
     assert with_it.read_right >= without.read_right + 0.015
+
+
+def test_640x480_timings_are_a_stream_of_same_size_frames(tmp_path, monkeypatch):
+    """The table reads frame after frame of one size; the 640 x 480 timings are taken the same
+    way, after the full-size reads, not interleaved with frames of another size."""
+    import cv2
+    import numpy as np
+    d = tmp_path / "trays" / "images"
+    d.mkdir(parents=True)
+    entries = []
+    for i in range(3):
+        cv2.imwrite(str(d / f"{i}.png"), np.full((600, 600, 3), 90 + i, np.uint8))
+        entries.append({"image": f"images/{i}.png", "dice": [{"value": 1, "box": [0, 0, 10, 10]}]})
+    (tmp_path / "trays" / "labels.json").write_text(json.dumps(entries))
+    shapes = []
+    real = bench.read
+    monkeypatch.setattr(bench, "read", lambda img, **k: shapes.append(img.shape[:2]) or real(img, **k))
+    res = bench.run(tmp_path)[0]
+    assert shapes == [(600, 600)] * 3 + [(480, 640)] * 3
+    assert len(res.ms_vga) == 3
