@@ -194,7 +194,8 @@ def _median(v: np.ndarray) -> float:
     n = v.size
     h = n // 2
     if n % 2:
-        return float(np.partition(v, h)[h])
+        # (numpy 2's partition of float32 around one rank is ~3x slower than around two)
+        return float(np.partition(v, (h, h + 1))[h] if n > 2 else np.partition(v, h)[h])
     p = np.partition(v, (h - 1, h))
     return float((p[h - 1] + p[h]) / 2)   # numpy's mean of the two, in the array's precision
 
