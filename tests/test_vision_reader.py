@@ -470,3 +470,45 @@ def test_coarse_outlines_read_the_same_as_tight_ones(name, img, monkeypatch):
     assert lazy.problem_codes() == eager.problem_codes()
     for d in lazy.dice:
         assert d.box[0] <= d.centre[0] <= d.box[2] and d.box[1] <= d.centre[1] <= d.box[3]
+
+
+# ------------------------------------------------------- dice touching edge to edge, in a row
+
+
+def _row(n: int, size: int) -> tuple[np.ndarray, list[tuple[float, int]]]:
+    """n white dice 2, 3, ... side by side, edge to edge, on the light tray: (image, [(x, value)])."""
+    dice = [(120 + i * size, i + 2) for i in range(n)]
+    return scene([((x, 240), size, v, 0, WHITE, BLACK) for x, v in dice]), dice
+
+
+def test_two_dice_edge_to_edge_are_both_read():
+    """The detector finds the 2 by one corner (a crop of it shows a single pip): the crop of
+    the classical blob, surer, is what is read."""
+    img, _dice = _row(2, 46)
+    assert_values(read(img), [2, 3])
+
+
+@pytest.mark.parametrize("n,size", [(3, 46), (4, 46), (5, 46),
+                                    pytest.param(5, 54, marks=pytest.mark.xfail(
+                                        strict=True, reason="a corner of the 2 found apart from it reads 1"))])
+def test_a_row_of_touching_dice_never_gets_a_wrong_value(n, size):
+    """Long rows of touching white dice on a light tray are a known weakness (dice missed: the
+    table sees too few dice and asks again); what is read must be right. Where the detector saw
+    a corner of a die and the die's own blob reads another value, the die is unsure."""
+    img, dice = _row(n, size)
+    r = read(img)
+    for d in r.dice:
+        if d.value is not None:
+            x, v = min(dice, key=lambda xv: abs(xv[0] - d.centre[0]))
+            assert d.value == v, (d.value, d.centre, r.values)
+
+
+def test_the_same_frame_is_read_the_same_every_time():
+    """The touching-dice split falls back on k-means, whose seeds come from OpenCV's global
+    random generator: unseeded, this frame was cut three ways in six reads (and a still tray
+    would never settle)."""
+    from vision import segment
+    img, _dice = _row(5, 54)
+    cuts = {str([(c.centre, c.box) for c in segment.segment(img).candidates]) for _ in range(6)}
+    reads = {str([(d.value, d.centre, d.problems) for d in read(img).dice]) for _ in range(6)}
+    assert len(cuts) == 1 and len(reads) == 1

@@ -54,9 +54,12 @@ LEANING_SAME_DIE = 0.6    # ... or one this close (x die side) to a reported die
 # The classical blobs' outlines are redone at full resolution (segment.Segmentation.refined, ~0.2
 # ms a blob) only where they decide something: the dice read less sure than this on the
 # detector's crop (the tight outline's crop is read too where the two disagree: a die whose
-# side face the detector took in reads better on its top face alone), dice near the edge of the
-# view (cut?), unsure ones (leaning?), glare, and the blobs the detector passed over.
+# side face the detector took in reads better on its top face alone), dice whose coarse blob
+# already disagrees with the detector's find however sure its read (a die found by its corner:
+# a crop of one corner of a 2 shows a 1), dice near the edge of the view (cut?), unsure ones
+# (leaning?), glare, and the blobs the detector passed over.
 SECOND_VIEW_BELOW = 0.9
+PART_OF_BLOB = 0.75       # a find this much smaller than its blob, and off its centre, saw part of a die
 
 
 def read(frame: np.ndarray, calibration: dict | None = None, learned: bool = USE_LEARNED) -> Reading:
@@ -175,7 +178,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     # is read as well and the surer read kept.
     second: dict[int, int] = {}
     for i, (f, c) in enumerate(zip(found, matched)):
-        if c is not None and float(first[i, 1:].max()) < SECOND_VIEW_BELOW:
+        if c is not None and (float(first[i, 1:].max()) < SECOND_VIEW_BELOW or _disagree(f, c)):
             r = seg.refined(c)
             if _disagree(f, r):
                 second[i] = len(views)
@@ -190,13 +193,17 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     for i, (f, c) in enumerate(zip(found, matched)):
         p, crop, centre = probs[i], crops[i], f.centre
         j = second.get(i)
+        # a find smaller than its blob and off its centre saw part of a die (a crop of one
+        # corner of a 2 shows a 1): when the blob's own crop reads another value, neither is trusted
+        split_views = j is not None and _part_of_blob(f, seg.refined(c)) \
+            and dicenet.best_value(probs[j])[0] != dicenet.best_value(p)[0]
         if j is not None and probs[j][1:].max() > p[1:].max():
             p, crop, centre = probs[j], crops[j], seg.refined(c).centre
         k, pk = dicenet.best_value(p)
         pbg = float(p[0])
         if _not_a_die(p):
             continue
-        value: int | None = k if pk >= NET_MIN_PROB else None
+        value: int | None = k if pk >= NET_MIN_PROB and not split_views else None
         conf = pk
         if i >= n_found and value is None:
             continue  # a classical blob the classifier cannot read either: a speck, a fixture
@@ -328,8 +335,17 @@ def _near_edge(box: tuple[int, int, int, int], view: tuple[int, int, int, int], 
 
 def _disagree(f: dicenet.Found, c: segment.Candidate) -> bool:
     cside = _box_side(c)
-    off = float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1]))
-    return abs(cside - f.side) > 0.3 * cside or off > 0.25 * cside
+    return abs(cside - f.side) > 0.3 * cside or _off_centre(f, c)
+
+
+def _part_of_blob(f: dicenet.Found, c: segment.Candidate) -> bool:
+    """The find is clearly smaller than the blob and off its centre: it saw part of it."""
+    return f.side < PART_OF_BLOB * _box_side(c) and _off_centre(f, c)
+
+
+def _off_centre(f: dicenet.Found, c: segment.Candidate) -> bool:
+    """The find is over a quarter of the blob's side away from its centre."""
+    return float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1])) > 0.25 * _box_side(c)
 
 
 def _nearest(cands: list[segment.Candidate], f: dicenet.Found, used: set[int]) -> segment.Candidate | None:

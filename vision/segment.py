@@ -807,6 +807,7 @@ def _split(b: _Blob, lab: np.ndarray, gthr: float, est: float
     return out, density
 
 
+KMEANS_SEED = 1          # see _split_blob: a fixed seed makes the cut of a heap reproducible
 THICK_FRAC = 0.8        # share of a sprawling blob that must be die-thick to be cut into dice
 
 
@@ -846,6 +847,10 @@ def _split_blob(cnt: np.ndarray, n: int, est: float) -> list[_Blob]:
         labels, count = ws, nlab - 1
     if labels is None:
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        # k-means++ draws its seeds from OpenCV's global random generator, whose state moves on
+        # with every call: the same frame read twice could be cut differently (and a still tray
+        # never "settle"). Seeded here, the same blob is always cut the same way.
+        cv2.setRNGSeed(KMEANS_SEED)
         _, km, _ = cv2.kmeans(pts, n, None, crit, 3, cv2.KMEANS_PP_CENTERS)
         labels = np.zeros(m.shape, np.int32) - 1
         labels[pts[:, 1].astype(int), pts[:, 0].astype(int)] = km.ravel() + 1
