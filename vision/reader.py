@@ -173,9 +173,10 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     views = [(f.centre, f.side) for f in found]
     crops = dicenet.crops(bgr, views)
     first = dicenet.classify(crops)
-    # Where the two stages disagree on where an unsure die is (a die against a wall found by
-    # its corner, a die whose side face the detector took in), the classical blob's tight crop
-    # is read as well and the surer read kept.
+    # Where the two stages disagree on where a die is (a die against a wall found by its corner,
+    # a die whose side face the detector took in), the classical blob's tight crop is read as
+    # well and the surer read kept: for the dice read less than SECOND_VIEW_BELOW sure, and for
+    # any whose coarse blob already disagrees with the find.
     second: dict[int, int] = {}
     for i, (f, c) in enumerate(zip(found, matched)):
         if c is not None and (float(first[i, 1:].max()) < SECOND_VIEW_BELOW or _disagree(f, c)):
