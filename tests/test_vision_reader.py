@@ -522,3 +522,90 @@ def test_the_same_frame_is_read_the_same_every_time():
     cuts = {str([(c.centre, c.box) for c in segment.segment(img).candidates]) for _ in range(6)}
     reads = {str([(d.value, d.centre, d.problems) for d in read(img).dice]) for _ in range(6)}
     assert len(cuts) == 1 and len(reads) == 1
+
+
+@pytest.mark.parametrize("style,colour", [("green", "translucent_green"), ("red", "translucent_red"),
+                                          ("blue", "translucent_blue")])
+def test_dice_the_colour_of_the_felt_are_read(style, colour):
+    """The classical segmenter cannot outline a die of the felt's own colour (test_vision_segment
+    marks those xfail); the learned detector and classifier read every one, in crowds too.
+    (Black dice on black felt: test_black_dice_on_black_felt_*.)"""
+    from vision.synthetic import TrayStyle, render_tray
+    for n in (1, 4, 8):
+        shot = render_tray([(k % 6) + 1 for k in range(n)], seed=n, style=TrayStyle.preset(style), colours=[colour])
+        r = read(shot.image)
+        assert len(r.dice) == n
+        for t in shot.truth:
+            x0, y0, x1, y1 = t.box
+            assert [d.value for d in r.dice if x0 <= d.centre[0] <= x1 and y0 <= d.centre[1] <= y1] == [t.value]
+
+
+def test_black_dice_on_black_felt_are_not_too_dark():
+    """98% of such a frame is darker than 40 grey levels, which alone used to mean "frame too
+    dark" (blocking: the table could not be played on black felt with black dice). The white
+    pips show the light is on: the frame is read, and "too dark" stands only if nothing reads."""
+    from vision.synthetic import TrayStyle, render_tray
+    read_right = 0
+    for seed in range(6):
+        for v in (1, 2, 5, 6):
+            shot = render_tray([v], seed=seed, style=TrayStyle.preset("dark"), colours=["black"])
+            r = read(shot.image)
+            assert r.values == [v] or (r.values == [] and r.problem_codes() == {TOO_DARK}), r
+            read_right += r.values == [v]
+    assert read_right >= 20          # 21 of 24 here; a lone black 1 or 2 is sometimes not found
+
+
+def _truth_read(shot, r) -> tuple[int, int]:
+    """(dice of `shot` read right, values reported where no die of that value is)."""
+    def at(t, d):
+        return t.box[0] <= d.centre[0] <= t.box[2] and t.box[1] <= d.centre[1] <= t.box[3]
+    right = sum(1 for t in shot.truth if [d.value for d in r.dice if at(t, d)] == [t.value])
+    wrong = sum(1 for d in r.dice if d.value is not None and not any(at(t, d) and t.value == d.value
+                                                                     for t in shot.truth))
+    return right, wrong
+
+
+def test_black_dice_on_black_felt_in_a_crowd():
+    """The segmenter sees only the pips of black dice on black felt and takes a pip for a die
+    (16 px for 60 px dice), so the detector looked for dice a quarter of their size: most dice
+    came out unread. A frame that reads that badly is read again at the detector's own measure
+    of the dice (RESCALE_RATIO). Before: 0 of 8 dice in two of these scenes; now none is wrong."""
+    from vision.synthetic import TrayStyle, render_tray
+    right = wrong = 0
+    for n in (4, 6, 8):
+        for seed in range(4):
+            shot = render_tray([(k % 6) + 1 for k in range(n)], seed=n * 10 + seed,
+                               style=TrayStyle.preset("dark"), colours=["black"])
+            r_, w_ = _truth_read(shot, read(shot.image))
+            right, wrong = right + r_, wrong + w_
+    assert wrong == 0
+    assert right >= 60       # 65 of 72 here (without the second reading: 57)
+
+
+def test_a_frame_that_reads_well_is_read_once(monkeypatch):
+    from vision import dicenet
+    calls = []
+    real = dicenet.find_dice
+    monkeypatch.setattr(dicenet, "find_dice", lambda *a, **k: calls.append(a[1:]) or real(*a, **k))
+    specs = [((130 + i * 95, 220), 50, v, 11 * i, WHITE, BLACK) for i, v in enumerate((6, 2, 5))]
+    assert_values(read(scene(specs)), [6, 2, 5])
+    assert len(calls) == 1 and calls[0][0] is not None      # at the segmenter's die size, once
+
+
+def test_a_dim_tray_is_still_too_dark():
+    """Lights nearly off: nothing in view is bright, the advice is "too dark", no dice."""
+    from vision.synthetic import render_tray
+    shot = render_tray([1, 2, 3, 4, 5], seed=3)
+    dim = (shot.image.astype(np.float32) * 0.12).astype(np.uint8)
+    r = read(dim)
+    assert r.dice == () and r.problem_codes() == {TOO_DARK}
+
+
+def test_hot_pixels_on_a_black_frame_are_still_too_dark():
+    """Bright specks alone (hot pixels, a LED) let the frame be read; nothing reads, so it is
+    too dark."""
+    img = np.zeros((480, 640, 3), np.uint8)
+    rng = np.random.default_rng(5)
+    img[rng.integers(0, 480, 60), rng.integers(0, 640, 60)] = 255
+    r = read(img)
+    assert r.dice == () and r.problem_codes() == {TOO_DARK}

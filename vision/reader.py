@@ -15,10 +15,10 @@ import cv2
 import numpy as np
 
 from vision import dicenet, pips, segment
-from vision.reader_input import exposure_problem, to_bgr
+from vision.reader_input import exposure_problem, has_lit_detail, to_bgr
 from vision.types import (
     BLURRED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
-    UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading,
+    TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading,
 )
 
 _MESSAGES = {
@@ -59,6 +59,7 @@ LEANING_SAME_DIE = 0.6    # ... or one this close (x die side) to a reported die
 # a crop of one corner of a 2 shows a 1), dice near the edge of the view (cut?), unsure ones
 # (leaning?), glare, and the blobs the detector passed over.
 SECOND_VIEW_BELOW = 0.9
+RESCALE_RATIO = 1.6       # a frame that reads badly is read again at the detector's own die size this far off
 PART_OF_BLOB = 0.75       # a find this much smaller than its blob, and off its centre, saw part of a die
 
 
@@ -115,7 +116,9 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     f = bgr.shape[1] / max(size[0], 1)        # <1 when a huge frame was downscaled
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     exp = exposure_problem(gray)
-    if exp is not None:
+    # A dark frame with brightly lit detail is a dark tray, not a dark camera: it is read, and
+    # "too dark" stands only if no die reads (black dice with white pips on black felt).
+    if exp is not None and not (exp.code == TOO_DARK and has_lit_detail(gray)):
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
 
@@ -128,6 +131,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     sharp: list[tuple[np.ndarray, float]] = []   # (crop, scale of its sharpness), one a die
     if learned:
         _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
+        if die_px is None and sum(d.value is None for d in dice) * 2 > len(dice):
+            seg = _at_the_detectors_scale(bgr, seg, tray, inv, dice, problems, sharp)
     else:
         _classical_dice(bgr, seg, inv, dice, problems, sharp)
     for fb in seg.foreign:
@@ -140,6 +145,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     if sharp and sum(d.value is None for d in dice) >= len(dice) / 2 \
             and float(np.median([_sharpness(img) * k for img, k in sharp])) < 8.0:
         problems.append(Problem(BLURRED, "dice too blurred to read"))
+    if exp is not None and not any(d.value is not None for d in dice):
+        return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
     return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
 
@@ -251,6 +258,31 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         reported.append((centre, f.side))
     _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
                         if r.leaning], reported, dice, problems, inv)
+
+
+def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
+                            tray: tuple[int, int, int, int] | None, inv: float, dice: list[Die],
+                            problems: list[Problem], sharp: list[tuple[np.ndarray, float]]) -> segment.Segmentation:
+    """Most dice unread (or none found) at the segmenter's die size: was that size wrong?
+
+    Black dice on black felt show the segmenter only their pips, and it takes a pip for a die;
+    the detector then looks for dice a quarter of their size. The detector measures the dice
+    itself (a coarse pass); where that is far from the segmenter's size the frame is read
+    again at it, and the reading with more dice read is kept. (Only for frames that read badly:
+    the segmenter's size is the better one on the whole, see docs/vision.md.)"""
+    own = dicenet.find_dice(bgr)
+    side = float(np.median([f.side for f in own])) if own else 0.0
+    if not side or seg.die_px and max(side / seg.die_px, seg.die_px / side) < RESCALE_RATIO:
+        return seg
+    seg2 = segment.segment(bgr, die_px=side, tray=tray, refine=False)
+    dice2: list[Die] = []
+    problems2: list[Problem] = []
+    sharp2: list[tuple[np.ndarray, float]] = []
+    _learned_dice(bgr, seg2, side, tray, inv, dice2, problems2, sharp2)
+    if sum(d.value is not None for d in dice2) <= sum(d.value is not None for d in dice):
+        return seg
+    dice[:], problems[:], sharp[:] = dice2, problems2, sharp2
+    return seg2
 
 
 def _edge_on_dice(bgr: np.ndarray, oblong: list[segment.Candidate],

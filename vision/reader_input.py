@@ -116,6 +116,18 @@ def exposure_problem(gray: np.ndarray) -> Problem | None:
     return None
 
 
+# Pixels this bright somewhere (the 99.99th percentile, ~30 pixels of a 640 x 480 frame: the pips
+# of one die) say the light is on and the dark is the felt: black felt, black dice, white pips.
+LIT_DETAIL = 128
+
+
+def has_lit_detail(gray: np.ndarray) -> bool:
+    """Some small part of a dark frame is brightly lit (whole frame: the pips are small)."""
+    if gray.dtype != np.uint8 or gray.ndim != 2 or gray.size < 16:
+        return False
+    return _percentiles_u8(gray, (99.99,))[0] >= LIT_DETAIL
+
+
 def _percentiles_u8(sample: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     """np.percentile(sample, qs) (its default linear method), the same numbers, for a uint8
     image: order statistics read off the histogram instead of partitioning a copy (~15x faster)."""
