@@ -609,3 +609,19 @@ def test_hot_pixels_on_a_black_frame_are_still_too_dark():
     img[rng.integers(0, 480, 60), rng.integers(0, 640, 60)] = 255
     r = read(img)
     assert r.dice == () and r.problem_codes() == {TOO_DARK}
+
+
+def test_translucent_dice_of_the_felts_colour_under_glare():
+    """Translucent green dice on green felt, a lamp's glare beside them: the segmenter measures
+    their pips, not them, and the detector at that scale read one pip of a 2 as a 1 (13 wrong
+    values in these 12 scenes, none right). Fewer than half the finds reading is the cue to read
+    again at the detector's own measure: 21 of 30 right here. Still a known weakness: 6 values
+    in two scenes (seeds 5 and 7) stay wrong."""
+    from vision.synthetic import TrayStyle, render_tray
+    right = wrong = 0
+    for seed in range(12):
+        shot = render_tray([2, 5, 3][: 2 + seed % 2], seed=seed, style=TrayStyle.preset("glare"),
+                           colours=["translucent_green"])
+        r_, w_ = _truth_read(shot, read(shot.image))
+        right, wrong = right + r_, wrong + w_
+    assert right >= 18 and wrong <= 6, (right, wrong)

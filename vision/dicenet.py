@@ -140,19 +140,32 @@ def find_dice(bgr: np.ndarray, die_px: float | None = None, threshold: float = D
     the dice are measured first: a coarse pass (a 640-px frame at quarter size) is right for
     big dice; when they turn out small, a finer pass measures them; then the detector runs
     at the scale it knows best (a die DET_DIE_TARGET px wide)."""
-    h, w = bgr.shape[:2]
     if die_px:
         return _peaks(*_heat(bgr, _clip_scale(DET_DIE_TARGET / die_px)), threshold)
-    scale = min(1.0, 128.0 / max(w, h))
-    found = _peaks(*_heat(bgr, scale), threshold)
+    found, scale = _coarse(bgr, threshold)
     med = _median_side(found) * scale
-    if med < 0.65 * DET_DIE_TARGET:
-        scale = min(1.0, 256.0 / max(w, h))
-        found = _peaks(*_heat(bgr, scale), threshold)
-        med = _median_side(found) * scale
     if found and not (0.8 * DET_DIE_TARGET <= med <= 1.25 * DET_DIE_TARGET):
         found = _peaks(*_heat(bgr, _clip_scale(scale * DET_DIE_TARGET / med)), threshold)
     return found
+
+
+def die_size(bgr: np.ndarray) -> float | None:
+    """The dice's side in frame pixels as the detector measures them on its own (the coarse
+    passes of `find_dice`, ~1 ms on a 640 x 480 frame), or None when it sees none."""
+    found, _scale = _coarse(bgr, DET_THRESHOLD)
+    return _median_side(found) or None
+
+
+def _coarse(bgr: np.ndarray, threshold: float) -> tuple[list[Found], float]:
+    """The finds of a 640-px frame at quarter size (right for big dice), or when they turn out
+    small, at half size; and the scale they were found at."""
+    h, w = bgr.shape[:2]
+    scale = min(1.0, 128.0 / max(w, h))
+    found = _peaks(*_heat(bgr, scale), threshold)
+    if _median_side(found) * scale < 0.65 * DET_DIE_TARGET:
+        scale = min(1.0, 256.0 / max(w, h))
+        found = _peaks(*_heat(bgr, scale), threshold)
+    return found, scale
 
 
 def _clip_scale(scale: float) -> float:

@@ -130,8 +130,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     inv = 1.0 / f
     sharp: list[tuple[np.ndarray, float]] = []   # (crop, scale of its sharpness), one a die
     if learned:
-        _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
-        if die_px is None and sum(d.value is None for d in dice) * 2 > len(dice):
+        finds = _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
+        if die_px is None and 2 * sum(d.value is not None for d in dice) < max(finds, len(dice), 1):
             seg = _at_the_detectors_scale(bgr, seg, tray, inv, dice, problems, sharp)
     else:
         _classical_dice(bgr, seg, inv, dice, problems, sharp)
@@ -153,8 +153,10 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
 
 def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | None,
                   tray: tuple[int, int, int, int] | None, inv: float,
-                  dice: list[Die], problems: list[Problem], sharp: list[tuple[np.ndarray, float]]) -> None:
-    """Dice found and read by the learned stages, with the classical candidates' flags."""
+                  dice: list[Die], problems: list[Problem], sharp: list[tuple[np.ndarray, float]]) -> int:
+    """Dice found and read by the learned stages, with the classical candidates' flags.
+    Returns how many of the detector's finds the classifier did not call "not a die" (some of
+    those are dropped too: not read, and backed by nothing)."""
     found = dicenet.find_dice(bgr, die_px or seg.die_px)
     h, w = bgr.shape[:2]
     x0, y0, x1, y1 = tray if tray is not None else (0, 0, w, h)
@@ -197,6 +199,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         first = np.concatenate([first, dicenet.classify(more)])
     probs = _second_look(bgr, views, crops, first)
     used: set[int] = set()
+    die_like = 0            # detector finds the classifier did not call "not a die"
     reported: list[tuple[tuple[float, float], float]] = []   # (centre, side) of the dice reported
     for i, (f, c) in enumerate(zip(found, matched)):
         p, crop, centre = probs[i], crops[i], f.centre
@@ -211,6 +214,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         pbg = float(p[0])
         if _not_a_die(p):
             continue
+        die_like += i < n_found
         value: int | None = k if pk >= NET_MIN_PROB and not split_views else None
         conf = pk
         if i >= n_found and value is None:
@@ -258,20 +262,22 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         reported.append((centre, f.side))
     _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
                         if r.leaning], reported, dice, problems, inv)
+    return die_like
 
 
 def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
                             tray: tuple[int, int, int, int] | None, inv: float, dice: list[Die],
                             problems: list[Problem], sharp: list[tuple[np.ndarray, float]]) -> segment.Segmentation:
-    """Most dice unread (or none found) at the segmenter's die size: was that size wrong?
+    """Fewer than half the detector's finds read (or none found) at the segmenter's die size:
+    was that size wrong?
 
-    Black dice on black felt show the segmenter only their pips, and it takes a pip for a die;
-    the detector then looks for dice a quarter of their size. The detector measures the dice
+    Black dice on black felt, or translucent dice of the felt's colour, show the segmenter
+    little but their pips, and its die size comes out a third of the real one; the detector
+    then looks for dice that small and reads a crop around one pip of a 2 as a 1. The detector measures the dice
     itself (a coarse pass); where that is far from the segmenter's size the frame is read
     again at it, and the reading with more dice read is kept. (Only for frames that read badly:
     the segmenter's size is the better one on the whole, see docs/vision.md.)"""
-    own = dicenet.find_dice(bgr)
-    side = float(np.median([f.side for f in own])) if own else 0.0
+    side = dicenet.die_size(bgr)
     if not side or seg.die_px and max(side / seg.die_px, seg.die_px / side) < RESCALE_RATIO:
         return seg
     seg2 = segment.segment(bgr, die_px=side, tray=tray, refine=False)
@@ -279,7 +285,7 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
     problems2: list[Problem] = []
     sharp2: list[tuple[np.ndarray, float]] = []
     _learned_dice(bgr, seg2, side, tray, inv, dice2, problems2, sharp2)
-    if sum(d.value is not None for d in dice2) <= sum(d.value is not None for d in dice):
+    if sum(d.value is not None for d in dice2) < sum(d.value is not None for d in dice):
         return seg
     dice[:], problems[:], sharp[:] = dice2, problems2, sharp2
     return seg2
