@@ -565,19 +565,24 @@ def _truth_read(shot, r) -> tuple[int, int]:
     return right, wrong
 
 
+def _tally(shots) -> tuple[int, int]:
+    """(dice read right, wrong values) over rendered shots, each read once."""
+    right = wrong = 0
+    for shot in shots:
+        r_, w_ = _truth_read(shot, read(shot.image))
+        right, wrong = right + r_, wrong + w_
+    return right, wrong
+
+
 def test_black_dice_on_black_felt_in_a_crowd():
     """The segmenter sees only the pips of black dice on black felt and takes a pip for a die
     (16 px for 60 px dice), so the detector looked for dice a quarter of their size: most dice
     came out unread. A frame that reads that badly is read again at the detector's own measure
     of the dice (RESCALE_RATIO). Before: 0 of 8 dice in two of these scenes; now none is wrong."""
     from vision.synthetic import TrayStyle, render_tray
-    right = wrong = 0
-    for n in (4, 6, 8):
-        for seed in range(4):
-            shot = render_tray([(k % 6) + 1 for k in range(n)], seed=n * 10 + seed,
-                               style=TrayStyle.preset("dark"), colours=["black"])
-            r_, w_ = _truth_read(shot, read(shot.image))
-            right, wrong = right + r_, wrong + w_
+    right, wrong = _tally(render_tray([(k % 6) + 1 for k in range(n)], seed=n * 10 + seed,
+                                      style=TrayStyle.preset("dark"), colours=["black"])
+                          for n in (4, 6, 8) for seed in range(4))
     assert wrong == 0
     assert right >= 60       # 65 of 72 here (without the second reading: 57)
 
@@ -597,13 +602,9 @@ def test_a_dim_room_is_read():
     47-61) were all refused as too dark; the dice are readable, and none is read wrong."""
     from vision.synthetic import DIE_COLOURS, TrayStyle, render_tray
     rng = np.random.default_rng(3)
-    right = wrong = 0
-    for colour in DIE_COLOURS:
-        for seed in range(3):
-            shot = render_tray([int(v) for v in rng.integers(1, 7, 4)], seed=100 + seed,
-                               style=TrayStyle.preset("dim"), colours=[colour])
-            r_, w_ = _truth_read(shot, read(shot.image))
-            right, wrong = right + r_, wrong + w_
+    right, wrong = _tally(render_tray([int(v) for v in rng.integers(1, 7, 4)], seed=100 + seed,
+                                      style=TrayStyle.preset("dim"), colours=[colour])
+                          for colour in DIE_COLOURS for seed in range(3))
     assert wrong == 0 and right >= 150      # 168 of 192 here (24 before)
 
 
@@ -633,10 +634,6 @@ def test_translucent_dice_of_the_felts_colour_under_glare():
     again at the detector's own measure: 21 of 30 right here. Still a known weakness: 6 values
     in two scenes (seeds 5 and 7) stay wrong."""
     from vision.synthetic import TrayStyle, render_tray
-    right = wrong = 0
-    for seed in range(12):
-        shot = render_tray([2, 5, 3][: 2 + seed % 2], seed=seed, style=TrayStyle.preset("glare"),
-                           colours=["translucent_green"])
-        r_, w_ = _truth_read(shot, read(shot.image))
-        right, wrong = right + r_, wrong + w_
+    right, wrong = _tally(render_tray([2, 5, 3][: 2 + seed % 2], seed=seed, style=TrayStyle.preset("glare"),
+                                      colours=["translucent_green"]) for seed in range(12))
     assert right >= 18 and wrong <= 6, (right, wrong)

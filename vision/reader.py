@@ -116,8 +116,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     f = bgr.shape[1] / max(size[0], 1)        # <1 when a huge frame was downscaled
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     exp = exposure_problem(gray)
-    # A dark frame with brightly lit detail is a dark tray, not a dark camera: it is read, and
-    # "too dark" stands only if no die reads (black dice with white pips on black felt).
+    # A dark frame with some detail lit enough to read is a dark tray or a dim room, not a dark
+    # camera: it is read, and "too dark" stands only if no die reads (black dice on black felt).
     if exp is not None and not (exp.code == TOO_DARK and has_lit_detail(gray)):
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
@@ -131,10 +131,12 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     sharp: list[tuple[np.ndarray, float]] = []   # (crop, scale of its sharpness), one a die
     if learned:
         finds = _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
-        if die_px is None and 2 * sum(d.value is not None for d in dice) < max(finds, len(dice), 1):
+        if die_px is None and 2 * _n_read(dice) < max(finds, len(dice), 1):
             seg = _at_the_detectors_scale(bgr, seg, tray, inv, dice, problems, sharp)
     else:
         _classical_dice(bgr, seg, inv, dice, problems, sharp)
+    if exp is not None and not _n_read(dice):
+        return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     for fb in seg.foreign:
         problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
                                 tuple(int(round(v * inv)) for v in fb)))
@@ -145,8 +147,6 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     if sharp and sum(d.value is None for d in dice) >= len(dice) / 2 \
             and float(np.median([_sharpness(img) * k for img, k in sharp])) < 8.0:
         problems.append(Problem(BLURRED, "dice too blurred to read"))
-    if exp is not None and not any(d.value is not None for d in dice):
-        return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
     return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
 
@@ -273,10 +273,11 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
 
     Black dice on black felt, or translucent dice of the felt's colour, show the segmenter
     little but their pips, and its die size comes out a third of the real one; the detector
-    then looks for dice that small and reads a crop around one pip of a 2 as a 1. The detector measures the dice
-    itself (a coarse pass); where that is far from the segmenter's size the frame is read
-    again at it, and the reading with more dice read is kept. (Only for frames that read badly:
-    the segmenter's size is the better one on the whole, see docs/vision.md.)"""
+    then looks for dice that small and reads a crop around one pip of a 2 as a 1. The detector
+    measures the dice itself (its coarse passes); where that is over RESCALE_RATIO off the
+    segmenter's size, the frame is read again at it, and that reading is kept unless it reads
+    fewer dice. (Only for frames that read badly: the segmenter's size is the better one on the
+    whole, see docs/vision.md.)"""
     side = dicenet.die_size(bgr)
     if not side or seg.die_px and max(side / seg.die_px, seg.die_px / side) < RESCALE_RATIO:
         return seg
@@ -285,10 +286,15 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
     problems2: list[Problem] = []
     sharp2: list[tuple[np.ndarray, float]] = []
     _learned_dice(bgr, seg2, side, tray, inv, dice2, problems2, sharp2)
-    if sum(d.value is not None for d in dice2) < sum(d.value is not None for d in dice):
+    if _n_read(dice2) < _n_read(dice):
         return seg
     dice[:], problems[:], sharp[:] = dice2, problems2, sharp2
     return seg2
+
+
+def _n_read(dice: list[Die]) -> int:
+    """How many of the dice were given a value."""
+    return sum(d.value is not None for d in dice)
 
 
 def _edge_on_dice(bgr: np.ndarray, oblong: list[segment.Candidate],
