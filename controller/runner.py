@@ -106,6 +106,8 @@ class TableRunner:
             return "Dice moving..."
         if state == SettleState.EMPTY:
             return "Tray empty"
+        if self.tracker.unsteady:
+            return "The dice are still but read differently from frame to frame: straighten them or throw again"
         return ""
 
     def draw(self) -> None:

@@ -12,7 +12,7 @@ from vision.settle import (
     DiceMoved, FinalReading, SettleConfig, SettleState, SettleTracker, StateChanged, readings_agree,
 )
 from vision.synthetic import HandSpec, ThrowAnimation, render_scene, render_tray
-from vision.types import DIE_LEANING, FOREIGN_OBJECT, Die, Problem, Reading, TrueDie
+from vision.types import DIE_LEANING, FOREIGN_OBJECT, UNSURE_VALUE, Die, Problem, Reading, TrueDie
 
 K = SettleConfig().still_frames
 M = SettleConfig().agree_readings
@@ -96,22 +96,91 @@ def test_throw_is_moving_then_settled_with_final_only_after_agreement():
     assert tracker.final_reading() == good
 
 
-def test_disagreeing_readings_never_final():
+def test_disagreeing_readings_are_not_final_until_the_flicker_rule():
     shot = render_tray([3, 5, 1], seed=5)
-    tracker = SettleTracker()
+    tracker = SettleTracker(SettleConfig(unsure_after=0))   # the rule off: agreement or nothing
     frames = still_frames(shot.truth, K + 8)
     a = reading_of(shot.truth)
-    b = reading_of(shot.truth, values=[3, 6, 1])       # one value flips back and forth
+    b = flipped(a, 1, 6)                               # one value flips back and forth
     for i, frame in enumerate(frames):
         tracker.update(frame, i / 10)
         tracker.offer(a if i % 2 else b)
     assert tracker.state is SettleState.SETTLED
-    assert tracker.final_reading() is None
+    assert tracker.final_reading() is None and tracker.unsteady
     assert not any(isinstance(e, FinalReading) for e in tracker.drain_events())
     for i in range(M):                                # now they agree
         tracker.update(frames[i], 2 + i / 10)
         tracker.offer(a)
-    assert tracker.final_reading() == a
+    assert tracker.final_reading() == a and not tracker.unsteady
+
+
+def flicker(tracker: SettleTracker, frames, readings) -> list[tuple[int, FinalReading]]:
+    """Update with each frame and offer the readings in turn whenever the tracker wants one;
+    the FinalReading events, each with how many readings had been offered."""
+    finals, offered = [], 0
+    for i, frame in enumerate(frames):
+        tracker.update(frame, i / 10)
+        if tracker.wants_reading:
+            tracker.offer(readings[offered % len(readings)])
+            offered += 1
+        finals += [(offered, e) for e in tracker.drain_events() if isinstance(e, FinalReading)]
+    return finals
+
+
+def flipped(r: Reading, k: int, value: int) -> Reading:
+    return Reading(tuple(dataclasses.replace(d, value=value) if i == k else d for i, d in enumerate(r.dice)))
+
+
+def test_a_die_whose_value_flickers_is_final_unread_after_unsure_after_readings():
+    """A still tray must not wait for ever because one hard face reads 3 in one frame, 4 in the
+    next: after `unsure_after` readings that place the same dice, that die is reported unread."""
+    shot = render_tray([3, 5, 1], seed=5)
+    a = reading_of(shot.truth)
+    v = a.dice[1].value
+    b = flipped(a, 1, v % 6 + 1)
+    n = SettleConfig().unsure_after
+    tracker = SettleTracker()
+    ((offered, final),) = flicker(tracker, still_frames(shot.truth, K + n + 3), [a, b])
+    assert offered == n                                 # not one reading early, nor late
+    assert final.throw == 1
+    got = final.reading
+    assert [d.value for d in got.dice] == [a.dice[0].value, None, a.dice[2].value]
+    middle = got.dice[1]
+    assert middle.confidence == 0.0 and UNSURE_VALUE in middle.problems
+    assert middle.box == a.dice[1].box
+    (p,) = [p for p in got.problems if p.code == UNSURE_VALUE]
+    assert f"die 2 reads {min(v, v % 6 + 1)} or {max(v, v % 6 + 1)}" in p.message and p.box == a.dice[1].box
+    assert tracker.state is SettleState.SETTLED and not tracker.unsteady
+    assert not tracker.wants_reading
+
+
+@pytest.mark.parametrize("case", ["count", "moved", "hand"])
+def test_readings_that_differ_otherwise_never_become_final(case):
+    """The flicker rule is only for values: a die seen in some frames only, a die that moved
+    between readings or a hand in the tray still waits (and the tray says it is unsteady)."""
+    shot = render_tray([3, 5, 1], seed=5)
+    a = reading_of(shot.truth)
+    d1 = a.dice[1]
+    b = flipped(a, 1, 6)
+    if case == "count":
+        other = Reading(a.dice[:2])
+    elif case == "moved":
+        side = d1.box[2] - d1.box[0]
+        other = Reading((b.dice[0], dataclasses.replace(b.dice[1], centre=(d1.centre[0] + 0.5 * side, d1.centre[1])),
+                         b.dice[2]))
+    else:
+        other = Reading(b.dice, (Problem(FOREIGN_OBJECT, "hand"),))
+    tracker = SettleTracker()
+    assert flicker(tracker, still_frames(shot.truth, K + 3 * SettleConfig().unsure_after), [a, other]) == []
+    assert tracker.final_reading() is None
+    if case != "hand":
+        assert tracker.unsteady
+
+
+def test_unsure_after_must_leave_room_for_agreement():
+    with pytest.raises(ValueError):
+        SettleConfig(agree_readings=3, unsure_after=3)
+    assert SettleConfig(unsure_after=0).unsure_after == 0
 
 
 def test_moved_boxes_or_foreign_object_block_agreement():

@@ -32,6 +32,10 @@ Final readings
     while moving are dropped. Readings that report a foreign object, blur or a bad frame never
     agree. Readings with other problems (leaning die, touching dice, ...) can become final: the
     controller decides what those mean.
+    A die whose value flickers between readings (a hard face read 2 in one frame, 1 in the next)
+    would keep a still tray from ever agreeing: after `unsure_after` readings that place the same
+    dice, the latest is made final with such dice unread (UNSURE_VALUE). A tray that is still but
+    whose readings keep disagreeing otherwise (a die seen in some frames only) is `unsteady`.
 
 After a final reading, the next motion does not by itself start a new throw. When the tray is
 final again, the new reading is compared with the previous final one:
@@ -46,6 +50,7 @@ Everything is plain Python and numpy + OpenCV; no hardware, no controller import
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 from collections import deque
@@ -54,7 +59,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, Die, Reading
+from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, UNSURE_VALUE, Die, Problem, Reading
 
 Box = tuple[int, int, int, int]
 
@@ -81,10 +86,17 @@ class SettleConfig:
     occupancy_fraction: float = 0.0015  # share of such pixels that makes the tray not empty
     large_motion_fraction: float = 0.12  # motion covering this share of the tray = a new throw (slides ~0.05, throws 0.15+)
     max_moved_fraction: float = 0.5     # more than this share of dice moved = a new throw
+    # ASSUMPTION: a die whose read flickers (2 in one frame, 1 in the next) must not keep a still
+    # tray from ever becoming final. After this many readings of one still spell that place the
+    # same dice but never agree on every value, the reading is final with those dice unread (the
+    # table then asks for a re-throw or the values by hand). 0: wait for agreement however long.
+    unsure_after: int = 8
 
     def __post_init__(self) -> None:
         if self.still_frames < 1 or self.agree_readings < 1:
             raise ValueError("still_frames and agree_readings must be at least 1")
+        if self.unsure_after and self.unsure_after <= self.agree_readings:
+            raise ValueError("unsure_after must be 0 or more than agree_readings")
         if self.work_width < 16:
             raise ValueError("work_width must be at least 16 px")
 
@@ -156,6 +168,36 @@ def readings_agree(a: Reading, b: Reading, box_tolerance: float) -> bool:
         rel <= box_tolerance and a.dice[i].value == b.dice[j].value for i, j, rel in matches)
 
 
+def flickering_unread(readings: list[Reading], box_tolerance: float) -> Reading | None:
+    """The last of `readings` with the dice whose value is not the same in all of them made
+    unread, if every reading places the same dice (same count, none moved, nothing blocking);
+    else None. Why: a die read 2 in one frame and 1 in the next is one the reader is not sure
+    of, whatever each frame says."""
+    last = readings[-1]
+    values: list[set[int | None]] = [{d.value} for d in last.dice]
+    for r in readings[:-1]:
+        if r.problem_codes() & BLOCKING_PROBLEMS or last.problem_codes() & BLOCKING_PROBLEMS \
+                or len(r.dice) != len(last.dice):
+            return None
+        matches = match_dice(last, r)
+        if len(matches) != len(last.dice) or any(rel > box_tolerance for _i, _j, rel in matches):
+            return None
+        for i, j, _rel in matches:
+            values[i].add(r.dice[j].value)
+    flicker = [i for i, v in enumerate(values) if len(v) > 1]
+    if not flicker:
+        return None     # (cannot happen when the readings disagree: kept for safety)
+    dice = list(last.dice)
+    for i in flicker:
+        d = dice[i]
+        dice[i] = dataclasses.replace(d, value=None, confidence=0.0,
+                                      problems=tuple(dict.fromkeys(d.problems + (UNSURE_VALUE,))))
+    seen = " or ".join(str(v) for v in sorted(v for v in values[flicker[0]] if v is not None)) or "?"
+    problem = Problem(UNSURE_VALUE, f"die {flicker[0] + 1} reads {seen} from one frame to the next",
+                      tuple(int(v) for v in dice[flicker[0]].box))
+    return dataclasses.replace(last, dice=tuple(dice), problems=last.problems + (problem,))
+
+
 class SettleTracker:
     """Watches frames and readings; see the module docstring for states and events."""
 
@@ -178,7 +220,8 @@ class SettleTracker:
         self._still = 0
         self._state = SettleState.MOVING
         self._occupied: bool | None = None
-        self._readings: deque[Reading] = deque(maxlen=self.config.agree_readings)
+        self._readings: deque[Reading] = deque(maxlen=max(self.config.agree_readings, self.config.unsure_after))
+        self._spell_readings = 0                 # readings offered since the still spell (or final) began
         self._final: Reading | None = None       # final reading of the current still spell
         self._last_final: Reading | None = None  # most recent final (kept through motion)
         self._episode: np.ndarray | None = None  # union of motion since the last final
@@ -200,6 +243,13 @@ class SettleTracker:
     def wants_reading(self) -> bool:
         """True when a reading of the current frame would help: still, and not final yet."""
         return self._still > 0 and self._final is None
+
+    @property
+    def unsteady(self) -> bool:
+        """Still and occupied, but the readings of this still spell keep disagreeing (a die seen
+        in some frames only, or whose value changes): worth telling the players."""
+        return self._final is None and self._still >= self.config.still_frames \
+            and self._spell_readings >= 2 * self.config.agree_readings
 
     @property
     def throws(self) -> int:
@@ -265,9 +315,11 @@ class SettleTracker:
                 self._readings.clear()
                 self._final = None
                 self._readings.append(reading)
+                self._spell_readings = 1
             self._refresh_state()
             return None
         self._readings.append(reading)
+        self._spell_readings += 1
         n_events = len(self._events)
         self._try_final()
         self._refresh_state()
@@ -313,6 +365,7 @@ class SettleTracker:
         self._anchor = None
         self._occupied = None
         self._readings.clear()
+        self._spell_readings = 0
         self._foreign = False
         self._final = None
         if self._episode is None or self._episode.shape != mask.shape:
@@ -339,9 +392,14 @@ class SettleTracker:
         if self._final is not None or self._still < cfg.still_frames or len(self._readings) < cfg.agree_readings:
             return
         recent = list(self._readings)[-cfg.agree_readings:]
-        if not all(readings_agree(recent[-1], r, cfg.box_tolerance) for r in recent[:-1]):
+        if all(readings_agree(recent[-1], r, cfg.box_tolerance) for r in recent[:-1]):
+            reading = recent[-1]
+        elif cfg.unsure_after and len(self._readings) >= cfg.unsure_after:
+            reading = flickering_unread(list(self._readings)[-cfg.unsure_after:], cfg.box_tolerance)
+            if reading is None:
+                return
+        else:
             return
-        reading = recent[-1]
         self._final = reading
         prev = self._last_final
         episode = float(self._episode.mean()) if self._episode is not None else 1.0

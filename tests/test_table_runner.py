@@ -1,0 +1,42 @@
+"""The runner between camera, settle tracker, reader and flow, with a reader that cannot make up
+its mind: the table must say so and move on, never wait in silence, never change the game."""
+from __future__ import annotations
+
+import json
+
+from controller.rules import new_game
+from controller.runner import TableRunner
+from controller.table import WAIT_DICE, TableFlow
+from controller.tablelog import TableLog
+from vision.settle import SettleConfig, SettleTracker
+from vision.synthetic import render_tray
+from vision.types import Die, Reading
+
+
+def test_a_die_read_differently_frame_to_frame_is_asked_about_not_waited_on():
+    shot = render_tray([6, 6, 2, 3, 5], seed=21)
+    dice = sorted(shot.truth, key=lambda d: d.centre[0])
+    # (each reading gives every die its true value, except die 3, read 2 and 1 by turns)
+    readings = [Reading(tuple(Die(d.value if i != 2 else alt, d.box, d.centre, 0.9)
+                              for i, d in enumerate(dice))) for alt in (2, 1)]
+    calls = []
+
+    def read(frame):
+        calls.append(1)
+        return readings[len(calls) % 2]
+
+    state = new_game("thirteen", ["Ann", "Bob"], None)
+    flow = TableFlow(state, TableLog("thirteen", ["Ann", "Bob"], {}))
+    before = json.dumps(state.snapshot(), sort_keys=True)
+    config = SettleConfig()
+    runner = TableRunner(flow, SettleTracker(config), read)
+    notes = []
+    for i in range(config.still_frames + config.unsure_after + 2):
+        runner.feed_frame(shot.image, i / 10)
+        notes.append(runner.camera_note())
+    assert len(calls) == config.unsure_after           # readings stop once one is final
+    assert any("read differently from frame to frame" in n for n in notes)   # said while waiting
+    assert notes[-1] == ""
+    assert flow.phase == WAIT_DICE
+    assert "Die 3 reads 1 or 2" in flow.message.text and "hold OK" in flow.message.text
+    assert json.dumps(flow.state.snapshot(), sort_keys=True) == before and flow.log.inputs == []
