@@ -174,11 +174,10 @@ def flickering_unread(readings: list[Reading], box_tolerance: float) -> Reading 
     else None. Why: a die read 2 in one frame and 1 in the next is one the reader is not sure
     of, whatever each frame says."""
     last = readings[-1]
+    if any(r.problem_codes() & BLOCKING_PROBLEMS or len(r.dice) != len(last.dice) for r in readings):
+        return None
     values: list[set[int | None]] = [{d.value} for d in last.dice]
     for r in readings[:-1]:
-        if r.problem_codes() & BLOCKING_PROBLEMS or last.problem_codes() & BLOCKING_PROBLEMS \
-                or len(r.dice) != len(last.dice):
-            return None
         matches = match_dice(last, r)
         if len(matches) != len(last.dice) or any(rel > box_tolerance for _i, _j, rel in matches):
             return None
@@ -220,8 +219,8 @@ class SettleTracker:
         self._still = 0
         self._state = SettleState.MOVING
         self._occupied: bool | None = None
-        self._readings: deque[Reading] = deque(maxlen=max(self.config.agree_readings, self.config.unsure_after))
-        self._spell_readings = 0                 # readings offered since the still spell (or final) began
+        # the readings of this still spell (since the last motion or final), as many as any rule looks at
+        self._readings: deque[Reading] = deque(maxlen=max(2 * self.config.agree_readings, self.config.unsure_after))
         self._final: Reading | None = None       # final reading of the current still spell
         self._last_final: Reading | None = None  # most recent final (kept through motion)
         self._episode: np.ndarray | None = None  # union of motion since the last final
@@ -246,10 +245,10 @@ class SettleTracker:
 
     @property
     def unsteady(self) -> bool:
-        """Still and occupied, but the readings of this still spell keep disagreeing (a die seen
-        in some frames only, or whose value changes): worth telling the players."""
+        """Still, but twice the readings that should agree have not (a die seen in some frames
+        only, or whose value changes): worth telling the players."""
         return self._final is None and self._still >= self.config.still_frames \
-            and self._spell_readings >= 2 * self.config.agree_readings
+            and len(self._readings) >= 2 * self.config.agree_readings
 
     @property
     def throws(self) -> int:
@@ -315,11 +314,9 @@ class SettleTracker:
                 self._readings.clear()
                 self._final = None
                 self._readings.append(reading)
-                self._spell_readings = 1
             self._refresh_state()
             return None
         self._readings.append(reading)
-        self._spell_readings += 1
         n_events = len(self._events)
         self._try_final()
         self._refresh_state()
@@ -365,7 +362,6 @@ class SettleTracker:
         self._anchor = None
         self._occupied = None
         self._readings.clear()
-        self._spell_readings = 0
         self._foreign = False
         self._final = None
         if self._episode is None or self._episode.shape != mask.shape:
