@@ -107,7 +107,7 @@ class TableRunner:
         if state == SettleState.EMPTY:
             return "Tray empty"
         if self.tracker.unsteady:
-            return "The dice are still but read differently from frame to frame: straighten them or throw again"
+            return "Readings disagree: straighten the dice or throw again"
         return ""
 
     def draw(self) -> None:
