@@ -157,15 +157,23 @@ def match_dice(a: Reading, b: Reading) -> list[tuple[int, int, float]]:
     return out
 
 
+def same_dice(a: Reading, b: Reading, box_tolerance: float) -> list[tuple[int, int, float]] | None:
+    """The matches of `match_dice` when both readings place the same dice (same count, every die
+    matched within tolerance, nothing blocking), whatever their values; else None."""
+    if a.problem_codes() & BLOCKING_PROBLEMS or b.problem_codes() & BLOCKING_PROBLEMS:
+        return None
+    if len(a.dice) != len(b.dice):
+        return None
+    matches = match_dice(a, b)
+    if len(matches) != len(a.dice) or any(rel > box_tolerance for _i, _j, rel in matches):
+        return None
+    return matches
+
+
 def readings_agree(a: Reading, b: Reading, box_tolerance: float) -> bool:
     """Same count, same values, every die matched within tolerance; blocking problems never agree."""
-    if a.problem_codes() & BLOCKING_PROBLEMS or b.problem_codes() & BLOCKING_PROBLEMS:
-        return False
-    if len(a.dice) != len(b.dice):
-        return False
-    matches = match_dice(a, b)
-    return len(matches) == len(a.dice) and all(
-        rel <= box_tolerance and a.dice[i].value == b.dice[j].value for i, j, rel in matches)
+    matches = same_dice(a, b, box_tolerance)
+    return matches is not None and all(a.dice[i].value == b.dice[j].value for i, j, _rel in matches)
 
 
 def flickering_unread(readings: list[Reading], box_tolerance: float) -> Reading | None:
@@ -174,12 +182,10 @@ def flickering_unread(readings: list[Reading], box_tolerance: float) -> Reading 
     else None. Why: a die read 2 in one frame and 1 in the next is one the reader is not sure
     of, whatever each frame says."""
     last = readings[-1]
-    if any(r.problem_codes() & BLOCKING_PROBLEMS or len(r.dice) != len(last.dice) for r in readings):
-        return None
     values: list[set[int | None]] = [{d.value} for d in last.dice]
     for r in readings[:-1]:
-        matches = match_dice(last, r)
-        if len(matches) != len(last.dice) or any(rel > box_tolerance for _i, _j, rel in matches):
+        matches = same_dice(last, r, box_tolerance)
+        if matches is None:
             return None
         for i, j, _rel in matches:
             values[i].add(r.dice[j].value)
