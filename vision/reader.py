@@ -8,6 +8,7 @@ face on a rotated canonical crop (vision.pips) -> attach problems -> sort left t
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,7 @@ LEANING_SAME_DIE = 0.6    # ... or one this close (x die side) to a reported die
 SECOND_VIEW_BELOW = 0.9
 RESCALE_RATIO = 1.6       # a frame that reads badly is read again at the detector's own die size this far off
 PART_OF_BLOB = 0.75       # a find this much smaller than its blob, and off its centre, saw part of a die
+LONE_PIP_SIZE = 0.8       # a die read 1 this much smaller than the frame's other dice is read again at their size
 
 
 def read(frame: np.ndarray, calibration: dict | None = None, learned: bool = USE_LEARNED) -> Reading:
@@ -201,6 +203,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     used: set[int] = set()
     die_like = 0            # detector finds the classifier did not call "not a die"
     reported: list[tuple[tuple[float, float], float]] = []   # (centre, side) of the dice reported
+    pending: list[_Pending] = []                                 # ... and what is reported of them
     for i, (f, c) in enumerate(zip(found, matched)):
         p, crop, centre = probs[i], crops[i], f.centre
         j = second.get(i)
@@ -258,11 +261,58 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         if value is None:
             codes.append(UNSURE_VALUE)
         sharp.append((crop, CROP_SHARPNESS))
-        _add(dice, problems, value, box, centre, conf, codes, inv)
+        pending.append(_Pending(value, box, centre, conf, codes, f.side))
         reported.append((centre, f.side))
+    for i, p in _small_ones_read_again(bgr, pending).items():
+        if dicenet.best_value(p)[0] != 1:      # one pip of a bigger die: its centre is off, never guess
+            d = pending[i]
+            d.value, d.conf, d.codes = None, min(d.conf, float(p[1])), d.codes + [UNSURE_VALUE]
+    for d in pending:
+        _add(dice, problems, d.value, d.box, d.centre, d.conf, d.codes, inv)
     _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
                         if r.leaning], reported, dice, problems, inv)
     return die_like
+
+
+@dataclass
+class _Pending:
+    """A die of `_learned_dice` before it is added: frame-wide checks may still make it unsure."""
+    value: int | None
+    box: Any
+    centre: tuple[float, float]
+    conf: float
+    codes: list[str]
+    side: float
+
+
+def _small_ones_read_again(bgr: np.ndarray, pending: list[_Pending]) -> dict[int, np.ndarray]:
+    """The dice read 1 that are clearly smaller than the frame's other dice, read again at their
+    size: {index into `pending`: class probabilities}.
+
+    Where the segmenter sees no body (black dice on black felt show it only their pips), the
+    detector may take one pip of a 2 for a small die, and the classifier reads its crop as a 1,
+    surely. Such a find is clearly smaller than the other dice, so a die read 1 under
+    LONE_PIP_SIZE of their median side is read again at that side (by the verifier): a pip of a
+    2 now shows its neighbour and reads 2, a real small die still reads 1 (sets mix sizes: on
+    the Byler trays all 11 such 1s do)."""
+    read = [(i, d.side) for i, d in enumerate(pending) if d.value is not None]
+    views: list[tuple[tuple[float, float], float]] = []
+    which: list[int] = []
+    for i, d in enumerate(pending):
+        if d.value != 1:
+            continue
+        others = [s for j, s in read if j != i]
+        if len(others) < 2:
+            continue
+        typical = float(np.median(others))
+        if d.side < LONE_PIP_SIZE * typical:
+            views.append((d.centre, typical))
+            which.append(i)
+    if not views:
+        return {}
+    model = dicenet.VERIFY_FILE if USE_VERIFIER and dicenet.verifier_available() else None
+    probs = dicenet.classify(dicenet.crops(bgr, views, dicenet.VERIFY_SIZE if model else None), model)
+    return dict(zip(which, probs))
 
 
 def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
