@@ -73,10 +73,11 @@ class DemoDirector:
         """Calibrate the synthetic camera the way an installer does: a few frames of the empty
         tray and of one throw. The reader then knows the tray region and the die size."""
         from vision.calibrate import calibrate
+        from vision.reader import read
 
         empty = [render_tray([], seed=s, size=self.size, style=self.style).image for s in (1, 2, 3)]
         thrown = [render_tray([1, 2, 3, 4, 5], seed=s, size=self.size, style=self.style).image for s in (4, 5, 6)]
-        return calibrate(empty, thrown).to_dict()
+        return calibrate(empty, thrown, reader=read).to_dict()   # as `dicetable calibrate` does
 
     def _empty_frame(self) -> np.ndarray:
         return next(iter(ThrowAnimation([], seed=self.rng.randrange(2**31), size=self.size, fps=self.fps,

@@ -192,6 +192,36 @@ def test_cli_calibrate_saves_and_advises(tmp_path, capsys):
     assert tomllib.loads(cfg.read_text())["buttons"] == {"pins": [1]}
 
 
+@pytest.mark.parametrize("style,colour,die_px", [("dark", "black", 40), ("dark", "black", 60), ("dark", "black", 80),
+                                                  ("glare", "translucent_green", 60)])
+def test_dice_that_differ_from_the_felt_only_by_their_pips(style, colour, die_px):
+    """Black dice on black felt (translucent dice of the felt's colour): only the pips differ
+    from the empty tray, and their median (9-14 px) was saved as the die size, with advice to
+    lower the camera; the calibrated reader then found no die at all. The reader's boxes now
+    measure the dice no blob shows, and the advice names the real trouble."""
+    from vision.reader import read
+    empty, throws = frames(TrayStyle.preset(style), die_px, colours=[colour])
+    cal = calibrate(empty, [t.image for t in throws], reader=read)
+    assert cal.die_px == pytest.approx(die_px, rel=0.15)
+    assert not any(a.startswith("Dice look small") for a in cal.advice), cal.advice
+    if colour == "black":
+        assert any(a.startswith("Low contrast") for a in cal.advice), cal.advice
+
+
+def test_cli_calibrate_measures_black_dice_on_black_felt(tmp_path, capsys):
+    """`dicetable calibrate` passes the pip reader, so the case above is measured from the command too."""
+    empty, throws = frames(TrayStyle.preset("dark"), 60, n_empty=2, n_throw=2, colours=["black"])
+    paths = []
+    for name, img in [("e0", empty[0]), ("e1", empty[1]), ("t0", throws[0].image), ("t1", throws[1].image)]:
+        cv2.imwrite(str(tmp_path / f"{name}.png"), img)
+        paths.append(str(tmp_path / f"{name}.png"))
+    cfg = tmp_path / "config.toml"
+    assert _cli(["calibrate", "--empty", *paths[:2], "--throw", *paths[2:], "--config", str(cfg)]) == 0
+    assert "Low contrast" in capsys.readouterr().out
+    cal = load_calibration(cfg)
+    assert cal is not None and cal.die_px == pytest.approx(60, rel=0.15)
+
+
 def test_cli_bad_images_exit_2_without_traceback(tmp_path, capsys):
     junk = tmp_path / "junk.png"
     junk.write_bytes(b"not a png")

@@ -7,8 +7,9 @@ the staff take a few frames of the empty tray and a few of a throw; this module 
     tray (the whole frame when the tray fills it);
   * the background colour of the empty tray (mean and spread, BGR);
   * the die size in px (side of the top face), from blobs that differ from the empty tray in the
-    throw frames - independent of the pip reader; a reader callable, if given, only confirms
-    which blobs are dice;
+    throw frames; a reader callable, if given (`dicetable calibrate` passes the pip reader),
+    says which blobs are dice, and measures by its boxes the dice no blob shows (black dice on
+    black felt differ from the tray by their pips alone);
   * lighting advice: plain sentences for the person setting up the table.
 
 The result is kept in the `[vision]` section of the dicetable config (TOML). Other sections of
@@ -57,6 +58,7 @@ UNEVEN_FRACTION = 0.30
 NOISE_STD = 6.0
 DICE_BRIGHT_ENOUGH = 150.0            # 99.5th percentile grey of a throw frame
 DIE_PX_MIN, DIE_PX_MAX = 25.0, 150.0
+BLOB_OF_BOX = (0.6, 1.5)               # a blob this size (x the side a reader's die box implies) is that die
 
 
 @dataclass
@@ -233,6 +235,30 @@ def die_blobs(throw: np.ndarray, empty: np.ndarray, tray: Box) -> list[tuple[flo
     return out
 
 
+def _blobs_of_dice(blobs: list[tuple[float, tuple[float, float], float]], boxes: list[Box]
+                   ) -> tuple[list[tuple[float, tuple[float, float], float]], list[float]]:
+    """Each die the reader found, measured: by the blob that is that die (its centre in the
+    die's box, its size the box's within BLOB_OF_BOX), else by the box alone. Returns the blobs
+    kept and the sides of the dice measured by their boxes.
+
+    A blob in a die's box is not always the die: black dice on black felt, or translucent dice
+    of the felt's colour, differ from the empty tray only by their pips, and the median of those
+    (10 px for 60 px dice) would be saved as the die size, with advice to lower the camera, and
+    the calibrated reader would then find nothing. A hand is left out as before: it is in no box."""
+    kept: list[tuple[float, tuple[float, float], float]] = []
+    by_box: list[float] = []
+    for x0, y0, x1, y1 in boxes:
+        # the box of a die turned by an unknown angle is 1..1.41 x its side
+        side = min(x1 - x0, y1 - y0) / 1.2
+        lo, hi = BLOB_OF_BOX
+        mine = [b for b in blobs if x0 <= b[1][0] <= x1 and y0 <= b[1][1] <= y1 and lo * side <= b[0] <= hi * side]
+        if mine:
+            kept.append(max(mine, key=lambda b: b[0]))
+        else:
+            by_box.append(side)
+    return kept, by_box
+
+
 def lighting_advice(empty_frames: list[np.ndarray], tray: Box,
                     throw_frames: Sequence[np.ndarray] = ()) -> tuple[list[str], float]:
     """Human advice about the light on the empty tray, and its mean brightness.
@@ -301,17 +327,15 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
     advice, brightness = lighting_advice(empty, tray, throws)
     sides: list[float] = []
     contrasts: list[float] = []
+    unseen = 0                    # dice the reader found that differ too little from the tray to measure
     for frame in throws:
         blobs = die_blobs(frame, bg, tray)
         if reader is not None:
             boxes = [d.box for d in reader(frame).dice]
-            inside = [b for b in blobs if any(bx0 <= b[1][0] <= bx1 and by0 <= b[1][1] <= by1
-                                              for bx0, by0, bx1, by1 in boxes)]
-            if inside:
-                blobs = inside
-            elif boxes:
-                # no measurable blob: the box of a die turned by an unknown angle is 1..1.41 x its side
-                sides += [min(b[2] - b[0], b[3] - b[1]) / 1.2 for b in boxes]
+            if boxes:
+                blobs, by_box = _blobs_of_dice(blobs, boxes)
+                sides += by_box
+                unseen += len(by_box)
         sides += [b[0] for b in blobs]
         contrasts += [b[2] for b in blobs]
     die_px = float(np.median(sides)) if sides else 0.0
@@ -322,7 +346,7 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
         advice.append(f"Dice look small ({die_px:.0f} px): lower the camera or zoom in; 40-100 px reads best.")
     elif die_px > DIE_PX_MAX:
         advice.append(f"Dice look large ({die_px:.0f} px): raise the camera so the whole tray is in view.")
-    if contrasts and float(np.median(contrasts)) < 45:
+    if unseen > len(contrasts) or contrasts and float(np.median(contrasts)) < 45:
         advice.append("Low contrast between dice and tray: use dice that stand out from the felt "
                       "(light dice on a dark tray or the other way round).")
     return Calibration(
@@ -462,7 +486,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         empty = _load_images(args.empty, "empty")
         throws = _load_images(args.throw, "throw")
-        cal = calibrate(empty, throws)
+        from .reader import read     # (the nets load only when calibrating)
+
+        cal = calibrate(empty, throws, reader=read)
     except ValueError as exc:
         print(f"calibrate: {exc}", file=sys.stderr)
         return 2
