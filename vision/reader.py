@@ -202,8 +202,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     probs = _second_look(bgr, views, crops, first)
     used: set[int] = set()
     die_like = 0            # detector finds the classifier did not call "not a die"
-    reported: list[tuple[tuple[float, float], float]] = []   # (centre, side) of the dice reported
-    pending: list[_Pending] = []                                 # ... and what is reported of them
+    pending: list[_Pending] = []      # the dice to report, once the frame-wide checks are done
     for i, (f, c) in enumerate(zip(found, matched)):
         p, crop, centre = probs[i], crops[i], f.centre
         j = second.get(i)
@@ -262,7 +261,6 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             codes.append(UNSURE_VALUE)
         sharp.append((crop, CROP_SHARPNESS))
         pending.append(_Pending(value, box, centre, conf, codes, f.side))
-        reported.append((centre, f.side))
     for i, p in _small_ones_read_again(bgr, pending).items():
         if dicenet.best_value(p)[0] != 1:      # one pip of a bigger die: its centre is off, never guess
             d = pending[i]
@@ -270,7 +268,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     for d in pending:
         _add(dice, problems, d.value, d.box, d.centre, d.conf, d.codes, inv)
     _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
-                        if r.leaning], reported, dice, problems, inv)
+                        if r.leaning], [(d.centre, d.side) for d in pending], dice, problems, inv)
     return die_like
 
 
@@ -295,13 +293,13 @@ def _small_ones_read_again(bgr: np.ndarray, pending: list[_Pending]) -> dict[int
     LONE_PIP_SIZE of their median side is read again at that side (by the verifier): a pip of a
     2 now shows its neighbour and reads 2, a real small die still reads 1 (sets mix sizes: on
     the Byler trays all 11 such 1s do)."""
-    read = [(i, d.side) for i, d in enumerate(pending) if d.value is not None]
+    sides = [(i, d.side) for i, d in enumerate(pending) if d.value is not None]
     views: list[tuple[tuple[float, float], float]] = []
     which: list[int] = []
     for i, d in enumerate(pending):
         if d.value != 1:
             continue
-        others = [s for j, s in read if j != i]
+        others = [s for j, s in sides if j != i]
         if len(others) < 2:
             continue
         typical = float(np.median(others))
