@@ -247,10 +247,10 @@ def _blobs_of_dice(blobs: list[tuple[float, tuple[float, float], float]], boxes:
     the calibrated reader would then find nothing. A hand is left out as before: it is in no box."""
     kept: list[tuple[float, tuple[float, float], float]] = []
     by_box: list[float] = []
+    lo, hi = BLOB_OF_BOX
     for x0, y0, x1, y1 in boxes:
         # the box of a die turned by an unknown angle is 1..1.41 x its side
         side = min(x1 - x0, y1 - y0) / 1.2
-        lo, hi = BLOB_OF_BOX
         mine = [b for b in blobs if x0 <= b[1][0] <= x1 and y0 <= b[1][1] <= y1 and lo * side <= b[0] <= hi * side]
         if mine:
             kept.append(max(mine, key=lambda b: b[0]))

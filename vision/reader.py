@@ -308,7 +308,7 @@ def _small_ones_read_again(bgr: np.ndarray, pending: list[_Pending]) -> dict[int
             which.append(i)
     if not views:
         return {}
-    model = dicenet.VERIFY_FILE if USE_VERIFIER and dicenet.verifier_available() else None
+    model = _verifier()
     probs = dicenet.classify(dicenet.crops(bgr, views, dicenet.VERIFY_SIZE if model else None), model)
     return dict(zip(which, probs))
 
@@ -371,15 +371,21 @@ def _second_look(bgr: np.ndarray, views: list[tuple[tuple[float, float], float]]
     the dice the classifier reads less than VERIFY_BELOW sure get the verifier's reading
     instead, and those the verifier is unsure of are also turned. Without it the classifier's
     own unsure dice are turned."""
-    if not (USE_VERIFIER and dicenet.verifier_available()):
+    model = _verifier()
+    if model is None:
         return _turned_if_unsure(crops, probs, None)
     doubt = _sure_between(probs, SECOND_LOOK_FROM, VERIFY_BELOW)
     if len(doubt):
         probs = probs.copy()
         vcrops = crops[doubt] if crops.shape[1] == dicenet.VERIFY_SIZE \
             else dicenet.crops(bgr, [views[i] for i in doubt], dicenet.VERIFY_SIZE)
-        probs[doubt] = _turned_if_unsure(vcrops, dicenet.classify(vcrops, dicenet.VERIFY_FILE), dicenet.VERIFY_FILE)
+        probs[doubt] = _turned_if_unsure(vcrops, dicenet.classify(vcrops, model), model)
     return probs
+
+
+def _verifier() -> Path | None:
+    """The verifier's model file when it is used and loads; None: the classifier looks again."""
+    return dicenet.VERIFY_FILE if USE_VERIFIER and dicenet.verifier_available() else None
 
 
 def _turned_if_unsure(crops: np.ndarray, probs: np.ndarray, model: Path | None) -> np.ndarray:
