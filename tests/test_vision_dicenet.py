@@ -77,6 +77,36 @@ def test_calibrated_die_size_sets_the_scale():
         assert len(hits) == 1 and 0.7 <= hits[0].side / (t.box[2] - t.box[0]) <= 1.4
 
 
+def test_the_detector_looks_only_in_its_region_and_finds_there_what_the_whole_frame_does():
+    """A region is cut on the detector's output grid: the dice well inside it are found where a
+    whole-frame pass finds them; the dice outside are not looked for."""
+    shot = render_tray([1, 2, 3, 4, 5, 6], seed=8, die_px=40, size=(640, 480))
+    whole = dicenet.find_dice(shot.image, die_px=40)
+    assert len(whole) == 6
+    region = (320.0, 0.0, 640.0, 480.0)
+    part = dicenet.find_dice(shot.image, die_px=40, region=region)
+    inside = [t for t in shot.truth if t.box[0] > 320 + 40]
+    outside = [t for t in shot.truth if t.box[2] < 320]
+    assert inside and outside        # (the seed lays the dice out so)
+
+    def at(found, t):
+        return [f for f in found if t.box[0] <= f.centre[0] <= t.box[2] and t.box[1] <= f.centre[1] <= t.box[3]]
+    for t in inside:
+        (a,), (b,) = at(whole, t), at(part, t)
+        assert abs(a.centre[0] - b.centre[0]) < 1 and abs(a.centre[1] - b.centre[1]) < 1
+        assert abs(a.side - b.side) < 1
+    assert not any(at(part, t) for t in outside)
+
+
+@pytest.mark.parametrize("region", [(-500.0, -500.0, -400.0, -400.0), (300.0, 200.0, 302.0, 201.0),
+                                    (600.0, 440.0, 5000.0, 5000.0)])
+def test_a_region_off_or_at_the_frame_edge_still_runs_the_detector(region):
+    """Regions outside the frame or smaller than the net's least input are widened, not refused."""
+    shot = render_tray([2, 4], seed=3, die_px=40, size=(640, 480))
+    found = dicenet.find_dice(shot.image, die_px=40, region=region)
+    assert isinstance(found, list)
+
+
 def test_missing_or_broken_model_falls_back_to_classical(tmp_path, monkeypatch):
     bad = tmp_path / "broken.onnx"
     bad.write_bytes(b"not a network")

@@ -606,6 +606,29 @@ def test_one_pip_of_a_black_two_is_not_read_as_a_one(values, seed):
     assert unsure and all(UNSURE_VALUE in d.problems and d.confidence < 0.5 for d in unsure)
 
 
+def test_the_detector_reads_around_what_the_segmenter_saw_down_to_a_lone_pip(monkeypatch):
+    """The detector reads only the part of the frame around what the segmenter saw (half its
+    time on the Byler trays). A translucent green 1 on green felt shows the segmenter nothing
+    but its pip, away from the other dice: the pip alone must bring it into that part (with
+    only die-sized blobs counted, this die went unseen)."""
+    from vision import dicenet, segment, reader as reader_mod
+    from vision.synthetic import TrayStyle, render_tray
+    regions: list = []
+    real = dicenet.find_dice
+    monkeypatch.setattr(dicenet, "find_dice", lambda *a, **k: regions.append(k.get("region")) or real(*a, **k))
+    shot = render_tray([4, 6, 5, 1, 1], seed=545072, style=TrayStyle.preset("green"),
+                       colours=["translucent_green"], touching=1)
+    r = read(shot.image)
+    right, wrong = _truth_read(shot, r)
+    assert (right, wrong) == (5, 0)
+    (x0, y0, x1, y1), = regions
+    assert (x1 - x0) * (y1 - y0) < 0.8 * 640 * 480     # a part of the frame, not all of it
+    lone = next(t for t in shot.truth if t.value == 1 and t.centre[1] > 300)
+    assert x0 < lone.box[0] and lone.box[2] < x1 and y0 < lone.box[1] and lone.box[3] < y1
+    # without a die-like blob the segmenter's view is not trusted: the whole frame is read
+    assert reader_mod._where_to_look(segment.Segmentation([], 40.0, [], 0.5, seen=(10, 10, 50, 50))) is None
+
+
 def test_a_small_one_among_big_dice_keeps_its_value(monkeypatch):
     """Sets mix sizes (the Byler trays do): a real small 1 is looked at again at the others'
     size, and still reads 1 there."""

@@ -39,6 +39,9 @@ CLS_MARGIN = 1.3        # crop side = this x die side: the die and a rim of what
 VERIFY_SIZE = 32        # the verifier's crop side
 
 
+Box = tuple[float, float, float, float]      # x0, y0, x1, y1 in frame pixels
+
+
 @dataclass(frozen=True)
 class Found:
     """A die the detector found, in frame pixels."""
@@ -84,16 +87,41 @@ def _blob(img: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32) * (1.0 / 255.0) - 0.5
 
 
-def _heat(bgr: np.ndarray, scale: float) -> tuple[np.ndarray, float, float]:
-    """Detector output (4, gh, gw) on the frame scaled by about `scale`; returns the exact x/y scales."""
+def _heat(bgr: np.ndarray, scale: float, region: Box | None = None) -> tuple[np.ndarray, float, float]:
+    """Detector output (4, gh, gw) on the frame scaled by about `scale`; returns the exact x/y scales.
+
+    With a `region` (frame px) the net runs on that part of the scaled frame only, cut on its
+    output grid: the cells inside come out as a whole-frame pass gives them (but near the cut,
+    where the net sees padding instead of the frame) and the offsets are those of the whole frame."""
     h, w = bgr.shape[:2]
     sw = max(DET_STRIDE * 4, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
     sh = max(DET_STRIDE * 4, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
+    sx, sy = sw / w, sh / h
     small = shrink(bgr, sw, sh)
+    x0 = y0 = 0
+    if region is not None:
+        x0, x1 = _on_grid(region[0] * sx, region[2] * sx, sw)
+        y0, y1 = _on_grid(region[1] * sy, region[3] * sy, sh)
+        small = small[y0:y1, x0:x1]
     net = _net(DET_FILE)
     net.setInput(_blob(small))
     out = net.forward()[0]
-    return out, sw / w, sh / h
+    if x0 or y0:
+        out = out.copy()       # (the net's own output buffer)
+        out[2] += x0 / DET_STRIDE
+        out[3] += y0 / DET_STRIDE
+    return out, sx, sy
+
+
+def _on_grid(lo: float, hi: float, size: int) -> tuple[int, int]:
+    """[lo, hi) widened to whole detector cells within [0, size), and to the net's smallest input."""
+    a = max(0, math.floor(lo / DET_STRIDE) * DET_STRIDE)
+    b = min(size, math.ceil(hi / DET_STRIDE) * DET_STRIDE)
+    least = DET_STRIDE * 4
+    if b - a < least:
+        a = max(0, min(a, size - least))
+        b = min(size, a + least)
+    return a, b
 
 
 def shrink(img: np.ndarray, w: int, h: int) -> np.ndarray:
@@ -133,15 +161,17 @@ def _suppress(found: list[Found]) -> list[Found]:
     return keep
 
 
-def find_dice(bgr: np.ndarray, die_px: float | None = None, threshold: float = DET_THRESHOLD) -> list[Found]:
+def find_dice(bgr: np.ndarray, die_px: float | None = None, threshold: float = DET_THRESHOLD,
+              region: Box | None = None) -> list[Found]:
     """Dice centres and sizes in frame pixels.
 
-    `die_px` (calibration, or the classical segmenter's estimate) sets the scale. Without it
+    `die_px` (calibration, or the classical segmenter's estimate) sets the scale, and `region`
+    (frame px, used with `die_px`) where to look: the rest of the frame is not looked at. Without it
     the dice are measured first: a coarse pass (a 640-px frame at quarter size) is right for
     big dice; when they turn out small, a finer pass measures them; then the detector runs
     at the scale it knows best (a die DET_DIE_TARGET px wide)."""
     if die_px:
-        return _peaks(*_heat(bgr, _clip_scale(DET_DIE_TARGET / die_px)), threshold)
+        return _peaks(*_heat(bgr, _clip_scale(DET_DIE_TARGET / die_px), region), threshold)
     found, scale = _coarse(bgr, threshold)
     med = _median_side(found) * scale
     if found and not (0.8 * DET_DIE_TARGET <= med <= 1.25 * DET_DIE_TARGET):

@@ -63,6 +63,7 @@ SECOND_VIEW_BELOW = 0.9
 RESCALE_RATIO = 1.6       # a frame that reads badly is read again at the detector's own die size this far off
 PART_OF_BLOB = 0.75       # a find this much smaller than its blob, and off its centre, saw part of a die
 LONE_PIP_SIZE = 0.8       # a die read 1 this much smaller than the frame's other dice is read again at their size
+DETECT_MARGIN = 1.5       # the detector looks this many die sides around what the segmenter saw
 
 
 def read(frame: np.ndarray, calibration: dict | None = None, learned: bool = USE_LEARNED) -> Reading:
@@ -159,7 +160,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     """Dice found and read by the learned stages, with the classical candidates' flags.
     Returns how many of the detector's finds the classifier did not call "not a die" (some of
     those are dropped too: not read, and backed by nothing)."""
-    found = dicenet.find_dice(bgr, die_px or seg.die_px)
+    found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg))
     h, w = bgr.shape[:2]
     x0, y0, x1, y1 = tray if tray is not None else (0, 0, w, h)
     # inside the tray (a die half over its edge is kept, and reported cut), not on a hand
@@ -340,6 +341,23 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
     return seg2
 
 
+def _where_to_look(seg: segment.Segmentation) -> dicenet.Box | None:
+    """The part of the frame the detector reads: around what the segmenter saw (None: all of it).
+
+    Dice lie on a small part of a tray, and the detector's time goes with the pixels it reads
+    (a third of the frame, half its time, on the Byler trays). Whatever differs from the tray's
+    surface, down to the lone pip of a die the felt's colour, is in `seg.seen`; the margin is
+    for a die beside it that the colour cue missed altogether, and for the net's view around a
+    die. A frame where the segmenter found no die-like blob is read whole: its colour cue has
+    failed there. (Where its die size was far off, what it saw is redone at the detector's
+    size: `_at_the_detectors_scale`.)"""
+    if seg.seen is None or not seg.candidates or not seg.die_px:
+        return None
+    m = DETECT_MARGIN * seg.die_px
+    x0, y0, x1, y1 = seg.seen
+    return (x0 - m, y0 - m, x1 + m, y1 + m)
+
+
 def _n_read(dice: list[Die]) -> int:
     """How many of the dice were given a value."""
     return sum(d.value is not None for d in dice)
@@ -513,9 +531,8 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
         tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
         inv = 1.0 / f
         if learned and dicenet.available():
-            if die_px is None:
-                die_px = segment.segment(bgr, die_px=None, tray=tray, refine=False).die_px
-            found = dicenet.find_dice(bgr, die_px)
+            seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=False)
+            found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg))
             probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
             # what the classifier calls "not a die" (fixtures, screw heads) is not found
             keep = [d for d, p in zip(found, probs) if not _not_a_die(p)]

@@ -38,6 +38,8 @@ FOREIGN_DICE = 2.0       # blobs bigger than this many dice may be foreign objec
 FOREIGN_EDGES = 0.13     # edge pixels per blob pixel below which a big blob is not a heap of dice
 LEANING_ASPECT = 1.3     # outline aspect above which a die surely shows a second face
 ROUND = 0.84             # area / enclosing-circle area above this: a disc, not a square (0.64)
+SEEN_AREA = (0.02, 3.0)  # blobs of these areas (x a die's) may be or hold a die: see Segmentation.seen
+SEEN_PIP = 0.2           # ... those under this area only if compact (a pip, not a line of the rim)
 
 
 @dataclass
@@ -67,6 +69,10 @@ class Segmentation:
     foreign: list[tuple[int, int, int, int]]  # large blobs that are not dice
     scale: float                    # work / full
     glare: list[tuple[int, int, int, int]] = field(default_factory=list)  # washed-out patches
+    # The box around everything that may be or hold a die: the candidates, and the blobs from a
+    # pip to a few dice in size (a round die, a die and its shadow, the lone pip of a die the
+    # colour of the felt). The learned detector looks only around it: most of a tray is empty.
+    seen: tuple[int, int, int, int] | None = None
     # redoes a candidate's outline at full resolution (None: the frame was worked on at full size)
     refiner: Callable[[Candidate], Candidate] | None = field(default=None, repr=False, compare=False)
     _refined: dict[int, Candidate] = field(default_factory=dict, repr=False, compare=False)
@@ -483,13 +489,24 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
             add(part, touching, False)
     for c in cands:
         _mark(c, glare)
-    seg = Segmentation(cands, est * inv, foreign, scale, glare)
+    lo, hi = SEEN_AREA[0] * die_area, SEEN_AREA[1] * die_area
+    seen = [c.box for c in cands] + [
+        _full_box(cv2.boundingRect(b.contour), inv, W, H) for b in blobs
+        if lo <= b.area <= hi and (b.area >= SEEN_PIP * die_area or b.aspect < 2.0)]
+    seg = Segmentation(cands, est * inv, foreign, scale, glare, seen=_enclosing(seen))
     if scale < 1.0:
         die = est * inv
         seg.refiner = lambda c: _refine(bgr, c, bg, scale, dthr, die)
         if refine:
             seg.candidates = [seg.refined(c) for c in cands]
     return seg
+
+
+def _enclosing(boxes: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int] | None:
+    if not boxes:
+        return None
+    b = np.array(boxes)
+    return int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()), int(b[:, 3].max())
 
 
 def _mark(c: Candidate, glare: list[tuple[int, int, int, int]]) -> None:
