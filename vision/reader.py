@@ -345,7 +345,7 @@ def _where_to_look(seg: segment.Segmentation) -> dicenet.Box | None:
     """The part of the frame the detector reads: around what the segmenter saw (None: all of it).
 
     Dice lie on a small part of a tray, and the detector's time goes with the pixels it reads
-    (a third of the frame, half its time, on the Byler trays). Whatever differs from the tray's
+    (on the Byler trays as 640x480, a median 43% of the frame: ~1.3 ms less). Whatever differs from the tray's
     surface, down to the lone pip of a die the felt's colour, is in `seg.seen`; the margin is
     for a die beside it that the colour cue missed altogether, and for the net's view around a
     die. A frame where the segmenter found no die-like blob is read whole: its colour cue has
