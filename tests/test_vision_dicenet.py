@@ -57,13 +57,18 @@ def test_empty_and_odd_frames_give_nothing():
     assert int(np.argmax(p[0])) == 0   # a plain patch is not a die
 
 
+def _finds_on(found: list[dicenet.Found], t) -> list[dicenet.Found]:
+    """The finds whose centre is on the rendered die `t` (inside its box)."""
+    return [f for f in found if t.box[0] <= f.centre[0] <= t.box[2] and t.box[1] <= f.centre[1] <= t.box[3]]
+
+
 def test_without_a_die_size_the_dice_are_measured_first():
     """No calibration: a coarse pass then the right scale, for big and for small dice."""
     for die_px, size in ((100, (800, 600)), (30, (640, 480))):
         shot = render_tray([1, 3, 5, 6], seed=8, die_px=die_px, size=size)
         found = dicenet.find_dice(shot.image)
         for t in shot.truth:
-            hits = [f for f in found if t.box[0] <= f.centre[0] <= t.box[2] and t.box[1] <= f.centre[1] <= t.box[3]]
+            hits = _finds_on(found, t)
             assert len(hits) == 1, (die_px, t)
             assert 0.6 <= hits[0].side / (t.box[2] - t.box[0]) <= 1.6
 
@@ -73,7 +78,7 @@ def test_calibrated_die_size_sets_the_scale():
     found = dicenet.find_dice(shot.image, die_px=100)
     assert len(found) == 3
     for t in shot.truth:   # each die found once, at about the size of its box
-        hits = [f for f in found if t.box[0] <= f.centre[0] <= t.box[2] and t.box[1] <= f.centre[1] <= t.box[3]]
+        hits = _finds_on(found, t)
         assert len(hits) == 1 and 0.7 <= hits[0].side / (t.box[2] - t.box[0]) <= 1.4
 
 
@@ -88,14 +93,11 @@ def test_the_detector_looks_only_in_its_region_and_finds_there_what_the_whole_fr
     inside = [t for t in shot.truth if t.box[0] > 320 + 40]
     outside = [t for t in shot.truth if t.box[2] < 320]
     assert inside and outside        # (the seed lays the dice out so)
-
-    def at(found, t):
-        return [f for f in found if t.box[0] <= f.centre[0] <= t.box[2] and t.box[1] <= f.centre[1] <= t.box[3]]
     for t in inside:
-        (a,), (b,) = at(whole, t), at(part, t)
+        (a,), (b,) = _finds_on(whole, t), _finds_on(part, t)
         assert abs(a.centre[0] - b.centre[0]) < 1 and abs(a.centre[1] - b.centre[1]) < 1
         assert abs(a.side - b.side) < 1
-    assert not any(at(part, t) for t in outside)
+    assert not any(_finds_on(part, t) for t in outside)
 
 
 @pytest.mark.parametrize("region", [(-500.0, -500.0, -400.0, -400.0), (300.0, 200.0, 302.0, 201.0),
