@@ -219,6 +219,28 @@ def test_shrink_gives_the_size_asked_and_averages_fine_detail(size, out):
         assert abs(float(small.mean()) - 127.5) < 3 and float(small.std()) < 20
 
 
+def test_shrink_takes_an_area_averaged_copy_of_the_size_its_first_step_makes():
+    """The segmenter's working copy of a 640 x 480 frame (area-averaged to 320 x 240) is the
+    detector's first downscale step too: given, it is taken instead of being made again, and
+    the detector's finds are bit for bit the same; a copy of another size is not taken."""
+    from vision import segment
+    shot = render_tray([1, 3, 5, 6], seed=21, die_px=37, size=(640, 480))
+    seg = segment.segment(shot.image, refine=False)
+    assert seg.work is not None and seg.work.shape == (240, 320, 3)
+    assert np.array_equal(seg.work, cv2.resize(shot.image, (320, 240), interpolation=cv2.INTER_AREA))
+    plain = dicenet.shrink(shot.image, 272, 204)
+    assert np.array_equal(dicenet.shrink(shot.image, 272, 204, area=seg.work), plain)
+    marked = seg.work.copy()
+    marked[:] = 7
+    assert (dicenet.shrink(shot.image, 272, 204, area=marked) == 7).all()      # taken
+    other = np.full((200, 300, 3), 7, np.uint8)
+    assert np.array_equal(dicenet.shrink(shot.image, 272, 204, area=other), plain)   # not taken
+    region = reader._where_to_look(seg)
+    a = dicenet.find_dice(shot.image, die_px=37, region=region)
+    b = dicenet.find_dice(shot.image, die_px=37, region=region, area=seg.work)
+    assert len(a) == 4 and [(f.centre, f.side, f.score) for f in a] == [(f.centre, f.side, f.score) for f in b]
+
+
 @pytest.mark.parametrize("side, angle, centre", [(120.0, 0.0, (320, 240)), (90.0, 33.0, (320, 240)),
                                                   (120.0, 33.0, (6, 470)), (20.0, 10.0, (320, 240))])
 def test_crops_are_anti_aliased_and_where_the_die_is(side, angle, centre):

@@ -87,7 +87,8 @@ def _blob(img: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32) * (1.0 / 255.0) - 0.5
 
 
-def _heat(bgr: np.ndarray, scale: float, region: Box | None = None) -> tuple[np.ndarray, float, float]:
+def _heat(bgr: np.ndarray, scale: float, region: Box | None = None, area: np.ndarray | None = None
+          ) -> tuple[np.ndarray, float, float]:
     """Detector output (4, gh, gw) on the frame scaled by about `scale`; returns the exact x/y scales.
 
     With a `region` (frame px) the net runs on that part of the scaled frame only, cut on its
@@ -97,7 +98,7 @@ def _heat(bgr: np.ndarray, scale: float, region: Box | None = None) -> tuple[np.
     sw = max(DET_STRIDE * 4, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
     sh = max(DET_STRIDE * 4, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
     sx, sy = sw / w, sh / h
-    small = shrink(bgr, sw, sh)
+    small = shrink(bgr, sw, sh, area)
     x0 = y0 = 0
     if region is not None:
         x0, x1 = _on_grid(region[0] * sx, region[2] * sx, sw)
@@ -124,16 +125,21 @@ def _on_grid(lo: float, hi: float, size: int) -> tuple[int, int]:
     return a, b
 
 
-def shrink(img: np.ndarray, w: int, h: int) -> np.ndarray:
+def shrink(img: np.ndarray, w: int, h: int, area: np.ndarray | None = None) -> np.ndarray:
     """`img` resized to w x h; a downscale averages pixels (no aliasing of pips).
 
     OpenCV's area averaging is fast only for whole-number factors (640 -> 320: 0.1 ms) and
     slow otherwise (640 -> 256: 1.4 ms on one core), so the whole-number part of the factor is
-    done by area and the rest (less than 2x) by bilinear interpolation."""
+    done by area and the rest (less than 2x) by bilinear interpolation. `area`: a copy of `img`
+    area-averaged already (the segmenter's), taken for that step when it is the size it makes."""
     ih, iw = img.shape[:2]
     k = int(min(iw / w, ih / h))
     if k >= 2 and iw // k >= w and ih // k >= h:
-        img = cv2.resize(img, (iw // k, ih // k), interpolation=cv2.INTER_AREA)
+        size = (iw // k, ih // k)
+        if area is not None and area.shape[:2] == (size[1], size[0]):
+            img = area
+        else:
+            img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
     if img.shape[1] == w and img.shape[0] == h:
         return img
     return cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -162,16 +168,16 @@ def _suppress(found: list[Found]) -> list[Found]:
 
 
 def find_dice(bgr: np.ndarray, die_px: float | None = None, threshold: float = DET_THRESHOLD,
-              region: Box | None = None) -> list[Found]:
+              region: Box | None = None, area: np.ndarray | None = None) -> list[Found]:
     """Dice centres and sizes in frame pixels.
 
     `die_px` (calibration, or the classical segmenter's estimate) sets the scale, and `region`
     (frame px, used with `die_px`) where to look: the rest of the frame is not looked at. Without it
     the dice are measured first: a coarse pass (a 640-px frame at quarter size) is right for
     big dice; when they turn out small, a finer pass measures them; then the detector runs
-    at the scale it knows best (a die DET_DIE_TARGET px wide)."""
+    at the scale it knows best (a die DET_DIE_TARGET px wide). `area`: see `shrink`."""
     if die_px:
-        return _peaks(*_heat(bgr, _clip_scale(DET_DIE_TARGET / die_px), region), threshold)
+        return _peaks(*_heat(bgr, _clip_scale(DET_DIE_TARGET / die_px), region, area), threshold)
     found, scale = _coarse(bgr, threshold)
     med = _median_side(found) * scale
     if found and not (0.8 * DET_DIE_TARGET <= med <= 1.25 * DET_DIE_TARGET):
@@ -225,7 +231,8 @@ def warp_crop(img: np.ndarray, m: np.ndarray, size: int) -> np.ndarray:
     first by area averaging, on just the part of the frame the crop shows, and the warp does
     the rest (less than 2x). Training (vision.train_dicenet) cuts its crops here too."""
     a = m[:, :2]
-    s = math.sqrt(abs(float(np.linalg.det(a))))
+    # (the 2 x 2 determinant written out: np.linalg.det costs ~8 us a call, a crop)
+    s = math.sqrt(abs(float(a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0])))
     k = int(1.0 / s) if s > 0 else 1
     if k < 2:
         return _warp(img, m, size)

@@ -160,7 +160,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     """Dice found and read by the learned stages, with the classical candidates' flags.
     Returns how many of the detector's finds the classifier did not call "not a die" (some of
     those are dropped too: not read, and backed by nothing)."""
-    found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg))
+    found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg), area=seg.work)
     h, w = bgr.shape[:2]
     x0, y0, x1, y1 = tray if tray is not None else (0, 0, w, h)
     # inside the tray (a die half over its edge is kept, and reported cut), not on a hand
@@ -532,7 +532,7 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
         inv = 1.0 / f
         if learned and dicenet.available():
             seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=False)
-            found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg))
+            found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg), area=seg.work)
             probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
             # what the classifier calls "not a die" (fixtures, screw heads) is not found
             keep = [d for d, p in zip(found, probs) if not _not_a_die(p)]

@@ -73,6 +73,9 @@ class Segmentation:
     # pip to a few dice in size (a round die, a die and its shadow, the lone pip of a die the
     # colour of the felt). The learned detector looks only around it: most of a tray is empty.
     seen: tuple[int, int, int, int] | None = None
+    # the frame as the segmenter worked on it (area-averaged to `scale`): the detector's own
+    # downscale starts with the same step on most frames and takes this copy instead
+    work: np.ndarray | None = field(default=None, repr=False, compare=False)
     # redoes a candidate's outline at full resolution (None: the frame was worked on at full size)
     refiner: Callable[[Candidate], Candidate] | None = field(default=None, repr=False, compare=False)
     _refined: dict[int, Candidate] = field(default_factory=dict, repr=False, compare=False)
@@ -493,7 +496,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     seen = [c.box for c in cands] + [
         _full_box(cv2.boundingRect(b.contour), inv, W, H) for b in blobs
         if lo <= b.area <= hi and (b.area >= SEEN_PIP * die_area or b.aspect < 2.0)]
-    seg = Segmentation(cands, est * inv, foreign, scale, glare, seen=_enclosing(seen))
+    seg = Segmentation(cands, est * inv, foreign, scale, glare, seen=_enclosing(seen), work=small)
     if scale < 1.0:
         die = est * inv
         seg.refiner = lambda c: _refine(bgr, c, bg, scale, dthr, die)
