@@ -80,7 +80,7 @@ def bench_vision(args: argparse.Namespace) -> int:
     if not root.is_dir():
         print(f"photo folder not found: {root}", file=sys.stderr)
         return 2
-    results = bench.run(root, limit=args.limit)
+    results = bench.run(root, limit=args.limit, passes=args.passes or bench.VGA_PASSES)
     if not results:
         print(f"no labelled sources (*/labels.json) under {root}", file=sys.stderr)
         return 2
@@ -112,6 +112,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="labelled photos (default: shared/dice-photos beside the repo)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--limit", type=int, default=None, metavar="N", help="first N images per source")
+    b.add_argument("--passes", type=int, default=None, metavar="N",
+                   help="vision: stream passes over the 640x480 frames, each frame's fastest read kept (3)")
     b.set_defaults(func=cmd_bench)
 
 
