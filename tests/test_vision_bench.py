@@ -146,18 +146,23 @@ def test_the_verifier_earns_its_place(monkeypatch):
     assert with_it.read_right >= without.read_right + 0.015
 
 
+def _plain_frames(root: Path, shape: tuple[int, int], n: int = 3) -> None:
+    """A source folder `trays` of n plain grey frames of `shape` (h, w), one labelled die each."""
+    import cv2
+    import numpy as np
+    d = root / "trays" / "images"
+    d.mkdir(parents=True)
+    entries = []
+    for i in range(n):
+        cv2.imwrite(str(d / f"{i}.png"), np.full((*shape, 3), 90 + i, np.uint8))
+        entries.append({"image": f"images/{i}.png", "dice": [{"value": 1, "box": [0, 0, 10, 10]}]})
+    (root / "trays" / "labels.json").write_text(json.dumps(entries))
+
+
 def test_640x480_timings_are_a_stream_of_same_size_frames(tmp_path, monkeypatch):
     """The table reads frame after frame of one size; the 640 x 480 timings are taken the same
     way, after the full-size reads, not interleaved with frames of another size."""
-    import cv2
-    import numpy as np
-    d = tmp_path / "trays" / "images"
-    d.mkdir(parents=True)
-    entries = []
-    for i in range(3):
-        cv2.imwrite(str(d / f"{i}.png"), np.full((600, 600, 3), 90 + i, np.uint8))
-        entries.append({"image": f"images/{i}.png", "dice": [{"value": 1, "box": [0, 0, 10, 10]}]})
-    (tmp_path / "trays" / "labels.json").write_text(json.dumps(entries))
+    _plain_frames(tmp_path, (600, 600))
     shapes = []
     real = bench.read
     monkeypatch.setattr(bench, "read", lambda img, **k: shapes.append(img.shape[:2]) or real(img, **k))
@@ -170,15 +175,7 @@ def test_640x480_timing_keeps_each_frames_fastest_pass(tmp_path, monkeypatch):
     """Other work on a shared machine only adds time to a read: each frame's fastest read over the
     stream passes is its time, and the first pass is reported beside it. A scripted clock gives
     every read its duration, so this checks the arithmetic, not the machine's speed."""
-    import cv2
-    import numpy as np
-    d = tmp_path / "trays" / "images"
-    d.mkdir(parents=True)
-    entries = []
-    for i in range(3):
-        cv2.imwrite(str(d / f"{i}.png"), np.full((480, 640, 3), 90 + i, np.uint8))
-        entries.append({"image": f"images/{i}.png", "dice": [{"value": 1, "box": [0, 0, 10, 10]}]})
-    (tmp_path / "trays" / "labels.json").write_text(json.dumps(entries))
+    _plain_frames(tmp_path, (480, 640))
     # ms each read takes: three full-size reads, then three passes over the 640 x 480 frames
     durations = iter([1.0, 1.0, 1.0, 5.0, 5.0, 5.0, 3.0, 7.0, 4.0, 6.0, 2.0, 9.0])
     now = [0.0]
