@@ -275,7 +275,9 @@ def bench_source(folder: Path, limit: int | None = None,
 def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]) -> list[float]:
     """ms to read each photo as a 640 x 480 frame, the photos read one after another as a camera
     stream (every frame the same size; timed apart from the full-size reads, whose other frame
-    sizes would make OpenCV's dnn re-plan its layers on every frame, which the table never does)."""
+    sizes would make OpenCV's dnn re-plan its layers on every frame, which the table never does).
+    Each pass decodes the photos again, untimed: holding a source's frames for all the passes
+    would add ~115 MB (125 frames) to the peak memory the benchmark reports."""
     ms = []
     for e in entries:
         img = cv2.imread(str(folder / e["image"]), cv2.IMREAD_COLOR)
