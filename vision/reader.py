@@ -160,7 +160,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     """Dice found and read by the learned stages, with the classical candidates' flags.
     Returns how many of the detector's finds the classifier did not call "not a die" (some of
     those are dropped too: not read, and backed by nothing)."""
-    found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg), area=seg.work)
+    found = _detector_finds(bgr, seg, die_px)
     h, w = bgr.shape[:2]
     x0, y0, x1, y1 = tray if tray is not None else (0, 0, w, h)
     # inside the tray (a die half over its edge is kept, and reported cut), not on a hand
@@ -339,6 +339,12 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
         return seg
     dice[:], problems[:], sharp[:] = dice2, problems2, sharp2
     return seg2
+
+
+def _detector_finds(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | None) -> list[dicenet.Found]:
+    """The detector's finds at the calibrated die size (else the segmenter's), looking only
+    around what the segmenter saw and starting from its downscaled copy of the frame."""
+    return dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg), area=seg.work)
 
 
 def _where_to_look(seg: segment.Segmentation) -> dicenet.Box | None:
@@ -532,7 +538,7 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
         inv = 1.0 / f
         if learned and dicenet.available():
             seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=False)
-            found = dicenet.find_dice(bgr, die_px or seg.die_px, region=_where_to_look(seg), area=seg.work)
+            found = _detector_finds(bgr, seg, die_px)
             probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
             # what the classifier calls "not a die" (fixtures, screw heads) is not found
             keep = [d for d, p in zip(found, probs) if not _not_a_die(p)]
