@@ -298,3 +298,27 @@ def test_without_the_verifier_file_the_classifier_looks_again(tmp_path, monkeypa
     assert not dicenet.verifier_available() and dicenet.available()
     shot = render_tray([3, 6, 1], seed=5)
     assert sorted(d.value for d in reader.read(shot.image).dice) == [1, 3, 6]
+
+
+def test_training_round_tokens_are_round_light_and_not_dice():
+    """`--tokens`: some "not a die" crops get a round thing painted at their centre (a coin, a
+    number token). It is labelled 0, light (a dark disc with a dot is, at 25 px, a dark die's 1),
+    and round: as wide as it is tall when seen from above, with its corners left as they were."""
+    from vision import train_dicenet as td
+
+    rng = np.random.default_rng(3)
+    C = dicenet.CLS_SIZE
+    felt = np.full((C, C, 3), 40, np.uint8)
+    yy, xx = np.mgrid[0:C, 0:C]
+    inner = np.hypot(xx - C / 2 + 0.5, yy - C / 2 + 0.5) < 0.6 * C / (2 * dicenet.CLS_MARGIN)
+    for _ in range(30):
+        out = td._round_token(felt, rng)
+        changed = np.abs(out.astype(int) - felt).max(axis=2) > 30
+        assert changed[inner].mean() > 0.5         # (its mark may be dark, as the felt)
+        assert not changed[0, 0] and not changed[0, -1] and not changed[-1, 0] and not changed[-1, -1]
+        assert out[changed].mean() > 80
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[80:120, 80:120] = 255
+    scene = [(img, [(100.0, 100.0, 40.0, 3)], [])]
+    _X, Y = td.classifier_samples(scene, 60, np.random.default_rng(1), neg_frac=1.0, token_frac=1.0)
+    assert (Y == 0).sum() > 40

@@ -694,3 +694,79 @@ def test_translucent_dice_of_the_felts_colour_under_glare():
     right, wrong = _tally(render_tray([2, 5, 3][: 2 + seed % 2], seed=seed, style=TrayStyle.preset("glare"),
                                       colours=["translucent_green"]) for seed in range(12))
     assert right >= 18 and wrong <= 6, (right, wrong)
+
+
+def _paint_round_thing(img: np.ndarray, centre: tuple[float, float], r: float, kind: str,
+                       rng: np.random.Generator) -> None:
+    """A coin, a board game's number token or a two-hole button, lying flat in the tray: round,
+    die-sized, often marked at its centre. Drawn here on its own terms (not the training's)."""
+    cx, cy = centre
+    c = (round(cx * 8), round(cy * 8))
+    rad = round(r * 8)
+    if kind == "coin":
+        metal = (60, 150, 190) if rng.random() < 0.5 else (175, 178, 180)   # brass or silver
+        cv2.circle(img, c, rad, metal, -1, cv2.LINE_AA, 3)
+        cv2.circle(img, c, round(rad * 0.85), tuple(v * 0.7 for v in metal), 2 * 8, cv2.LINE_AA, 3)
+        cv2.circle(img, c, round(rad * 0.3), tuple(v * 0.55 for v in metal), -1, cv2.LINE_AA, 3)
+        # light from one side, as on any raised metal face
+        yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
+        inside = np.hypot(xx - cx, yy - cy) <= r
+        shade = 1.0 + 0.3 * ((xx - cx) - (yy - cy)) / (2 * r)
+        lit = img.astype(np.float32)
+        lit[inside] *= shade[inside, None]
+        img[:] = np.clip(lit, 0, 255).astype(np.uint8)
+    elif kind == "token":
+        cv2.circle(img, c, rad, (170, 215, 235), -1, cv2.LINE_AA, 3)
+        text = str(int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12])))
+        scale = r / 22
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
+        cv2.putText(img, text, (round(cx - tw / 2), round(cy + th / 2)), cv2.FONT_HERSHEY_DUPLEX, scale,
+                    (30, 30, 140) if text in ("6", "8") else (20, 20, 20), 2, cv2.LINE_AA)
+    else:  # a button with two holes
+        colour = tuple(int(v) for v in rng.integers(30, 230, 3))
+        cv2.circle(img, c, rad, colour, -1, cv2.LINE_AA, 3)
+        for dx in (-0.25, 0.25):
+            cv2.circle(img, (round((cx + dx * r) * 8), c[1]), round(rad * 0.12), (25, 25, 25), -1, cv2.LINE_AA, 3)
+
+
+ROUND_THINGS_READ = pytest.mark.xfail(strict=True, reason=(
+    "known limit: the shipped classifier reads a coin (16 of 16) or a number token (9 of 16) as a 1; "
+    "one trained with round tokens (train_dicenet --tokens) reads 1 coin and 0 tokens, but was not "
+    "shipped: it cost other tests (docs/vision.md, Limits)"))
+
+
+@pytest.mark.parametrize("kind", [pytest.param("coin", marks=ROUND_THINGS_READ),
+                                  pytest.param("token", marks=ROUND_THINGS_READ), "button"])
+def test_round_things_in_the_tray_get_no_value(kind):
+    """A die is never round. A disc with a mark at its centre is read as a 1, up to 0.98 sure (the
+    number tokens of a board game beside the dice in the roboflow photos; coins here): a value
+    invented for the game. Such things may be reported unsure, never given a value, and the
+    dice beside them are still read. (At the table, the count of dice the game expects catches
+    a coin read as a die: it asks instead of scoring.)"""
+    from vision.synthetic import TrayStyle, render_tray
+    rng = np.random.default_rng(5)
+    valued = things = right = dice = 0
+    for seed in range(8):
+        style = TrayStyle.preset("dark" if seed % 2 else "green")
+        shot = render_tray([(seed + k) % 6 + 1 for k in range(3)], seed=900 + seed, style=style)
+        img = shot.image.copy()
+        side = float(np.median([t.box[2] - t.box[0] for t in shot.truth]))
+        placed: list[tuple[float, float, float]] = []
+        for _ in range(200):
+            if len(placed) == 2:
+                break
+            r = side * rng.uniform(0.45, 0.6)
+            x, y = rng.uniform(60, img.shape[1] - 60), rng.uniform(60, img.shape[0] - 60)
+            if all(np.hypot(x - (t.box[0] + t.box[2]) / 2, y - (t.box[1] + t.box[3]) / 2) > 1.5 * side
+                   for t in shot.truth) and all(np.hypot(x - p[0], y - p[1]) > 3 * side for p in placed):
+                _paint_round_thing(img, (x, y), r, kind, rng)
+                placed.append((x, y, r))
+        r = read(img)
+        things += len(placed)
+        valued += sum(1 for x, y, rad in placed for d in r.dice
+                      if d.value is not None and np.hypot(d.centre[0] - x, d.centre[1] - y) < rad)
+        shot_right, _wrong = _truth_read(shot, r)
+        right, dice = right + shot_right, dice + len(shot.truth)
+    assert things >= 12
+    assert valued == 0, f"{valued} of {things} round things ({kind}) read as dice"
+    assert right >= 0.9 * dice, f"{right}/{dice} dice beside them read right"
