@@ -256,8 +256,9 @@ def _round_token(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     and a die never is. Without these, a disc with a mark at its centre read as a 1, up to 0.98
     sure (the number tokens of a board game beside the dice, in the roboflow photos).
     Only light or metal-coloured things, from 0.85 of a die's side: trained on dark discs too,
-    the classifier called a dark 25 px die showing 1 "not a die" (0.5-0.76 sure), since at that
-    size a dark disc with a light dot differs from it by its corners alone.
+    the classifier gave a black or blue 25 px die showing 1 0.36-0.76 "not a die" (from 0.02),
+    and the reader dropped one, since at that size a dark disc with a light dot differs from
+    such a die by its corners alone.
     Measured (2026-11-25, `--tokens 0.25`, the shipped verifier kept): coins in rendered trays
     read as dice 16 -> 1 of 16, number tokens 9 -> 0; roboflow odd half, values given where no
     die is 81 -> 57; odd Byler half unchanged (433 right, 45 images exact). Not shipped: four
