@@ -303,7 +303,7 @@ def test_without_the_verifier_file_the_classifier_looks_again(tmp_path, monkeypa
 def test_training_round_tokens_are_round_light_and_not_dice():
     """`--tokens`: some "not a die" crops get a round thing painted at their centre (a coin, a
     number token). It is labelled 0, light (a dark disc with a dot is, at 25 px, a dark die's 1),
-    and round: as wide as it is tall when seen from above, with its corners left as they were."""
+    and round: it covers the crop's centre and leaves its corners as they were."""
     from vision import train_dicenet as td
 
     rng = np.random.default_rng(3)

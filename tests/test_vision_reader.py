@@ -708,13 +708,15 @@ def _paint_round_thing(img: np.ndarray, centre: tuple[float, float], r: float, k
         cv2.circle(img, c, rad, metal, -1, cv2.LINE_AA, 3)
         cv2.circle(img, c, round(rad * 0.85), tuple(v * 0.7 for v in metal), 2 * 8, cv2.LINE_AA, 3)
         cv2.circle(img, c, round(rad * 0.3), tuple(v * 0.55 for v in metal), -1, cv2.LINE_AA, 3)
-        # light from one side, as on any raised metal face
-        yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
+        # light from one side, as on any raised metal face (only the coin's square is touched)
+        x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+        win = img[y0:int(cy + r) + 1, x0:int(cx + r) + 1]
+        yy, xx = np.mgrid[y0:y0 + win.shape[0], x0:x0 + win.shape[1]].astype(np.float32)
         inside = np.hypot(xx - cx, yy - cy) <= r
         shade = 1.0 + 0.3 * ((xx - cx) - (yy - cy)) / (2 * r)
-        lit = img.astype(np.float32)
+        lit = win.astype(np.float32)
         lit[inside] *= shade[inside, None]
-        img[:] = np.clip(lit, 0, 255).astype(np.uint8)
+        win[:] = np.clip(lit, 0, 255).astype(np.uint8)
     elif kind == "token":
         cv2.circle(img, c, rad, (170, 215, 235), -1, cv2.LINE_AA, 3)
         text = str(int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12])))
@@ -761,11 +763,11 @@ def test_round_things_in_the_tray_get_no_value(kind):
                    for t in shot.truth) and all(np.hypot(x - p[0], y - p[1]) > 3 * side for p in placed):
                 _paint_round_thing(img, (x, y), r, kind, rng)
                 placed.append((x, y, r))
-        r = read(img)
+        reading = read(img)
         things += len(placed)
-        valued += sum(1 for x, y, rad in placed for d in r.dice
+        valued += sum(1 for x, y, rad in placed for d in reading.dice
                       if d.value is not None and np.hypot(d.centre[0] - x, d.centre[1] - y) < rad)
-        shot_right, _wrong = _truth_read(shot, r)
+        shot_right, _wrong = _truth_read(shot, reading)
         right, dice = right + shot_right, dice + len(shot.truth)
     assert things >= 12
     assert valued == 0, f"{valued} of {things} round things ({kind}) read as dice"

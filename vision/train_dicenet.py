@@ -246,7 +246,7 @@ def _blank_face(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     half = C / (2 * dicenet.CLS_MARGIN) * rng.uniform(0.8, 0.95)
     box = cv2.boxPoints(((C / 2, C / 2), (2 * half, 2 * half), float(rng.uniform(0, 90))))
     out = crop.copy()
-    cv2.fillConvexPoly(out, np.round(box).astype(np.int32), tuple(int(v) for v in body), lineType=cv2.LINE_AA)
+    cv2.fillConvexPoly(out, np.round(box).astype(np.int32), _bgr(body), lineType=cv2.LINE_AA)
     return out
 
 
@@ -258,14 +258,8 @@ def _round_token(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     Only light or metal-coloured things, from 0.85 of a die's side: trained on dark discs too,
     the classifier gave a black or blue 25 px die showing 1 0.36-0.76 "not a die" (from 0.02),
     and the reader dropped one, since at that size a dark disc with a light dot differs from
-    such a die by its corners alone.
-    Measured (2026-11-25, `--tokens 0.25`, the shipped verifier kept): coins in rendered trays
-    read as dice 16 -> 1 of 16, number tokens 9 -> 0; roboflow odd half, values given where no
-    die is 81 -> 57; odd Byler half unchanged (433 right, 45 images exact). Not shipped: four
-    tests of rendered dice read less surely (a 50 px white 6 at 0.79 where it was >= 0.9; 17 of
-    20 dim green and marbled dice read right by the classifier alone, from >= 18; a die against
-    a calibrated tray's wall unread). A verifier retrained with tokens read 421 odd Byler dice
-    instead of 433."""
+    such a die by its corners alone. What a classifier trained with them gains and costs, and
+    why it is not shipped: docs/vision.md, Limits ("Round things are read as dice")."""
     C = crop.shape[0]
     r = C / (2 * dicenet.CLS_MARGIN) * rng.uniform(0.85, 1.25)
     ry = r * (rng.uniform(0.7, 1.0) if rng.random() < 0.5 else 1.0)     # a disc seen obliquely
