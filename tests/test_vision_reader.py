@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.reader import read, read_die
-from vision.types import BAD_FRAME, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Reading
+from vision.types import BAD_FRAME, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Reading
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "photos"
 
@@ -731,38 +732,67 @@ def _paint_round_thing(img: np.ndarray, centre: tuple[float, float], r: float, k
             cv2.circle(img, (round((cx + dx * r) * 8), c[1]), round(rad * 0.12), (25, 25, 25), -1, cv2.LINE_AA, 3)
 
 
-ROUND_THINGS_READ = pytest.mark.xfail(strict=True, reason=(
-    "known limit: the shipped classifier reads a coin (16 of 16) or a number token (9 of 16) as a 1; "
-    "one trained with round tokens (train_dicenet --tokens) reads 1 coin and 0 tokens, but was not "
-    "shipped: it cost other tests (docs/vision.md, Limits)"))
-
-
-@pytest.mark.parametrize("kind", [pytest.param("coin", marks=ROUND_THINGS_READ),
-                                  pytest.param("token", marks=ROUND_THINGS_READ), "button"])
-def test_round_things_in_the_tray_get_no_value(kind):
-    """A die is never round. A disc with a mark at its centre is read as a 1, up to 0.98 sure (the
-    number tokens of a board game beside the dice in the roboflow photos; coins here): a value
-    invented for the game. Such things may be reported unsure, never given a value, and the
-    dice beside them are still read. (At the table, the count of dice the game expects catches
-    a coin read as a die: it asks instead of scoring.)"""
+def _tray_with_round_things(kind: str, seed: int, rng: np.random.Generator, gap: tuple[float, float] | None
+                           ) -> tuple[Any, np.ndarray, list[tuple[float, float, float]]]:
+    """A rendered tray of three dice with two round things painted in it: apart from the dice
+    (`gap` None: over 1.5 die sides from any), or touching one (centres `gap` die sides apart)."""
     from vision.synthetic import TrayStyle, render_tray
+    style = TrayStyle.preset("dark" if seed % 2 else "green")
+    shot = render_tray([(seed + k) % 6 + 1 for k in range(3)], seed=900 + seed, style=style)
+    img = shot.image.copy()
+    side = float(np.median([t.box[2] - t.box[0] for t in shot.truth]))
+    placed: list[tuple[float, float, float]] = []
+    for _ in range(400):
+        if len(placed) == 2:
+            break
+        r = side * rng.uniform(0.45, 0.6)
+        x, y = rng.uniform(60, img.shape[1] - 60), rng.uniform(60, img.shape[0] - 60)
+        near = min(np.hypot(x - (t.box[0] + t.box[2]) / 2, y - (t.box[1] + t.box[3]) / 2) for t in shot.truth)
+        fits = near > 1.5 * side if gap is None else gap[0] * side < near < gap[1] * side
+        if fits and all(np.hypot(x - p[0], y - p[1]) > 3 * side for p in placed):
+            _paint_round_thing(img, (x, y), r, kind, rng)
+            placed.append((x, y, r))
+    return shot, img, placed
+
+
+@pytest.mark.parametrize("kind", ["coin", "token", "button"])
+def test_round_things_in_the_tray_get_no_value_and_are_reported(kind):
+    """A die is never round. The nets read a disc with a mark at its centre as a 1, up to 0.98
+    sure (16 of 16 coins and 9 of 16 tokens here before the segmenter's disc cue): a value
+    invented for the game. The segmenter sees the disc's round outline (segment.DISC), so no die
+    is reported on it, the players are told something that is not a die is in the tray (a
+    foreign object: the table waits until it is taken out) and the dice beside it still read."""
     rng = np.random.default_rng(5)
-    valued = things = right = dice = 0
+    things = on_a_thing = told = right = dice = 0
     for seed in range(8):
-        style = TrayStyle.preset("dark" if seed % 2 else "green")
-        shot = render_tray([(seed + k) % 6 + 1 for k in range(3)], seed=900 + seed, style=style)
-        img = shot.image.copy()
-        side = float(np.median([t.box[2] - t.box[0] for t in shot.truth]))
-        placed: list[tuple[float, float, float]] = []
-        for _ in range(200):
-            if len(placed) == 2:
-                break
-            r = side * rng.uniform(0.45, 0.6)
-            x, y = rng.uniform(60, img.shape[1] - 60), rng.uniform(60, img.shape[0] - 60)
-            if all(np.hypot(x - (t.box[0] + t.box[2]) / 2, y - (t.box[1] + t.box[3]) / 2) > 1.5 * side
-                   for t in shot.truth) and all(np.hypot(x - p[0], y - p[1]) > 3 * side for p in placed):
-                _paint_round_thing(img, (x, y), r, kind, rng)
-                placed.append((x, y, r))
+        shot, img, placed = _tray_with_round_things(kind, seed, rng, None)
+        reading = read(img)
+        things += len(placed)
+        for x, y, rad in placed:
+            on_a_thing += any(np.hypot(d.centre[0] - x, d.centre[1] - y) < rad for d in reading.dice)
+            told += any(p.code == FOREIGN_OBJECT and p.box is not None and p.box[0] <= x <= p.box[2]
+                        and p.box[1] <= y <= p.box[3] for p in reading.problems)
+        shot_right, _wrong = _truth_read(shot, reading)
+        right, dice = right + shot_right, dice + len(shot.truth)
+    assert things >= 12
+    assert on_a_thing == 0, f"{on_a_thing} of {things} round things ({kind}) reported as dice"
+    assert told >= 0.75 * things, f"{told} of {things} round things ({kind}) reported as objects"
+    assert right >= 0.9 * dice, f"{right}/{dice} dice beside them read right"
+
+
+ROUND_THING_TOUCHING = pytest.mark.xfail(strict=True, reason=(
+    "known limit: a round thing touching a die joins its blob, so the disc cue does not see it: "
+    "11 of 16 coins and 1 of 16 tokens valued, and 16-18 of 24 dice beside them read right "
+    "(docs/vision.md, Limits)"))
+
+
+@pytest.mark.parametrize("kind", [pytest.param(k, marks=ROUND_THING_TOUCHING) for k in ("coin", "token", "button")])
+def test_round_things_touching_a_die_get_no_value(kind):
+    """The same things pushed against a die (centres 0.75-1.05 die sides apart)."""
+    rng = np.random.default_rng(5)
+    things = valued = right = dice = 0
+    for seed in range(8):
+        shot, img, placed = _tray_with_round_things(kind, seed, rng, (0.75, 1.05))
         reading = read(img)
         things += len(placed)
         valued += sum(1 for x, y, rad in placed for d in reading.dice

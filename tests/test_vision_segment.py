@@ -393,3 +393,64 @@ def test_sprawling_chain_of_dice_is_die_thick_and_a_thin_band_is_not():
     arm = np.zeros((200, 200), np.uint8)
     cv2.rectangle(arm, (60, 120), (120, 199), 255, -1)
     assert segment._at_frame_edge(segment._blob(_contour_of(arm)), arm.shape)
+
+
+# ------------------------------------------------------------------ round things
+
+def _disc_under(seg: segment.Segmentation, box: tuple[float, float, float, float]) -> bool:
+    return any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y, _r in seg.discs)
+
+
+@pytest.mark.parametrize("style", ["green", "light", "dark", "blue", "red"])
+def test_no_die_is_a_disc(style):
+    """The disc cue (segment.DISC) takes a find away from the dice: no die of any colour, alone
+    or in a crowd, may have a disc under it."""
+    for colour in DIE_COLOURS:
+        for n in (1, 5):
+            shot = render_tray([(k % 6) + 1 for k in range(n)], seed=n + 7, style=TrayStyle.preset(style),
+                               colours=[colour])
+            seg = segment.segment(shot.image, refine=False)
+            assert not any(_disc_under(seg, t.box) for t in shot.truth), (colour, n, seg.discs)
+
+
+@pytest.mark.parametrize("fill", [(60, 150, 190), (175, 178, 180), (40, 40, 40)])
+def test_a_die_sized_disc_is_a_disc_and_a_big_or_small_one_is_not(fill):
+    """Brass, silver or a dark coin beside three dice: a disc (x, y, radius) where it lies; a
+    plate three dice wide and a pip-sized dot are not die-sized, so they are not."""
+    shot = render_tray([2, 4, 6], seed=4, style=TrayStyle.preset("green"))
+    side = float(np.median([t.box[2] - t.box[0] for t in shot.truth]))
+    h, w = shot.image.shape[:2]
+    spots = [(x, y) for x in np.linspace(0.1 * w, 0.9 * w, 9) for y in np.linspace(0.1 * h, 0.9 * h, 9)
+             if min(np.hypot(x - (t.box[0] + t.box[2]) / 2, y - (t.box[1] + t.box[3]) / 2)
+                    for t in shot.truth) > 2.5 * side]
+    found = []
+    for r in (0.5 * side, 1.6 * side, 0.1 * side):
+        img = shot.image.copy()
+        x, y = spots[0]
+        cv2.circle(img, (round(x), round(y)), round(r), fill, -1, cv2.LINE_AA)
+        seg = segment.segment(img, refine=False)
+        found.append([d for d in seg.discs if np.hypot(d[0] - x, d[1] - y) < 0.2 * side])
+    coin, plate, dot = found
+    assert len(coin) == 1 and abs(coin[0][2] - 0.5 * side) < 0.15 * side, coin
+    assert plate == [] and dot == []
+
+
+def _shared_photos() -> Path:
+    from vision.bench import default_photos_dir
+    return default_photos_dir()
+
+
+@pytest.mark.skipif(not _shared_photos().is_dir(), reason="shared dice-photos not available")
+@pytest.mark.parametrize("source", ["nellbyler_d6", "roboflow_dice_v3_epanemu"])
+def test_no_real_die_is_a_disc(source):
+    """On every labelled photo of real dice (top-down trays; oblique board scenes), no die has
+    a disc under it: the cue never costs a real die."""
+    root = _shared_photos() / source
+    dice = 0
+    for entry in json.loads((root / "labels.json").read_text()):
+        img = cv2.imread(str(root / entry["image"]))
+        seg = segment.segment(img, refine=False)
+        boxes = [d["box"] for d in entry["dice"] if d["box"] is not None]
+        dice += len(boxes)
+        assert not any(_disc_under(seg, b) for b in boxes), (entry["image"], seg.discs)
+    assert dice > 500

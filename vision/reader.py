@@ -217,6 +217,12 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         pbg = float(p[0])
         if _not_a_die(p):
             continue
+        disc = _round_thing(centre, f.side, c, seg.discs)
+        if disc is not None:
+            # a coin or a token, however die-like its face: no value, and the players are told
+            problems.append(Problem(FOREIGN_OBJECT, "round object (a coin or a token?), not a die",
+                                    tuple(int(round(v * inv)) for v in disc)))
+            continue
         die_like += i < n_found
         value: int | None = k if pk >= NET_MIN_PROB and not split_views else None
         conf = pk
@@ -441,6 +447,20 @@ def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmenta
     return pips.read_face(face, mask), face
 
 
+def _round_thing(centre: tuple[float, float], side: float, c: segment.Candidate | None,
+                 discs: list[tuple[float, float, float]]) -> tuple[float, float, float, float] | None:
+    """The box of the die-sized disc this find lies on (a coin, a board game's number token),
+    or None. A die's top face is a square: the learned stages read a disc with a mark at its
+    centre as a 1, but its outline is round (segment.DISC). A find nearer its own square blob
+    than the disc is that die."""
+    for x, y, r in discs:
+        d = np.hypot(centre[0] - x, centre[1] - y)
+        if d < 0.5 * r and 0.3 * side <= r <= 0.9 * side \
+                and (c is None or d < np.hypot(centre[0] - c.centre[0], centre[1] - c.centre[1])):
+            return x - r, y - r, x + r, y + r
+    return None
+
+
 def _not_a_die(p: np.ndarray) -> bool:
     """The classifier's "not a die" is likely, and likelier than any value."""
     return float(p[0]) >= NET_NOT_DIE and float(p[0]) >= float(p[1:].max())
@@ -540,8 +560,10 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
             seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=False)
             found = _detector_finds(bgr, seg, die_px)
             probs = dicenet.classify(dicenet.crops(bgr, [(d.centre, d.side) for d in found]))
-            # what the classifier calls "not a die" (fixtures, screw heads) is not found
-            keep = [d for d, p in zip(found, probs) if not _not_a_die(p)]
+            # what the classifier calls "not a die" (fixtures, screw heads) is not found, nor a
+            # die-like find on a disc (a coin)
+            keep = [d for d, p in zip(found, probs)
+                    if not _not_a_die(p) and _round_thing(d.centre, d.side, None, seg.discs) is None]
             return [((d.centre[0] * inv, d.centre[1] * inv), tuple(int(round(v * inv)) for v in d.box))
                     for d in keep]
         seg = segment.segment(bgr, die_px=die_px, tray=tray)

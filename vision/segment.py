@@ -38,6 +38,8 @@ FOREIGN_DICE = 2.0       # blobs bigger than this many dice may be foreign objec
 FOREIGN_EDGES = 0.13     # edge pixels per blob pixel below which a big blob is not a heap of dice
 LEANING_ASPECT = 1.3     # outline aspect above which a die surely shows a second face
 ROUND = 0.84             # area / enclosing-circle area above this: a disc, not a square (0.64)
+DISC = 0.9               # ... above this a true disc (coins, tokens): no die's blob comes near
+DISC_AREA = (0.3, 2.5)   # discs of these areas (x a die's) are die-sized round things: see Segmentation.discs
 SEEN_AREA = (0.02, 3.0)  # blobs of these areas (x a die's) may be or hold a die: see Segmentation.seen
 SEEN_PIP = 0.2           # ... those under this area only if compact (a pip, not a line of the rim)
 
@@ -78,6 +80,11 @@ class Segmentation:
     work: np.ndarray | None = field(default=None, repr=False, compare=False)
     # redoes a candidate's outline at full resolution (None: the frame was worked on at full size)
     refiner: Callable[[Candidate], Candidate] | None = field(default=None, repr=False, compare=False)
+    # Die-sized discs (centre x, y and radius, full-frame pixels): a coin or a board game's
+    # token in the tray. The segmenter passes them over, but the learned stages take a disc with
+    # a mark at its centre for a 1; this outline cue tells them apart (on the Byler trays the
+    # roundest blob of a real die is 0.86, a disc's 0.95).
+    discs: list[tuple[float, float, float]] = field(default_factory=list)
     _refined: dict[int, Candidate] = field(default_factory=dict, repr=False, compare=False)
 
     def refined(self, c: Candidate) -> Candidate:
@@ -496,13 +503,24 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     seen = [c.box for c in cands] + [
         _full_box(cv2.boundingRect(b.contour), inv, W, H) for b in blobs
         if lo <= b.area <= hi and (b.area >= SEEN_PIP * die_area or b.aspect < 2.0)]
-    seg = Segmentation(cands, est * inv, foreign, scale, glare, seen=_enclosing(seen), work=small)
+    seg = Segmentation(cands, est * inv, foreign, scale, glare, seen=_enclosing(seen), work=small,
+                       discs=_discs(blobs, die_area, inv))
     if scale < 1.0:
         die = est * inv
         seg.refiner = lambda c: _refine(bgr, c, bg, scale, dthr, die)
         if refine:
             seg.candidates = [seg.refined(c) for c in cands]
     return seg
+
+
+def _discs(blobs: list[_Blob], die_area: float, inv: float) -> list[tuple[float, float, float]]:
+    """The die-sized blobs that are true discs, as (x, y, radius) in full-frame pixels."""
+    out = []
+    for b in blobs:
+        if b.roundness >= DISC and DISC_AREA[0] * die_area <= b.area <= DISC_AREA[1] * die_area:
+            (x, y), r = cv2.minEnclosingCircle(b.contour)
+            out.append((x * inv, y * inv, r * inv))
+    return out
 
 
 def _enclosing(boxes: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int] | None:
