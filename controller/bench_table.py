@@ -7,6 +7,8 @@ A benchmark, not a test: it prints figures for the README and never fails on a s
     from the first frame on which the dice are at rest until the sheet is redrawn with the
     throw applied, both the processing time (what this machine spends) and the camera time
     (the still frames the tracker waits for by design, at 10 and 30 fps);
+  * camera frames: median ms of the settle tracker's update on a 640x480 frame (it sees every
+    frame the camera sends), and of rendering one synthetic 640x480 tray (the demo's camera);
   * memory: peak resident memory of `dicetable demo --game thirteen --headless` (a subprocess).
 """
 from __future__ import annotations
@@ -129,6 +131,30 @@ def bench_latency(throws: int = 12) -> dict:
             "latency_ms_at_30fps": (waited - 1) * 1000 / 30 + processing / max(waited, 1)}
 
 
+def bench_frames(repeats: int = 50) -> dict:
+    """Per-frame costs outside the reader: the settle tracker's update (every camera frame goes
+    through it, the reader only runs on still ones) and the synthetic tray renderer."""
+    from vision.settle import SettleTracker
+    from vision.synthetic import render_tray
+
+    cv2.setNumThreads(1)
+    render_tray([1, 2, 3, 4, 5], seed=0)              # warm-up
+    render_ms = []
+    for i in range(max(repeats // 5, 3)):
+        t0 = time.perf_counter()
+        render_tray([1, 2, 3, 4, 5], seed=i, size=(640, 480))
+        render_ms.append((time.perf_counter() - t0) * 1000)
+    frames = [render_tray([1, 2, 3], seed=i, size=(640, 480)).image for i in range(5)]
+    tracker = SettleTracker()
+    update_ms = []
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        tracker.update(frames[i % 5], i / 10)
+        update_ms.append((time.perf_counter() - t0) * 1000)
+    return {"tracker_update_ms_median": statistics.median(update_ms),
+            "render_tray_ms_median": statistics.median(render_ms)}
+
+
 def bench_memory() -> dict:
     """Peak memory of the thirteen demo, as the demo itself reports it (its own VmHWM: this
     process's getrusage figure for the child would include our own peak, see peak_memory)."""
@@ -147,9 +173,10 @@ def bench_memory() -> dict:
 def run(as_json: bool = False, quick: bool = False) -> int:
     render = bench_render((1920, 1080), 10 if quick else 30) + bench_render((800, 480), 10 if quick else 30)
     latency = bench_latency(4 if quick else 12)
+    frames = bench_frames(20 if quick else 50)
     memory = None if quick else bench_memory()
     if as_json:
-        print(json.dumps({"render": render, "latency": latency, "memory": memory}, indent=1))
+        print(json.dumps({"render": render, "latency": latency, "frames": frames, "memory": memory}, indent=1))
         return 0
     print("Screen render (busiest screen of each game: most players, late game, a decision with previews)")
     print("| game | size | players | median ms | max ms |")
@@ -161,6 +188,8 @@ def run(as_json: bool = False, quick: bool = False) -> int:
           f"max {latency['processing_ms_max']:.1f} ms over {latency['throws']} throws")
     print(f"  the tracker waits for {latency['still_frames_waited']:.0f} still frames by design: "
           f"{latency['latency_ms_at_10fps']:.0f} ms in all at 10 fps, {latency['latency_ms_at_30fps']:.0f} ms at 30 fps")
+    print(f"\nEvery camera frame: settle tracker update {frames['tracker_update_ms_median']:.2f} ms median "
+          f"(640x480); a synthetic 640x480 tray renders in {frames['render_tray_ms_median']:.1f} ms")
     if memory:
         print(f"\nPeak memory of `{memory['command']}`: {memory['peak_rss_mb']:.0f} MB "
               f"(exit {memory['exit']}, {memory['seconds']:.0f} s)")

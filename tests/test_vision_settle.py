@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 
 import numpy as np
 import pytest
@@ -287,14 +286,9 @@ def test_hand_entering_after_settle_is_moving_and_final_comes_back():
     assert tracker.throws == 1
 
 
-def test_update_is_cheap_and_validates_frames():
+def test_update_validates_frames():
+    """(Its cost a frame is a benchmark figure: `dicetable bench table`, not a timed test.)"""
     tracker = SettleTracker()
-    frames = [render_tray([1, 2, 3], seed=i).image for i in range(5)]
-    t = time.perf_counter()
-    for i in range(50):
-        tracker.update(frames[i % 5], i / 10)
-    per_frame = (time.perf_counter() - t) / 50
-    assert per_frame < 0.01                            # ~0.6 ms measured on the dev box
     with pytest.raises(ValueError):
         tracker.update(np.zeros((2, 2), np.uint8), 9)
     with pytest.raises(ValueError):
