@@ -284,6 +284,7 @@ class _Blob:
     aspect: float
     roundness: float
     contour: np.ndarray
+    circle: tuple[float, float, float]   # the enclosing circle its roundness is measured by: x, y, r
 
 
 def _blob(cnt: np.ndarray) -> _Blob:
@@ -292,8 +293,8 @@ def _blob(cnt: np.ndarray) -> _Blob:
     rw, rh = rect[1]
     fill = area / max(rw * rh, 1e-6)
     aspect = max(rw, rh) / max(min(rw, rh), 1e-6)
-    _c, r = cv2.minEnclosingCircle(cnt)
-    return _Blob(area, rect, fill, aspect, area / max(np.pi * r * r, 1e-6), cnt)
+    (x, y), r = cv2.minEnclosingCircle(cnt)
+    return _Blob(area, rect, fill, aspect, area / max(np.pi * r * r, 1e-6), cnt, (x, y, r))
 
 
 def _squareish(b: _Blob) -> bool:
@@ -515,12 +516,8 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
 
 def _discs(blobs: list[_Blob], die_area: float, inv: float) -> list[tuple[float, float, float]]:
     """The die-sized blobs that are true discs, as (x, y, radius) in full-frame pixels."""
-    out = []
-    for b in blobs:
-        if b.roundness >= DISC and DISC_AREA[0] * die_area <= b.area <= DISC_AREA[1] * die_area:
-            (x, y), r = cv2.minEnclosingCircle(b.contour)
-            out.append((x * inv, y * inv, r * inv))
-    return out
+    return [(b.circle[0] * inv, b.circle[1] * inv, b.circle[2] * inv) for b in blobs
+            if b.roundness >= DISC and DISC_AREA[0] * die_area <= b.area <= DISC_AREA[1] * die_area]
 
 
 def _enclosing(boxes: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int] | None:

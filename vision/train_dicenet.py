@@ -259,7 +259,7 @@ def _round_token(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     the classifier gave a black or blue 25 px die showing 1 0.36-0.76 "not a die" (from 0.02),
     and the reader dropped one, since at that size a dark disc with a light dot differs from
     such a die by its corners alone. What a classifier trained with them gains and costs, and
-    why it is not shipped: docs/vision.md, Limits ("Round things are read as dice")."""
+    why it is not shipped: docs/vision.md, Limits ("Round things touching a die")."""
     C = crop.shape[0]
     r = C / (2 * dicenet.CLS_MARGIN) * rng.uniform(0.85, 1.25)
     ry = r * (rng.uniform(0.7, 1.0) if rng.random() < 0.5 else 1.0)     # a disc seen obliquely
