@@ -10,6 +10,7 @@ import json
 import os
 import resource
 import statistics
+import sys
 import time
 import tracemalloc
 from dataclasses import dataclass, field
@@ -341,7 +342,8 @@ def to_json(results: list[SourceResult]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--classical] [--limit N] [--json]`."""
+    """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--classical] [--models DIR]
+    [--limit N] [--json]`."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__)
@@ -358,7 +360,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--classical", action="store_true",
                     help="the classical stages alone, without the learned ones (vision/dicenet.py)")
+    ap.add_argument("--models", type=Path, default=None, metavar="DIR",
+                    help="read with the model files in DIR (e.g. nets trained on one half only)")
     args = ap.parse_args(argv)
+    if args.models is not None:
+        from vision import dicenet
+        used = dicenet.use_models(args.models) if args.models.is_dir() else []
+        if not used:
+            print(f"no model files ({dicenet.DET_FILE.name}, {dicenet.CLS_FILE.name}, "
+                  f"{dicenet.VERIFY_FILE.name}) in {args.models}", file=sys.stderr)
+            return 2
+        print(f"models from {args.models}: {', '.join(used)}", file=sys.stderr)
     root = Path(args.dir) if args.dir else default_photos_dir()
     results = run(root, limit=args.limit, sources=args.source, half=args.half, stage=args.stage,
                   learned=False if args.classical else None, passes=args.passes)

@@ -76,6 +76,20 @@ def _net(path: Path):
     return net
 
 
+def use_models(folder: Path) -> list[str]:
+    """Read with the model files that `folder` holds (the shipped ones for those it lacks), and
+    return their names. Why: the benchmark can then measure nets trained on part of the photos
+    on the part they never saw (`bench --models`), the check behind every figure the docs give
+    for held-out photos."""
+    used = []
+    for name in ("DET_FILE", "CLS_FILE", "VERIFY_FILE"):
+        path = Path(folder) / globals()[name].name
+        if path.is_file():
+            globals()[name] = path
+            used.append(path.name)
+    return used
+
+
 def available() -> bool:
     """Both model files load."""
     return _net(DET_FILE) is not None and _net(CLS_FILE) is not None
