@@ -79,8 +79,7 @@ def _net(path: Path):
 def use_models(folder: Path) -> list[str]:
     """Read with the model files that `folder` holds (the shipped ones for those it lacks), and
     return their names. Why: the benchmark can then measure nets trained on part of the photos
-    on the part they never saw (`bench --models`), the check behind every figure the docs give
-    for held-out photos."""
+    on the part they never saw (`bench --models`), as the docs' cross-validation figures are."""
     used = []
     for name in ("DET_FILE", "CLS_FILE", "VERIFY_FILE"):
         path = Path(folder) / globals()[name].name
