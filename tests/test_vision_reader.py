@@ -500,19 +500,38 @@ def test_two_dice_edge_to_edge_are_both_read():
     assert_values(read(img), [2, 3])
 
 
-@pytest.mark.parametrize("n,size", [(3, 46), (4, 46), (5, 46),
-                                    pytest.param(5, 54, marks=pytest.mark.xfail(
-                                        strict=True, reason="a corner of the 2 found apart from it reads 1"))])
+@pytest.mark.parametrize("n,size", [(3, 46), (4, 46), (5, 46), (5, 54)])
 def test_a_row_of_touching_dice_never_gets_a_wrong_value(n, size):
     """Long rows of touching white dice on a light tray are a known weakness (dice missed: the
     table sees too few dice and asks again); what is read must be right. Where the detector saw
-    a corner of a die and the die's own blob reads another value, the die is unsure."""
+    a corner of a die and the die's own blob reads another value, the die is unsure; where a
+    pip of the 2 is found as a die of its own on the 2's face (5 dice of 54 px: read 1 at 0.96
+    until 2026-11-25), that find is unsure."""
     img, dice = _row(n, size)
     r = read(img)
     for d in r.dice:
         if d.value is not None:
             x, v = min(dice, key=lambda xv: abs(xv[0] - d.centre[0]))
             assert d.value == v, (d.value, d.centre, r.values)
+
+
+@pytest.mark.parametrize("small, big, unsure", [
+    # (value, centre, box side) of a small find and a bigger one; is the small one made unsure?
+    ((1, (104, 222), 33), (2, (126, 240), 68), True),     # a pip of a 2, on its face
+    ((2, (133, 366), 40), (3, (133, 380), 74), True),     # two pips of a 3 seen obliquely
+    ((1, (104, 222), 33), (None, (126, 240), 68), False),  # beside an unread find: may be the face
+    ((1, (104, 222), 33), (1, (126, 240), 68), False),     # the same die found twice: value right
+    ((1, (80, 240), 33), (2, (126, 240), 68), False),      # beside the face, not on it
+    ((1, (104, 222), 60), (2, (126, 240), 68), False),     # as big as the other: two dice
+])
+def test_a_find_on_the_face_of_a_bigger_die_that_reads_otherwise_is_unsure(small, big, unsure):
+    from vision.reader import _on_another_face, _Pending
+
+    def pending(value, centre, side):
+        box = (centre[0] - side / 2, centre[1] - side / 2, centre[0] + side / 2, centre[1] + side / 2)
+        return _Pending(value, box, centre, 0.9, [], side)
+    a, b = pending(*small), pending(*big)
+    assert _on_another_face([a, b]) == ([a] if unsure else [])
 
 
 def test_the_same_frame_is_read_the_same_every_time():

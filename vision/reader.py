@@ -63,6 +63,8 @@ SECOND_VIEW_BELOW = 0.9
 RESCALE_RATIO = 1.6       # a frame that reads badly is read again at the detector's own die size this far off
 PART_OF_BLOB = 0.75       # a find this much smaller than its blob, and off its centre, saw part of a die
 LONE_PIP_SIZE = 0.8       # a die read 1 this much smaller than the frame's other dice is read again at their size
+ON_A_FACE = 0.35          # a die whose centre is this near (x and y, in sides) a bigger die's centre ...
+ON_A_FACE_SMALLER = 0.8   # ... and that is this much smaller is part of that die's face, never a die
 DETECT_MARGIN = 1.5       # the detector looks this many die sides around what the segmenter saw
 
 
@@ -272,6 +274,8 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         if dicenet.best_value(p)[0] != 1:      # one pip of a bigger die: its centre is off, never guess
             d = pending[i]
             d.value, d.conf, d.codes = None, min(d.conf, float(p[1])), d.codes + [UNSURE_VALUE]
+    for d in _on_another_face(pending):
+        d.value, d.conf, d.codes = None, 0.0, d.codes + [UNSURE_VALUE]
     for d in pending:
         _add(dice, problems, d.value, d.box, d.centre, d.conf, d.codes, inv)
     _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
@@ -474,6 +478,31 @@ def _near_edge(box: tuple[int, int, int, int], view: tuple[int, int, int, int], 
     """`box` comes within `margin` of the view's edge (where a die may be cut)."""
     return (box[0] - view[0] < margin or box[1] - view[1] < margin
             or view[2] - box[2] < margin or view[3] - box[3] < margin)
+
+
+def _on_another_face(pending: list[_Pending]) -> list[_Pending]:
+    """The dice that lie on the middle of a clearly bigger die's face and read another value.
+
+    Two dice cannot lie one on the other's top face and both show theirs flat, so such a find
+    is part of the bigger die: the detector took one of its pips for a small die (a corner of
+    a 2 in a row of touching dice reads 1 at 0.96, a blob of its own from the split). It gets
+    no value; the bigger die keeps its own. Only where the bigger die is read, and read
+    otherwise: a find reading the same value is the same die found twice (its value is right),
+    and beside an unread find the smaller one may be the true face (an oblique photo's die,
+    whose bigger find took in its side)."""
+    def span(d: _Pending) -> float:     # the box reported (the find's side may be a corner's)
+        return float(max(d.box[2] - d.box[0], d.box[3] - d.box[1]))
+
+    out = []
+    for d in pending:
+        if d.value is None:
+            continue
+        if any(o is not d and o.value is not None and o.value != d.value
+               and span(d) < ON_A_FACE_SMALLER * span(o)
+               and abs(d.centre[0] - o.centre[0]) < ON_A_FACE * span(o)
+               and abs(d.centre[1] - o.centre[1]) < ON_A_FACE * span(o) for o in pending):
+            out.append(d)
+    return out
 
 
 def _disagree(f: dicenet.Found, c: segment.Candidate) -> bool:
