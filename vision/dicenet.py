@@ -80,13 +80,14 @@ def use_models(folder: Path) -> list[str]:
     """Read with the model files that `folder` holds (the shipped ones for those it lacks), and
     return their names. Why: the benchmark can then measure nets trained on part of the photos
     on the part they never saw (`bench --models`), as the docs' cross-validation figures are."""
-    used = []
-    for name in ("DET_FILE", "CLS_FILE", "VERIFY_FILE"):
-        path = Path(folder) / globals()[name].name
-        if path.is_file():
-            globals()[name] = path
-            used.append(path.name)
-    return used
+    global DET_FILE, CLS_FILE, VERIFY_FILE
+    folder = Path(folder)
+
+    def here(shipped: Path) -> Path:
+        return folder / shipped.name if (folder / shipped.name).is_file() else shipped
+
+    DET_FILE, CLS_FILE, VERIFY_FILE = here(DET_FILE), here(CLS_FILE), here(VERIFY_FILE)
+    return [p.name for p in (DET_FILE, CLS_FILE, VERIFY_FILE) if p.parent == folder]
 
 
 def available() -> bool:

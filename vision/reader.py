@@ -272,10 +272,9 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
         pending.append(_Pending(value, box, centre, conf, codes, f.side))
     for i, p in _small_ones_read_again(bgr, pending).items():
         if dicenet.best_value(p)[0] != 1:      # one pip of a bigger die: its centre is off, never guess
-            d = pending[i]
-            d.value, d.conf, d.codes = None, min(d.conf, float(p[1])), d.codes + [UNSURE_VALUE]
+            pending[i].make_unsure(min(pending[i].conf, float(p[1])))
     for d in _on_another_face(pending):
-        d.value, d.conf, d.codes = None, 0.0, d.codes + [UNSURE_VALUE]
+        d.make_unsure(0.0)
     for d in pending:
         _add(dice, problems, d.value, d.box, d.centre, d.conf, d.codes, inv)
     _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
@@ -292,6 +291,10 @@ class _Pending:
     conf: float
     codes: list[str]
     side: float
+
+    def make_unsure(self, conf: float) -> None:
+        """No value after all (a frame-wide check doubts it): the table will ask."""
+        self.value, self.conf, self.codes = None, conf, self.codes + [UNSURE_VALUE]
 
 
 def _small_ones_read_again(bgr: np.ndarray, pending: list[_Pending]) -> dict[int, np.ndarray]:
