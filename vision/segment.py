@@ -367,7 +367,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     fg, bg, dthr, gthr = _mask(lab, grad, kfrac, roi_mask, contrast)
     # The surface the dice lie on: walls, rims and the table around the tray are left out (they
     # are neither dice nor objects in the tray), and the surface model is redone without them.
-    surf = _surface(fg, lab, roi_mask)
+    surf = _surface(fg, lab, roi_mask, contrast)
     off = fill = core = None
     floors = (0.0, 0.0)
     if surf is not None:
@@ -377,7 +377,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         # shadows glue neighbouring dice together)
         floors = (0.0, gthr)
         fg, bg, dthr, gthr = _mask(lab, grad, kfrac, hull, contrast, off, fill, keep=roi_mask, floors=floors)
-        surf2 = _surface(fg, lab, roi_mask)
+        surf2 = _surface(fg, lab, roi_mask, contrast)
         core = hull if surf2 is None else surf2[0]
         off = cv2.bitwise_not(core)
     elif tray is not None:
@@ -617,7 +617,7 @@ _K5 = np.ones((5, 5), np.uint8)
 SURFACE_DIST = 25.0     # colour distance (shading forgiven) within which a pixel is tray surface
 
 
-def _surface(fg: np.ndarray, lab: np.ndarray, roi_mask: np.ndarray | None
+def _surface(fg: np.ndarray, lab: np.ndarray, roi_mask: np.ndarray | None, contrast: float
              ) -> tuple[np.ndarray, np.ndarray] | None:
     """The tray surface the dice lie on, as a work-scale mask, and its colour.
 
@@ -645,8 +645,11 @@ def _surface(fg: np.ndarray, lab: np.ndarray, roi_mask: np.ndarray | None
     # (median colour; partitioning contiguous rows is faster than a strided axis 0)
     ref = np.partition(np.ascontiguousarray(px.T), len(px) // 2, axis=1)[:, len(px) // 2].astype(np.float32)
     d = distance_to_colour(labs, ref.astype(np.uint8))
-    # the surface's own spread (texture, uneven light) around its colour, near the centre
-    gate = _robust_threshold(d[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4][cen], 6.0, SURFACE_DIST, 60.0)
+    # the surface's own spread (texture, uneven light) around its colour, near the centre; its
+    # floor follows the frame's contrast like foreground_mask's: in a dim frame the wall is as few
+    # colour steps from the floor as the floor's own noise in a bright one, and a fixed floor
+    # took the walls and the table in, so that the whole tray became one "foreign object"
+    gate = _robust_threshold(d[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4][cen], 6.0, SURFACE_DIST * contrast, 60.0)
     free &= cv2.compare(d, float(np.float32(gate)), cv2.CMP_LT) if d.dtype == np.float32 and min(d.shape) > 4 \
         else (d < gate).astype(np.uint8) * 255
     # cut thin bridges through gaps in a rim: the table outside is not the tray
