@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision import dicenet, pips, segment
-from vision.reader_input import exposure_problem, has_lit_detail, to_bgr
+from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
 from vision.types import (
     BLURRED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
     TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading,
@@ -125,6 +125,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     # camera: it is read, and "too dark" stands only if no die reads (black dice on black felt).
     if exp is not None and not (exp.code == TOO_DARK and has_lit_detail(gray)):
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
+    bgr = brightened(bgr)
     tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
 
     learned = learned and dicenet.available()
@@ -585,6 +586,7 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
         bgr, _bad = to_bgr(frame)
         if bgr is None:
             return []
+        bgr = brightened(bgr)
         f = bgr.shape[1] / max(size[0], 1)
         tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
         inv = 1.0 / f
