@@ -658,7 +658,11 @@ def _surface(fg: np.ndarray, lab: np.ndarray, roi_mask: np.ndarray | None, contr
     if n <= 1:
         return None
     areas = stats[1:, cv2.CC_STAT_AREA]
-    big = int(np.argmax(areas)) + 1
+    # the piece the camera looks at: most of the middle of the frame, where the surface's colour
+    # was taken (the largest piece can be the table around the tray, under a vignette as dark
+    # as the floor)
+    middle = np.bincount(lbl[hs // 4:hs - hs // 4, ws // 4:ws - ws // 4].ravel(), minlength=n)[1:]
+    big = int(np.argmax(middle)) + 1
     total = float(cv2.countNonZero(roi_s)) if roi_s is not None else float(hs * ws)
     if areas[big - 1] < 0.2 * total:
         return None
