@@ -20,6 +20,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
+from vision import conditions
 from vision.reader import detect, read, read_die
 from vision.types import DIE_LEANING
 
@@ -184,8 +185,12 @@ VGA_PASSES = 3
 def bench_source(folder: Path, limit: int | None = None,
                  on_image: Callable[[str, np.ndarray, Any], None] | None = None,
                  half: str | None = None, stage: str = "read",
-                 learned: bool | None = None, passes: int = VGA_PASSES) -> SourceResult:
+                 learned: bool | None = None, passes: int = VGA_PASSES,
+                 condition: str | None = None) -> SourceResult:
     """Run the reader over one source folder (holding labels.json).
+
+    `condition`: read every photo changed by one of `vision.conditions.CONDITIONS` (another
+    light, a vignette, noise), None: as taken.
 
     `learned`: force the learned stages (vision/dicenet.py) on or off (None: the reader's default).
 
@@ -205,7 +210,7 @@ def bench_source(folder: Path, limit: int | None = None,
         if i == 3 and tracemalloc.is_tracing():
             res.peak_py_mb = tracemalloc.get_traced_memory()[1] / 1e6
             tracemalloc.stop()
-        img = cv2.imread(str(folder / e["image"]), cv2.IMREAD_COLOR)
+        img = conditions.apply(condition, cv2.imread(str(folder / e["image"]), cv2.IMREAD_COLOR), e["image"])
         labels = e["dice"]
         res.images += 1
         res.dice_labelled += len(labels)
@@ -267,13 +272,14 @@ def bench_source(folder: Path, limit: int | None = None,
         res.peak_py_mb = tracemalloc.get_traced_memory()[1] / 1e6
         tracemalloc.stop()
     if stage == "read" and not crop_source:
-        passes_ms = [time_as_vga(folder, entries, vkw) for _ in range(max(1, passes))]
+        passes_ms = [time_as_vga(folder, entries, vkw, condition) for _ in range(max(1, passes))]
         res.ms_vga_first = passes_ms[0]
         res.ms_vga = [min(t) for t in zip(*passes_ms)]
     return res
 
 
-def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]) -> list[float]:
+def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any],
+                condition: str | None = None) -> list[float]:
     """ms to read each photo as a 640 x 480 frame, the photos read one after another as a camera
     stream (every frame the same size; timed apart from the full-size reads, whose other frame
     sizes would make OpenCV's dnn re-plan its layers on every frame, which the table never does).
@@ -281,7 +287,7 @@ def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]
     would add ~115 MB (125 frames) to the peak memory the benchmark reports."""
     ms = []
     for e in entries:
-        img = cv2.imread(str(folder / e["image"]), cv2.IMREAD_COLOR)
+        img = conditions.apply(condition, cv2.imread(str(folder / e["image"]), cv2.IMREAD_COLOR), e["image"])
         if img is None:
             continue
         vga = as_vga(img)
@@ -293,13 +299,13 @@ def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]
 
 def run(root: Path, limit: int | None = None, sources: list[str] | None = None,
         half: str | None = None, stage: str = "read", learned: bool | None = None,
-        passes: int = VGA_PASSES) -> list[SourceResult]:
+        passes: int = VGA_PASSES, condition: str | None = None) -> list[SourceResult]:
     cv2.setNumThreads(1)  # the bench measures one core, as on the Pi
     names = sorted(p.name for p in root.iterdir() if (p / "labels.json").is_file())
     if sources:
         names = [n for n in names if n in sources]
-    out = [bench_source(root / n, limit, half=half, stage=stage, learned=learned, passes=passes)
-           for n in names]
+    out = [bench_source(root / n, limit, half=half, stage=stage, learned=learned, passes=passes,
+                        condition=condition) for n in names]
     return [r for r in out if r.images]
 
 
@@ -343,7 +349,7 @@ def to_json(results: list[SourceResult]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--classical] [--models DIR]
-    [--limit N] [--json]`."""
+    [--condition NAME] [--limit N] [--json]`."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__)
@@ -360,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--classical", action="store_true",
                     help="the classical stages alone, without the learned ones (vision/dicenet.py)")
+    ap.add_argument("--condition", choices=sorted(conditions.CONDITIONS), default=None,
+                    help="read every photo under another light or camera (vision/conditions.py)")
     ap.add_argument("--models", type=Path, default=None, metavar="DIR",
                     help="read with the model files in DIR (e.g. nets trained on one half only)")
     args = ap.parse_args(argv)
@@ -373,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"models from {args.models}: {', '.join(used)}", file=sys.stderr)
     root = Path(args.dir) if args.dir else default_photos_dir()
     results = run(root, limit=args.limit, sources=args.source, half=args.half, stage=args.stage,
-                  learned=False if args.classical else None, passes=args.passes)
+                  learned=False if args.classical else None, passes=args.passes,
+                  condition=args.condition)
     if args.json:
         print(json.dumps(to_json(results)))
     else:
