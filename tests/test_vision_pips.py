@@ -199,3 +199,34 @@ def test_cached_layout_tables_match_the_candidate_sets():
             for s in range(len(ks)):
                 used = set(idx[s, :ks[s]].tolist())
                 assert [not sub.other[s, j] for j in range(m)] == [j in used for j in range(m)]
+
+
+_LAYOUT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+           4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+           6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def _swirled_face(value: int, seed: int) -> np.ndarray:
+    """A dark blue die with light swirl streaks and red pips, as a canonical 48 px face crop
+    (drawn here, apart from the renderer: the family of dice the Byler odd half leaves unread)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((pips.N, pips.N, 3), (200, 200, 200), np.uint8)
+    cv2.rectangle(img, (5, 5), (42, 42), (70, 40, 25), -1)
+    for _ in range(3):
+        pts = np.array([[rng.uniform(6, 42), rng.uniform(6, 42)] for _ in range(4)], np.int32)
+        cv2.polylines(img, [pts], False, (190, 185, 175), 2, cv2.LINE_AA)
+    for dx, dy in _LAYOUT[value]:
+        cv2.circle(img, (24 + 11 * dx, 24 + 11 * dy), 3, (45, 40, 200), -1, cv2.LINE_AA)
+    return img
+
+
+def test_coloured_pips_on_a_swirled_die_read_by_hue():
+    """The swirl's light streaks stand out from the body as much as the red pips do in full
+    colour, so no layout fits; weighed by hue (HUE_W) the pips stand out alone. Measured: 20 of
+    24 faces read by hue, none wrong; none in full colour."""
+    by_hue = [pips.read_face(_swirled_face(v, s), weights=pips.HUE_W).value for v in range(1, 7) for s in range(4)]
+    in_colour = [pips.read_face(_swirled_face(v, s)).value for v in range(1, 7) for s in range(4)]
+    want = [v for v in range(1, 7) for _s in range(4)]
+    assert sum(g == w for g, w in zip(by_hue, want)) >= 18
+    assert all(g in (None, w) for g, w in zip(by_hue, want))
+    assert all(g in (None, w) for g, w in zip(in_colour, want)) and in_colour.count(None) >= 20

@@ -148,7 +148,7 @@ def locate_die(bgr: np.ndarray) -> tuple[tuple[float, float], float, float]:
     f = 96.0 / max(h, w)
     small = cv2.resize(bgr, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) * _W
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32) * LAB_W
     b = max(2, int(0.05 * min(sh, sw)))
     ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
                            lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
@@ -218,7 +218,11 @@ def crop_views(bgr: np.ndarray, margin: float = 1.05) -> tuple[FaceRead, np.ndar
 
 # --------------------------------------------------------------------------- candidates
 
-_W = np.array([1.0, 2.0, 2.0], np.float32)  # OpenCV 8-bit a/b are compressed vs L
+LAB_W = np.array([1.0, 2.0, 2.0], np.float32)  # OpenCV 8-bit a/b are compressed vs L
+# A second way to weigh colour, for coloured pips on a swirled or marbled body: the swirl differs
+# from the body mostly in lightness, red pips in hue. Lightness weighed at 0.3 of the full-colour
+# weighting lets the pips stand out where the swirl's white streaks looked like pips too.
+HUE_W = np.array([0.3, 2.0, 2.0], np.float32)
 
 
 def prepare_image(img: object) -> np.ndarray | None:
@@ -654,25 +658,26 @@ def _scores(bl: _Blobs, sub: _Sub, res: np.ndarray, a: np.ndarray, cen: np.ndarr
 
 # --------------------------------------------------------------------------- read
 
-def read_face(face: np.ndarray, mask: np.ndarray | None = None) -> FaceRead:
+def read_face(face: np.ndarray, mask: np.ndarray | None = None, weights: np.ndarray = LAB_W) -> FaceRead:
     """Value and confidence of an N x N axis-aligned face crop (BGR uint8). Never raises.
 
     The die may sit loosely in the crop (label or detector box with margin) at any rotation.
     `mask` (optional, N x N uint8) marks the die's body: pips must lie inside it. Crops of
-    another size are resampled to N x N.
+    another size are resampled to N x N. `weights`: of Lab's L, a and b in the colour distance
+    that makes a pip stand out (HUE_W: by hue more than by lightness).
     """
     try:
-        return _read_face(face, mask)
+        return _read_face(face, mask, weights)
     except Exception as exc:  # noqa: BLE001 - a bad crop must not stop the table
         return FaceRead(None, 0.0, reason=f"error: {type(exc).__name__}")
 
 
-def _read_face(face: np.ndarray, mask: np.ndarray | None) -> FaceRead:
+def _read_face(face: np.ndarray, mask: np.ndarray | None, weights: np.ndarray) -> FaceRead:
     bgr = _prep(face)
     if bgr is None:
         return FaceRead(None, 0.0, reason="bad crop")
     n = N
-    lab = np.multiply(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), _W, dtype=np.float32)
+    lab = np.multiply(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB), weights, dtype=np.float32)
     allowed = None
     if isinstance(mask, np.ndarray) and mask.shape[:2] == (n, n):
         m8 = mask if mask.dtype == np.uint8 and mask.ndim == 2 else (mask > 0).astype(np.uint8)

@@ -235,9 +235,12 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             continue  # neither read nor backed by a classical blob: likely a pattern, not a die
         if value is None and c is not None and pk >= NET_AGREE_PROB:
             # unsure: the classical face stage reads the same die on its own; agreement counts
-            fr, _face = _classical_face(bgr, seg.refined(c), seg)
-            if fr.value == k and fr.confidence >= 0.5:
-                value, conf = k, 1.0 - (1.0 - pk) * (1.0 - fr.confidence)
+            # (weighing colour by hue as well, for coloured pips on a swirled body)
+            for weights in (pips.LAB_W, pips.HUE_W):
+                fr, _face = _classical_face(bgr, seg.refined(c), seg, weights)
+                if fr.value == k and fr.confidence >= 0.5:
+                    value, conf = k, 1.0 - (1.0 - pk) * (1.0 - fr.confidence)
+                    break
         clear_face = value is not None and conf >= LEANING_CLEAR_READ
         if c is not None:
             used.add(id(c))
@@ -443,8 +446,8 @@ def _sure_between(probs: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return np.nonzero((top >= lo) & (top < hi))[0]
 
 
-def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation
-                    ) -> tuple[pips.FaceRead, np.ndarray]:
+def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation,
+                    weights: np.ndarray = pips.LAB_W) -> tuple[pips.FaceRead, np.ndarray]:
     """The classical face stage on a candidate: its canonical crop, read under its outline."""
     side = max(c.size)
     face = pips.face_crop(bgr, c.centre, side, c.angle)
@@ -452,7 +455,7 @@ def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmenta
     if c.contour is not None:
         tm = pips.face_transform(c.centre, side, c.angle)
         mask = pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
-    return pips.read_face(face, mask), face
+    return pips.read_face(face, mask, weights), face
 
 
 def _round_thing(centre: tuple[float, float], side: float, c: segment.Candidate | None,
