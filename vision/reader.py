@@ -137,7 +137,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     sharp: list[tuple[np.ndarray, float]] = []   # (crop, scale of its sharpness), one a die
     if learned:
         finds = _learned_dice(bgr, seg, die_px, tray, inv, dice, problems, sharp)
-        if die_px is None and 2 * _n_read(dice) < max(finds, len(dice), 1):
+        if die_px is None and (2 * _n_read(dice) < max(finds, len(dice), 1) or _mostly_ones(dice)):
             seg = _at_the_detectors_scale(bgr, seg, tray, inv, dice, problems, sharp)
     else:
         _classical_dice(bgr, seg, inv, dice, problems, sharp)
@@ -342,8 +342,9 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
     then looks for dice that small and reads a crop around one pip of a 2 as a 1. The detector
     measures the dice itself (its coarse passes); where that is over RESCALE_RATIO off the
     segmenter's size, the frame is read again at it, and that reading is kept unless it reads
-    fewer dice. (Only for frames that read badly: the segmenter's size is the better one on the
-    whole, see docs/vision.md.)"""
+    fewer dice, the first reading's dice that lie in one die of the second counted once (pips of
+    one die). (Only for frames that read badly, or read mostly 1s, the face a lone pip shows:
+    the segmenter's size is the better one on the whole, see docs/vision.md.)"""
     side = dicenet.die_size(bgr)
     if not side or seg.die_px and max(side / seg.die_px, seg.die_px / side) < RESCALE_RATIO:
         return seg
@@ -352,7 +353,7 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
     problems2: list[Problem] = []
     sharp2: list[tuple[np.ndarray, float]] = []
     _learned_dice(bgr, seg2, side, tray, inv, dice2, problems2, sharp2)
-    if _n_read(dice2) < _n_read(dice):
+    if _n_read(dice2) < _n_read_apart(dice, dice2):
         return seg
     dice[:], problems[:], sharp[:] = dice2, problems2, sharp2
     return seg2
@@ -379,6 +380,29 @@ def _where_to_look(seg: segment.Segmentation) -> dicenet.Box | None:
     m = DETECT_MARGIN * seg.die_px
     x0, y0, x1, y1 = seg.seen
     return (x0 - m, y0 - m, x1 + m, y1 + m)
+
+
+def _mostly_ones(dice: list[Die]) -> bool:
+    """Two or more dice read, at least half of them 1s: maybe pips read as dice."""
+    ones = sum(d.value == 1 for d in dice)
+    return ones >= 2 and 2 * ones >= _n_read(dice)
+
+
+def _n_read_apart(dice: list[Die], bigger: list[Die]) -> int:
+    """How many of `dice` were given a value, those whose centres lie in one die of `bigger`
+    (read at a larger scale) counted once: they were parts of one die."""
+    seen: set[int] = set()
+    n = 0
+    for d in dice:
+        if d.value is None:
+            continue
+        j = next((j for j, b in enumerate(bigger)
+                  if b.box[0] <= d.centre[0] <= b.box[2] and b.box[1] <= d.centre[1] <= b.box[3]), None)
+        if j is None or j not in seen:
+            n += 1
+        if j is not None:
+            seen.add(j)
+    return n
 
 
 def _n_read(dice: list[Die]) -> int:
