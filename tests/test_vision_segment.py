@@ -456,28 +456,19 @@ def test_no_real_die_is_a_disc(source):
     assert dice > 500
 
 
-def _darker(img: np.ndarray, how: str, k: float) -> np.ndarray:
-    """The frame at k of its light ("dim"), or under a vignette whose corners lose k of it."""
-    f = img.astype(np.float32)
-    if how == "vignette":
-        h, w = img.shape[:2]
-        yy, xx = np.mgrid[0:h, 0:w]
-        r = np.hypot(xx - w / 2, yy - h / 2) / np.hypot(w / 2, h / 2)
-        return np.clip(f * (1 - k * r ** 2)[..., None], 0, 255).astype(np.uint8)
-    return np.clip(f * k, 0, 255).astype(np.uint8)
-
-
 @pytest.mark.skipif(not _shared_photos().is_dir(), reason="shared dice-photos not available")
 @pytest.mark.parametrize("how, k", [("dim", 0.55), ("dim", 0.45), ("vignette", 0.55), ("vignette", 0.4)])
 def test_a_dim_tray_is_not_a_foreign_object(how, k):
     """The Byler trays at half their light, or under a strong vignette: the surface is still
     found, so the tray with its walls is never taken for one big object (which hides every die
-    in it and stops the table). With a fixed floor for the surface's colour gate, 2 trays were
-    (dim, 0.45 and 0.55); when the largest piece of surface colour was taken for the floor,
-    under a vignette the table around the tray could be it (3 and 4 trays)."""
+    in it and stops the table). With a fixed floor for the surface's colour gate and the largest
+    piece of surface colour taken for the floor (the table around the tray could be it), 1 tray
+    was at 0.55 of its light, and 3 and 4 under these vignettes."""
+    from vision import conditions
+    change = conditions.gain(k) if how == "dim" else conditions.vignette(k)
     root = _shared_photos() / "nellbyler_d6"
     for entry in json.loads((root / "labels.json").read_text()):
-        img = _darker(cv2.imread(str(root / entry["image"])), how, k)
+        img = change(cv2.imread(str(root / entry["image"])), entry["image"])
         h, w = img.shape[:2]
         big = [b for b in segment.segment(img, refine=False).foreign
                if (b[2] - b[0]) * (b[3] - b[1]) > 0.25 * w * h]

@@ -16,22 +16,28 @@ import cv2
 import numpy as np
 
 
-def _gain(k: float) -> Callable[[np.ndarray, str], np.ndarray]:
+Change = Callable[[np.ndarray, str], np.ndarray]   # (photo, its name) -> the photo changed
+
+
+def gain(k: float) -> Change:
+    """The light times k (a camera exposing shorter or longer)."""
     return lambda img, _name: cv2.convertScaleAbs(img, alpha=k)
 
 
-def _cast(bgr: tuple[float, float, float]) -> Callable[[np.ndarray, str], np.ndarray]:
+def _cast(bgr: tuple[float, float, float]) -> Change:
     """A light of another colour (per-channel gains, in B, G, R order)."""
     gains = np.array(bgr, np.float32)
     return lambda img, _name: np.clip(img * gains, 0, 255).astype(np.uint8)
 
 
-def _vignette(img: np.ndarray, _name: str) -> np.ndarray:
-    """A wide lens without shading correction: the corners at 0.45 of the centre's light."""
-    h, w = img.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w]
-    r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
-    return np.clip(img * (1 - 0.55 * r2)[..., None], 0, 255).astype(np.uint8)
+def vignette(loss: float) -> Change:
+    """A wide lens without shading correction: the corners lose `loss` of the centre's light."""
+    def change(img: np.ndarray, _name: str) -> np.ndarray:
+        h, w = img.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w]
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        return np.clip(img * (1 - loss * r2)[..., None], 0, 255).astype(np.uint8)
+    return change
 
 
 def _uneven(img: np.ndarray, _name: str) -> np.ndarray:
@@ -51,13 +57,13 @@ def _blur(img: np.ndarray, _name: str) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), 1.2)
 
 
-CONDITIONS: dict[str, Callable[[np.ndarray, str], np.ndarray]] = {
-    "dim": _gain(0.45),                     # a dim room: the tray ~80 grey levels
-    "darker": _gain(0.3),                   # dimmer still: the tray ~55
-    "overexposed": _gain(1.35),             # the light tray near white, some of it clipped
+CONDITIONS: dict[str, Change] = {
+    "dim": gain(0.45),                      # a dim room: the tray ~80 grey levels
+    "darker": gain(0.3),                    # dimmer still: the tray ~55
+    "overexposed": gain(1.35),              # the light tray near white, some of it clipped
     "warm": _cast((0.72, 0.95, 1.12)),      # a tungsten lamp
     "cool": _cast((1.15, 1.0, 0.8)),        # a cold LED panel
-    "vignette": _vignette,
+    "vignette": vignette(0.55),             # the corners at 0.45 of the centre's light
     "uneven": _uneven,
     "noise": _noise,
     "blur": _blur,
