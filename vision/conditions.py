@@ -57,6 +57,16 @@ def _blur(img: np.ndarray, _name: str) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), 1.2)
 
 
+def _motion(img: np.ndarray, _name: str) -> np.ndarray:
+    """A camera shaken during the exposure: a 5 px streak at 30 degrees (a sixth of a Byler die)."""
+    n = 5
+    line = np.zeros((n, n), np.float32)
+    line[n // 2, :] = 1.0
+    turn = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), 30, 1.0)
+    line = cv2.warpAffine(line, turn, (n, n))
+    return cv2.filter2D(img, -1, line / line.sum())
+
+
 CONDITIONS: dict[str, Change] = {
     "dim": gain(0.45),                      # a dim room: the tray ~80 grey levels
     "darker": gain(0.3),                    # dimmer still: the tray ~55
@@ -67,6 +77,7 @@ CONDITIONS: dict[str, Change] = {
     "uneven": _uneven,
     "noise": _noise,
     "blur": _blur,
+    "motion": _motion,
 }
 
 
