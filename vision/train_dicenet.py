@@ -100,12 +100,18 @@ def render_scenes(n: int, seed: int) -> list[tuple[np.ndarray, list[tuple[float,
 
 
 GREY_FRAC = 0.0    # share of training images turned grey (0.15 hid red pips on dark dice: worse)
+SWAP_FRAC = 0.5    # share of training images whose colour channels are shuffled (see --swap)
+
+
+def _set_swap(frac: float) -> None:
+    global SWAP_FRAC
+    SWAP_FRAC = frac
 
 
 def _photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Colour, light, blur, noise and JPEG changes a camera or a tray could plausibly make."""
     x = img.astype(np.float32)
-    if rng.random() < 0.5:
+    if rng.random() < SWAP_FRAC:
         x = x[:, :, rng.permutation(3)]
     if rng.random() < GREY_FRAC:
         g = x.mean(axis=2, keepdims=True)
@@ -442,7 +448,10 @@ def main(argv: list[str] | None = None) -> int:
                          "token); 0.25 was tried on 2026-11-25")
     ap.add_argument("--shear", type=float, default=0.0,
                     help="classifier: half the crops stretched/sheared by up to this (oblique views)")
+    ap.add_argument("--swap", type=float, default=SWAP_FRAC,
+                    help="share of training crops and patches whose colour channels are shuffled")
     a = ap.parse_args(argv)
+    _set_swap(a.swap)
     import torch
     torch.set_num_threads(a.threads)
     t0 = time.time()
