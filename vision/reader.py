@@ -153,7 +153,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     if sharp and sum(d.value is None for d in dice) >= len(dice) / 2 \
             and float(np.median([_sharpness(img) * k for img, k in sharp])) < 8.0:
         problems.append(Problem(BLURRED, "dice too blurred to read"))
-    elif dice and _camera_shake(bgr, dice, 1.0 / inv) < SHAKE_RATIO:
+    elif dice and _camera_shake(bgr, dice, f) < SHAKE_RATIO:
         problems.append(Problem(BLURRED, "dice smeared: the camera moved during the exposure"))
         dice = [_unsure(d, problems) if d.value is not None and d.confidence < SHAKE_SURE else d for d in dice]
     dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
@@ -238,12 +238,9 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             continue  # neither read nor backed by a classical blob: likely a pattern, not a die
         if value is None and c is not None and pk >= NET_AGREE_PROB:
             # unsure: the classical face stage reads the same die on its own; agreement counts
-            # (weighing colour by hue as well, for coloured pips on a swirled body)
-            for weights in (pips.LAB_W, pips.HUE_W):
-                fr, _face = _classical_face(bgr, seg.refined(c), seg, weights)
-                if fr.value == k and fr.confidence >= 0.5:
-                    value, conf = k, 1.0 - (1.0 - pk) * (1.0 - fr.confidence)
-                    break
+            agreed = _classical_agrees(bgr, seg.refined(c), seg, k)
+            if agreed is not None:
+                value, conf = k, 1.0 - (1.0 - pk) * (1.0 - agreed)
         clear_face = value is not None and conf >= LEANING_CLEAR_READ
         if c is not None:
             used.add(id(c))
@@ -442,9 +439,8 @@ def _camera_shake(bgr: np.ndarray, dice: list[Die], f: float) -> float:
 def _directional_sharpness(gray: np.ndarray) -> float:
     """The steepest gradients (98th percentile) across the direction of the weakest ones, over
     those along the strongest (the structure tensor's axes)."""
-    g = gray.astype(np.float32)
-    gx = cv2.Scharr(g, cv2.CV_32F, 1, 0)
-    gy = cv2.Scharr(g, cv2.CV_32F, 0, 1)
+    gx = cv2.Scharr(gray, cv2.CV_32F, 1, 0)
+    gy = cv2.Scharr(gray, cv2.CV_32F, 0, 1)
     jxx, jyy, jxy = float(cv2.mean(gx * gx)[0]), float(cv2.mean(gy * gy)[0]), float(cv2.mean(gx * gy)[0])
     theta = 0.5 * np.arctan2(2.0 * jxy, jxx - jyy)
     c, s = float(np.cos(theta)), float(np.sin(theta))
@@ -525,16 +521,34 @@ def _sure_between(probs: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return np.nonzero((top >= lo) & (top < hi))[0]
 
 
-def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation,
-                    weights: np.ndarray = pips.LAB_W) -> tuple[pips.FaceRead, np.ndarray]:
+def _classical_face(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation
+                    ) -> tuple[pips.FaceRead, np.ndarray]:
     """The classical face stage on a candidate: its canonical crop, read under its outline."""
+    face, mask = _face_and_mask(bgr, c, seg)
+    return pips.read_face(face, mask), face
+
+
+def _classical_agrees(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation,
+                      value: int) -> float | None:
+    """The classical face stage's confidence when it reads `value` on its own (0.5 or more),
+    weighing colour as usual or else by hue (coloured pips on a swirled body); else None."""
+    face, mask = _face_and_mask(bgr, c, seg)     # (one crop for both weighings)
+    for weights in (pips.LAB_W, pips.HUE_W):
+        fr = pips.read_face(face, mask, weights)
+        if fr.value == value and fr.confidence >= 0.5:
+            return fr.confidence
+    return None
+
+
+def _face_and_mask(bgr: np.ndarray, c: segment.Candidate, seg: segment.Segmentation
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """A candidate's canonical face crop, and its outline in that crop (None without one)."""
     side = max(c.size)
     face = pips.face_crop(bgr, c.centre, side, c.angle)
-    mask = None
-    if c.contour is not None:
-        tm = pips.face_transform(c.centre, side, c.angle)
-        mask = pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
-    return pips.read_face(face, mask, weights), face
+    if c.contour is None:
+        return face, None
+    tm = pips.face_transform(c.centre, side, c.angle)
+    return face, pips.crop_mask(c.contour.astype(np.float32) / seg.scale, tm)
 
 
 def _round_thing(centre: tuple[float, float], side: float, c: segment.Candidate | None,
