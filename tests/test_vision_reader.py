@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from round_things import paint_round_thing
+from vision.bench import default_photos_dir
 from vision.reader import read, read_die
 from vision.types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Reading
 
@@ -862,23 +863,18 @@ def test_round_things_touching_a_die_get_no_value(kind):
     assert right >= 0.9 * dice, f"{right}/{dice} dice beside them read right"
 
 
-def _shared_photos() -> Path:
-    from vision.bench import default_photos_dir
-    return default_photos_dir()
-
-
 # Byler dice the nets read less than surely and the classical face stage confirms only when it
 # weighs colour by hue (image, label index): three dark swirled dice with red pips, a red 1.
 _BY_HUE = [("IMG_20191208_111304.jpg", 6), ("IMG_20191208_112104.jpg", 6),
            ("IMG_20191208_112905.jpg", 0), ("IMG_20191209_095919.jpg", 4)]
 
 
-@pytest.mark.skipif(not _shared_photos().is_dir(), reason="shared dice-photos not available")
+@pytest.mark.skipif(not default_photos_dir().is_dir(), reason="shared dice-photos not available")
 def test_unsure_dice_agreed_by_hue(monkeypatch):
     """These dice read right only through agreement by hue (pips.HUE_W); without it, unread.
     Over the whole Byler set: 882 -> 886 of 909 read right, no die more wrong (docs/vision.md)."""
     from vision import pips
-    root = _shared_photos() / "nellbyler_d6"
+    root = default_photos_dir() / "nellbyler_d6"
     entries = {e["image"].split("/")[-1]: e for e in json.loads((root / "labels.json").read_text())}
 
     def value_at(name: str, i: int) -> int | None:
