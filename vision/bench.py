@@ -210,7 +210,7 @@ def bench_source(folder: Path, limit: int | None = None,
         if i == 3 and tracemalloc.is_tracing():
             res.peak_py_mb = tracemalloc.get_traced_memory()[1] / 1e6
             tracemalloc.stop()
-        img = conditions.apply(condition, cv2.imread(str(folder / e["image"]), cv2.IMREAD_COLOR), e["image"])
+        img = _photo(folder, e, condition)
         labels = e["dice"]
         res.images += 1
         res.dice_labelled += len(labels)
@@ -287,7 +287,7 @@ def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]
     would add ~115 MB (125 frames) to the peak memory the benchmark reports."""
     ms = []
     for e in entries:
-        img = conditions.apply(condition, cv2.imread(str(folder / e["image"]), cv2.IMREAD_COLOR), e["image"])
+        img = _photo(folder, e, condition)
         if img is None:
             continue
         vga = as_vga(img)
@@ -295,6 +295,12 @@ def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]
         read(vga, **vkw)
         ms.append((time.perf_counter() - t1) * 1000)
     return ms
+
+
+def _photo(folder: Path, entry: dict[str, Any], condition: str | None) -> np.ndarray | None:
+    """A labelled photo as the camera would send it under `condition` (None: unreadable)."""
+    img = cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR)
+    return conditions.apply(condition, img, entry["image"])
 
 
 def run(root: Path, limit: int | None = None, sources: list[str] | None = None,
