@@ -322,3 +322,30 @@ def test_training_round_tokens_are_round_light_and_not_dice():
     scene = [(img, [(100.0, 100.0, 40.0, 3)], [])]
     _X, Y = td.classifier_samples(scene, 60, np.random.default_rng(1), neg_frac=1.0, token_frac=1.0)
     assert (Y == 0).sum() > 40
+
+
+def test_training_photos_by_half_with_the_byler_trays_on_their_own(tmp_path):
+    """`--byler-half all` takes every Byler tray while the other sources keep `--half`, so nets can
+    learn from all Byler photos and still be measured on the others' unseen halves."""
+    import json
+
+    import cv2
+    from vision import train_dicenet as td
+
+    for src in ("nellbyler_d6", "roboflow_dice_v3_epanemu", "casino_crops_chase"):
+        (tmp_path / src / "images").mkdir(parents=True)
+        entries = []
+        for i in range(5):
+            cv2.imwrite(str(tmp_path / src / "images" / f"{i}.png"), np.full((20, 20, 3), 10 * i, np.uint8))
+            entries.append({"image": f"images/{i}.png", "dice": [{"value": i + 1, "box": [2, 2, 12, 12]}]})
+        (tmp_path / src / "labels.json").write_text(json.dumps(entries))
+
+    def values(photos: dict, src: str) -> list[int]:
+        return [dice[0][3] for _img, dice in photos[src]]
+    even = td.load_photos(tmp_path, "even")
+    assert all(values(even, s) == [1, 3, 5] for s in even)
+    mixed = td.load_photos(tmp_path, "even", byler_half="all")
+    assert values(mixed, "nellbyler_d6") == [1, 2, 3, 4, 5]
+    assert values(mixed, "roboflow_dice_v3_epanemu") == values(mixed, "casino_crops_chase") == [1, 3, 5]
+    assert values(td.load_photos(tmp_path, "odd", byler_half="even"), "nellbyler_d6") == [1, 3, 5]
+    assert values(td.load_photos(tmp_path, "odd"), "casino_crops_chase") == [2, 4]

@@ -38,14 +38,24 @@ TRAIN_BODIES = tuple(c for c in DIE_COLOURS if c not in ("purple", "orange", "go
 # --------------------------------------------------------------------------- data
 
 
-def load_photos(root: Path, half: str) -> dict[str, list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]]:
-    """{source: [(BGR image, [(cx, cy, side, value)])]} for the chosen half of every source."""
+def in_half(i: int, half: str) -> bool:
+    """Whether the i-th labelled image belongs to `half` (even, odd or all)."""
+    return half == "all" or (half == "even") == (i % 2 == 0)
+
+
+def load_photos(root: Path, half: str, byler_half: str | None = None
+                ) -> dict[str, list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]]:
+    """{source: [(BGR image, [(cx, cy, side, value)])]} for the chosen half of every source.
+
+    `byler_half` (default: `half`) picks the Byler trays on their own, so that nets can learn
+    from every Byler photo while the other sources' odd halves stay unseen for the benchmark."""
     out: dict[str, list] = {}
     for src in ("nellbyler_d6", "roboflow_dice_v3_epanemu", "casino_crops_chase"):
         labels = json.loads((root / src / "labels.json").read_text())
+        part = (byler_half or half) if src == "nellbyler_d6" else half
         items = []
         for i, e in enumerate(labels):
-            if half == "even" and i % 2 or half == "odd" and not i % 2:
+            if not in_half(i, part):
                 continue
             img = cv2.imread(str(root / src / e["image"]), cv2.IMREAD_COLOR)
             if img is None:
@@ -425,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train_dicenet", description=__doc__.split("\n\n")[0])
     ap.add_argument("--photos", type=Path, default=Path("../shared/dice-photos"))
     ap.add_argument("--half", choices=("even", "odd", "all"), default="even")
+    ap.add_argument("--byler-half", choices=("even", "odd", "all"),
+                    help="the Byler trays' own half (default: --half); see docs/vision.md, Training")
     ap.add_argument("--out", type=Path, default=dicenet.MODEL_DIR)
     ap.add_argument("--renders", type=int, default=500)
     ap.add_argument("--det-samples", type=int, default=4000)
@@ -459,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"[{time.time() - t0:6.0f} s] {msg}", flush=True)
 
-    photos = load_photos(a.photos, a.half)
+    photos = load_photos(a.photos, a.half, a.byler_half)
     log("photos: " + ", ".join(f"{k} {len(v)}" for k, v in photos.items()))
     scenes = render_scenes(a.renders, a.seed)
     log(f"rendered {len(scenes)} trays")
