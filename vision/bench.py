@@ -162,6 +162,9 @@ def as_vga(img: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(img[y0:y0 + VGA[1], x0:x0 + VGA[0]])
 
 
+HALVES = ("even", "odd", "all")     # which labelled photos: by index in labels.json
+
+
 def select(entries: list[dict[str, Any]], half: str | None = None,
            limit: int | None = None) -> list[dict[str, Any]]:
     """Even- or odd-indexed entries (by order in labels.json; tune on even, check on odd)."""
@@ -362,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dir", nargs="?", default=None)
     ap.add_argument("--stage", choices=("read", "detect"), default="read",
                     help="detect: die finding only (recall/precision per source), no faces read")
-    ap.add_argument("--half", choices=("even", "odd", "all"), default=None,
+    ap.add_argument("--half", choices=HALVES, default=None,
                     help="even-indexed (tuning) or odd-indexed (checking) images of each source")
     ap.add_argument("--limit", type=int, default=None, metavar="N")
     ap.add_argument("--passes", type=int, default=VGA_PASSES, metavar="N",

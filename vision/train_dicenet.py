@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision import dicenet
+from vision.bench import HALVES, select
 from vision.synthetic import DIE_COLOURS, STYLES, TrayStyle, render_tray
 
 PIP_COLOURS = ("red", "red", "gold", "black", "white")
@@ -36,11 +37,6 @@ PIP_COLOURS = ("red", "red", "gold", "black", "white")
 TRAIN_BODIES = tuple(c for c in DIE_COLOURS if c not in ("purple", "orange", "gold", "marbled_gold"))
 
 # --------------------------------------------------------------------------- data
-
-
-def in_half(i: int, half: str) -> bool:
-    """Whether the i-th labelled image belongs to `half` (even, odd or all)."""
-    return half == "all" or (half == "even") == (i % 2 == 0)
 
 
 def load_photos(root: Path, half: str, byler_half: str | None = None
@@ -54,9 +50,7 @@ def load_photos(root: Path, half: str, byler_half: str | None = None
         labels = json.loads((root / src / "labels.json").read_text())
         part = (byler_half or half) if src == "nellbyler_d6" else half
         items = []
-        for i, e in enumerate(labels):
-            if not in_half(i, part):
-                continue
+        for e in select(labels, part):       # the benchmark's halves, so it never reads a training photo
             img = cv2.imread(str(root / src / e["image"]), cv2.IMREAD_COLOR)
             if img is None:
                 continue
@@ -434,8 +428,8 @@ def export(model, shape: tuple[int, ...], path: Path, dynamic: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train_dicenet", description=__doc__.split("\n\n")[0])
     ap.add_argument("--photos", type=Path, default=Path("../shared/dice-photos"))
-    ap.add_argument("--half", choices=("even", "odd", "all"), default="even")
-    ap.add_argument("--byler-half", choices=("even", "odd", "all"),
+    ap.add_argument("--half", choices=HALVES, default="even")
+    ap.add_argument("--byler-half", choices=HALVES,
                     help="the Byler trays' own half (default: --half); see docs/vision.md, Training")
     ap.add_argument("--out", type=Path, default=dicenet.MODEL_DIR)
     ap.add_argument("--renders", type=int, default=500)
