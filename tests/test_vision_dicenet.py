@@ -342,6 +342,7 @@ def test_training_photos_by_half_with_the_byler_trays_on_their_own(tmp_path):
 
     def values(photos: dict, src: str) -> list[int]:
         return [dice[0][3] for _img, dice in photos[src]]
+
     even = td.load_photos(tmp_path, "even")
     assert all(values(even, s) == [1, 3, 5] for s in even)
     mixed = td.load_photos(tmp_path, "even", byler_half="all")

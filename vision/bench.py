@@ -323,6 +323,11 @@ def max_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KB on Linux
 
 
+# /proc/cpuinfo flag -> the vector unit it names, widest first (x86 "flags", ARM "Features")
+SIMD_FLAGS = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("asimd", "NEON"), ("neon", "NEON"),
+              ("sse4_2", "SSE4.2"))
+
+
 def machine(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, Any]:
     """What the timings were taken on. Why: the same code read a 640 x 480 Byler frame in 7.3 ms on
     one day's 2-core machine and 13.7 ms on the next day's (an AMD EPYC with AVX2 only), so a
@@ -335,8 +340,7 @@ def machine(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, Any]:
     except OSError:
         pass
     flags = set((fields.get("flags") or fields.get("features") or "").split())
-    simd = next((name for flag, name in (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("asimd", "NEON"),
-                                         ("neon", "NEON"), ("sse4_2", "SSE4.2")) if flag in flags), "?")
+    simd = next((name for flag, name in SIMD_FLAGS if flag in flags), "?")
     return {"cpu": fields.get("model name") or fields.get("model") or platform.machine() or "?",
             "simd": simd, "cores": os.cpu_count() or 0,
             "opencv": cv2.__version__, "numpy": np.__version__}
