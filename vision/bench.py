@@ -347,6 +347,7 @@ def machine(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, Any]:
 
 
 def machine_line() -> str:
+    """The machine in one line, printed under every benchmark table."""
     m = machine()
     return (f"machine: {m['cpu']} ({m['simd']}), {m['cores']} cores, "
             f"OpenCV {m['opencv']}, NumPy {m['numpy']}")
