@@ -91,7 +91,17 @@ def bench_vision(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_rendered(args: argparse.Namespace) -> int:
+    """The reader over rendered trays of every style and die colour: needs no photos."""
+    from vision import render_bench
+
+    res = render_bench.run()
+    print(json.dumps(res.to_json()) if args.json else render_bench.table(res))
+    return 0
+
+
 BENCH_TARGETS["vision"] = bench_vision
+BENCH_TARGETS["rendered"] = bench_rendered
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
