@@ -769,6 +769,15 @@ def test_a_dim_tray_is_still_too_dark():
     assert r.dice == () and r.problem_codes() == {TOO_DARK}
 
 
+def test_gold_dice_in_a_dim_room_are_read_not_refused_as_too_dark():
+    """A gold die's light is in its red and green: in a dim room its brightest grey was 39, under
+    the bar of "some detail lit enough to read", and every such tray was refused (0 of 12 dice).
+    The bar is now taken on each pixel's brightest channel (50 here), as the digital gain is."""
+    from vision import render_bench
+    t = render_bench.run(["dim"], ["gold"]).total
+    assert t.right >= 11 and t.wrong == 0, t
+
+
 def test_hot_pixels_on_a_black_frame_are_still_too_dark():
     """Bright specks alone (hot pixels, a LED) let the frame be read; nothing reads, so it is
     too dark."""

@@ -19,15 +19,16 @@ def _bench_args(*argv: str) -> argparse.Namespace:
 
 def test_the_whole_sweep_reads_nearly_every_die_and_never_invents_a_value(capsys):
     """224 rendered trays, 1,344 dice, through `dicetable bench rendered --json`. Read with the
-    shipped nets on 2026-11-26: 1,313 right, 0 wrong, 8 unread, 23 missed (13 in dim rooms, 12
-    gold dice), 9 extras. The bounds leave room for a few dice and none for wrong values."""
+    shipped nets on 2026-11-26: 1,325 right, 0 wrong, 8 unread, 11 missed, 9 extras (1,313 and 23
+    missed while gold dice in a dim room were refused as too dark). The bounds leave room for a
+    few dice and none for wrong values."""
     args = _bench_args("rendered", "--json")
     assert args.func(args) == 0
     out = json.loads(capsys.readouterr().out)
     t = out["total"]
     assert t["dice"] == len(STYLES) * len(DIE_COLOURS) * render_bench.SEEDS * render_bench.DICE_A_TRAY == 1344
     assert t["right"] + t["wrong"] + t["unread"] + t["missed"] == t["dice"]
-    assert t["right"] >= 1300 and t["wrong"] <= 1 and t["extras"] <= 15
+    assert t["right"] >= 1315 and t["wrong"] <= 1 and t["extras"] <= 15
     assert set(out["by_style"]) == set(STYLES) and set(out["by_colour"]) == set(DIE_COLOURS)
     assert sum(s["dice"] for s in out["by_style"].values()) == t["dice"]
     for style in ("green", "light", "dark", "blue", "red"):     # plain light: every die but one

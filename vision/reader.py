@@ -123,7 +123,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     exp = exposure_problem(gray)
     # A dark frame with some detail lit enough to read is a dark tray or a dim room, not a dark
     # camera: it is read, and "too dark" stands only if no die reads (black dice on black felt).
-    if exp is not None and not (exp.code == TOO_DARK and has_lit_detail(gray)):
+    if exp is not None and not (exp.code == TOO_DARK and has_lit_detail(bgr)):
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     bgr = brightened(bgr)
     tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])

@@ -120,7 +120,10 @@ def exposure_problem(gray: np.ndarray) -> Problem | None:
 # of one die) say there is light enough to try: the dark is the felt (black felt, black dice, white
 # pips) or a dim room, and the reader says "too dark" only if nothing reads. Rendered dim trays
 # (brightest pixels 47-61): 168 of 192 dice read, none wrong, where all were refused before; a tray
-# at 12% of its light (brightest 30) is still too dark.
+# at 12% of its light (brightest 30) is still too dark. Measured on the brightest channel since
+# 2026-11-26 (grey before): gold dice in a rendered dim room (grey 39, brightest channel 50) were
+# refused, 12 of 12; now read, 12 of 12. The 224 rendered trays darkened to 18% of their light:
+# 519 of 1,344 dice right and 1 wrong, against 471 and the same 1 by grey; no photo's reading moved.
 LIT_DETAIL = 40
 
 
@@ -152,11 +155,14 @@ def brightened(bgr: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(bgr, alpha=min(MAX_GAIN, BRIGHT_END / max(bright_end, 1.0)))
 
 
-def has_lit_detail(gray: np.ndarray) -> bool:
-    """Some small part of a dark frame is lit enough to read (whole frame: the pips are small)."""
-    if gray.dtype != np.uint8 or gray.ndim != 2 or gray.size < 16:
+def has_lit_detail(bgr: np.ndarray) -> bool:
+    """Some small part of a dark frame is lit enough to read (whole frame: the pips are small).
+    Measured on each pixel's brightest channel, as the digital gain is: a gold or yellow die's
+    light is in its red and green, and grey (a weighted mean) counts it a fifth lower."""
+    if bgr.dtype != np.uint8 or bgr.ndim != 3 or bgr.shape[2] != 3 or bgr.size < 48:
         return False
-    return _percentiles_u8(gray, (99.99,))[0] >= LIT_DETAIL
+    b, g, r = cv2.split(bgr)
+    return _percentiles_u8(cv2.max(cv2.max(b, g), r), (99.99,))[0] >= LIT_DETAIL
 
 
 def _percentiles_u8(sample: np.ndarray, qs: tuple[float, ...]) -> list[float]:
