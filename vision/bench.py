@@ -389,6 +389,19 @@ def to_json(results: list[SourceResult]) -> dict[str, Any]:
             "machine": machine()}
 
 
+def use_models(folder: Path) -> bool:
+    """Read with the model files in `folder` (`--models`: nets trained on one half, say); on
+    stderr, which files were taken, or that there were none (False)."""
+    from vision import dicenet
+    used = dicenet.use_models(folder) if folder.is_dir() else []
+    if not used:
+        print(f"no model files ({dicenet.DET_FILE.name}, {dicenet.CLS_FILE.name}, "
+              f"{dicenet.VERIFY_FILE.name}) in {folder}", file=sys.stderr)
+        return False
+    print(f"models from {folder}: {', '.join(used)}", file=sys.stderr)
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m vision.bench [DIR] [--stage detect] [--half even|odd] [--classical] [--models DIR]
     [--condition NAME] [--limit N] [--json]`."""
@@ -413,14 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=None, metavar="DIR",
                     help="read with the model files in DIR (e.g. nets trained on one half only)")
     args = ap.parse_args(argv)
-    if args.models is not None:
-        from vision import dicenet
-        used = dicenet.use_models(args.models) if args.models.is_dir() else []
-        if not used:
-            print(f"no model files ({dicenet.DET_FILE.name}, {dicenet.CLS_FILE.name}, "
-                  f"{dicenet.VERIFY_FILE.name}) in {args.models}", file=sys.stderr)
-            return 2
-        print(f"models from {args.models}: {', '.join(used)}", file=sys.stderr)
+    if args.models is not None and not use_models(args.models):
+        return 2
     root = Path(args.dir) if args.dir else default_photos_dir()
     results = run(root, limit=args.limit, sources=args.source, half=args.half, stage=args.stage,
                   learned=False if args.classical else None, passes=args.passes,

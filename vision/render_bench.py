@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.bench import machine, machine_line, match
+from vision.bench import machine, machine_line, match, use_models
 from vision.synthetic import DIE_COLOURS, STYLES, render_tray, truth_to_json
 
 DICE_A_TRAY = 6
@@ -137,13 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.seeds < 1:
         ap.error("--seeds must be 1 or more")
-    if args.models is not None:
-        from vision import dicenet
-        used = dicenet.use_models(args.models) if args.models.is_dir() else []
-        if not used:
-            print(f"no model files in {args.models}", file=sys.stderr)
-            return 2
-        print(f"models from {args.models}: {', '.join(used)}", file=sys.stderr)
+    if args.models is not None and not use_models(args.models):
+        return 2
     t0 = time.perf_counter()
     res = run(args.style, args.colour, args.seeds)
     if args.json:
