@@ -58,6 +58,21 @@ def test_module_command_table_and_bad_arguments(capsys):
     assert e.value.code == 2
 
 
+def test_other_die_sizes_and_touching_dice():
+    """The issue's range of dice (25-120 px) and touching dice, on the same trays: big dice are
+    as many as the tray holds, and nothing is read wrong on plain felt."""
+    small = render_bench.run(["green", "dark"], ["white", "red"], seeds=1, die_px=25)
+    big = render_bench.run(["green", "dark"], ["white", "red"], seeds=1, die_px=120)
+    touching = render_bench.run(["green", "dark"], ["white", "red"], seeds=1, die_px=40, touching=2)
+    assert small.total.dice == touching.total.dice == 24 and 4 * 4 <= big.total.dice < 24
+    for res in (small, big, touching):
+        assert res.total.wrong == 0 and res.total.right >= res.total.dice - 2, res.total
+    for argv in (["--die-px", "5"], ["--touching", "9"]):
+        with pytest.raises(SystemExit) as e:
+            render_bench.main(argv)
+        assert e.value.code == 2
+
+
 def test_models_folder_without_models_is_refused(tmp_path, capsys):
     assert render_bench.main(["--models", str(tmp_path), "--seeds", "1", "--style", "green"]) == 2
     assert "no model files" in capsys.readouterr().err

@@ -7,7 +7,8 @@ Why: the labelled photos show few kinds of dice and trays, and a user's clone ha
 counted exactly, and it says what the photo benchmark cannot: how often a die of another look
 is read wrong.
 
-    python -m vision.render_bench [--seeds N] [--style S ...] [--colour C ...] [--models DIR] [--json]
+    python -m vision.render_bench [--seeds N] [--style S ...] [--colour C ...] [--die-px PX]
+                                  [--touching N] [--models DIR] [--json]
     dicetable bench rendered [--json]
 """
 from __future__ import annotations
@@ -70,13 +71,22 @@ def tray_seed(style: str, colour: str, k: int) -> int:
     return 1000 + 100 * DIE_COLOURS.index(colour) + 10 * list(STYLES).index(style) + k
 
 
-def read_tray(style: str, colour: str, k: int) -> tuple[Tally, float]:
-    """Render one tray of the sweep, read it, and count what became of its dice."""
+def read_tray(style: str, colour: str, k: int, die_px: float | None = None, touching: int = 0
+              ) -> tuple[Tally, float]:
+    """Render one tray of the sweep (dice of the style's size unless `die_px`; `touching` of them
+    pushed against others), read it, and count what became of its dice."""
     from vision.reader import read
 
     seed = tray_seed(style, colour, k)
     values = [int(v) for v in np.random.default_rng(seed).integers(1, 7, DICE_A_TRAY)]
-    shot = render_tray(values, seed=seed, style=STYLES[style], colours=(colour,))
+    for n in range(DICE_A_TRAY, 0, -1):     # big dice: as many as the tray holds (four of 120 px)
+        try:
+            shot = render_tray(values[:n], seed=seed, style=STYLES[style], colours=(colour,), die_px=die_px,
+                               touching=min(touching, n))
+            break
+        except ValueError:
+            if n == 1:
+                raise
     reading = read(shot.image)
     labels = [truth_to_json(d) for d in shot.truth]
     preds = [(d.centre[0], d.centre[1], d.value) for d in reading.dice]
@@ -93,13 +103,14 @@ def read_tray(style: str, colour: str, k: int) -> tuple[Tally, float]:
     return t, reading.ms
 
 
-def run(styles: list[str] | None = None, colours: list[str] | None = None, seeds: int = SEEDS) -> SweepResult:
+def run(styles: list[str] | None = None, colours: list[str] | None = None, seeds: int = SEEDS,
+        die_px: float | None = None, touching: int = 0) -> SweepResult:
     """The sweep over `styles` x `colours` (default: all) x `seeds` trays."""
     res = SweepResult()
     for style in styles or list(STYLES):
         for colour in colours or list(DIE_COLOURS):
             for k in range(seeds):
-                t, ms = read_tray(style, colour, k)
+                t, ms = read_tray(style, colour, k, die_px, touching)
                 res.total.add(t)
                 res.by_style.setdefault(style, Tally()).add(t)
                 res.by_colour.setdefault(colour, Tally()).add(t)
@@ -130,16 +141,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--style", action="append", choices=list(STYLES), help="only this tray style (repeatable)")
     ap.add_argument("--colour", action="append", choices=list(DIE_COLOURS), help="only this die colour (repeatable)")
     ap.add_argument("--seeds", type=int, default=SEEDS, metavar="N", help=f"trays a style and colour ({SEEDS})")
+    ap.add_argument("--die-px", type=float, default=None, metavar="PX",
+                    help="every die this wide, in pixels of the 640x480 tray (default: each style's, 60)")
+    ap.add_argument("--touching", type=int, default=0, metavar="N", help="dice pushed against another (0)")
     ap.add_argument("--models", type=Path, default=None, metavar="DIR",
                     help="read with the model files in DIR (e.g. newly trained nets)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.seeds < 1:
         ap.error("--seeds must be 1 or more")
+    if args.die_px is not None and not 10 <= args.die_px <= 160:
+        ap.error("--die-px must be between 10 and 160")
+    if not 0 <= args.touching <= DICE_A_TRAY:
+        ap.error(f"--touching must be between 0 and {DICE_A_TRAY}")
     if args.models is not None and not use_models(args.models):
         return 2
     t0 = time.perf_counter()
-    res = run(args.style, args.colour, args.seeds)
+    res = run(args.style, args.colour, args.seeds, args.die_px, args.touching)
     if args.json:
         print(json.dumps(res.to_json()))
     else:
