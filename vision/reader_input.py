@@ -148,8 +148,8 @@ def brightened(bgr: np.ndarray) -> np.ndarray:
     step = max(1, int(np.sqrt(h * w / 40000.0)))
     # (a nearest-pixel sample and OpenCV's max: ~0.1 ms a 640 x 480 frame, numpy's max over a
     # strided view took ~0.7)
-    b, g, r = cv2.split(cv2.resize(bgr, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST))
-    bright_end = _percentiles_u8(cv2.max(cv2.max(b, g), r), (99.9,))[0]
+    sample = cv2.resize(bgr, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST)
+    bright_end = _percentiles_u8(_brightest_channel(sample), (99.9,))[0]
     if bright_end >= DIM_BELOW:
         return bgr
     return cv2.convertScaleAbs(bgr, alpha=min(MAX_GAIN, BRIGHT_END / max(bright_end, 1.0)))
@@ -161,8 +161,14 @@ def has_lit_detail(bgr: np.ndarray) -> bool:
     light is in its red and green, and grey (a weighted mean) counts it a fifth lower."""
     if bgr.dtype != np.uint8 or bgr.ndim != 3 or bgr.shape[2] != 3 or bgr.size < 48:
         return False
+    return _percentiles_u8(_brightest_channel(bgr), (99.99,))[0] >= LIT_DETAIL
+
+
+def _brightest_channel(bgr: np.ndarray) -> np.ndarray:
+    """Each pixel's brightest channel: how lit it is, whatever its colour (a red die's red, a
+    gold die's red and green), where grey would weigh the colours down."""
     b, g, r = cv2.split(bgr)
-    return _percentiles_u8(cv2.max(cv2.max(b, g), r), (99.99,))[0] >= LIT_DETAIL
+    return cv2.max(cv2.max(b, g), r)
 
 
 def _percentiles_u8(sample: np.ndarray, qs: tuple[float, ...]) -> list[float]:

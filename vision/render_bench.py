@@ -17,7 +17,7 @@ import argparse
 import json
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +42,11 @@ class Tally:
     extras: int = 0
 
     def add(self, other: Tally) -> None:
-        for k in ("dice", "right", "wrong", "unread", "missed", "extras"):
-            setattr(self, k, getattr(self, k) + getattr(other, k))
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def as_dict(self) -> dict[str, int]:
-        return {"dice": self.dice, "right": self.right, "wrong": self.wrong, "unread": self.unread,
-                "missed": self.missed, "extras": self.extras}
+        return asdict(self)
 
 
 @dataclass
