@@ -176,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="1280x720")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="apply every input of a table log (or a .jsonl journal); print the sheet and result")
+    p = sub.add_parser("replay",
+                       help="apply every input of a table log (or a .jsonl journal); print the sheet and result")
     p.add_argument("log")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
@@ -193,8 +194,8 @@ def register_tools(sub) -> None:
     """Subcommands that live with their package (vision: read, bench, calibrate)."""
     from vision import calibrate, cli as vision_cli
 
-    vision_cli.BENCH_TARGETS["rules"] = cmd_bench_rules
-    vision_cli.BENCH_TARGETS["table"] = cmd_bench_table
+    vision_cli.add_bench_target("rules", cmd_bench_rules, ("limit",))
+    vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))
     vision_cli.register(sub)
     calibrate.register(sub)
 

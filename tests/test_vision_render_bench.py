@@ -76,3 +76,34 @@ def test_other_die_sizes_and_touching_dice():
 def test_models_folder_without_models_is_refused(tmp_path, capsys):
     assert render_bench.main(["--models", str(tmp_path), "--seeds", "1", "--style", "green"]) == 2
     assert "no model files" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["rendered", "--limit", "3"], "--limit"),
+    (["rendered", "/tmp"], "DIR"),
+    (["rendered", "--passes", "1"], "--passes"),
+])
+def test_bench_rendered_refuses_the_photo_benchmarks_options(argv, named, capsys):
+    """The sweep has no photo folder, image limit or passes: asking for one is an error (exit 2)
+    that names it, not a silent full sweep."""
+    args = _bench_args(*argv)
+    assert cli.cmd_bench(args) == 2
+    err = capsys.readouterr().err
+    assert f"bench rendered: {named} does not apply" in err
+
+
+def test_each_bench_target_keeps_the_options_it_uses(monkeypatch):
+    """A target still gets the shared options it declared; unknown option names are a bug."""
+    seen = {}
+
+    def probe(args: argparse.Namespace) -> int:
+        seen["limit"] = args.limit
+        return 0
+
+    monkeypatch.setitem(cli.BENCH_TARGETS, "probe", probe)
+    monkeypatch.setitem(cli.BENCH_OPTIONS, "probe", frozenset({"limit"}))
+    args = _bench_args("rendered", "--limit", "4")
+    args.what = "probe"
+    assert cli.cmd_bench(args) == 0 and seen == {"limit": 4}
+    with pytest.raises(ValueError):
+        cli.add_bench_target("probe2", lambda a: 0, ("frames",))

@@ -15,9 +15,23 @@ from typing import Callable
 import cv2
 import numpy as np
 
-# Bench targets by name: the lead can register more (e.g. BENCH_TARGETS["settle"] = fn).
+# Bench targets by name: the lead can register more with `add_bench_target`.
 BenchFn = Callable[[argparse.Namespace], int]
 BENCH_TARGETS: dict[str, BenchFn] = {}
+# Which of the shared options (DIR, --limit, --passes) each target uses. The others are refused,
+# so that `bench rendered --limit 5` says it has no such thing instead of running the whole sweep.
+BENCH_OPTIONS: dict[str, frozenset[str]] = {}
+SHARED_BENCH_OPTIONS = {"dir": "DIR", "limit": "--limit", "passes": "--passes"}
+
+
+def add_bench_target(name: str, fn: BenchFn, options: tuple[str, ...] = ()) -> None:
+    """Register `dicetable bench NAME`, which uses the shared options named (of "dir", "limit",
+    "passes")."""
+    unknown = set(options) - set(SHARED_BENCH_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown bench options {sorted(unknown)}")
+    BENCH_TARGETS[name] = fn
+    BENCH_OPTIONS[name] = frozenset(options)
 
 
 def _load_image(path: str) -> tuple[np.ndarray | None, str | None]:
@@ -100,11 +114,21 @@ def bench_rendered(args: argparse.Namespace) -> int:
     return 0
 
 
-BENCH_TARGETS["vision"] = bench_vision
-BENCH_TARGETS["rendered"] = bench_rendered
+add_bench_target("vision", bench_vision, ("dir", "limit", "passes"))
+add_bench_target("rendered", bench_rendered)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    used = BENCH_OPTIONS.get(args.what, frozenset())
+    given = [flag for name, flag in SHARED_BENCH_OPTIONS.items()
+             if getattr(args, name, None) is not None and name not in used]
+    if given:
+        takes = ", ".join(flag for n, flag in SHARED_BENCH_OPTIONS.items() if n in used)
+        verb = "does" if len(given) == 1 else "do"
+        print(f"dicetable bench {args.what}: {', '.join(given)} {verb} not apply here "
+              f"({'it takes ' + takes if takes else 'it takes no DIR, --limit or --passes'}; "
+              "see `dicetable bench --help`)", file=sys.stderr)
+        return 2
     return BENCH_TARGETS[args.what](args)
 
 
@@ -119,9 +143,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b = subparsers.add_parser("bench", help="measure accuracy and speed")
     b.add_argument("what", choices=sorted(BENCH_TARGETS), help="what to benchmark")
     b.add_argument("dir", nargs="?", default=None, metavar="DIR",
-                   help="labelled photos (default: shared/dice-photos beside the repo)")
+                   help="vision: labelled photos (default: shared/dice-photos beside the repo)")
     b.add_argument("--json", action="store_true")
-    b.add_argument("--limit", type=int, default=None, metavar="N", help="first N images per source")
+    b.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="vision: first N images per source; rules: N/10 s a game (at least 0.2 s); table: a quick run")
     b.add_argument("--passes", type=int, default=None, metavar="N",
                    help="vision: stream passes over the 640x480 frames, each frame's fastest read kept (3)")
     b.set_defaults(func=cmd_bench)
