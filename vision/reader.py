@@ -63,6 +63,11 @@ SECOND_VIEW_BELOW = 0.9
 RESCALE_RATIO = 1.6       # a frame that reads badly is read again at the detector's own die size this far off
 PART_OF_BLOB = 0.75       # a find this much smaller than its blob, and off its centre, saw part of a die
 LONE_PIP_SIZE = 0.8       # a die read 1 this much smaller than the frame's other dice is read again at their size
+# A die read 1 that is this much smaller than the dice read other values, and around which, past
+# its corners (0.75-0.9 of its side from its centre), at least OUTLINE_UNSEEN of the pixels are
+# within FACE_COLOUR_NEAR (Lab) of its face, may be a pip of a bigger die: unsure (_outline_unseen).
+OUTLINE_UNSEEN = 0.9
+FACE_COLOUR_NEAR = 14.0
 ON_A_FACE = 0.35          # a die whose centre is this near (x and y, in sides) a bigger die's centre ...
 ON_A_FACE_SMALLER = 0.8   # ... and that is this much smaller is part of that die's face, never a die
 DETECT_MARGIN = 1.5       # the detector looks this many die sides around what the segmenter saw
@@ -277,7 +282,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     for i, p in _small_ones_read_again(bgr, pending).items():
         if dicenet.best_value(p)[0] != 1:      # one pip of a bigger die: its centre is off, never guess
             pending[i].make_unsure(min(pending[i].conf, float(p[1])))
-    for d in _on_another_face(pending):
+    for d in _on_another_face(pending) + _ones_inside_a_bigger_face(bgr, pending):
         d.make_unsure(0.0)
     for d in pending:
         _add(dice, problems, d.value, d.box, d.centre, d.conf, d.codes, inv)
@@ -329,6 +334,57 @@ def _small_ones_read_again(bgr: np.ndarray, pending: list[_Pending]) -> dict[int
     model = _verifier()
     probs = dicenet.classify(dicenet.crops(bgr, views, dicenet.VERIFY_SIZE if model else None), model)
     return dict(zip(which, probs))
+
+
+def _side_of(box: Any) -> float:
+    return (box[2] - box[0] + box[3] - box[1]) / 2
+
+
+def _ones_inside_a_bigger_face(bgr: np.ndarray, pending: list[_Pending]) -> list[_Pending]:
+    """The dice read 1 that may be pips of a bigger die: clearly smaller (LONE_PIP_SIZE) than the
+    frame's dice read other values, with nothing around them to show where they end
+    (_outline_unseen).
+
+    Big black dice on dark felt, uncalibrated: the segmenter sees no bodies, the detector finds
+    each white pip as a small die and the classifier reads it 1, surely; read again at the other
+    dice's size (_small_ones_read_again), a crop centred on a pip still shows that pip alone. A
+    rendered tray of six read "1 1 1 1 1 5" (two 2s and a 5): the count was right, so the table
+    would have offered it. Such a 1's face is the colour of everything around it, so nothing
+    says it is a die of its own. Measured on the dice read 1 (2026-11-26): all 5 such pips of
+    the 120 px sweep had 0.91-1.0 of their surroundings the face's colour, at 0.52-0.64 of the
+    other dice's side; the 24 real 1s of the Byler photos that are under 0.8 of the other dice's
+    side have 0.0-0.8 (real 1s the colour of their surface reach 1.0, but none is that small).
+    The cost: a small real 1 the felt's colour, whose box took in little more than its pip, is
+    made unsure too (one black 25 px die on the dark felt of the 25 px sweep): the table asks,
+    which is better than offering a wrong value."""
+    others = [_side_of(d.box) for d in pending if d.value is not None and d.value != 1]
+    if not others:
+        return []
+    typical = float(np.median(others))
+    return [d for d in pending if d.value == 1 and _side_of(d.box) < LONE_PIP_SIZE * typical
+            and _outline_unseen(bgr, d.centre, _side_of(d.box))]
+
+
+def _outline_unseen(bgr: np.ndarray, centre: tuple[float, float], side: float) -> bool:
+    """Is the colour of this die's face (0.25-0.33 of its side from its centre: between a 1's
+    pip and its edge, at any turn) also the colour all around it past its corners (0.75-0.9),
+    so that nothing shows where it ends? (Parts out of the frame are left out.)"""
+    h, w = bgr.shape[:2]
+    cx, cy = centre
+    reach = 0.9 * side
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(w, int(cx + reach) + 1), min(h, int(cy + reach) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    lab = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    r = np.hypot(xx - cx, yy - cy) / max(side, 1.0)
+    face = lab[(r >= 0.25) & (r <= 0.33)]
+    around = lab[(r >= 0.75) & (r <= 0.9)]
+    if len(face) < 5 or len(around) < 5:
+        return False
+    near = np.linalg.norm(around - np.median(face, axis=0), axis=1) < FACE_COLOUR_NEAR
+    return float(near.mean()) >= OUTLINE_UNSEEN
 
 
 def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
