@@ -282,7 +282,8 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     for i, p in _small_ones_read_again(bgr, pending).items():
         if dicenet.best_value(p)[0] != 1:      # one pip of a bigger die: its centre is off, never guess
             pending[i].make_unsure(min(pending[i].conf, float(p[1])))
-    for d in _on_another_face(pending) + _ones_inside_a_bigger_face(bgr, pending):
+    doubted = _on_another_face(pending) + _ones_inside_a_bigger_face(bgr, pending)
+    for d in {id(d): d for d in doubted}.values():       # (a die in both is made unsure once)
         d.make_unsure(0.0)
     for d in pending:
         _add(dice, problems, d.value, d.box, d.centre, d.conf, d.codes, inv)
@@ -337,6 +338,7 @@ def _small_ones_read_again(bgr: np.ndarray, pending: list[_Pending]) -> dict[int
 
 
 def _side_of(box: Any) -> float:
+    """A box's mean side: what the dice of a frame are compared by."""
     return (box[2] - box[0] + box[3] - box[1]) / 2
 
 
