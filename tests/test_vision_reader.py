@@ -709,8 +709,10 @@ def test_a_small_one_whose_outline_cannot_be_seen_is_unsure():
     assert reader_mod._ones_inside_a_bigger_face(img, [as_pip, small_one, five]) == [as_pip]
     # as big as the dice read other values: a die of the felt's colour, not a pip
     assert reader_mod._ones_inside_a_bigger_face(img, [_pending_one(pip, 140), five]) == []
-    # no die read another value: nothing to be smaller than
-    assert reader_mod._ones_inside_a_bigger_face(img, [as_pip, small_one]) == []
+    # every die reads 1: those whose outline is unseen are unsure, one that stands out is kept
+    other_pip = _pending_one((150 + 0.27 * 160, 200 + 0.27 * 160), 60)
+    assert reader_mod._ones_inside_a_bigger_face(img, [as_pip, small_one, other_pip]) == [as_pip, other_pip]
+    assert reader_mod._ones_inside_a_bigger_face(img, [as_pip]) == []       # a lone 1: nothing to go by
     # at the frame's corner only what is in view counts; a frame too small to judge: not unseen
     assert reader_mod._outline_unseen(img, (2, 2), 60)
     assert not reader_mod._outline_unseen(img[:2, :2], (1, 1), 60)
@@ -718,6 +720,10 @@ def test_a_small_one_whose_outline_cannot_be_seen_is_unsure():
     green = tray(colour=(40, 70, 30), gradient=0.0)
     draw_die(green, (150, 200), 160, 2, 0, BLACK, WHITE)
     assert not reader_mod._outline_unseen(green, pip, 60)
+    # a real throw of all 1s, white dice on green felt, keeps its values
+    for x in (300, 420, 540):
+        draw_die(green, (x, 380), 60, 1, 15, WHITE, BLACK)
+    assert reader_mod._ones_inside_a_bigger_face(green, [_pending_one((x, 380), 60) for x in (300, 420, 540)]) == []
 
 
 def test_a_frame_that_reads_well_is_read_once(monkeypatch):
@@ -980,5 +986,5 @@ def test_pips_of_big_black_dice_on_dark_felt_are_not_read_as_ones():
     so the table would have offered it. Those 1s are far smaller than the 5 and their face's
     colour goes on past their corners: unsure now, and nothing is read wrong."""
     from vision import render_bench
-    t = render_bench.run(["dark"], ["black"], seeds=2, die_px=120).total
-    assert t.wrong == 0, t
+    t = render_bench.run(["dark"], ["black"], seeds=6, die_px=120).total
+    assert t.wrong == 0, t      # (trays 2 and 5 read "1 1 1 1": every die a pip, none bigger)
