@@ -63,9 +63,10 @@ SECOND_VIEW_BELOW = 0.9
 RESCALE_RATIO = 1.6       # a frame that reads badly is read again at the detector's own die size this far off
 PART_OF_BLOB = 0.75       # a find this much smaller than its blob, and off its centre, saw part of a die
 LONE_PIP_SIZE = 0.8       # a die read 1 this much smaller than the frame's other dice is read again at their size
-# A die read 1 that is this much smaller than the dice read other values, and around which, past
-# its corners (0.75-0.9 of its side from its centre), at least OUTLINE_UNSEEN of the pixels are
-# within FACE_COLOUR_NEAR (Lab) of its face, may be a pip of a bigger die: unsure (_outline_unseen).
+# A die read 1 under LONE_PIP_SIZE of the side of the dice read other values (or in a frame where
+# every die reads 1), around which, past its corners (0.75-0.9 of its side from its centre), at
+# least OUTLINE_UNSEEN of the pixels are within FACE_COLOUR_NEAR (OpenCV's 8-bit Lab) of its
+# face's colour, may be a pip of a bigger die: unsure (_ones_inside_a_bigger_face).
 OUTLINE_UNSEEN = 0.9
 FACE_COLOUR_NEAR = 14.0
 ON_A_FACE = 0.35          # a die whose centre is this near (x and y, in sides) a bigger die's centre ...
