@@ -123,11 +123,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     given = [flag for name, flag in SHARED_BENCH_OPTIONS.items()
              if getattr(args, name, None) is not None and name not in used]
     if given:
-        takes = ", ".join(flag for n, flag in SHARED_BENCH_OPTIONS.items() if n in used)
+        takes = ", ".join(flag for n, flag in SHARED_BENCH_OPTIONS.items() if n in used) \
+            or "none of " + ", ".join(SHARED_BENCH_OPTIONS.values())
         verb = "does" if len(given) == 1 else "do"
         print(f"dicetable bench {args.what}: {', '.join(given)} {verb} not apply here "
-              f"({'it takes ' + takes if takes else 'it takes no DIR, --limit or --passes'}; "
-              "see `dicetable bench --help`)", file=sys.stderr)
+              f"(it takes {takes}; see `dicetable bench --help`)", file=sys.stderr)
         return 2
     return BENCH_TARGETS[args.what](args)
 

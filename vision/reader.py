@@ -192,7 +192,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     for c in (c for c in seg.candidates if id(c) not in claimed):
         r = seg.refined(c)
         if not r.leaning:
-            found.append(dicenet.Found(r.centre, _box_side(r), 0.0))
+            found.append(dicenet.Found(r.centre, _side_of(r.box), 0.0))
             matched.append(c)
     views = [(f.centre, f.side) for f in found]
     crops = dicenet.crops(bgr, views)
@@ -207,7 +207,7 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
             r = seg.refined(c)
             if _disagree(f, r):
                 second[i] = len(views)
-                views.append((r.centre, _box_side(r)))
+                views.append((r.centre, _side_of(r.box)))
     if len(views) > len(found):
         more = dicenet.crops(bgr, views[len(found):])
         crops = np.concatenate([crops, more])
@@ -339,7 +339,7 @@ def _small_ones_read_again(bgr: np.ndarray, pending: list[_Pending]) -> dict[int
 
 
 def _side_of(box: Any) -> float:
-    """A box's mean side: what the dice of a frame are compared by."""
+    """A box's mean side (a reported die's, a classical blob's): what dice and finds are measured by."""
     return (box[2] - box[0] + box[3] - box[1]) / 2
 
 
@@ -368,12 +368,13 @@ def _ones_inside_a_bigger_face(bgr: np.ndarray, pending: list[_Pending]) -> list
     trays at 40, 60 and 80 px) and no photo changed. A real throw of all 1s whose dice stand
     out from the felt keeps its values."""
     others = [_side_of(d.box) for d in pending if d.value is not None and d.value != 1]
-    ones = [d for d in pending if d.value == 1]
-    if not others:     # every die read is a 1: nothing to be smaller than, but nothing shows a die either
-        return [d for d in ones if _outline_unseen(bgr, d.centre, _side_of(d.box))] if len(ones) >= 2 else []
-    typical = float(np.median(others))
-    return [d for d in ones if _side_of(d.box) < LONE_PIP_SIZE * typical
-            and _outline_unseen(bgr, d.centre, _side_of(d.box))]
+    ones = [(d, _side_of(d.box)) for d in pending if d.value == 1]
+    if others:
+        small = LONE_PIP_SIZE * float(np.median(others))
+        ones = [(d, side) for d, side in ones if side < small]
+    elif len(ones) < 2:  # every die read is a 1: nothing to be smaller than, but nothing shows a die either
+        return []
+    return [d for d, side in ones if _outline_unseen(bgr, d.centre, side)]
 
 
 def _outline_unseen(bgr: np.ndarray, centre: tuple[float, float], side: float) -> bool:
@@ -536,11 +537,11 @@ def _edge_on_dice(bgr: np.ndarray, oblong: list[segment.Candidate],
     reported die (its side face or its shadow) or the classifier is sure it is no die at all
     (a wall's corner, a shadow between dice). Rare, so their crops are a batch of their own."""
     oblong = [c for c in oblong
-              if not any(np.hypot(c.centre[0] - x, c.centre[1] - y) < LEANING_SAME_DIE * max(_box_side(c), s)
+              if not any(np.hypot(c.centre[0] - x, c.centre[1] - y) < LEANING_SAME_DIE * max(_side_of(c.box), s)
                          for (x, y), s in reported)]
     if not oblong:
         return
-    probs = dicenet.classify(dicenet.crops(bgr, [(c.centre, _box_side(c)) for c in oblong]))
+    probs = dicenet.classify(dicenet.crops(bgr, [(c.centre, _side_of(c.box)) for c in oblong]))
     for c, p in zip(oblong, probs):
         if float(p[0]) < LEANING_NOT_DIE:
             _add(dice, problems, None, c.box, c.centre, 0.0, [DIE_LEANING, UNSURE_VALUE], inv)
@@ -637,10 +638,6 @@ def _not_a_die(p: np.ndarray) -> bool:
     return float(p[0]) >= NET_NOT_DIE and float(p[0]) >= float(p[1:].max())
 
 
-def _box_side(c: segment.Candidate) -> float:
-    return 0.5 * ((c.box[2] - c.box[0]) + (c.box[3] - c.box[1]))
-
-
 def _near_edge(box: tuple[int, int, int, int], view: tuple[int, int, int, int], margin: float) -> bool:
     """`box` comes within `margin` of the view's edge (where a die may be cut)."""
     return (box[0] - view[0] < margin or box[1] - view[1] < margin
@@ -673,18 +670,18 @@ def _on_another_face(pending: list[_Pending]) -> list[_Pending]:
 
 
 def _disagree(f: dicenet.Found, c: segment.Candidate) -> bool:
-    cside = _box_side(c)
+    cside = _side_of(c.box)
     return abs(cside - f.side) > 0.3 * cside or _off_centre(f, c)
 
 
 def _part_of_blob(f: dicenet.Found, c: segment.Candidate) -> bool:
     """The find is clearly smaller than the blob and off its centre: it saw part of it."""
-    return f.side < PART_OF_BLOB * _box_side(c) and _off_centre(f, c)
+    return f.side < PART_OF_BLOB * _side_of(c.box) and _off_centre(f, c)
 
 
 def _off_centre(f: dicenet.Found, c: segment.Candidate) -> bool:
     """The find is over a quarter of the blob's side away from its centre."""
-    return float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1])) > 0.25 * _box_side(c)
+    return float(np.hypot(c.centre[0] - f.centre[0], c.centre[1] - f.centre[1])) > 0.25 * _side_of(c.box)
 
 
 def _nearest(cands: list[segment.Candidate], f: dicenet.Found, used: set[int]) -> segment.Candidate | None:
