@@ -245,8 +245,9 @@ def test_a_die_the_segmenter_passes_over_is_still_in_the_detectors_view(index):
 @pytest.mark.parametrize("condition", sorted(conditions.CONDITIONS))
 def test_committed_photos_read_under_another_light(tmp_path, condition):
     """The committed photos, changed as a café's camera might send them (dim, overexposed, a
-    lamp's colour, a vignette, noise, blur), still read: measured 19 of 19 tray dice under each
-    but noise (18); under "darker" 16 before dim frames were brought up by a gain."""
+    lamp's colour, a vignette, noise, blur, the camera turned or higher or lower), still read:
+    measured 19 of 19 tray dice under each but noise (18); under "darker" 16 before dim frames
+    were brought up by a gain."""
     res = {r.source: r for r in bench.run(_sources_from_fixtures(tmp_path), passes=1, condition=condition)}
     nb = res["nellbyler_d6"]
     assert nb.dice_right >= 18 and nb.extras == 0, nb.summary()
@@ -258,11 +259,41 @@ def test_conditions_are_repeatable_and_keep_the_frame():
     assert conditions.apply(None, img, "x") is img and conditions.apply("dim", None, "x") is None
     for name in conditions.CONDITIONS:
         a, b = conditions.apply(name, img, "x.jpg"), conditions.apply(name, img, "x.jpg")
-        assert a.shape == img.shape and a.dtype == np.uint8
+        mount = conditions.CONDITIONS[name]
+        if isinstance(mount, conditions.Mount):     # another mount: the frame turned or scaled
+            w, h = round(img.shape[1] * mount.scale), round(img.shape[0] * mount.scale)
+            assert a.shape[:2] == ((w, h) if mount.quarters % 2 else (h, w)), name
+        else:
+            assert a.shape == img.shape, name
+        assert a.dtype == np.uint8
         assert np.array_equal(a, b), name                 # the same photo changes the same way twice
         assert not np.array_equal(a, img), name
     other = conditions.apply("noise", img, "y.jpg")       # ... and noise differs between photos
     assert not np.array_equal(other, conditions.apply("noise", img, "x.jpg"))
+
+
+@pytest.mark.parametrize("mount", [conditions.Mount(q, k) for q in range(4) for k in (1.0, 0.7, 1.5)],
+                         ids=lambda m: f"{m.quarters}x90-x{m.scale}")
+def test_a_mount_moves_the_labels_with_the_dice(mount):
+    """Under another mount each labelled box still holds its die: the box cut from the changed
+    photo is the box cut from the photo, changed the same way. Each box's top-left quarter is
+    white, so a box moved the wrong way round holds another picture."""
+    img = np.zeros((64, 96, 3), np.uint8)
+    boxes = [[8, 8, 40, 32], [56, 30, 90, 60]]
+    for k, (x0, y0, x1, y1) in enumerate(boxes):
+        img[y0:y1, x0:x1] = (60 + 80 * k, 200, 90)
+        img[y0:(y0 + y1) // 2, x0:(x0 + x1) // 2] = 255
+    dice = [{"value": 3, "box": b} for b in boxes] + [{"value": 5, "box": None}]
+    moved, out = mount.labels(dice, (96, 64)), mount(img, "x.jpg")
+    assert moved[2] == dice[2]                    # a crop's die has no box to move
+    for d, m in zip(dice[:2], moved[:2]):
+        x0, y0, x1, y1 = d["box"]
+        want = mount(img[y0:y1, x0:x1], "x.jpg")
+        mx0, my0, mx1, my1 = (int(round(v)) for v in m["box"])
+        got = cv2.resize(out[my0:my1, mx0:mx1], (want.shape[1], want.shape[0]), interpolation=cv2.INTER_NEAREST)
+        assert np.abs(got.astype(int) - want.astype(int)).mean() < 20, (d, m)
+    assert conditions.labels("dim", dice, (96, 64)) is dice
+    assert conditions.labels(None, dice, (96, 64)) is dice
 
 
 def test_an_unknown_condition_is_refused(tmp_path, capsys):

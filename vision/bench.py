@@ -194,7 +194,7 @@ def bench_source(folder: Path, limit: int | None = None,
     """Run the reader over one source folder (holding labels.json).
 
     `condition`: read every photo changed by one of `vision.conditions.CONDITIONS` (another
-    light, a vignette, noise), None: as taken.
+    light, a vignette, noise, another camera mount), None: as taken.
 
     `learned`: force the learned stages (vision/dicenet.py) on or off (None: the reader's default).
 
@@ -214,8 +214,7 @@ def bench_source(folder: Path, limit: int | None = None,
         if i == 3 and tracemalloc.is_tracing():
             res.peak_py_mb = tracemalloc.get_traced_memory()[1] / 1e6
             tracemalloc.stop()
-        img = _photo(folder, e, condition)
-        labels = e["dice"]
+        img, labels = _photo(folder, e, condition)
         res.images += 1
         res.dice_labelled += len(labels)
         t0 = time.perf_counter()
@@ -291,7 +290,7 @@ def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]
     would add ~115 MB (125 frames) to the peak memory the benchmark reports."""
     ms = []
     for e in entries:
-        img = _photo(folder, e, condition)
+        img, _labels = _photo(folder, e, condition)
         if img is None:
             continue
         vga = as_vga(img)
@@ -301,10 +300,15 @@ def time_as_vga(folder: Path, entries: list[dict[str, Any]], vkw: dict[str, Any]
     return ms
 
 
-def _photo(folder: Path, entry: dict[str, Any], condition: str | None) -> np.ndarray | None:
-    """A labelled photo as the camera would send it under `condition` (None: unreadable)."""
+def _photo(folder: Path, entry: dict[str, Any], condition: str | None
+           ) -> tuple[np.ndarray | None, list[dict[str, Any]]]:
+    """A labelled photo as the camera would send it under `condition` (None: unreadable), and
+    its labelled dice where they lie in it."""
     img = cv2.imread(str(folder / entry["image"]), cv2.IMREAD_COLOR)
-    return conditions.apply(condition, img, entry["image"])
+    if img is None:
+        return None, entry["dice"]
+    size = (img.shape[1], img.shape[0])
+    return conditions.apply(condition, img, entry["image"]), conditions.labels(condition, entry["dice"], size)
 
 
 def run(root: Path, limit: int | None = None, sources: list[str] | None = None,

@@ -1,16 +1,18 @@
 """Labelled photos under another light or camera: what a café's table may really send.
 
-The benchmark photos were taken in one good light. A table sits in a dim corner, under a warm
-lamp or a cold LED panel, behind a wide lens that darkens the corners, with a camera that
-exposes too long or too short. `python -m vision.bench --condition NAME` reads every photo
-changed by one of these, so that the reader's robustness is measured on real dice rather than
-guessed. Each change is deterministic (the noise is seeded by the photo's name), so two runs
-compare.
+The benchmark photos were taken in one good light, by one camera at one height. A table sits in
+a dim corner, under a warm lamp or a cold LED panel, behind a wide lens that darkens the
+corners, with a camera that exposes too long or too short, mounted another way round or higher
+or lower over the tray. `python -m vision.bench --condition NAME` reads every photo changed by
+one of these, so that the reader's robustness is measured on real dice rather than guessed.
+Each change is deterministic (the noise is seeded by the photo's name), so two runs compare.
+A change of mount (`Mount`) moves the dice, so the labels' boxes move with it (`labels`).
 """
 from __future__ import annotations
 
 import zlib
-from typing import Callable
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -67,6 +69,39 @@ def _motion(img: np.ndarray, _name: str) -> np.ndarray:
     return cv2.filter2D(img, -1, line / line.sum())
 
 
+@dataclass(frozen=True)
+class Mount:
+    """The camera mounted another way round (`quarters` turns clockwise) or at another height
+    (`scale`: its frames' size, and the dice's in them, times this). Why: "at any rotation" and
+    "dice 25-120 px wide" are promised for every table, and the photos show one mount."""
+
+    quarters: int = 0
+    scale: float = 1.0
+
+    def __call__(self, img: np.ndarray, _name: str) -> np.ndarray:
+        if self.scale != 1.0:
+            h, w = img.shape[:2]
+            img = cv2.resize(img, self._size(w, h), interpolation=cv2.INTER_AREA if self.scale < 1
+                             else cv2.INTER_LINEAR)
+        return np.ascontiguousarray(np.rot90(img, -self.quarters))
+
+    def _size(self, w: int, h: int) -> tuple[int, int]:
+        return max(1, round(w * self.scale)), max(1, round(h * self.scale))
+
+    def box(self, box: list[float], w: int, h: int) -> list[float]:
+        """A label's box (x0, y0, x1, y1 in the photo of `w` x `h`) in the changed photo."""
+        sw, sh = self._size(w, h)
+        x0, y0, x1, y1 = box[0] * sw / w, box[1] * sh / h, box[2] * sw / w, box[3] * sh / h
+        for _ in range(self.quarters % 4):       # a clockwise quarter turn: (x, y) -> (h - y, x)
+            x0, y0, x1, y1, sw, sh = sh - y1, x0, sh - y0, x1, sh, sw
+        return [x0, y0, x1, y1]
+
+    def labels(self, dice: list[dict[str, Any]], size: tuple[int, int]) -> list[dict[str, Any]]:
+        """The labelled `dice` of a photo of `size` (w, h) as they lie in the changed photo (a
+        crop's die, with no box, as it is)."""
+        return [d if d.get("box") is None else {**d, "box": self.box(d["box"], *size)} for d in dice]
+
+
 CONDITIONS: dict[str, Change] = {
     "dim": gain(0.45),                      # a dim room: the tray ~80 grey levels
     "darker": gain(0.3),                    # dimmer still: the tray ~55
@@ -78,6 +113,11 @@ CONDITIONS: dict[str, Change] = {
     "noise": _noise,
     "blur": _blur,
     "motion": _motion,
+    "turned90": Mount(quarters=1),          # the camera mounted a quarter turn round
+    "turned180": Mount(quarters=2),
+    "turned270": Mount(quarters=3),
+    "nearer": Mount(scale=1.5),             # a lower camera: the dice half as big again
+    "farther": Mount(scale=0.7),            # a higher one (Byler's 37 px dice become 26 px)
 }
 
 
@@ -86,3 +126,10 @@ def apply(condition: str | None, img: np.ndarray | None, name: str) -> np.ndarra
     if condition is None or img is None:
         return img
     return CONDITIONS[condition](img, name)
+
+
+def labels(condition: str | None, dice: list[dict[str, Any]], size: tuple[int, int]) -> list[dict[str, Any]]:
+    """The photo's labelled `dice` (its size `size` = w, h) as they lie in it under `condition`:
+    moved with a change of mount, as they are under a change of light."""
+    change = CONDITIONS.get(condition) if condition else None
+    return change.labels(dice, size) if isinstance(change, Mount) else dice
