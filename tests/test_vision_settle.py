@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from vision.conditions import flicker_bands
 from vision.settle import (
     DiceMoved, FinalReading, SettleConfig, SettleState, SettleTracker, StateChanged, readings_agree,
 )
@@ -255,6 +256,45 @@ def test_one_die_slid_is_moved_not_a_new_throw():
     assert ev.throw == 1 and ev.previous == before
     assert tracker.final_reading() == reading_of(after_truth)
     assert tracker.state is SettleState.SETTLED
+
+
+def flickering(frames, amplitude: float = 0.15, period: float = 160, step: float = 0.33):
+    """`frames` under a mains lamp seen by a rolling shutter: bands of light and dark rows that
+    move by `step` of their period from one frame to the next (the frame rate out of step)."""
+    return [flicker_bands(f, amplitude, period, step * i) for i, f in enumerate(frames)]
+
+
+@pytest.mark.parametrize("amplitude, period, step", [(0.05, 160, 0.33), (0.1, 60, 0.25), (0.2, 160, 0.33),
+                                                     (0.2, 480, 0.1)])
+def test_a_lamp_flickering_through_a_rolling_shutter_does_not_keep_a_still_tray_moving(amplitude, period, step):
+    """Moving bands of light are a change of light, not motion. Measured before each row's light
+    was matched on its own (one gain for the frame): bands of +-5% and more kept a still tray
+    "moving" for ever, so the table never took a throw."""
+    shot = render_tray([3, 5, 1, 6], seed=11)
+    tracker = SettleTracker()
+    frames = flickering(still_frames(shot.truth, K + M + 2), amplitude, period, step)
+    states, _ = feed(tracker, frames, reading=reading_of(shot.truth))
+    assert tracker.final_reading() == reading_of(shot.truth)
+    assert states[-1] is SettleState.SETTLED and tracker.last_motion < SettleConfig().motion_fraction
+
+
+def test_under_a_flickering_lamp_a_slid_die_and_a_new_throw_are_still_seen():
+    shot = render_tray([3, 5, 1, 6], seed=11)
+    tracker = SettleTracker()
+    feed(tracker, flickering(still_frames(shot.truth, K + M + 1)), reading=reading_of(shot.truth))
+    assert tracker.final_reading() is not None
+    tracker.drain_events()
+    target = _free_spot(shot.truth, 1)
+    frames, after_truth = slide_frames(shot.truth, 1, target)
+    states, events = feed(tracker, flickering(frames), t0=10, reading=reading_of(after_truth))
+    assert SettleState.MOVING in states
+    assert [type(e) for e in events if isinstance(e, (DiceMoved, FinalReading))] == [DiceMoved]
+    # (the animation ends with just K still frames; the camera goes on sending, and in the bands
+    # the throw's last wobble can count a frame longer: white faces clip at the bright bands)
+    anim = ThrowAnimation([2, 2, 6], seed=9)
+    frames = list(anim) + still_frames(anim.final.truth, 3, seed0=900)
+    states, events = feed(tracker, flickering(frames), t0=20, reading=reading_of(anim.final.truth))
+    assert [f.throw for f in events if isinstance(f, FinalReading)] == [2]
 
 
 def test_new_throw_after_final_is_a_new_final():

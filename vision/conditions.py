@@ -69,6 +69,21 @@ def _motion(img: np.ndarray, _name: str) -> np.ndarray:
     return cv2.filter2D(img, -1, line / line.sum())
 
 
+def flicker_bands(img: np.ndarray, amplitude: float, period: float, phase: float) -> np.ndarray:
+    """A lamp flickering with the mains (100 or 120 times a second), seen by a rolling shutter:
+    each row is exposed a little later than the one above, so the light varies by rows, in
+    bands `period` rows apart, brighter and darker by `amplitude`; `phase` (in periods) moves
+    them, as it does from one frame to the next when the camera's frame rate is not in step."""
+    y = np.arange(img.shape[0], dtype=np.float32)
+    g = 1.0 + amplitude * np.sin(2.0 * np.pi * (y / period + phase))
+    return np.clip(img * (g[:, None, None] if img.ndim == 3 else g[:, None]), 0, 255).astype(np.uint8)
+
+
+def _flicker(img: np.ndarray, name: str) -> np.ndarray:
+    """Bands of +-15% light, three to a frame, placed by the photo's name."""
+    return flicker_bands(img, 0.15, img.shape[0] / 3.0, (zlib.crc32(name.encode()) % 1000) / 1000.0)
+
+
 @dataclass(frozen=True)
 class Mount:
     """The camera mounted another way round (`quarters` turns clockwise) or at another height
@@ -113,6 +128,7 @@ CONDITIONS: dict[str, Change] = {
     "noise": _noise,
     "blur": _blur,
     "motion": _motion,
+    "flicker": _flicker,                    # a mains lamp through a rolling shutter
     "turned90": Mount(quarters=1),          # the camera mounted a quarter turn round
     "turned180": Mount(quarters=2),
     "turned270": Mount(quarters=3),

@@ -6,7 +6,7 @@ readings may be believed.
 
     tracker = SettleTracker()                        # or SettleTracker(SettleConfig(...), tray=(x0, y0, x1, y1))
     for frame, t in camera:
-        state = tracker.update(frame, t)             # EMPTY / MOVING / SETTLED, < 1 ms per frame
+        state = tracker.update(frame, t)             # EMPTY / MOVING / SETTLED, ~1 ms per frame
         if tracker.wants_reading:
             tracker.offer(reader.read(frame), t)
         for event in tracker.drain_events():         # StateChanged, FinalReading, DiceMoved
@@ -23,7 +23,9 @@ States
     SETTLED  still with something on the tray. `final_reading()` is set once readings agree.
 
 Motion is measured by differencing a small grey copy of each frame (default 160 px wide) with
-the previous one and with the first frame of the current still spell (so a slow creep is caught).
+the previous one and with the first frame of the current still spell (so a slow creep is caught),
+each row's light matched first (an exposure step; a mains lamp's flicker seen by a rolling
+shutter, bands of light that move from frame to frame: light, not motion).
 
 Final readings
     A reading is final when the tray has been still for `still_frames` consecutive frames AND
@@ -350,9 +352,18 @@ class SettleTracker:
         return cv2.GaussianBlur(small, (3, 3), 0)
 
     def _motion_mask(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        d = a.astype(np.int16) - b.astype(np.int16)
-        d -= np.int16(np.median(d))              # auto-exposure steps change everything a little
-        return np.abs(d) > self.config.pixel_threshold
+        """Pixels of `a` that changed from `b` by more than a change of light explains.
+
+        Light changes by rows: an auto-exposure step changes every row alike, and a lamp
+        flickering with the mains, seen by a rolling shutter (each row exposed a little later),
+        lays bands of light and dark rows over the frame that move from frame to frame. So each
+        row's light is matched by its own gain (the median ratio along the row, which is mostly
+        tray) before the difference is taken; a die that moves changes a few pixels of a row, not
+        its median. Without this, bands of +-5% kept a still tray "moving" for ever."""
+        af = a.astype(np.float32) + 1.0
+        bf = b.astype(np.float32) + 1.0
+        gain = np.median(af / bf, axis=1, keepdims=True)
+        return np.abs(af - bf * gain) > self.config.pixel_threshold
 
     def _looks_occupied(self, small: np.ndarray) -> bool:
         cfg = self.config
