@@ -139,6 +139,8 @@ class FakePicamera2:
         self.captured = 0
         self.outstanding = 0
         self.applied: dict[str, Any] = dict(module.auto_metadata)
+        # (min, max, default) of each control, as picamera2 reports them
+        self.camera_controls: dict[str, tuple[Any, Any, Any]] = dict(module.camera_controls)
         module.cameras.append(self)
 
     def create_video_configuration(self, **kwargs: Any) -> dict[str, Any]:
@@ -196,6 +198,16 @@ class FakePicamera2:
         # Auto exposure "converges": the values the source must read are those of late frames.
         if self.applied.get("AeEnable", True):
             metadata["ExposureTime"] = int(self.module.auto_metadata["ExposureTime"]) + max(0, 5 - n) * 1000
+            period = self.applied.get("AeFlickerPeriod")
+            if self.applied.get("AeFlickerMode") == 1 and period and metadata["ExposureTime"] >= period:
+                # flicker avoidance: a whole number of periods, the gain (never under the camera's
+                # least) making up the light
+                light = metadata["ExposureTime"] * metadata["AnalogueGain"]
+                whole = round(metadata["ExposureTime"] / period) * period
+                if light / whole < self.camera_controls["AnalogueGain"][0]:
+                    whole -= period
+                metadata["AnalogueGain"] = light / whole
+                metadata["ExposureTime"] = whole
         self.outstanding += 1
         return FakeRequest(self, arrays, metadata)
 
@@ -219,6 +231,13 @@ def make_fake_picamera2_module(
         "AnalogueGain": 2.5,
         "ColourGains": (1.9, 1.6),
         "Lux": 300.0,
+    }
+    # a current libcamera's (with flicker avoidance); tests may remove controls from it
+    module.camera_controls = {  # type: ignore[attr-defined]
+        "ExposureTime": (75, 1_000_000, 20000),
+        "AnalogueGain": (1.0, 16.0, 1.0),
+        "AeFlickerMode": (0, 1, 0),
+        "AeFlickerPeriod": (100, 1_000_000, 0),
     }
 
     class Picamera2(FakePicamera2):

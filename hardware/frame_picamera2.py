@@ -4,6 +4,13 @@ Two streams from one sensor: a small "lores" one that is cheap to compare frame 
 (are the dice still rolling?) and a full "main" one to read pips from. After a warm-up the
 auto exposure, gain and white balance are frozen: the tray's lighting does not change, and a
 drifting exposure would make the same die look different from one throw to the next.
+
+Lamps on the mains flicker 100 or 120 times a second (`mains_hz` 50 or 60). A rolling shutter
+then lays bands of light and dark rows over frames whose exposure is not a whole number of
+flicker periods, and the bands move from frame to frame. So auto exposure is told the flicker
+period while it warms up (libcamera's AeFlickerMode / AeFlickerPeriod, where the camera has
+them), and the exposure frozen after it is a whole number of periods, the gain making up the
+difference. (The settle tracker forgives such bands too, but the dice read better without.)
 """
 from __future__ import annotations
 
@@ -23,6 +30,7 @@ log = logging.getLogger(__name__)
 
 MAIN = "main"
 LORES = "lores"
+FLICKER_MANUAL = 1      # libcamera's AeFlickerModeEnum.Manual: avoid the flicker of AeFlickerPeriod
 
 
 def to_bgr(array: np.ndarray, fmt: str, size: tuple[int, int]) -> np.ndarray:
@@ -75,6 +83,7 @@ class Picamera2FrameSource(BaseFrameSource):
         analogue_gain: float | None = None,
         colour_gains: tuple[float, float] | None = None,
         max_age_s: float = 0.5,
+        mains_hz: float = 50.0,
         picamera2_module: ModuleType | Any | None = None,
         clock: Clock | None = None,
         name: str = "picamera2",
@@ -95,6 +104,9 @@ class Picamera2FrameSource(BaseFrameSource):
         self.analogue_gain = analogue_gain
         self.colour_gains = tuple(colour_gains) if colour_gains is not None else None
         self.max_age_s = positive(max_age_s, "max_age_s", "camera")
+        # ASSUMPTION: the café's lights run on 50 Hz mains (Europe); 60 in the Americas; 0: no
+        # flicker avoidance (daylight, or lamps that do not flicker)
+        self.mains_hz = positive(mains_hz, "mains_hz", "camera", allow_zero=True)
         self._module = picamera2_module
         self.clock = clock or time.monotonic
         self.name = name
@@ -111,7 +123,7 @@ class Picamera2FrameSource(BaseFrameSource):
     ) -> "Picamera2FrameSource":
         keys = {"camera_num", "main_size", "lores_size", "main_format", "lores_format", "buffer_count",
                 "warmup_frames", "warmup_s", "warmup_max_frames", "lock_exposure", "lock_white_balance",
-                "exposure_time_us", "analogue_gain", "colour_gains", "max_age_s", "name"}
+                "exposure_time_us", "analogue_gain", "colour_gains", "max_age_s", "mains_hz", "name"}
         check_keys(config, keys, "camera")
         kwargs = {k: v for k, v in config.items() if k != "type"}
         for key in ("main_size", "lores_size", "colour_gains"):
@@ -146,6 +158,9 @@ class Picamera2FrameSource(BaseFrameSource):
             )
             cam.configure(config)
             cam.start()
+            flicker = self._flicker_controls()
+            if flicker:
+                cam.set_controls(flicker)
             metadata = self._warm_up()
             self.locked_controls = self._lock_controls(metadata)
             if self.locked_controls:
@@ -193,6 +208,44 @@ class Picamera2FrameSource(BaseFrameSource):
                 break
         return metadata
 
+    @property
+    def flicker_period_us(self) -> int | None:
+        """The lamps' flicker period (half the mains period), None when flicker is not avoided."""
+        return round(1e6 / (2.0 * self.mains_hz)) if self.mains_hz else None
+
+    def _camera_limits(self, name: str) -> tuple[Any, Any] | None:
+        """(min, max) of a control as the camera reports it (picamera2's camera_controls), None
+        when it does not report that control."""
+        limits = (getattr(self.cam, "camera_controls", None) or {}).get(name)
+        return (limits[0], limits[1]) if limits is not None and len(limits) >= 2 else None
+
+    def _flicker_controls(self) -> dict[str, Any]:
+        """The controls that make auto exposure avoid the lamps' flicker (empty when the camera's
+        libcamera is too old to have them: the frozen exposure is still rounded, see below)."""
+        period = self.flicker_period_us
+        if period is None:
+            return {}
+        if self._camera_limits("AeFlickerMode") is None or self._camera_limits("AeFlickerPeriod") is None:
+            log.info("%s: no AeFlickerMode in this camera's controls; only the frozen exposure avoids "
+                     "the flicker", self.name)
+            return {}
+        return {"AeFlickerMode": FLICKER_MANUAL, "AeFlickerPeriod": period}
+
+    def _flicker_free(self, exposure: int, gain: float) -> tuple[int, float]:
+        """`exposure` (us) brought to the nearest whole number of flicker periods that the gain can
+        make up for (the same light: exposure x gain kept), or as it is when none can: shorter
+        than one period (a very bright tray) no exposure avoids the bands."""
+        period = self.flicker_period_us
+        if period is None or exposure < period:
+            return exposure, gain
+        lo, hi = self._camera_limits("AnalogueGain") or (1.0, None)
+        k = exposure / period
+        for whole in sorted({max(1, int(k)), int(k) + 1}, key=lambda n: abs(n - k)):
+            g = gain * exposure / (whole * period)
+            if g >= float(lo) and (hi is None or g <= float(hi)):
+                return whole * period, round(g, 3)
+        return exposure, gain
+
     def _lock_controls(self, metadata: dict[str, Any]) -> dict[str, Any]:
         controls: dict[str, Any] = {}
         if self.lock_exposure:
@@ -201,7 +254,10 @@ class Picamera2FrameSource(BaseFrameSource):
             if exposure is None or gain is None:
                 log.warning("%s: no ExposureTime/AnalogueGain in metadata; exposure stays automatic", self.name)
             else:
-                controls.update(AeEnable=False, ExposureTime=int(exposure), AnalogueGain=float(gain))
+                exposure, gain = int(exposure), float(gain)
+                if self.exposure_time_us is None and self.analogue_gain is None:   # (values given are kept)
+                    exposure, gain = self._flicker_free(exposure, gain)
+                controls.update(AeEnable=False, ExposureTime=exposure, AnalogueGain=gain)
         if self.lock_white_balance:
             gains = self.colour_gains if self.colour_gains is not None else metadata.get("ColourGains")
             if gains is None or len(gains) != 2:

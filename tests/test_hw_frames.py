@@ -314,8 +314,10 @@ def test_picamera2_configures_streams_warms_up_and_fixes_controls(fake_picamera2
     assert cam.calls[:3] == ["create_video_configuration", "configure", "start"]
     # 0.45 s of sensor time at 30 fps is reached at frame 14 (the 15th), later than warmup_frames=8
     assert cam.captured == 15
-    assert cam.controls_set == [{
-        "AeEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.5,
+    # auto exposure warms up avoiding the flicker of 50 Hz lamps (a 10 ms period), so its 12 ms
+    # became 10 ms with the gain making up the light
+    assert cam.controls_set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 10000}, {
+        "AeEnable": False, "ExposureTime": 10000, "AnalogueGain": 3.0,
         "AwbEnable": False, "ColourGains": (1.9, 1.6),
     }]
     assert cam.outstanding == 0  # every request released (picamera2 stalls otherwise)
@@ -323,7 +325,8 @@ def test_picamera2_configures_streams_warms_up_and_fixes_controls(fake_picamera2
 
 def test_picamera2_locks_the_values_of_the_last_warmup_frame(fake_picamera2) -> None:
     # the fake's auto exposure is still converging on early frames (frame 1 reports 16000 us)
-    source = Picamera2FrameSource(warmup_frames=2, warmup_s=0, clock=sensor_clock(fake_picamera2, 1000))
+    source = Picamera2FrameSource(warmup_frames=2, warmup_s=0, clock=sensor_clock(fake_picamera2, 1000),
+                                  mains_hz=0)
     source.open()
     assert source.locked_controls["ExposureTime"] == 16000
     assert fake_picamera2.cameras[0].captured == 2
@@ -333,12 +336,57 @@ def test_picamera2_explicit_values_and_no_lock(fake_picamera2) -> None:
     source = Picamera2FrameSource(warmup_frames=2, warmup_s=0, exposure_time_us=8000, analogue_gain=1.0,
                                   lock_white_balance=False, clock=sensor_clock(fake_picamera2, 1000), max_age_s=1e9)
     source.open()
-    assert fake_picamera2.cameras[0].controls_set == [{"AeEnable": False, "ExposureTime": 8000, "AnalogueGain": 1.0}]
+    # (the values given are kept as they are, even off the flicker period)
+    assert fake_picamera2.cameras[0].controls_set[1:] == [{"AeEnable": False, "ExposureTime": 8000,
+                                                           "AnalogueGain": 1.0}]
     source.close()
     unlocked = Picamera2FrameSource(warmup_frames=1, warmup_s=0, lock_exposure=False, lock_white_balance=False)
     unlocked.open()
-    assert fake_picamera2.cameras[1].controls_set == []
+    assert fake_picamera2.cameras[1].controls_set == [{"AeFlickerMode": 1, "AeFlickerPeriod": 10000}]
     assert fake_picamera2.cameras[0].calls[-2:] == ["stop", "close"]
+
+
+@pytest.mark.parametrize("mains_hz, period", [(50, 10000), (60, 8333)])
+@pytest.mark.parametrize("flicker_controls", [True, False], ids=["libcamera-with-flicker", "older-libcamera"])
+@pytest.mark.parametrize("auto, want", [
+    ((12000, 2.5), None),            # whole periods, the light (exposure x gain) kept
+    ((27000, 1.2), None),
+    ((16000, 1.0), "shorter"),       # 2 periods would need a gain under the camera's 1.0: 1 period
+    ((4000, 1.0), "as measured"),    # a very bright tray: shorter than one period, nothing avoids it
+])
+def test_picamera2_freezes_an_exposure_of_whole_flicker_periods(fake_picamera2, mains_hz, period,
+                                                                 flicker_controls, auto, want) -> None:
+    """A rolling shutter under lamps flickering with the mains lays moving bands of light over
+    frames unless the exposure is a whole number of flicker periods (half the mains period). With
+    a libcamera that has AeFlickerMode the auto exposure warms up that way; with an older one the
+    frozen exposure is rounded; either way the same light reaches the frame."""
+    fake_picamera2.auto_metadata.update(ExposureTime=auto[0], AnalogueGain=auto[1])
+    if not flicker_controls:
+        del fake_picamera2.camera_controls["AeFlickerMode"], fake_picamera2.camera_controls["AeFlickerPeriod"]
+    source = Picamera2FrameSource(warmup_frames=8, warmup_s=0, mains_hz=mains_hz, lock_white_balance=False,
+                                  clock=sensor_clock(fake_picamera2, 1000), max_age_s=1e9)
+    source.open()
+    cam = fake_picamera2.cameras[0]
+    assert (cam.controls_set[0] == {"AeFlickerMode": 1, "AeFlickerPeriod": period}) == flicker_controls
+    exposure, gain = source.locked_controls["ExposureTime"], source.locked_controls["AnalogueGain"]
+    if want == "as measured":
+        assert (exposure, gain) == auto
+        return
+    assert exposure % period == 0 and exposure >= period
+    assert exposure * gain == pytest.approx(auto[0] * auto[1], rel=0.002)
+    assert 1.0 <= gain <= 16.0
+    if want == "shorter":
+        assert exposure < auto[0]
+
+
+def test_picamera2_mains_hz_is_checked_and_zero_leaves_the_exposure_alone(fake_picamera2) -> None:
+    with pytest.raises(ValueError, match="mains_hz"):
+        make_frame_source({"type": "picamera2", "mains_hz": -50})
+    source = make_frame_source({"type": "picamera2", "mains_hz": 0, "warmup_frames": 8, "warmup_s": 0,
+                                "max_age_s": 1e9}, clock=sensor_clock(fake_picamera2, 1000))
+    source.open()
+    assert source.locked_controls["ExposureTime"] == 12000
+    assert "AeFlickerMode" not in fake_picamera2.cameras[0].controls_set[0]
 
 
 def test_picamera2_reads_main_and_lores_as_bgr(fake_picamera2) -> None:
