@@ -92,6 +92,26 @@ def test_glare_and_uneven_light_advice():
     assert any(a.startswith("Uneven light: corners") for a in cal.advice), cal.advice
 
 
+@pytest.mark.parametrize("amplitude", [0.05, 0.2])
+def test_a_flickering_lamp_is_named_not_taken_for_noise(amplitude):
+    """Bands of light moving over the empty tray from frame to frame (a mains lamp, a rolling
+    shutter) get their own advice, naming the fix (mains_hz); before, bands of +-20% were
+    reported as "Noisy image ... add light", which does not cure them, and +-5% as nothing."""
+    from vision.conditions import flicker_bands
+    empty, throws = frames(TrayStyle(), 60, n_empty=4)
+    empty = [flicker_bands(f, amplitude, 160, 0.3 * i) for i, f in enumerate(empty)]
+    cal = calibrate(empty, [t.image for t in throws])
+    flicker = [a for a in cal.advice if a.startswith("Flickering light:")]
+    assert flicker and "mains_hz" in flicker[0], cal.advice
+    assert not any(a.startswith("Noisy image") for a in cal.advice), cal.advice
+    assert cal.die_px == pytest.approx(60, rel=0.15)
+    # one frame of the tray, or frames that differ only by their exposure, show no flicker
+    assert not any("Flickering" in a for a in calibrate(empty[:1], [t.image for t in throws]).advice)
+    plain = frames(TrayStyle(), 60, n_empty=4)[0]
+    steps = [cv2.convertScaleAbs(f, alpha=k) for f, k in zip(plain, (1, 1.1, 0.9, 1.05))]
+    assert not any("Flickering" in a for a in calibrate(steps, [t.image for t in throws]).advice)
+
+
 def test_bad_frames_are_value_errors():
     empty, throws = frames(TrayStyle(), 60, n_empty=1, n_throw=1)
     with pytest.raises(ValueError, match="same size"):

@@ -56,6 +56,7 @@ SATURATED_LEVEL = 250
 GLARE_FRACTION = 0.005
 UNEVEN_FRACTION = 0.30
 NOISE_STD = 6.0
+FLICKER_STD = 0.02                    # rows' light moving this much between frames (std, of the mean)
 DICE_BRIGHT_ENOUGH = 150.0            # 99.5th percentile grey of a throw frame
 DIE_PX_MIN, DIE_PX_MAX = 25.0, 150.0
 BLOB_OF_BOX = (0.6, 1.5)               # a blob this size (x the side a reader's die box implies) is that die
@@ -298,6 +299,19 @@ def lighting_advice(empty_frames: list[np.ndarray], tray: Box,
                           "light the tray from above or add a second lamp.")
     if len(empty_frames) >= 2:
         stack = np.stack([cv2.cvtColor(f[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY) for f in empty_frames]).astype(np.float32)
+        # A lamp flickering with the mains, seen by a rolling shutter, lays bands of light over the
+        # rows that move from frame to frame: each row's light, relative to the frame's, changes.
+        # That is not noise (more light does not cure it), so it is told apart and taken out first.
+        rows = stack.mean(axis=2) + 1.0
+        rows /= rows.mean(axis=1, keepdims=True)
+        rows /= rows.mean(axis=0, keepdims=True)
+        banding = float(np.median(rows.std(axis=0)))
+        if banding > FLICKER_STD:
+            advice.append(f"Flickering light: bands of light move across the tray from frame to frame "
+                          f"(rows {banding * 100:.0f}% lighter or darker), a lamp on the mains seen by the "
+                          "camera's rolling shutter: set mains_hz in [camera] to the mains (50 or 60), or "
+                          "use a lamp that does not flicker.")
+            stack /= rows[:, :, None]
         noise = float(stack.std(axis=0).mean())
         if noise > NOISE_STD:
             advice.append(f"Noisy image: frame-to-frame noise {noise:.1f} grey levels, add light so the camera "
