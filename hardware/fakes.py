@@ -118,6 +118,10 @@ class FakeRequest:
             self._camera.outstanding -= 1
 
 
+AE_TARGET = 110         # the grey level the fake's auto exposure aims at (with `scene_light` set)
+LIGHT_SCALE = 1e5       # level = scene_light x exposure (us) x gain / LIGHT_SCALE
+
+
 class FakePicamera2:
     """Picamera2 as far as the frame source uses it.
 
@@ -180,6 +184,27 @@ class FakePicamera2:
         n = self.captured
         self.captured += 1
         assert self.config is not None
+        metadata = dict(self.applied)
+        metadata["SensorTimestamp"] = int(self.module.timestamp_ns(n))
+        light = self.module.scene_light
+        # Auto exposure "converges": the values the source must read are those of late frames.
+        if self.applied.get("AeEnable", True):
+            auto = int(self.module.auto_metadata["ExposureTime"]) if light is None else \
+                int(min(66666, max(100, AE_TARGET * LIGHT_SCALE / (light * metadata["AnalogueGain"]))))
+            metadata["ExposureTime"] = auto + max(0, 5 - n) * 1000
+            period = self.applied.get("AeFlickerPeriod")
+            if self.applied.get("AeFlickerMode") == 1 and period and metadata["ExposureTime"] >= period:
+                # flicker avoidance: a whole number of periods, the gain (never under the camera's
+                # least) making up the light
+                total = metadata["ExposureTime"] * metadata["AnalogueGain"]
+                whole = round(metadata["ExposureTime"] / period) * period
+                if total / whole < self.camera_controls["AnalogueGain"][0]:
+                    whole -= period
+                metadata["AnalogueGain"] = total / whole
+                metadata["ExposureTime"] = whole
+        # the scene as exposed (with `scene_light` set), else a level that changes every frame
+        level = (n % 256, (100 + n) % 256) if light is None else \
+            (min(255, int(light * metadata["ExposureTime"] * metadata["AnalogueGain"] / LIGHT_SCALE)),) * 2
         arrays: dict[str, np.ndarray] = {}
         for stream in ("main", "lores"):
             spec = self.config.get(stream)
@@ -188,26 +213,11 @@ class FakePicamera2:
             width, height = spec["size"]
             if spec["format"] in ("YUV420", "YVU420"):
                 array = np.full((height * 3 // 2, width), 128, dtype=np.uint8)
-                array[:height] = (100 + n) % 256
+                array[:height] = level[1]
             else:
                 channels = 4 if spec["format"].startswith("X") else 3
-                array = np.full((height, width, channels), n % 256, dtype=np.uint8)
+                array = np.full((height, width, channels), level[0], dtype=np.uint8)
             arrays[stream] = array
-        metadata = dict(self.applied)
-        metadata["SensorTimestamp"] = int(self.module.timestamp_ns(n))
-        # Auto exposure "converges": the values the source must read are those of late frames.
-        if self.applied.get("AeEnable", True):
-            metadata["ExposureTime"] = int(self.module.auto_metadata["ExposureTime"]) + max(0, 5 - n) * 1000
-            period = self.applied.get("AeFlickerPeriod")
-            if self.applied.get("AeFlickerMode") == 1 and period and metadata["ExposureTime"] >= period:
-                # flicker avoidance: a whole number of periods, the gain (never under the camera's
-                # least) making up the light
-                light = metadata["ExposureTime"] * metadata["AnalogueGain"]
-                whole = round(metadata["ExposureTime"] / period) * period
-                if light / whole < self.camera_controls["AnalogueGain"][0]:
-                    whole -= period
-                metadata["AnalogueGain"] = light / whole
-                metadata["ExposureTime"] = whole
         self.outstanding += 1
         return FakeRequest(self, arrays, metadata)
 
@@ -233,6 +243,9 @@ def make_fake_picamera2_module(
         "Lux": 300.0,
     }
     # a current libcamera's (with flicker avoidance); tests may remove controls from it
+    # None: frames whose level changes every frame; a number: a room this bright, exposed by the
+    # camera's exposure and gain (its auto exposure aims at AE_TARGET), for tests of a light change
+    module.scene_light = None  # type: ignore[attr-defined]
     module.camera_controls = {  # type: ignore[attr-defined]
         "ExposureTime": (75, 1_000_000, 20000),
         "AnalogueGain": (1.0, 16.0, 1.0),

@@ -11,6 +11,13 @@ flicker periods, and the bands move from frame to frame. So auto exposure is tol
 period while it warms up (libcamera's AeFlickerMode / AeFlickerPeriod, where the camera has
 them), and the exposure frozen after it is a whole number of periods, the gain making up the
 difference. (The settle tracker forgives such bands too, but the dice read better without.)
+
+A café's light changes over a day (daylight fades, the lamps go on), and an exposure frozen in
+the morning would leave the evening's frames dark or washed out. So the frames' light is
+watched (the median of a coarse grid, mostly tray): when it stays more than `relock_ratio`
+times brighter or darker than just after the lock for `relock_after_s` seconds, the exposure
+and white balance are measured again (a new warm-up, ~1 s) and frozen anew. A hand over the
+tray or a shadow passes sooner than that. Values given in the config are never changed.
 """
 from __future__ import annotations
 
@@ -84,6 +91,8 @@ class Picamera2FrameSource(BaseFrameSource):
         colour_gains: tuple[float, float] | None = None,
         max_age_s: float = 0.5,
         mains_hz: float = 50.0,
+        relock_ratio: float = 1.6,
+        relock_after_s: float = 5.0,
         picamera2_module: ModuleType | Any | None = None,
         clock: Clock | None = None,
         name: str = "picamera2",
@@ -107,6 +116,12 @@ class Picamera2FrameSource(BaseFrameSource):
         # ASSUMPTION: the café's lights run on 50 Hz mains (Europe); 60 in the Americas; 0: no
         # flicker avoidance (daylight, or lamps that do not flicker)
         self.mains_hz = positive(mains_hz, "mains_hz", "camera", allow_zero=True)
+        # ASSUMPTION: light 1.6 times brighter or darker for 5 s is the room's, not a passing hand
+        # (0: never measured again)
+        self.relock_ratio = positive(relock_ratio, "relock_ratio", "camera", allow_zero=True)
+        if 0 < self.relock_ratio <= 1:
+            raise ValueError(f"[camera] relock_ratio must be 0 or more than 1, got {relock_ratio!r}")
+        self.relock_after_s = positive(relock_after_s, "relock_after_s", "camera")
         self._module = picamera2_module
         self.clock = clock or time.monotonic
         self.name = name
@@ -114,8 +129,12 @@ class Picamera2FrameSource(BaseFrameSource):
         #: the controls set after warm-up (for logs and the service screen)
         self.locked_controls: dict[str, Any] = {}
         self.dropped = 0
+        #: how often the exposure was measured again because the room's light changed
+        self.relocks = 0
         self._last_ts: dict[str, float] = {}
         self._lores_index = 0
+        self._locked_light: float | None = None     # the frames' light just after the lock
+        self._changed_since: float | None = None    # since when it has been far from that
 
     @classmethod
     def from_config(
@@ -123,7 +142,8 @@ class Picamera2FrameSource(BaseFrameSource):
     ) -> "Picamera2FrameSource":
         keys = {"camera_num", "main_size", "lores_size", "main_format", "lores_format", "buffer_count",
                 "warmup_frames", "warmup_s", "warmup_max_frames", "lock_exposure", "lock_white_balance",
-                "exposure_time_us", "analogue_gain", "colour_gains", "max_age_s", "mains_hz", "name"}
+                "exposure_time_us", "analogue_gain", "colour_gains", "max_age_s", "mains_hz",
+                "relock_ratio", "relock_after_s", "name"}
         check_keys(config, keys, "camera")
         kwargs = {k: v for k, v in config.items() if k != "type"}
         for key in ("main_size", "lores_size", "colour_gains"):
@@ -161,11 +181,7 @@ class Picamera2FrameSource(BaseFrameSource):
             flicker = self._flicker_controls()
             if flicker:
                 cam.set_controls(flicker)
-            metadata = self._warm_up()
-            self.locked_controls = self._lock_controls(metadata)
-            if self.locked_controls:
-                cam.set_controls(self.locked_controls)
-                log.info("%s: fixed controls %s", self.name, self.locked_controls)
+            self._measure_and_lock()
         except FrameSourceError:
             self._close()
             raise
@@ -176,6 +192,46 @@ class Picamera2FrameSource(BaseFrameSource):
         self._next_index = 0
         self._lores_index = 0
         self.dropped = 0
+
+    def _measure_and_lock(self) -> None:
+        """Warm up (auto values converge), then freeze them."""
+        metadata = self._warm_up()
+        self.locked_controls = self._lock_controls(metadata)
+        if self.locked_controls:
+            self.cam.set_controls(self.locked_controls)
+            log.info("%s: fixed controls %s", self.name, self.locked_controls)
+        self._locked_light = self._changed_since = None
+
+    def _relocks(self) -> bool:
+        """Whether the frozen values are the camera's own measure, which a change of light may
+        call for again (not values given in the config, not when nothing is frozen)."""
+        return bool(self.relock_ratio) and self.lock_exposure and self.exposure_time_us is None \
+            and self.analogue_gain is None and "ExposureTime" in self.locked_controls
+
+    def _watch_light(self, image: np.ndarray, ts: float) -> None:
+        """Measure exposure and white balance again when the frames' light has stayed far from
+        the light just after the lock for `relock_after_s` (see the module's docstring)."""
+        if not self._relocks():
+            return
+        light = float(np.median(image[::8, ::8])) + 1.0
+        if self._locked_light is None:
+            self._locked_light = light
+            return
+        ratio = light / self._locked_light
+        if 1.0 / self.relock_ratio <= ratio <= self.relock_ratio:
+            self._changed_since = None
+            return
+        if self._changed_since is None:
+            self._changed_since = ts
+            return
+        if ts - self._changed_since < self.relock_after_s:
+            return
+        log.info("%s: the light changed (x%.2f for %.0f s): measuring exposure again", self.name, ratio,
+                 ts - self._changed_since)
+        self.cam.set_controls({"AeEnable": True, "AwbEnable": True} if self.lock_white_balance
+                              else {"AeEnable": True})
+        self._measure_and_lock()
+        self.relocks += 1
 
     def _close(self) -> None:
         cam, self.cam = self.cam, None
@@ -240,7 +296,7 @@ class Picamera2FrameSource(BaseFrameSource):
             return exposure, gain
         lo, hi = self._camera_limits("AnalogueGain") or (1.0, None)
         k = exposure / period
-        for whole in sorted({max(1, int(k)), int(k) + 1}, key=lambda n: abs(n - k)):
+        for whole in sorted({int(k), int(k) + 1}, key=lambda n: abs(n - k)):   # (k >= 1 here)
             g = gain * exposure / (whole * period)
             if g >= float(lo) and (hi is None or g <= float(hi)):
                 return whole * period, round(g, 3)
@@ -315,6 +371,7 @@ class Picamera2FrameSource(BaseFrameSource):
             raise FrameSourceError(f"bad frame from camera: {exc}", self.name) from exc
         finally:
             request.release()
+        self._watch_light(images[LORES] if LORES in images else images[MAIN], ts)
         frames: dict[str, Frame] = {}
         for stream, image in images.items():
             self._last_ts[stream] = ts

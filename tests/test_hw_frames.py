@@ -389,6 +389,50 @@ def test_picamera2_mains_hz_is_checked_and_zero_leaves_the_exposure_alone(fake_p
     assert "AeFlickerMode" not in fake_picamera2.cameras[0].controls_set[0]
 
 
+def _light(frame) -> float:
+    return float(np.median(frame.image))
+
+
+def test_picamera2_measures_the_exposure_again_when_the_rooms_light_changes_for_good(fake_picamera2) -> None:
+    """An exposure frozen in the morning would leave the evening's frames washed out or dark.
+    A light 1.6 times brighter or darker for 5 s of sensor time is the room's: exposure and white
+    balance are measured again. A hand or a shadow for 2 s is not."""
+    fake_picamera2.scene_light = 100.0
+    source = Picamera2FrameSource(warmup_frames=8, warmup_s=0, max_age_s=1e9, clock=sensor_clock(fake_picamera2, 0))
+    source.open()
+    morning = dict(source.locked_controls)
+    assert _light(source.read_lores()) == pytest.approx(110, abs=10)
+    fake_picamera2.scene_light = 30.0                      # a hand over the tray, 2 s at 30 fps
+    assert _light([source.read_lores() for _ in range(60)][-1]) < 50
+    fake_picamera2.scene_light = 100.0
+    [source.read_lores() for _ in range(10)]
+    assert source.relocks == 0 and source.locked_controls == morning
+    fake_picamera2.scene_light = 300.0                     # the lamps go on, and stay on
+    washed = [_light(source.read_lores()) for _ in range(5 * 30 + 5)]
+    assert washed[0] == 255 and source.relocks == 1
+    evening = source.locked_controls
+    assert evening["ExposureTime"] * evening["AnalogueGain"] == pytest.approx(
+        morning["ExposureTime"] * morning["AnalogueGain"] / 3, rel=0.15)
+    assert evening["ExposureTime"] % 10000 == 0            # still free of the lamps' flicker
+    assert _light(source.read_lores()) == pytest.approx(110, abs=10)
+    cam = fake_picamera2.cameras[0]
+    assert {"AeEnable": True, "AwbEnable": True} in cam.controls_set and cam.outstanding == 0
+
+
+@pytest.mark.parametrize("kwargs", [{"relock_ratio": 0}, {"exposure_time_us": 20000, "analogue_gain": 2.0},
+                                    {"lock_exposure": False}])
+def test_picamera2_keeps_exposure_values_it_was_given_or_told_not_to_measure_again(fake_picamera2, kwargs) -> None:
+    fake_picamera2.scene_light = 100.0
+    source = Picamera2FrameSource(warmup_frames=8, warmup_s=0, max_age_s=1e9, clock=sensor_clock(fake_picamera2, 0),
+                                  **kwargs)
+    source.open()
+    fake_picamera2.scene_light = 300.0
+    [source.read_lores() for _ in range(10 * 30)]
+    assert source.relocks == 0
+    with pytest.raises(ValueError, match="relock_ratio"):
+        Picamera2FrameSource(relock_ratio=0.8)
+
+
 def test_picamera2_reads_main_and_lores_as_bgr(fake_picamera2) -> None:
     source = Picamera2FrameSource(warmup_frames=3, warmup_s=0, max_age_s=1e9, main_size=(64, 48),
                                   lores_size=(32, 24), clock=sensor_clock(fake_picamera2, 1000))
