@@ -26,7 +26,7 @@ DEFAULT_JOURNAL_DIR = Path("/var/lib/dicetable")
 
 #: keys `dicetable calibrate` writes into [vision] (see vision.calibrate.Calibration)
 CALIBRATION_KEYS = ("tray", "die_px", "frame_size", "background_bgr", "background_std", "brightness",
-                    "dice_seen", "advice", "calibrated_at")
+                    "dice_seen", "advice", "calibrated_at", "walls")
 SECTIONS = ("table", "camera", "buttons", "vision", "display")
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from display.view import DieMark, MessageView, OptionView, PromptView, Standing, TableView, TrayView
-from vision.types import Reading
+from vision.types import CAMERA_MOVED, Reading
 
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import Input, choose_input, dice_input, multiset_contains, multiset_minus, reroll_input
@@ -166,6 +166,10 @@ class TableFlow:
     def on_reading(self, reading: Reading) -> None:
         """A final reading from the settle tracker (the tray is still and readings agree)."""
         self.last_reading = reading
+        moved = next((p for p in reading.problems if p.code == CAMERA_MOVED), None)
+        if moved is not None:
+            # the reader read the whole view instead: the game goes on, and the staff are told
+            self.say(moved.message[:1].upper() + moved.message[1:] + ".", "warning")
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

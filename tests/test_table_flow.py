@@ -94,6 +94,17 @@ def test_unreadable_frame_is_explained_and_changes_nothing():
     assert "die 3" in flow.message.text
 
 
+def test_a_moved_camera_is_told_and_the_throw_still_counts():
+    """The reader read the whole view because the tray is not where it was calibrated: the
+    players' throw is taken as it is, and the screen and the log say to calibrate again."""
+    flow, clock = make()
+    moved = Problem("camera_moved", "the tray is not where it was calibrated (its felt reaches past the left "
+                                    "side): run dicetable calibrate again")
+    flow.on_reading(reading([6, 6, 2, 3, 5], problems=[moved]))
+    assert flow.phase == CONFIRM
+    assert flow.message.level == "warning" and "calibrate again" in flow.message.text
+
+
 def test_a_doubtful_die_can_be_corrected_with_a_long_ok():
     flow, clock = make()
     flow.on_reading(reading([6, 6, None, 3, 5]))

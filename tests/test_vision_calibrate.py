@@ -127,6 +127,7 @@ def test_dict_round_trip_has_reader_keys():
     d = cal.to_dict()
     assert d["tray"] == [10, 20, 600, 460] and d["die_px"] == 61.5
     assert Calibration.from_dict(d) == cal
+    assert Calibration.from_dict({**d, "walls": ["left", "north", "top"]}).walls == ["left", "top"]
     with pytest.raises(ValueError):
         Calibration.from_dict({"die_px": 3})
     with pytest.raises(ValueError):
@@ -154,7 +155,8 @@ names = ["Ann", "Bob"]
 def test_config_round_trip_preserves_other_sections(tmp_path):
     path = tmp_path / "etc" / "config.toml"
     cal = Calibration(tray=(12, 8, 630, 470), die_px=58.25, frame_size=(640, 480),
-                      background_bgr=(52.0, 110.5, 38.0), advice=['Glare: 3% "hot" spot\\ here'])
+                      background_bgr=(52.0, 110.5, 38.0), advice=['Glare: 3% "hot" spot\\ here'],
+                      walls=["left", "top", "bottom"])
     save_calibration(cal, path)                          # new file, new directories
     assert load_calibration(path) == cal
     path.write_text(OTHER, encoding="utf-8")

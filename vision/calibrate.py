@@ -41,6 +41,7 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
+from .tray_moved import SIDES, walled_sides
 from .types import Reading
 
 DEFAULT_CONFIG = "/etc/dicetable/config.toml"
@@ -75,6 +76,9 @@ class Calibration:
     dice_seen: int = 0                              # blobs measured for die_px
     advice: list[str] = field(default_factory=list)
     calibrated_at: str = ""
+    # the tray's sides with a wall or the table past them: the reader watches them for felt, a
+    # sign that the camera or the tray has moved (vision/tray_moved.py)
+    walls: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -90,6 +94,7 @@ class Calibration:
         d["background_std"] = [round(float(v), 2) for v in self.background_std]
         d["brightness"] = round(float(self.brightness), 2)
         d["advice"] = list(self.advice)
+        d["walls"] = list(self.walls)
         return d
 
     @classmethod
@@ -112,6 +117,8 @@ class Calibration:
                 kw[k] = tuple(float(v) for v in kw[k])
         if "advice" in kw:
             kw["advice"] = [str(a) for a in kw["advice"]]
+        if "walls" in kw:
+            kw["walls"] = [str(s) for s in kw["walls"] if s in SIDES]
         return cls(tray=tray, die_px=die_px, **kw)  # type: ignore[arg-type]
 
 
@@ -368,7 +375,7 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
         background_bgr=tuple(float(v) for v in surf.mean(axis=0)),  # type: ignore[arg-type]
         background_std=tuple(float(v) for v in surf.std(axis=0)),   # type: ignore[arg-type]
         brightness=brightness, dice_seen=len(sides), advice=advice,
-        calibrated_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        calibrated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), walls=walled_sides(bg, tray))
 
 
 # --------------------------------------------------------------------------- TOML

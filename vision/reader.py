@@ -17,8 +17,9 @@ import numpy as np
 
 from vision import dicenet, pips, segment
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
+from vision.tray_moved import SIDES, felt_past_tray
 from vision.types import (
-    BLURRED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
+    BLURRED, CAMERA_MOVED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
     TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading,
 )
 
@@ -119,6 +120,13 @@ def _calibration(cal: Any, f: float, w: int, h: int) -> tuple[tuple[int, int, in
     return tray, die_px
 
 
+def _walls(cal: Any) -> list[str]:
+    """The calibrated tray's sides that had a wall past them (none in an older calibration, or
+    in a tray box written by hand: those are never called moved)."""
+    walls = cal.get("walls") if isinstance(cal, dict) else None
+    return [s for s in walls if s in SIDES] if isinstance(walls, (list, tuple)) else []
+
+
 def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_LEARNED) -> Reading:
     size = _size_of(frame)
     bgr, bad = to_bgr(frame)
@@ -133,6 +141,11 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     bgr = brightened(bgr)
     tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
+    # a knocked camera or a pushed tray: dice on the felt outside the calibrated box would not be
+    # read at all; the whole view is read instead (the die size still holds), and the staff told
+    moved = felt_past_tray(bgr, tray, _walls(calibration)) if tray is not None else None
+    if moved is not None:
+        tray = None
 
     learned = learned and dicenet.available()
     # (the learned path redoes the blobs' outlines at full resolution only where they matter)
@@ -149,6 +162,9 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         _classical_dice(bgr, seg, inv, dice, problems, sharp)
     if exp is not None and not _n_read(dice):
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
+    if moved is not None:
+        problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated (its felt reaches past "
+                                              f"the {moved} side): run dicetable calibrate again"))
     for fb in seg.foreign:
         problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
                                 tuple(int(round(v * inv)) for v in fb)))

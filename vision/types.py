@@ -20,6 +20,7 @@ TOO_DARK = "too_dark"                  # frame too dark to read
 TOO_BRIGHT = "too_bright"              # frame washed out
 BLURRED = "blurred"                    # motion blur too strong to read
 BAD_FRAME = "bad_frame"                # not an image we can use (empty, 1 px, wrong type)
+CAMERA_MOVED = "camera_moved"          # the tray is not where it was calibrated: the whole view is read
 
 
 @dataclass(frozen=True)
