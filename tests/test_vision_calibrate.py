@@ -209,6 +209,7 @@ def test_cli_calibrate_saves_and_advises(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "die size:" in out and "Too dark" in out
+    assert "tray walls: none in view" in out          # the dim render's tray fills the frame
     cal = load_calibration(cfg)
     assert cal is not None and cal.die_px == pytest.approx(60, rel=0.15)
     assert tomllib.loads(cfg.read_text())["buttons"] == {"pins": [1]}

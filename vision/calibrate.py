@@ -497,6 +497,8 @@ def describe(cal: Calibration) -> str:
         f"die size: {cal.die_px:.1f} px (from {cal.dice_seen} dice)" if cal.die_px > 0 else "die size: not found",
         "background: BGR " + ", ".join(f"{v:.0f}" for v in cal.background_bgr)
         + f" (spread {max(cal.background_std):.1f}), brightness {cal.brightness:.0f}/255",
+        ("tray walls watched for a moved camera: " + ", ".join(cal.walls)) if cal.walls
+        else "tray walls: none in view (a moved camera cannot be noticed)",
     ]
     lines += [f"advice: {a}" for a in cal.advice] or ["lighting looks fine."]
     return "\n".join(lines)
