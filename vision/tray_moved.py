@@ -13,8 +13,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.segment import colour_distance
+
 BAND = (0.03, 0.07)     # the band looked at past each side, as fractions of the frame's width/height
-FELT_NEAR = 30.0        # colour distance (L, and a and b weighted x2, 8-bit Lab) from the felt that is felt
+FELT_NEAR = 30.0        # segment.colour_distance from the felt's colour that is still felt
 FELT_SHARE = 0.35       # share of the band past a side that must be felt (dice may lie on the rest)
 WALL_SHARE = 0.1        # at calibration, a side with less felt than this past it has a wall
 WORK_WIDTH = 160        # the frame is looked at this wide (every n-th pixel): only broad regions matter
@@ -33,7 +35,7 @@ def felt_shares(bgr: np.ndarray, tray: tuple[int, int, int, int]) -> dict[str, f
     h, w = bgr.shape[:2]
     f = min(1.0, WORK_WIDTH / w)     # (nearest pixels: colours of broad regions need no smoothing)
     small = cv2.resize(bgr, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_NEAREST)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     sh, sw = lab.shape[:2]
     x0, y0, x1, y1 = (v * f for v in tray)
     if x1 - x0 < 8 or y1 - y0 < 8:
@@ -43,7 +45,7 @@ def felt_shares(bgr: np.ndarray, tray: tuple[int, int, int, int]) -> dict[str, f
     ring = np.zeros((sh, sw), bool)
     ring[int(y0 + (y1 - y0) / 8):int(y1 - (y1 - y0) / 8), int(x0 + (x1 - x0) / 8):int(x1 - (x1 - x0) / 8)] = True
     ring[ya:yb, xa:xb] = False
-    felt = np.median(lab[ring], axis=0)
+    felt = np.round(np.median(lab[ring], axis=0)).astype(np.uint8)[None, None, :]
 
     def outside(edge: float, direction: int, size: int) -> slice:
         a, b = sorted((edge + direction * BAND[0] * size, edge + direction * BAND[1] * size))
@@ -55,9 +57,7 @@ def felt_shares(bgr: np.ndarray, tray: tuple[int, int, int, int]) -> dict[str, f
     for side in SIDES:
         band = bands[side]
         if min(band.shape[:2]) >= 2:     # (none at the frame's edge)
-            d = band - felt
-            shares[side] = float((np.sqrt(d[..., 0] ** 2 + (2 * d[..., 1]) ** 2 + (2 * d[..., 2]) ** 2)
-                                  < FELT_NEAR).mean())
+            shares[side] = float((colour_distance(band, felt) < FELT_NEAR).mean())
     return shares
 
 
