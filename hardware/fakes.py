@@ -126,8 +126,10 @@ class FakePicamera2:
     """Picamera2 as far as the frame source uses it.
 
     Frame n carries SensorTimestamp `timestamp_ns(n)`; its main image is solid grey level
-    n % 256 and its lores image a YUV420 buffer with luma (100 + n) % 256, neutral chroma. Metadata reports the auto
-    values (`auto`) until set_controls fixes them. Every call is recorded in `calls`.
+    n % 256 and its lores image a YUV420 buffer with luma (100 + n) % 256, neutral chroma (or,
+    with the module's `scene_light` set, both the scene's level as exposed). Metadata reports the
+    auto values (`auto`, avoiding flicker as libcamera does when AeFlickerMode is set) until
+    set_controls fixes them. Every call is recorded in `calls`.
     """
 
     def __init__(self, module: types.ModuleType, camera_num: int = 0) -> None:
@@ -187,21 +189,8 @@ class FakePicamera2:
         metadata = dict(self.applied)
         metadata["SensorTimestamp"] = int(self.module.timestamp_ns(n))
         light = self.module.scene_light
-        # Auto exposure "converges": the values the source must read are those of late frames.
         if self.applied.get("AeEnable", True):
-            auto = int(self.module.auto_metadata["ExposureTime"]) if light is None else \
-                int(min(66666, max(100, AE_TARGET * LIGHT_SCALE / (light * metadata["AnalogueGain"]))))
-            metadata["ExposureTime"] = auto + max(0, 5 - n) * 1000
-            period = self.applied.get("AeFlickerPeriod")
-            if self.applied.get("AeFlickerMode") == 1 and period and metadata["ExposureTime"] >= period:
-                # flicker avoidance: a whole number of periods, the gain (never under the camera's
-                # least) making up the light
-                total = metadata["ExposureTime"] * metadata["AnalogueGain"]
-                whole = round(metadata["ExposureTime"] / period) * period
-                if total / whole < self.camera_controls["AnalogueGain"][0]:
-                    whole -= period
-                metadata["AnalogueGain"] = total / whole
-                metadata["ExposureTime"] = whole
+            self._auto_exposure(metadata, n, light)
         # the scene as exposed (with `scene_light` set), else a level that changes every frame
         level = (n % 256, (100 + n) % 256) if light is None else \
             (min(255, int(light * metadata["ExposureTime"] * metadata["AnalogueGain"] / LIGHT_SCALE)),) * 2
@@ -220,6 +209,23 @@ class FakePicamera2:
             arrays[stream] = array
         self.outstanding += 1
         return FakeRequest(self, arrays, metadata)
+
+    def _auto_exposure(self, metadata: dict[str, Any], n: int, light: float | None) -> None:
+        """The auto exposure of frame n into `metadata`. It "converges": the values the source
+        must read are those of late frames."""
+        auto = int(self.module.auto_metadata["ExposureTime"]) if light is None else \
+            int(min(66666, max(100, AE_TARGET * LIGHT_SCALE / (light * metadata["AnalogueGain"]))))
+        metadata["ExposureTime"] = auto + max(0, 5 - n) * 1000
+        period = self.applied.get("AeFlickerPeriod")
+        if self.applied.get("AeFlickerMode") == 1 and period and metadata["ExposureTime"] >= period:
+            # flicker avoidance: a whole number of periods, the gain (never under the camera's
+            # least) making up the light
+            total = metadata["ExposureTime"] * metadata["AnalogueGain"]
+            whole = round(metadata["ExposureTime"] / period) * period
+            if total / whole < self.camera_controls["AnalogueGain"][0]:
+                whole -= period
+            metadata["AnalogueGain"] = total / whole
+            metadata["ExposureTime"] = whole
 
 
 def make_fake_picamera2_module(
@@ -242,10 +248,10 @@ def make_fake_picamera2_module(
         "ColourGains": (1.9, 1.6),
         "Lux": 300.0,
     }
-    # a current libcamera's (with flicker avoidance); tests may remove controls from it
     # None: frames whose level changes every frame; a number: a room this bright, exposed by the
     # camera's exposure and gain (its auto exposure aims at AE_TARGET), for tests of a light change
     module.scene_light = None  # type: ignore[attr-defined]
+    # a current libcamera's controls (with flicker avoidance); tests may remove some
     module.camera_controls = {  # type: ignore[attr-defined]
         "ExposureTime": (75, 1_000_000, 20000),
         "AnalogueGain": (1.0, 16.0, 1.0),

@@ -19,7 +19,7 @@ BAND = (0.03, 0.07)     # the band looked at past each side, as fractions of the
 FELT_NEAR = 30.0        # segment.colour_distance from the felt's colour that is still felt
 FELT_SHARE = 0.35       # share of the band past a side that must be felt (dice may lie on the rest)
 WALL_SHARE = 0.1        # at calibration, a side with less felt than this past it has a wall
-WORK_WIDTH = 160        # the frame is looked at this wide (every n-th pixel): only broad regions matter
+WORK_WIDTH = 160        # the frame is looked at this wide (nearest pixels): only broad regions matter
 
 SIDES = ("left", "top", "right", "bottom")
 
