@@ -177,7 +177,8 @@ class DemoDirector:
     def _decision_presses(self, data: dict) -> list[Press]:
         flow = self.flow
         entries = flow.menu()
-        presses: list[Press] = []
+        # a secret choice: the player first opens it (the others look away)
+        presses: list[Press] = [] if flow.choices_shown else [Press("OK")]
         if data["type"] == "reroll":
             keep = list(data["keep"])
             want = [False] * len(flow.tray_values)

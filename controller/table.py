@@ -82,6 +82,7 @@ class TableFlow:
         self.correct_index = 0
         self.holds: list[bool] = []
         self.cursor = 0
+        self.choices_shown = True      # False while a secret decision waits behind its gate
         self._abandon_armed_until = 0.0
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
@@ -130,6 +131,9 @@ class TableFlow:
             if Counter(dice) != Counter(self.tray_values):
                 self.tray_values, self.tray_boxes = dice, []
         self.holds = [False] * len(self.tray_values) if exp.reroll is not None else []
+        # a secret decision (an objective card, a simultaneous abandon) on the shared screen:
+        # its menu, cursor and previews stay hidden until its player asks for them with OK
+        self.choices_shown = not exp.secret
         entries = self.menu()
         # start on the first real choice: "throw again" if offered, else the best-scoring option
         first = next((i for i, e in enumerate(entries) if e.action == "reroll"), None)
@@ -345,6 +349,13 @@ class TableFlow:
     def _button_decide(self, kind: str, name: str) -> None:
         exp = self.expect
         assert isinstance(exp, Decide)
+        if not self.choices_shown:
+            who = self.state.player_name(exp.player)
+            if name == "OK":
+                self.choices_shown = True
+            else:
+                self.say(f"{who}'s choice is secret: {who} presses OK to see it, the others look away.")
+            return
         entries = self.menu()
         if name.startswith("HOLD") and name[4:].isdigit():
             i = int(name[4:]) - 1
@@ -364,9 +375,10 @@ class TableFlow:
                 self.holds = [False] * len(self.holds)
                 self.say("Holds cleared.")
             else:
-                self._reset_decision(exp)
+                self._reset_decision(exp)      # (a secret menu is hidden again)
         elif name == "OK":
             entry = entries[min(self.cursor, len(entries) - 1)]
+            before = self.message
             if entry.action == "die":
                 self.holds[entry.index] = not self.holds[entry.index]
             elif entry.action == "reroll":
@@ -374,8 +386,8 @@ class TableFlow:
                 kept_boxes = [b for b, h in zip(self.tray_boxes, self.holds) if h] if self.tray_boxes else []
                 if self._apply(reroll_input(exp.player, keep)):
                     self.tray_values, self.tray_boxes = keep, kept_boxes
-            else:
-                self._apply(choose_input(exp.player, entry.key))
+            elif self._apply(choose_input(exp.player, entry.key)) and exp.secret and self.message is before:
+                self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
 
     def _button_over(self, kind: str, name: str) -> None:
         self.say("The game is over.")
@@ -429,7 +441,7 @@ class TableFlow:
                     for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
         if self.phase == DECIDE and self.tray_boxes:
             entries = self.menu()
-            cur = entries[self.cursor] if 0 <= self.cursor < len(entries) else None
+            cur = entries[self.cursor] if self.choices_shown and 0 <= self.cursor < len(entries) else None
             return [DieMark(tuple(b), _face(v, faces), held=bool(self.holds and self.holds[i]),
                             selected=bool(cur and cur.action == "die" and cur.index == i))
                     for i, (v, b) in enumerate(zip(self.tray_values, self.tray_boxes))]
@@ -467,11 +479,16 @@ class TableFlow:
             text = exp.prompt or f"{who}: throw {exp.count} dice"
             return PromptView(who, text + held, hint="Throw, then let the dice settle")
         assert isinstance(exp, Decide)
+        if not self.choices_shown:
+            return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",
+                              hint=f"{who}: press OK to see your choices")
         entries = self.menu()
         options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor)) for i, e in enumerate(entries))
         hint = "UP/DOWN choose · OK confirm"
         if exp.reroll is not None:
             hint = "HOLD 1-5 keep dice · " + hint
+        if exp.secret:
+            hint += " · BACK hides"
         return PromptView(who, exp.prompt or f"{who}: decide", options, hint)
 
 

@@ -279,7 +279,13 @@ class FixturePlayer:
     def press(self, name: str, kind: str = "press") -> None:
         self.runner.feed_button(Press(name, kind))
 
+    def _open_secret(self) -> None:
+        """A secret decision waits behind its gate: its player presses OK to see the menu."""
+        if not self.flow.choices_shown:
+            self.press("OK")
+
     def choose(self, key: str) -> None:
+        self._open_secret()
         entries = self.flow.menu()
         target = next((i for i, e in enumerate(entries) if e.action == "option" and e.key == key), None)
         if target is None:
@@ -295,6 +301,7 @@ class FixturePlayer:
             flow.say("The script asked to hold dice, but no dice can be held now.", "warning")
             self.errors.append("keep when no reroll is possible")
             return
+        self._open_secret()
         want = list(values)
         for i, v in enumerate(flow.tray_values):
             wanted = v in want

@@ -232,3 +232,56 @@ def test_round_results_are_announced():
     flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "STAND")
     flow.on_button(Press("OK"))
     assert flow.message is not None and "Ann wins" in flow.message.text
+
+
+def test_a_secret_choice_stays_hidden_on_the_shared_screen_until_its_player_opens_it():
+    flow, clock = make(game="objective-cards", players=("Ann", "Bob"))
+    settle_and_confirm(flow, clock, [3, 3, 3, 5, 5])
+    assert flow.expect.secret and flow.expect.player == 0
+    gate = flow.view().prompt
+    assert gate.options == () and "secret" in gate.text and "look away" in gate.text
+    assert "OK" in gate.hint
+    before, cursor = snap(flow), flow.cursor
+    for name in ("DOWN", "UP", "HOLD1", "BACK"):
+        flow.on_button(Press(name))
+        assert flow.cursor == cursor and snap(flow) == before and flow.view().prompt.options == ()
+        assert "secret" in flow.message.text and "Ann presses OK" in flow.message.text
+    flow.on_button(Press("OK"))                       # Ann opens her menu: nothing chosen yet
+    shown = flow.view().prompt
+    assert len(shown.options) == len(flow.expect.options) and sum(o.selected for o in shown.options) == 1
+    assert snap(flow) == before and "BACK hides" in shown.hint
+    flow.on_button(Press("BACK"))                     # someone peeks: hidden again
+    assert flow.view().prompt.options == () and snap(flow) == before
+    flow.on_button(Press("OK"))
+    target = next(i for i, e in enumerate(flow.menu()) if e.key == "FULL_HOUSE")
+    while flow.cursor != target:
+        flow.on_button(Press("DOWN"))
+    flow.on_button(Press("OK"))
+    assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "FULL_HOUSE"}
+    # the table confirms without naming the card, and Bob's choice is behind its own gate
+    assert flow.message.text == "Ann has chosen (kept secret)."
+    assert "Full house" not in flow.message.text
+    assert flow.expect.player == 1 and flow.expect.secret and flow.view().prompt.options == ()
+
+
+def test_a_public_decision_shows_its_menu_at_once():
+    flow, clock = make(game="objective-cards", players=("Ann", "Bob"))
+    settle_and_confirm(flow, clock, [3, 3, 3, 5, 5])
+    for _ in range(2):                                  # both commit their cards
+        flow.on_button(Press("OK"))
+        flow.on_button(Press("OK"))
+    exp = flow.expect                                   # Ann's stop-or-throw-again: public
+    assert not exp.secret and flow.view().prompt.options
+
+
+def test_simultaneous_abandon_decisions_are_kept_secret_one_player_after_another():
+    flow, clock = make(game="poknroll", players=("Ann", "Bob", "Cy"))
+    settle_and_confirm(flow, clock, [6, 1, 1])
+    for seat, key in ((0, "ABANDON"), (1, "CONTINUE")):
+        assert flow.expect.player == seat and flow.expect.secret
+        assert flow.view().prompt.options == ()
+        flow.on_button(Press("OK"))
+        flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == key)
+        flow.on_button(Press("OK"))
+        assert flow.log.inputs[-1] == {"type": "choose", "player": seat, "option": key}
+    assert flow.expect.player == 2 and flow.view().prompt.options == ()
