@@ -13,6 +13,7 @@ journals it. Bad input of any kind leaves the game state untouched.
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -63,8 +64,12 @@ class TableFlow:
     def __init__(self, state: GameState, table_log: TableLog, *,
                  on_apply: Callable[[Input], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 confirm_seconds: float = 1.5, message_seconds: float = 6.0):
+                 confirm_seconds: float = 1.5, message_seconds: float = 6.0,
+                 rng: random.Random | None = None):
         self.state = state
+        # dice the table draws itself (Throw.drawn): the system's randomness, which no player can
+        # predict from earlier draws; the values are journaled like any throw, so resume replays them
+        self.rng = rng or random.SystemRandom()
         self.log = table_log
         self.on_apply = on_apply
         self.clock = clock
@@ -121,6 +126,8 @@ class TableFlow:
             self._correctable = None
             if exp.faces:
                 self._faces = exp.faces
+            if exp.drawn:
+                self._draw(exp)
         else:
             self.phase = DECIDE
             self._reset_decision(exp)
@@ -141,6 +148,17 @@ class TableFlow:
             scored = [(e.points, -i) for i, e in enumerate(entries) if e.action == "option" and e.points is not None]
             first = -max(scored)[1] if scored else next((i for i, e in enumerate(entries) if e.action == "option"), 0)
         self.cursor = first
+
+    def _draw(self, exp: Throw) -> None:
+        """Dice with no physical counterpart: the table throws them itself and says what came up."""
+        values = [self.rng.randint(1, 6) for _ in range(exp.count)]
+        whose = (f"{self.state.player_name(exp.player)}'s" if exp.player is not None
+                 else "the imaginary player's" if exp.purpose == "imaginary" else "its own")
+        before = self.message
+        if self._apply(dice_input(exp.player, values)):
+            drew = f"The table drew {whose} dice: {_fmt(values, exp)}."
+            news = self.message if self.message is not before else None   # what the throw decided
+            self.say(f"{drew} {news.text}" if news else drew)
 
     def _apply(self, data: Input) -> bool:
         """The only place the game changes. Returns False (and says why) if the rules refuse."""

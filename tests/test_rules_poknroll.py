@@ -353,13 +353,14 @@ def test_showdown_value_tiebreak_option_in_play():
     assert box(s, 0, "BRELAN") == 1 and box(s, 1, "BRELAN") == 0 and box(s, 0, "THIRD_TURN_WON") == 1
 
 
-def test_imaginary_dice_source_changes_only_the_prompt():
+def test_imaginary_dice_source_changes_only_the_prompt_and_who_draws_the_dice():
     a = go(new_game("poknroll", P3), [1, 2, 3], "CONTINUE", "ABANDON", "ABANDON", [1, 1], [2, 2], [4],
            "CONTINUE", [5], [6, 6])
     b = go(new_game("poknroll", P3, {"imaginary_dice_source": "engine_rng"}), [1, 2, 3], "CONTINUE", "ABANDON",
            "ABANDON", [1, 1], [2, 2], [4], "CONTINUE", [5], [6, 6])
     assert "controller" in b.expects().prompt and "controller" not in a.expects().prompt
     assert a.expects().purpose == b.expects().purpose == "imaginary"
+    assert b.expects().drawn and not a.expects().drawn          # the table draws them itself
 
 
 def test_end_trigger_lines_combination_only_ignores_the_abandon_line():

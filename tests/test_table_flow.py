@@ -285,3 +285,43 @@ def test_simultaneous_abandon_decisions_are_kept_secret_one_player_after_another
         flow.on_button(Press("OK"))
         assert flow.log.inputs[-1] == {"type": "choose", "player": seat, "option": key}
     assert flow.expect.player == 2 and flow.view().prompt.options == ()
+
+
+def play_steps(flow, clock, *steps):
+    """Dice (a list: the new values; the held dice are on the tray too) or a choice (a key),
+    through the table's real paths: readings and button presses."""
+    for step in steps:
+        exp = flow.expect
+        if isinstance(step, list):
+            settle_and_confirm(flow, clock, list(exp.held) + step)
+        else:
+            if not flow.choices_shown:
+                flow.on_button(Press("OK"))
+            flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == step)
+            flow.on_button(Press("OK"))
+
+
+def test_dice_the_players_leave_to_the_table_are_drawn_by_it_and_journaled(tmp_path):
+    import random
+
+    game, players, options = "poknroll", ["Ann", "Bob", "Cy"], {"imaginary_dice_source": "engine_rng"}
+    log = TableLog(game, players, options)
+    flow = TableFlow(new_game(game, players, options), log, clock=(clock := Clock()), rng=random.Random(7))
+    play_steps(flow, clock, [5, 5, 2], "CONTINUE", "CONTINUE", "ABANDON", [6, 6], [2], "CONTINUE", "CONTINUE",
+               [1], [3, 1], [4, 6])
+    # the imaginary cup was not waited for: the table drew it, said so, and the next hand began
+    drawn = log.inputs[-1]
+    assert drawn["player"] is None and len(drawn["values"]) == 2 and all(1 <= v <= 6 for v in drawn["values"])
+    assert "The table drew the imaginary player's dice" in flow.message.text
+    assert flow.state.hand == 2 and flow.phase == WAIT_DICE and flow.expect.purpose == "white"
+    assert replay(log).snapshot() == flow.state.snapshot()       # resume replays the same draw
+
+
+def test_the_imaginary_cup_on_the_table_is_read_by_the_camera():
+    game, players = "poknroll", ["Ann", "Bob", "Cy"]
+    flow, clock = make(game=game, players=players)
+    play_steps(flow, clock, [5, 5, 2], "CONTINUE", "CONTINUE", "ABANDON", [6, 6], [2], "CONTINUE", "CONTINUE",
+               [1], [3, 1], [4, 6])
+    assert flow.phase == WAIT_DICE and flow.expect.purpose == "imaginary" and not flow.expect.drawn
+    play_steps(flow, clock, [5, 2])
+    assert flow.log.inputs[-1] == {"type": "dice", "player": None, "values": [5, 2]}

@@ -54,6 +54,8 @@ class Throw:
     purpose: str = "throw"           # "throw" | "rethrow" | "white" | "reveal" | "imaginary" ...
     faces: tuple[str, ...] | None = None   # labels of faces 1..6 if not pips (classic: 9 10 J Q K A)
     secret: bool = False             # the values must not be shown to the other players
+    drawn: bool = False              # no physical dice: the table draws the values itself (an
+    #                                  imaginary player's cup the players chose to leave to it)
     kind: ClassVar[str] = "throw"
 
 
