@@ -56,6 +56,7 @@ class MenuEntry:
     key: str = ""            # option key
     index: int = -1          # die position
     points: int | None = None
+    enabled: bool = True     # shown greyed: the rules would refuse it as things stand
 
 
 class TableFlow:
@@ -355,7 +356,8 @@ class TableFlow:
             n_held = sum(self.holds)
             rethrow = len(self.tray_values) - n_held
             label = f"Throw {rethrow} again" if rethrow else "Keep all"
-            entries.append(MenuEntry(label, "reroll"))
+            allowed = exp.reroll.min_rethrow <= rethrow <= exp.reroll.max_rethrow
+            entries.append(MenuEntry(label, "reroll", enabled=allowed))
         for opt in exp.options:
             entries.append(MenuEntry(opt.label, "option", key=opt.key, points=opt.points))
         if exp.reroll is not None:
@@ -501,7 +503,8 @@ class TableFlow:
             return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",
                               hint=f"{who}: press OK to see your choices")
         entries = self.menu()
-        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor)) for i, e in enumerate(entries))
+        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor), enabled=e.enabled)
+                        for i, e in enumerate(entries))
         hint = "UP/DOWN choose · OK confirm"
         if exp.reroll is not None:
             hint = "HOLD 1-5 keep dice · " + hint

@@ -128,7 +128,7 @@ def test_bad_typing_gets_a_message_and_the_question_again(play, tmp_path):
         "  ! choose a number from the list. Try again.",
         "  ! '9' is not a die face (faces: 1 2 3 4 5 6). Try again.",
         "  ! cannot keep [6, 6, 6]: the dice are [2, 3, 5, 6, 6]. Try again.",
-        "  ! throw at least 1 dice again (or choose another option). Try again.",
+        "  ! throw at least 1 die again (or choose another option). Try again.",
         "  ! to keep dice and throw the others again, type 'k' and the dice, e.g. k 6 6. Try again.",
         "  ! 'nonsense' is not one of the choices. Try again.",
         "  ! expected 3 dice, got 4. Try again.",

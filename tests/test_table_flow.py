@@ -325,3 +325,17 @@ def test_the_imaginary_cup_on_the_table_is_read_by_the_camera():
     assert flow.phase == WAIT_DICE and flow.expect.purpose == "imaginary" and not flow.expect.drawn
     play_steps(flow, clock, [5, 2])
     assert flow.log.inputs[-1] == {"type": "dice", "player": None, "values": [5, 2]}
+
+
+def test_keeping_every_die_is_shown_greyed_where_the_rules_want_a_throw():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    assert flow.view().prompt.options[0].enabled            # "Throw 5 again"
+    for i in range(1, 6):
+        flow.on_button(Press(f"HOLD{i}"))
+    first = flow.view().prompt.options[0]
+    assert first.label == "Keep all" and not first.enabled
+    before = snap(flow)
+    flow.cursor = 0
+    flow.on_button(Press("OK"))                              # still explained, nothing changes
+    assert snap(flow) == before and "at least 1" in flow.message.text

@@ -172,7 +172,8 @@ def check_input(expect: Expectation, data: Any) -> Input:
         raise IllegalInput(f"cannot keep {sorted(keep)}: the dice are {sorted(spec.dice)}")
     rethrow = len(spec.dice) - len(keep)
     if rethrow < spec.min_rethrow:
-        raise IllegalInput(f"throw at least {spec.min_rethrow} dice again (or choose another option)")
+        dice = "die" if spec.min_rethrow == 1 else "dice"
+        raise IllegalInput(f"throw at least {spec.min_rethrow} {dice} again (or choose another option)")
     if rethrow > spec.max_rethrow:
         raise IllegalInput(f"at most {spec.max_rethrow} dice may be thrown again")
     return {"type": "reroll", "player": player, "keep": sorted(keep)}
