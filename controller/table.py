@@ -89,6 +89,7 @@ class TableFlow:
         self.holds: list[bool] = []
         self.cursor = 0
         self.choices_shown = True      # False while a secret decision waits behind its gate
+        self._gate_message: MessageView | None = None
         self._abandon_armed_until = 0.0
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
@@ -373,8 +374,11 @@ class TableFlow:
             who = self.state.player_name(exp.player)
             if name == "OK":
                 self.choices_shown = True
+                if self.message is not None and self.message is self._gate_message:
+                    self.message = None      # (the reminder has done its job: room for the menu)
             else:
                 self.say(f"{who}'s choice is secret: {who} presses OK to see it, the others look away.")
+                self._gate_message = self.message
             return
         entries = self.menu()
         if name.startswith("HOLD") and name[4:].isdigit():

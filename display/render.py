@@ -104,6 +104,13 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         room = max(1, (rect.bottom - pad - hint_h - y) // line_h)
         sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
         start = max(0, min(sel - room // 2, len(prompt.options) - room))
+        if start > 0:
+            # (a line of its own under the prompt: drawn in the panel's corner it ran into the
+            # prompt's text on a small screen)
+            text(surface, "more above", (rect.right - pad, y), int(22 * s), theme.MUTED, anchor="topright")
+            y += int(24 * s)
+            room = max(1, (rect.bottom - pad - hint_h - y) // line_h)
+            start = max(0, min(sel - room // 2, len(prompt.options) - room))
         shown = prompt.options[start:start + room]
         for i, opt in enumerate(shown, start):
             row = pygame.Rect(x - 4, y, width + 8, line_h - 2)
@@ -118,8 +125,6 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                 text(surface, str(opt.points), (x + width - 4, y + line_h // 2), size, pc, bold=True,
                      anchor="midright")
             y += line_h
-        if start > 0:
-            text(surface, "more above", (rect.right - pad, rect.y + pad), int(22 * s), theme.MUTED, anchor="topright")
         if start + room < len(prompt.options):
             text(surface, "more below", (rect.right - pad, rect.bottom - pad - hint_h), int(22 * s), theme.MUTED,
                  anchor="bottomright")

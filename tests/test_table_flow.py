@@ -247,6 +247,7 @@ def test_a_secret_choice_stays_hidden_on_the_shared_screen_until_its_player_open
         assert flow.cursor == cursor and snap(flow) == before and flow.view().prompt.options == ()
         assert "secret" in flow.message.text and "Ann presses OK" in flow.message.text
     flow.on_button(Press("OK"))                       # Ann opens her menu: nothing chosen yet
+    assert flow.message is None                       # (the reminder gives the menu its room)
     shown = flow.view().prompt
     assert len(shown.options) == len(flow.expect.options) and sum(o.selected for o in shown.options) == 1
     assert snap(flow) == before and "BACK hides" in shown.hint
