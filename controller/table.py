@@ -22,6 +22,7 @@ from typing import Callable, Protocol, Sequence
 from display.view import DieMark, MessageView, OptionView, PromptView, Standing, TableView, TrayView
 from vision.types import CAMERA_MOVED, Reading
 
+from .draws import draw
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import Input, choose_input, dice_input, multiset_contains, multiset_minus, reroll_input
 from .tablelog import TableLog
@@ -68,9 +69,9 @@ class TableFlow:
                  confirm_seconds: float = 1.5, message_seconds: float = 6.0,
                  rng: random.Random | None = None):
         self.state = state
-        # dice the table draws itself (Throw.drawn): the system's randomness, which no player can
-        # predict from earlier draws; the values are journaled like any throw, so resume replays them
-        self.rng = rng or random.SystemRandom()
+        # dice the table draws itself (Throw.drawn, controller.draws); the values are journaled
+        # like any throw, so a resumed game replays them
+        self.rng = rng
         self.log = table_log
         self.on_apply = on_apply
         self.clock = clock
@@ -153,11 +154,12 @@ class TableFlow:
 
     def _draw(self, exp: Throw) -> None:
         """Dice with no physical counterpart: the table throws them itself and says what came up."""
-        values = [self.rng.randint(1, 6) for _ in range(exp.count)]
+        data = draw(exp, self.rng)
+        values = data["values"]
         whose = (f"{self.state.player_name(exp.player)}'s" if exp.player is not None
                  else "the imaginary player's" if exp.purpose == "imaginary" else "its own")
         before = self.message
-        if self._apply(dice_input(exp.player, values)):
+        if self._apply(data):
             drew = f"The table drew {whose} dice: {_fmt(values, exp)}."
             news = self.message if self.message is not before else None   # what the throw decided
             self.say(f"{drew} {news.text}" if news else drew)

@@ -5,9 +5,11 @@ typing gets a clear message and the question again, never a traceback.
 """
 from __future__ import annotations
 
+import random
 import re
 from typing import Callable, TextIO
 
+from .draws import draw
 from .rules import Decide, GameState, IllegalInput, Throw
 from .rules.base import Input, choose_input, dice_input, reroll_input
 from .tablelog import LogError, TableLog
@@ -127,8 +129,9 @@ def describe(state: GameState, expect: Throw | Decide, labels: list[str]) -> str
 
 
 def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], out: TextIO,
-                  save: Callable[[], None] | None = None) -> GameState:
-    """Run the game to its end (or until 'quit' / end of input). Returns the last state."""
+                  save: Callable[[], None] | None = None, rng: random.Random | None = None) -> GameState:
+    """Run the game to its end (or until 'quit' / end of input). Returns the last state.
+    Dice nobody throws (`Throw.drawn`) are drawn here (`controller.draws`)."""
     labels = game_labels(log)
     last_sheet_status = None
     while not state.is_over:
@@ -139,6 +142,14 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
         if sheet.status != last_sheet_status:
             print("\n" + sheet.status, file=out)
             last_sheet_status = sheet.status
+        if isinstance(expect, Throw) and expect.drawn:
+            data = draw(expect, rng)
+            state = state.apply(data)
+            print(f"{expect.prompt}: drawn {show_dice(data['values'], labels)}", file=out)
+            log.inputs.append(data)
+            if save:
+                save()
+            continue
         print(describe(state, expect, labels), file=out)
         try:
             text = ask("> ")
