@@ -91,6 +91,7 @@ class TableFlow:
         self.cursor = 0
         self.choices_shown = True      # False while a secret decision waits behind its gate
         self._gate_message: MessageView | None = None
+        self._open_for: int | None = None    # whose secret menu was opened last
         self._abandon_armed_until = 0.0
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
@@ -127,23 +128,29 @@ class TableFlow:
         elif isinstance(exp, Throw):
             self.phase = WAIT_DICE
             self._correctable = None
+            self._open_for = None
             if exp.faces:
                 self._faces = exp.faces
             if exp.drawn:
                 self._draw(exp)
         else:
             self.phase = DECIDE
-            self._reset_decision(exp)
+            self._reset_decision(exp, keep_open=True)
 
-    def _reset_decision(self, exp: Decide) -> None:
+    def _reset_decision(self, exp: Decide, keep_open: bool = False) -> None:
         if exp.reroll is not None:
             dice = list(exp.reroll.dice)
             if Counter(dice) != Counter(self.tray_values):
                 self.tray_values, self.tray_boxes = dice, []
         self.holds = [False] * len(self.tray_values) if exp.reroll is not None else []
         # a secret decision (an objective card, a simultaneous abandon) on the shared screen:
-        # its menu, cursor and previews stay hidden until its player asks for them with OK
-        self.choices_shown = not exp.secret
+        # its menu, cursor and previews stay hidden until its player asks for them with OK; with
+        # `keep_open`, a player's second secret choice in a row (two cards in the 2-player
+        # variant) follows the first on the menu they already opened
+        open_again = keep_open and exp.secret and self.choices_shown and self._open_for == exp.player
+        self.choices_shown = not exp.secret or open_again
+        if not open_again:
+            self._open_for = None
         entries = self.menu()
         # start on the first real choice: "throw again" if offered, else the best-scoring option
         first = next((i for i, e in enumerate(entries) if e.action == "reroll"), None)
@@ -278,7 +285,7 @@ class TableFlow:
         if self._apply(dice_input(exp.player, new)):
             self.tray_values, self.tray_boxes = list(values), list(boxes)
             if isinstance(self.expect, Decide):
-                self._reset_decision(self.expect)  # tray now known: holds line up with it
+                self._reset_decision(self.expect, keep_open=True)  # tray now known: holds line up with it
         else:
             self.phase = WAIT_DICE
 
@@ -375,7 +382,7 @@ class TableFlow:
         if not self.choices_shown:
             who = self.state.player_name(exp.player)
             if name == "OK":
-                self.choices_shown = True
+                self.choices_shown, self._open_for = True, exp.player
                 if self.message is not None and self.message is self._gate_message:
                     self.message = None      # (the reminder has done its job: room for the menu)
             else:

@@ -340,3 +340,23 @@ def test_keeping_every_die_is_shown_greyed_where_the_rules_want_a_throw():
     flow.cursor = 0
     flow.on_button(Press("OK"))                              # still explained, nothing changes
     assert snap(flow) == before and "at least 1" in flow.message.text
+
+
+def test_a_players_second_secret_card_follows_on_the_menu_they_opened_and_no_other():
+    flow, clock = make(game="objective-cards", players=("Ann", "Bob"), options={"two_player_strategic_variant": True})
+    for _round in range(2):
+        settle_and_confirm(flow, clock, [3, 3, 3, 5, 5])
+        active = flow.expect.player
+        for seat in (active, 1 - active):
+            n = len(flow.log.inputs)
+            assert flow.expect.player == seat and flow.view().prompt.options == ()   # a gate for each player
+            flow.on_button(Press("OK"))
+            flow.on_button(Press("OK"))                                            # first card
+            assert flow.expect.player == seat and flow.expect.secret
+            assert flow.view().prompt.options                                      # the second: no new gate
+            flow.on_button(Press("OK"))
+            assert len(flow.log.inputs) == n + 2
+        assert not flow.expect.secret and flow.expect.player == active             # public: stop or throw
+        flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "STOP")
+        flow.on_button(Press("OK"))
+    # (the throw between the rounds closed the last open menu: round 2 began behind a gate again)
