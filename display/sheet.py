@@ -91,7 +91,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             if cell.get("highlight"):
                 pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y + 1, col_w - 4, row_h - 2), 2, border_radius=6)
             if ctext and ckind == "tick" and set(ctext) <= TICK_GLYPHS:
-                draw_ticks(surface, ctext, pygame.Rect(cx + 4, y, col_w - 8, row_h), colour)
+                # (a margin of its own on each side: the players' rows of boxes must not run together)
+                m = max(4, col_w // 12)
+                draw_ticks(surface, ctext, pygame.Rect(cx + m, y, col_w - 2 * m, row_h), colour)
             elif ctext:
                 bold = kind == "total" or ckind == "total"
                 ctext = fit_cell_text(ctext, size, bold, col_w - 6)
@@ -118,7 +120,8 @@ def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:
 def draw_ticks(surface: pygame.Surface, s: str, rect: pygame.Rect, colour) -> None:
     """A line of boxes (■ ticked, □ free) drawn as squares: the bundled font has no such glyphs."""
     n = len(s)
-    side = min(rect.height * 6 // 10, (rect.width - 2 * (n - 1)) // max(n, 1))
+    # boxes a quarter of their side apart, all inside `rect`
+    side = min(rect.height * 6 // 10, int(rect.width / (n + 0.25 * (n - 1))) if n else 0)
     if side < 10:  # too small to see from across the table: say how many instead
         text(surface, f"{s.count('■')}/{n}", rect.center, int(rect.height * 0.8), colour, bold=True,
              anchor="center", max_width=rect.width)

@@ -80,3 +80,20 @@ def test_bench_table_quick_prints_every_figure(capsys):
     assert {r["game"] for r in out["render"]} == set(GAMES) and out["latency"]["throws"] >= 1
     assert out["frames"]["tracker_update_ms_median"] > 0 and out["frames"]["render_tray_ms_median"] > 0
     assert out["memory"] is None
+
+
+@pytest.mark.parametrize("width", [60, 73, 90, 120, 160, 240])
+@pytest.mark.parametrize("boxes", ["■■■□□□", "■□□□□□□□□□", "■"])
+def test_a_row_of_boxes_stays_inside_its_cell(width, boxes):
+    """Pok'n Roll's lines of boxes: each player's row must end inside their own column, else the
+    rows of neighbouring players run together into one."""
+    from display.sheet import draw_ticks
+
+    pygame.init()
+    surface = pygame.Surface((width + 40, 60))
+    surface.fill((0, 0, 0))
+    cell = pygame.Rect(20, 10, width, 40)
+    draw_ticks(surface, boxes, cell, (0, 255, 0))
+    pixels = pygame.surfarray.array3d(surface)          # (x, y, rgb)
+    inked = np.nonzero(pixels.max(axis=2).max(axis=1))[0]
+    assert len(inked) and inked.min() >= cell.left and inked.max() < cell.right
