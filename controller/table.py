@@ -510,7 +510,12 @@ class TableFlow:
         if isinstance(exp, Throw):
             held = f" ({len(exp.held)} held stay)" if exp.held else ""
             text = exp.prompt or f"{who}: throw {exp.count} dice"
-            return PromptView(who, text + held, hint="Throw, then let the dice settle")
+            key = ""
+            if exp.faces:
+                # the camera reads pips: a game of other faces is played with ordinary dice, and
+                # the players need the key to read their own throw
+                key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
+            return PromptView(who, text + held + key, hint="Throw, then let the dice settle")
         assert isinstance(exp, Decide)
         if not self.choices_shown:
             return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",

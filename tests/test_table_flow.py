@@ -360,3 +360,12 @@ def test_a_players_second_secret_card_follows_on_the_menu_they_opened_and_no_oth
         flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "STOP")
         flow.on_button(Press("OK"))
     # (the throw between the rounds closed the last open menu: round 2 began behind a gate again)
+
+
+def test_a_game_of_card_faces_tells_the_players_how_pip_dice_count():
+    flow, clock = make(game="classic", players=("Ann", "Bob"))
+    assert flow.view().prompt.text.endswith(". Pips count as 1=9 2=10 3=J 4=Q 5=K 6=A")
+    flow, clock = make(game="classic", players=("Ann", "Bob"), options={"face_mapping": ["A", "K", "Q", "J", "10", "9"]})
+    assert flow.view().prompt.text.endswith(". Pips count as 1=A 2=K 3=Q 4=J 5=10 6=9")
+    flow, clock = make()
+    assert "Pips" not in flow.view().prompt.text
