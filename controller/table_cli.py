@@ -211,7 +211,8 @@ class FixturePlayer:
       game GAME NAME,NAME [name=value ...]  the game to play (unless given on the command line)
       throw [FILE]   the camera sees an empty tray, then FILE (or the next image) until it is read
       wait           let the reading on screen be accepted by time (as if nobody pressed anything)
-      choose KEY     move the menu cursor to option KEY with UP/DOWN and press OK
+      choose KEY     move the menu cursor to option KEY with UP/DOWN and press OK (a secret
+                     choice is first opened with OK, as its player would)
       keep V V ...   press HOLDn for dice showing these values, then "throw again" (or "keep all")
       screenshot NAME  save the screen as NAME.png in the screenshots folder
     A reading being shown is accepted automatically before any step that is not OK/BACK.
