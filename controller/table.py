@@ -89,9 +89,8 @@ class TableFlow:
         self.correct_index = 0
         self.holds: list[bool] = []
         self.cursor = 0
-        self.choices_shown = True      # False while a secret decision waits behind its gate
+        self._open_for: int | None = None    # the player whose secret menu is open (see choices_shown)
         self._gate_message: MessageView | None = None
-        self._open_for: int | None = None    # whose secret menu was opened last
         self._abandon_armed_until = 0.0
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
@@ -143,13 +142,9 @@ class TableFlow:
             if Counter(dice) != Counter(self.tray_values):
                 self.tray_values, self.tray_boxes = dice, []
         self.holds = [False] * len(self.tray_values) if exp.reroll is not None else []
-        # a secret decision (an objective card, a simultaneous abandon) on the shared screen:
-        # its menu, cursor and previews stay hidden until its player asks for them with OK; with
-        # `keep_open`, a player's second secret choice in a row (two cards in the 2-player
-        # variant) follows the first on the menu they already opened
-        open_again = keep_open and exp.secret and self.choices_shown and self._open_for == exp.player
-        self.choices_shown = not exp.secret or open_again
-        if not open_again:
+        # a secret menu closes unless this is its player's next secret choice (`keep_open`: two
+        # cards in the 2-player variant follow on the menu they opened); BACK closes it too
+        if not (keep_open and exp.secret):
             self._open_for = None
         entries = self.menu()
         # start on the first real choice: "throw again" if offered, else the best-scoring option
@@ -158,6 +153,14 @@ class TableFlow:
             scored = [(e.points, -i) for i, e in enumerate(entries) if e.action == "option" and e.points is not None]
             first = -max(scored)[1] if scored else next((i for i, e in enumerate(entries) if e.action == "option"), 0)
         self.cursor = first
+
+    @property
+    def choices_shown(self) -> bool:
+        """Whether the decision's menu may be on screen. A secret decision (an objective card, a
+        simultaneous abandon) is shown on the one screen everybody sees, so its menu, cursor and
+        previews stay hidden until its player asks for them with OK."""
+        exp = self.expect
+        return not (isinstance(exp, Decide) and exp.secret) or self._open_for == exp.player
 
     def _draw(self, exp: Throw) -> None:
         """Dice with no physical counterpart: the table throws them itself and says what came up."""
@@ -382,7 +385,7 @@ class TableFlow:
         if not self.choices_shown:
             who = self.state.player_name(exp.player)
             if name == "OK":
-                self.choices_shown, self._open_for = True, exp.player
+                self._open_for = exp.player
                 if self.message is not None and self.message is self._gate_message:
                     self.message = None      # (the reminder has done its job: room for the menu)
             else:
