@@ -369,3 +369,25 @@ def test_a_game_of_card_faces_tells_the_players_how_pip_dice_count():
     assert flow.view().prompt.text.endswith(". Pips count as 1=A 2=K 3=Q 4=J 5=10 6=9")
     flow, clock = make()
     assert "Pips" not in flow.view().prompt.text
+
+
+def test_a_game_resumed_where_the_table_must_draw_draws_at_once(tmp_path):
+    import random
+
+    from controller.rules.base import choose_input, dice_input
+
+    game, players, options = "poknroll", ["Ann", "Bob", "Cy"], {"imaginary_dice_source": "engine_rng"}
+    state = new_game(game, players, options)
+    log = TableLog(game, players, options)
+    # the journal of a hand cut off by a power cut just before the imaginary cup was drawn
+    for step in ([5, 5, 2], "CONTINUE", "CONTINUE", "ABANDON", [6, 6], [2], "CONTINUE", "CONTINUE", [1], [3, 1],
+                 [4, 6]):
+        exp = state.expects()
+        data = dice_input(exp.player, step) if isinstance(step, list) else choose_input(exp.player, step)
+        state = state.apply(data)
+        log.inputs.append(data)
+    assert state.expects().drawn
+    journal = Journal(tmp_path / "journal.jsonl", log)
+    flow = TableFlow(state, log, clock=Clock(), on_apply=journal.append, rng=random.Random(1))
+    assert flow.log.inputs[-1]["player"] is None and flow.state.hand == 2
+    assert Journal.load(tmp_path / "journal.jsonl").inputs[-1] == flow.log.inputs[-1]
