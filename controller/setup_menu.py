@@ -73,7 +73,7 @@ def format_value(spec: OptionSpec, value: Any) -> str:
         return READ_ONLY
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value).replace("_", " ")
+    return spec.words(value)
 
 
 def option_label(name: str) -> str:

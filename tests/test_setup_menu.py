@@ -192,6 +192,16 @@ def test_choices_cycle_and_wrap():
     assert menu.options() == {}
 
 
+def test_a_choice_named_in_jargon_is_shown_in_the_players_words():
+    menu = menu_for("poknroll")
+    to_options(menu)
+    select(menu, "Imaginary dice source")
+    assert selected(menu).value == "a cup on the table"
+    press(menu, "OK")
+    assert selected(menu).value == "drawn by the table"
+    assert menu.options() == {"imaginary_dice_source": "engine_rng"}      # the config's name is unchanged
+
+
 def test_int_editing_steps_clamps_and_leaves_with_ok():
     menu = menu_for("thirteen")
     to_options(menu)

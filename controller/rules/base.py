@@ -209,6 +209,11 @@ class OptionSpec:
     type: type | tuple[type, ...] | None = None  # inferred from the default if None
     minimum: int | None = None
     maximum: int | None = None
+    shown: tuple[tuple[Any, str], ...] = ()      # (choice, words) where the spec's name is jargon
+
+    def words(self, value: Any) -> str:
+        """How a setup screen names `value`: its words if given, else the name, spaced."""
+        return dict(self.shown).get(value, str(value).replace("_", " "))
 
     def check(self, value: Any) -> Any:
         if self.choices is not None:
