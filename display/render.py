@@ -179,7 +179,11 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
 def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
     panel(surface, body)
     y = body.y + int(20 * s)
-    line_h = min(int(60 * s), max(1, (body.height - int(40 * s)) // max(1, len(view.setup) + 1)))
+    # what the row under the cursor means (a house rule's description), when the page title does
+    # not already say it: a line of its own above the buttons' hint
+    about = view.prompt.text if view.prompt and view.prompt.text != view.title else ""
+    foot = int(40 * s) + (int(40 * s) if about else 0)
+    line_h = min(int(60 * s), max(1, (body.height - foot) // max(1, len(view.setup) + 1)))
     size = int(line_h * 0.75)
     for item in view.setup:
         row = pygame.Rect(body.x + int(16 * s), y, body.width - int(32 * s), line_h - 4)
@@ -191,6 +195,9 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         text(surface, item.value, (row.right - int(12 * s), row.centery), size, colour, anchor="midright",
              max_width=row.width // 2)
         y += line_h
+    if about:
+        text(surface, about[:1].upper() + about[1:], (body.x + int(16 * s), body.bottom - int(80 * s)), int(30 * s),
+             theme.ACCENT, max_width=body.width - int(32 * s))
     if view.prompt:
         text(surface, view.prompt.hint or view.prompt.text, (body.x + int(16 * s), body.bottom - int(40 * s)),
              int(28 * s), theme.MUTED, max_width=body.width - int(32 * s))

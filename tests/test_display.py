@@ -97,3 +97,28 @@ def test_a_row_of_boxes_stays_inside_its_cell(width, boxes):
     pixels = pygame.surfarray.array3d(surface)          # (x, y, rgb)
     inked = np.nonzero(pixels.max(axis=2).max(axis=1))[0]
     assert len(inked) and inked.min() >= cell.left and inked.max() < cell.right
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_setup_screen_says_what_the_rule_under_the_cursor_means(size, tmp_path):
+    """The house-rules page draws the selected rule's description above the buttons' hint; the
+    other pages (whose title says it all) do not repeat their title there."""
+    from controller.setup_menu import SetupDefaults, SetupMenu
+    from display import theme
+
+    def accent_in_footer(menu) -> int:
+        screen = Screen(size, headless=True)
+        screen.show(menu.view())
+        pixels = pygame.surfarray.array3d(pygame.image.load(str(screen.screenshot(tmp_path / "s.png"))))
+        footer = pixels[:, int(size[1] * 0.8):, :]                      # the bottom fifth of the screen
+        return int(np.all(footer == theme.ACCENT, axis=2).sum())
+
+    menu = SetupMenu(defaults=SetupDefaults(game="poknroll"))
+    assert accent_in_footer(menu) == 0                                   # "Choose a game": the title
+    for _ in range(3):
+        menu.on_button("press", "OK")
+    assert menu.page == "options" and menu.view().prompt.text == menu.view().title    # on "Next"
+    assert accent_in_footer(menu) == 0
+    menu.on_button("press", "DOWN")                                      # onto a rule
+    assert menu.view().prompt.text != menu.view().title
+    assert accent_in_footer(menu) > 50
