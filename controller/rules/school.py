@@ -115,7 +115,7 @@ class School(GameState):
         OptionSpec("row_fill_order", "left_to_right", "which column an entry goes to: the leftmost "
                    "empty one of the row, or any free one (the player chooses)",
                    choices=("left_to_right", "any_free_column")),
-        OptionSpec("voluntary_cross_allowed", True, "a cross may be written in any open row; false: "
+        OptionSpec("voluntary_cross_allowed", True, "a cross may be written in any open row; if not, "
                    "only when the dice score in no open row"),
         OptionSpec("double_on_first_throw", True, "non-School scores written after throw 1 count double"),
         OptionSpec("double_applies_to_chance", True, "the doubling also applies to Chance"),
@@ -129,7 +129,7 @@ class School(GameState):
         OptionSpec("two_pairs_same_face_allowed", False, "four of a kind also counts as two pairs"),
         OptionSpec("full_house_accepts_poker", False, "five of a kind also counts as a full house"),
         OptionSpec("award_copies_doubling", True, "the row award copies the doubled column-3 value; "
-                   "false: its undoubled base"),
+                   "if not, its undoubled base"),
         OptionSpec("award_block_scope", "award_cell_only", "what a row award crosses on the other "
                    "sheets: their award cell, or also their empty cells of that row",
                    choices=("award_cell_only", "row_cells_too")),
