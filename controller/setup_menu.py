@@ -76,6 +76,11 @@ def format_value(spec: OptionSpec, value: Any) -> str:
     return spec.words(value)
 
 
+#: options that name a seat (every game calls its first player's seat so): shown as the player
+#: sitting there, and kept within the seats of the game
+SEAT_OPTIONS = frozenset({"start_seat"})
+
+
 def option_label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
@@ -257,6 +262,9 @@ class SetupMenu:
 
     def _pick_count(self, count: int) -> None:
         self.count = count
+        for spec in self.game.OPTIONS:       # a seat chosen for more players than now play
+            if spec.name in SEAT_OPTIONS and isinstance(self.values.get(spec.name), int):
+                self.values[spec.name] = min(self.values[spec.name], count - 1)
         self._go(NAMES)
 
     def _edit_name(self, seat: int) -> None:
@@ -355,6 +363,8 @@ class SetupMenu:
                 value = max(spec.minimum, value)
             if spec.maximum is not None:
                 value = min(spec.maximum, value)
+            if spec.name in SEAT_OPTIONS:
+                value = min(value, self.count - 1)
             self._set_option(spec, value)
             return True
         if name == "OK":
@@ -393,7 +403,7 @@ class SetupMenu:
         if not self.game.OPTIONS:
             rows.append(_Row("No house rules for this game"))
         for spec in self.game.OPTIONS:
-            value = format_value(spec, self.values[spec.name])
+            value = self._shown(spec, self.values[spec.name])
             if isinstance(self.editing, _IntEdit) and self.editing.name == spec.name:
                 value = f"< {value} >"
             rows.append(_Row(option_label(spec.name), value, lambda s=spec: self._option_action(s)))
@@ -406,8 +416,15 @@ class SetupMenu:
         if not changed:
             rows.append(_Row("House rules", "standard"))
         for name, value in changed.items():
-            rows.append(_Row(option_label(name), format_value(specs[name], value)))
+            rows.append(_Row(option_label(name), self._shown(specs[name], value)))
         return rows + [_Row("Start game", "", self._start), _Row(BACK_LABEL, "", self._back)]
+
+    def _shown(self, spec: OptionSpec, value: Any) -> str:
+        """A rule's value as the setup screen shows it: a seat as the player sitting there."""
+        players = self.players()
+        if spec.name in SEAT_OPTIONS and isinstance(value, int) and 0 <= value < len(players):
+            return f"{players[value]} (seat {value + 1})"
+        return format_value(spec, value)
 
     # ------------------------------------------------------------------------------- view
     def view(self) -> TableView:
@@ -436,7 +453,8 @@ class SetupMenu:
             return PromptView("", "Type the name letter by letter",
                               hint="UP/DOWN letter · OK next letter · OK on _ ends the name · BACK previous")
         if isinstance(self.editing, _IntEdit):
-            return PromptView("", f"{option_label(self.editing.name)}",
+            spec = next((s for s in self.game.OPTIONS if s.name == self.editing.name), None)
+            return PromptView("", spec.doc if spec else option_label(self.editing.name),
                               hint="UP/DOWN change (hold: by 10) · OK done · BACK cancel")
         text = _TITLES[self.page]
         if self.page == OPTIONS:

@@ -251,6 +251,8 @@ def test_option_doc_shown_for_the_selected_rule():
     to_options(menu)
     select(menu, "Upper bonus")
     assert menu.view().prompt.text == "upper bonus points"
+    press(menu, "OK")                            # editing the number: still said what it is
+    assert menu.editing is not None and menu.view().prompt.text == "upper bonus points"
 
 
 # ------------------------------------------------------------------------------ BACK
@@ -367,22 +369,50 @@ def test_done_menu_ignores_buttons_until_reset():
 
 # -------------------------------------------------------------------------- validation
 def test_game_refusal_becomes_a_message_and_the_menu_stays():
-    menu = menu_for("classic")
-    to_options(menu)
-    select(menu, "Start seat")
-    press(menu, "OK", "UP", "UP", "UP", "OK")     # seat 3 of 2 players
+    menu = menu_for("objective-cards")
+    press(menu, "OK")
+    select(menu, "3 players")
+    press(menu, "OK", "OK")
+    assert menu.page == "options" and menu.count == 3
+    select(menu, "Two player strategic variant")
+    press(menu, "OK")                            # a variant for two players only
     select(menu, NEXT_LABEL)
     press(menu, "OK", "OK")
     assert menu.done is None and menu.page == "start"
     view = menu.view()
     assert view.message is not None and view.message.level == "error"
-    assert "start_seat" in view.message.text
+    assert "two_player_strategic_variant" in view.message.text
     press(menu, "BACK")                          # fix it
     assert menu.message is None
-    select(menu, "Start seat")
-    press(menu, "OK", "DOWN", "DOWN", "DOWN", "OK")
+    select(menu, "Two player strategic variant")
+    press(menu, "OK")
     hold(menu)
     assert menu.done is not None and menu.done.options == {}
+
+
+def test_the_first_players_seat_is_shown_as_who_sits_there_and_stays_a_seat_of_the_game():
+    menu = menu_for("classic")                   # Ann and Bob
+    to_options(menu)
+    select(menu, "Start seat")
+    assert selected(menu).value == f"{menu.players()[0]} (seat 1)"
+    press(menu, "OK", "UP", "UP", "UP", "OK")    # past the last seat: stops at Bob's
+    assert selected(menu).value == f"{menu.players()[1]} (seat 2)" and menu.options() == {"start_seat": 1}
+    # more players, the last seat chosen, then fewer players again: the seat follows
+    menu = menu_for("thirteen")
+    press(menu, "OK")
+    select(menu, "4 players")
+    press(menu, "OK", "OK")
+    assert menu.count == 4 and menu.page == "options"
+    select(menu, "Start seat")
+    press(menu, "OK", "UP", "UP", "UP", "OK")
+    assert menu.options() == {"start_seat": 3}
+    press(menu, "BACK", "BACK")                  # to the count page
+    assert menu.page == "count"
+    select(menu, "2 players")
+    press(menu, "OK")
+    assert menu.options() == {"start_seat": 1}
+    hold(menu)
+    assert menu.done is not None and menu.done.options == {"start_seat": 1}
 
 
 def test_bad_config_option_is_ignored_with_a_warning():
