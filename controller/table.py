@@ -224,7 +224,8 @@ class TableFlow:
         found = len(reading.dice)
         if found != want:
             where = f" ({len(held)} held + {exp.count} thrown)" if held else ""
-            self.say(f"I see {found} dice; the game needs {want}{where}. Fix the tray or throw again.",
+            seen = "1 die" if found == 1 else f"{found} dice"
+            self.say(f"I see {seen}; the game needs {want}{where}. Fix the tray or throw again.",
                      "warning")
             return
         problems = [p for p in reading.problems if p.code in BLOCKING]
