@@ -3,7 +3,6 @@ input of every kind is explained and leaves the game exactly as it was."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pytest
 
@@ -11,21 +10,8 @@ from controller.journal import Journal
 from controller.rules import new_game
 from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE, TableFlow
 from controller.tablelog import TableLog, replay
+from table_helpers import Clock, Press
 from vision.types import Die, Problem, Reading
-
-
-@dataclass
-class Press:
-    name: str
-    kind: str = "press"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def reading(values, problems=(), confidence=0.95) -> Reading:
@@ -365,7 +351,8 @@ def test_a_players_second_secret_card_follows_on_the_menu_they_opened_and_no_oth
 def test_a_game_of_card_faces_tells_the_players_how_pip_dice_count():
     flow, clock = make(game="classic", players=("Ann", "Bob"))
     assert flow.view().prompt.text.endswith(". Pips count as 1=9 2=10 3=J 4=Q 5=K 6=A")
-    flow, clock = make(game="classic", players=("Ann", "Bob"), options={"face_mapping": ["A", "K", "Q", "J", "10", "9"]})
+    reversed_faces = {"face_mapping": ["A", "K", "Q", "J", "10", "9"]}
+    flow, clock = make(game="classic", players=("Ann", "Bob"), options=reversed_faces)
     assert flow.view().prompt.text.endswith(". Pips count as 1=A 2=K 3=Q 4=J 5=10 6=9")
     flow, clock = make()
     assert "Pips" not in flow.view().prompt.text

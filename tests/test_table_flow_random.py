@@ -4,8 +4,6 @@ accepted (the log replays to the same state), the screen's view can always be bu
 choice's menu is never in that view before its player opened it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,24 +11,11 @@ from controller.rules import GAMES, Decide, new_game
 from controller.table import TableFlow
 from controller.tablelog import TableLog, replay
 from hardware.buttons import BUTTON_NAMES
+from table_helpers import Clock, Press
 from vision.types import Die, Problem, Reading
 
 PLAYERS = {"thirteen": 2, "classic": 2, "school": 2, "poknroll": 3, "objective-cards": 2}
 PROBLEMS = ["die_leaning", "unsure_value", "dice_touching", "glare", "camera_moved", "blurred"]
-
-
-@dataclass
-class Press:
-    name: str
-    kind: str = "press"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def a_reading(values: list[int | None], problem: str | None) -> Reading:
