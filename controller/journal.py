@@ -17,6 +17,11 @@ from .tablelog import FORMAT, LogError, TableLog
 
 log = logging.getLogger(__name__)
 
+# A line that takes back the input before it (a choice taken back at the table, see
+# TableFlow.take_back). Appended, not rewritten: the journal stays append-only, so a power cut
+# can still only tear its last line, and it keeps what was chosen and taken back.
+TAKE_BACK = {"undo": True}
+
 
 class Journal:
     def __init__(self, path: str | Path, table_log: TableLog, fsync: bool = True):
@@ -35,6 +40,10 @@ class Journal:
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(data) + "\n")
             self._sync(fh)
+
+    def take_back(self) -> None:
+        """The last input was taken back: journal that, so that a resume does not replay it."""
+        self.append(TAKE_BACK)
 
     def _sync(self, fh) -> None:
         fh.flush()
@@ -60,11 +69,17 @@ class Journal:
         inputs = []
         for number, line in enumerate(lines[1:], start=2):
             try:
-                inputs.append(json.loads(line))
+                data = json.loads(line)
             except json.JSONDecodeError:
                 if number == len(lines):
                     log.warning("journal %s: dropped a torn last line", path)
                     break
                 raise LogError(f"journal {path}: line {number} is not JSON") from None
+            if data == TAKE_BACK:
+                if not inputs:
+                    raise LogError(f"journal {path}: line {number} takes back an input that is not there")
+                inputs.pop()
+            else:
+                inputs.append(data)
         header["inputs"] = inputs
         return TableLog.from_json(header)

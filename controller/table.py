@@ -60,20 +60,42 @@ class MenuEntry:
     enabled: bool = True     # shown greyed: the rules would refuse it as things stand
 
 
+@dataclass(frozen=True)
+class TakeBack:
+    """What taking back the last choice restores: the game and the table as they were just
+    before it. A mis-press on the menu (a box scored one line too low, the wrong die held) is
+    the commonest slip at a table, and until anything else happens it harms nobody to undo."""
+
+    state: GameState
+    inputs: int                   # the log's length right after the choice: anything since ends it
+    player: int | None
+    label: str                    # the menu line chosen, to name it when asking and confirming
+    tray_values: tuple[int, ...]
+    tray_boxes: tuple
+    holds: tuple[bool, ...]
+    cursor: int
+
+
+TAKE_BACK_SECONDS = 5.0   # the second BACK must follow the first within this (as for ABANDON)
+
+
 class TableFlow:
     """The table's own state machine around one game."""
 
     def __init__(self, state: GameState, table_log: TableLog, *,
                  on_apply: Callable[[Input], None] | None = None,
+                 on_take_back: Callable[[], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  confirm_seconds: float = 1.5, message_seconds: float = 6.0,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, over_hint: str = ""):
         self.state = state
         # dice the table draws itself (Throw.drawn, controller.draws); the values are journaled
         # like any throw, so a resumed game replays them
         self.rng = rng
         self.log = table_log
+        self.over_hint = over_hint    # what the buttons do after the final standings (the app's business)
         self.on_apply = on_apply
+        self.on_take_back = on_take_back
         self.clock = clock
         self.confirm_seconds = confirm_seconds
         self.message_seconds = message_seconds
@@ -92,6 +114,8 @@ class TableFlow:
         self._open_for: int | None = None    # the player whose secret menu is open (see choices_shown)
         self._gate_message: MessageView | None = None
         self._abandon_armed_until = 0.0
+        self._take_back: TakeBack | None = None
+        self._take_back_armed_until = 0.0
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
         self._faces: tuple[str, ...] | None = None
@@ -323,6 +347,9 @@ class TableFlow:
             self.phase = CORRECT
             self.say("Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
             return
+        if name == "BACK" and self.take_back_offered is not None:
+            self.take_back()
+            return
         self._nothing_now(name)
 
     def _button_confirm(self, kind: str, name: str) -> None:
@@ -411,6 +438,8 @@ class TableFlow:
             if any(self.holds):
                 self.holds = [False] * len(self.holds)
                 self.say("Holds cleared.")
+            elif not exp.secret and self.take_back_offered is not None:
+                self.take_back()
             else:
                 self._reset_decision(exp)      # (a secret menu is hidden again)
         elif name == "OK":
@@ -418,16 +447,74 @@ class TableFlow:
             before = self.message
             if entry.action == "die":
                 self.holds[entry.index] = not self.holds[entry.index]
-            elif entry.action == "reroll":
+                return
+            undo = TakeBack(self.state, len(self.log.inputs) + 1, exp.player, self._chosen(entry),
+                            tuple(self.tray_values), tuple(self.tray_boxes), tuple(self.holds), self.cursor)
+            if entry.action == "reroll":
                 keep = [v for v, h in zip(self.tray_values, self.holds) if h]
                 kept_boxes = [b for b, h in zip(self.tray_boxes, self.holds) if h] if self.tray_boxes else []
-                if self._apply(reroll_input(exp.player, keep)):
-                    self.tray_values, self.tray_boxes = keep, kept_boxes
-            elif self._apply(choose_input(exp.player, entry.key)) and exp.secret and self.message is before:
+                if not self._apply(reroll_input(exp.player, keep)):
+                    return
+                self.tray_values, self.tray_boxes = keep, kept_boxes
+            elif not self._apply(choose_input(exp.player, entry.key)):
+                return
+            elif exp.secret and self.message is before:
                 self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
+            # a secret choice is not offered back: anyone could press BACK, and its player alone
+            # knows whether it was a slip
+            self._take_back = None if exp.secret else undo
+
+    def _chosen(self, entry: MenuEntry) -> str:
+        """A menu line as the choice it makes, for the take-back messages."""
+        if entry.action == "reroll":
+            kept = [_face(v, self._faces) for v, h in zip(self.tray_values, self.holds) if h]
+            return entry.label + (f", keeping {' '.join(kept)}" if kept else "")
+        if entry.points is not None:
+            return f"{entry.label}, {entry.points} point{'' if entry.points in (1, -1) else 's'}"
+        return entry.label
 
     def _button_over(self, kind: str, name: str) -> None:
+        if name == "BACK" and self.take_back_offered is not None:
+            self.take_back()
+            return
         self.say("The game is over.")
+
+    @property
+    def take_back_offered(self) -> TakeBack | None:
+        """The last choice, while it can still be taken back: nothing has been applied since it
+        (no dice read, nothing drawn by the table; a draw is not there to be tried again) and the
+        game was not abandoned."""
+        undo = self._take_back
+        if undo is None or self.abandoned or len(self.log.inputs) != undo.inputs:
+            return None
+        return undo
+
+    def take_back(self) -> None:
+        """BACK, twice within a few seconds: the last choice is undone and the same player
+        chooses again, with the dice, holds and cursor as they were. The journal records it."""
+        undo = self.take_back_offered
+        if undo is None:
+            return
+        who = self.state.player_name(undo.player)
+        now = self.clock()
+        if now >= self._take_back_armed_until:
+            self._take_back_armed_until = now + TAKE_BACK_SECONDS
+            self.say(f"Press BACK again within {TAKE_BACK_SECONDS:.0f} seconds to take back {who}'s choice "
+                     f"({undo.label}).", "warning")
+            return
+        self._take_back_armed_until = 0.0
+        self._take_back = None
+        self.state = undo.state
+        self.log.inputs.pop()
+        if self.on_take_back:
+            self.on_take_back()
+        self.tray_values, self.tray_boxes = list(undo.tray_values), list(undo.tray_boxes)
+        self._notes = tuple(self.state.sheet().notes)
+        self._enter_phase()
+        if len(undo.holds) == len(self.holds):
+            self.holds = list(undo.holds)
+        self.cursor = min(undo.cursor, max(0, len(self.menu()) - 1))
+        self.say(f"Taken back: {who}'s choice ({undo.label}). {who}: choose again.")
 
     def _abandon(self) -> None:
         exp = self.expect
@@ -467,7 +554,9 @@ class TableFlow:
                     standings.append(Standing(state.players[i], result.scores[i], place, i in result.winners))
                 place += len(group)
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
-            return TableView("final", title, sheet.status, sheet.to_json(), tray, None, self.message,
+            hint = " · ".join(h for h in (self.over_hint, self._take_back_hint()) if h)
+            prompt = PromptView("", "", hint=hint) if hint else None
+            return TableView("final", title, sheet.status, sheet.to_json(), tray, prompt, self.message,
                              standings=tuple(standings), notes=sheet.notes)
         return TableView("play", state.title, sheet.status, sheet.to_json(), tray, self._prompt(faces),
                          self.message, notes=sheet.notes)
@@ -519,7 +608,8 @@ class TableFlow:
                 # the camera reads pips: a game of other faces is played with ordinary dice, and
                 # the players need the key to read their own throw
                 key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
-            return PromptView(who, text + held + key, hint="Throw, then let the dice settle")
+            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._take_back_hint()) if h)
+            return PromptView(who, text + held + key, hint=hint)
         assert isinstance(exp, Decide)
         if not self.choices_shown:
             return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",
@@ -532,7 +622,13 @@ class TableFlow:
             hint = "HOLD 1-5 keep dice · " + hint
         if exp.secret:
             hint += " · BACK hides"
+        elif self._take_back_hint():
+            hint += " · " + self._take_back_hint()
         return PromptView(who, exp.prompt or f"{who}: decide", options, hint)
+
+    def _take_back_hint(self) -> str:
+        undo = self.take_back_offered
+        return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""
 
 
 def _face(value: int | None, faces: Sequence[str] | None) -> str:

@@ -162,8 +162,15 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
                  max_width=left.width - int(32 * s))
             y += int(60 * s)
     y += int(10 * s)
+    # what the buttons do now (a new game; undo the last choice), at the panel's foot
+    hint_size = int(28 * s)
+    hints = view.prompt.hint.split(" · ") if view.prompt and view.prompt.hint else []
+    foot = left.bottom - int(14 * s) - len(hints) * int(hint_size * 1.2)
+    for i, hint in enumerate(hints):
+        text(surface, hint, (left.x + int(20 * s), foot + i * int(hint_size * 1.2)), hint_size,
+             theme.ACCENT if i == 0 else theme.MUTED, max_width=left.width - int(40 * s))
     room = max(1, len(view.standings))
-    line_h = min(int(64 * s), (left.bottom - y - int(10 * s)) // room)
+    line_h = min(int(64 * s), (foot - y - int(10 * s)) // room)
     for st in view.standings:
         colour = theme.WINNER if st.winner else theme.TEXT
         size = int(line_h * 0.8)

@@ -122,3 +122,23 @@ def test_the_setup_screen_says_what_the_rule_under_the_cursor_means(size, tmp_pa
     menu.on_button("press", "DOWN")                                      # onto a rule
     assert menu.view().prompt.text != menu.view().title
     assert accent_in_footer(menu) > 50
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_final_standings_say_what_the_buttons_do_now(size, tmp_path):
+    """At their foot, the standings say how to start a new game (and, while it can, how to undo
+    the last choice); without a hint nothing is drawn there."""
+    from display import theme
+    from display.view import PromptView
+
+    def foot_pixels(prompt) -> tuple[int, int]:
+        screen = Screen(size, headless=True)
+        screen.show(TableView("final", "Thirteen: final standings", "Game over", prompt=prompt,
+                              standings=(Standing("Ann", 268, 1, True), Standing("Bob", 253, 2))))
+        pixels = pygame.surfarray.array3d(screen.surface)
+        foot = pixels[: size[0] // 3, int(size[1] * 0.8):, :]            # the left panel's bottom fifth
+        return int(np.all(foot == theme.ACCENT, axis=2).sum()), int(np.all(foot == theme.MUTED, axis=2).sum())
+
+    assert foot_pixels(None) == (0, 0)
+    new_game, undo = foot_pixels(PromptView("", "", hint="OK: a new game · BACK twice: undo Bob's choice"))
+    assert new_game > 50 and undo > 50

@@ -193,6 +193,32 @@ def test_camera_unplugged_and_back_keeps_the_game(tmp_path):
     assert "Resumed" in again.flow.message.text
 
 
+def test_a_choice_taken_back_stays_taken_back_after_a_power_cut(tmp_path):
+    """The kiosk journals a take-back: a resumed table does not replay the choice undone."""
+    from controller.table_app import TableApp
+    from vision.types import Die, Reading
+
+    app = table_app(tmp_path, NoFrames(), FakeButtons())
+    press = type("P", (), {"kind": "press", "name": ""})
+
+    def push(name):
+        event = press()
+        event.name = name
+        app.on_button(event)
+
+    app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
+                                      for i, v in enumerate([6, 6, 6, 3, 3]))))
+    push("OK")
+    before = snapshot(app.flow)
+    push("OK")                                         # a box scored (the cursor's best one)
+    assert len(app.flow.log.inputs) == 2
+    push("BACK")
+    push("BACK")
+    assert snapshot(app.flow) == before and "Taken back" in app.flow.message.text
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons())
+    assert again.flow is not None and snapshot(again.flow) == before
+
+
 def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_path):
     """picamera2 (a fake module, as in the hardware tests): settle detection gets the 320x240
     stream every frame, the reader gets a full frame only once the tray is still."""

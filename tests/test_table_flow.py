@@ -24,7 +24,8 @@ def make(game="thirteen", players=("Ann", "Bob"), options=None, tmp_path=None):
     log = TableLog(game, list(players), dict(options or {}))
     clock = Clock()
     journal = Journal(tmp_path / "journal.jsonl", log) if tmp_path else None
-    flow = TableFlow(state, log, clock=clock, on_apply=journal.append if journal else None)
+    flow = TableFlow(state, log, clock=clock, on_apply=journal.append if journal else None,
+                     on_take_back=journal.take_back if journal else None)
     return flow, clock
 
 
@@ -378,3 +379,126 @@ def test_a_game_resumed_where_the_table_must_draw_draws_at_once(tmp_path):
     flow = TableFlow(state, log, clock=Clock(), on_apply=journal.append, rng=random.Random(1))
     assert flow.log.inputs[-1]["player"] is None and flow.state.hand == 2
     assert Journal.load(tmp_path / "journal.jsonl").inputs[-1] == flow.log.inputs[-1]
+
+
+# ----------------------------------------------------------------------- taking a choice back
+
+def score(flow, key):
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == key)
+    flow.on_button(Press("OK"))
+
+
+def test_a_box_scored_by_mistake_is_taken_back_with_back_twice(tmp_path):
+    flow, clock = make(tmp_path=tmp_path)
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    before = snap(flow)
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "THREES")   # meant FULL_HOUSE
+    cursor = flow.cursor
+    flow.on_button(Press("OK"))
+    assert flow.log.inputs[-1]["option"] == "THREES" and flow.phase == WAIT_DICE
+    assert "BACK twice: undo Ann's choice" in flow.view().prompt.hint
+    flow.on_button(Press("BACK"))                      # one press only asks
+    assert len(flow.log.inputs) == 2 and flow.phase == WAIT_DICE
+    assert flow.message.text == "Press BACK again within 5 seconds to take back Ann's choice (Threes, 6 points)."
+    clock.t += 6
+    flow.on_button(Press("BACK"))                      # too late: it asks again
+    assert len(flow.log.inputs) == 2
+    flow.on_button(Press("BACK"))
+    assert snap(flow) == before and flow.phase == DECIDE and flow.expect.player == 0
+    assert flow.cursor == cursor                       # on the line chosen: one press from the right one
+    assert flow.message.text == "Taken back: Ann's choice (Threes, 6 points). Ann: choose again."
+    assert flow.tray_values == [6, 6, 6, 3, 3]
+    score(flow, "FULL_HOUSE")
+    # the journal says what happened and replays to the game as it now is
+    lines = (tmp_path / "journal.jsonl").read_text().splitlines()
+    assert [json.loads(x) for x in lines[2:]] == [
+        {"type": "choose", "player": 0, "option": "THREES"}, {"undo": True},
+        {"type": "choose", "player": 0, "option": "FULL_HOUSE"}]
+    assert Journal.load(tmp_path / "journal.jsonl").inputs == flow.log.inputs
+    assert replay(flow.log).snapshot() == flow.state.snapshot()
+
+
+def test_a_rethrow_with_the_wrong_die_held_is_taken_back_with_its_holds():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    before = snap(flow)
+    hold_and_rethrow(flow, [1, 3])                     # meant to hold the two sixes
+    assert flow.log.inputs[-1] == {"type": "reroll", "player": 0, "keep": [2, 6]}
+    flow.on_button(Press("BACK"))
+    assert "(Throw 3 again, keeping 6 2)" in flow.message.text
+    flow.on_button(Press("BACK"))
+    assert snap(flow) == before and flow.phase == DECIDE
+    assert flow.holds == [True, False, True, False, False] and flow.tray_values == [6, 6, 2, 3, 5]
+    flow.on_button(Press("HOLD3"))
+    flow.on_button(Press("HOLD2"))
+    flow.on_button(Press("OK"))                        # the cursor is still on "Throw 3 again"
+    assert flow.log.inputs[-1] == {"type": "reroll", "player": 0, "keep": [6, 6]}
+
+
+def test_nothing_is_taken_back_once_the_next_dice_are_read():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    score(flow, "THREES")
+    flow.on_reading(reading([1, 2, 3, 4, 5]))          # Bob's throw, being shown: still time
+    flow.on_button(Press("BACK"))                      # (this drops the reading shown)
+    assert flow.phase == WAIT_DICE and "throw again" in flow.message.text
+    settle_and_confirm(flow, clock, [1, 2, 3, 4, 5])   # Bob's throw applied: too late now
+    before = snap(flow)
+    for _ in range(2):
+        flow.on_button(Press("BACK"))
+        assert snap(flow) == before and flow.phase == DECIDE
+    assert "Undo" not in flow.view().prompt.hint and "undo" not in flow.view().prompt.hint
+
+
+def test_a_secret_choice_is_not_offered_back():
+    flow, clock = make(game="objective-cards", players=("Ann", "Bob"))
+    settle_and_confirm(flow, clock, [3, 3, 3, 5, 5])
+    flow.on_button(Press("OK"))                        # Ann opens her secret menu
+    flow.on_button(Press("OK"))                        # and commits a card
+    assert flow.message.text == "Ann has chosen (kept secret)."
+    before = snap(flow)
+    for _ in range(2):
+        flow.on_button(Press("BACK"))                  # anybody might press it: nothing happens
+        assert snap(flow) == before
+    assert "undo" not in flow.view().prompt.hint
+
+
+def test_the_last_box_of_the_game_can_be_taken_back_from_the_final_standings():
+    flow, clock = make(players=("Ann",))
+    # play Ann's whole sheet quickly: every round one throw, the first open box
+    while flow.phase != OVER:
+        settle_and_confirm(flow, clock, [1, 2, 3, 4, 6])
+        last = flow.state
+        flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "option")
+        flow.on_button(Press("OK"))
+    assert flow.view().mode == "final"
+    flow.over_hint = "OK: a new game"
+    hint = flow.view().prompt.hint
+    assert hint.startswith("OK: a new game") and "BACK twice: undo Ann's choice" in hint
+    flow.on_button(Press("BACK"))
+    flow.on_button(Press("BACK"))
+    assert flow.phase == DECIDE and flow.state is last and not flow.state.is_over
+    assert flow.view().mode == "play"
+    assert replay(flow.log).snapshot() == flow.state.snapshot()
+
+
+def test_an_abandoned_game_is_not_taken_back():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    score(flow, "THREES")
+    flow.on_button(Press("ABANDON"))
+    flow.on_button(Press("ABANDON"))
+    assert flow.phase == OVER
+    flow.on_button(Press("BACK"))
+    flow.on_button(Press("BACK"))
+    assert flow.phase == OVER and flow.view().prompt is None
+    assert flow.message.text == "The game is over."
+
+
+def test_a_journal_that_takes_back_what_is_not_there_is_refused(tmp_path):
+    from controller.tablelog import LogError
+    path = tmp_path / "journal.jsonl"
+    path.write_text(json.dumps({"format": "dicetable-log/1", "game": "thirteen", "players": ["Ann"],
+                                "options": {}}) + "\n" + json.dumps({"undo": True}) + "\n")
+    with pytest.raises(LogError, match="line 2 takes back an input that is not there"):
+        Journal.load(path)

@@ -1,12 +1,17 @@
 """The table flow under random input: any presses, readings and pauses, in any order, for every
 game. Whatever happens, the table never raises, the game only ever changes by inputs the rules
-accepted (the log replays to the same state), the screen's view can always be built, and a secret
-choice's menu is never in that view before its player opened it."""
+accepted (the log and the journal, take-backs included, replay to the same state), the screen's
+view can always be built, a secret choice's menu is never in that view before its player opened
+it, and a secret choice is never taken back."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tempfile
+from pathlib import Path
+
+from controller.journal import Journal
 from controller.rules import GAMES, Decide, new_game
 from controller.table import TableFlow
 from controller.tablelog import TableLog, replay
@@ -33,7 +38,7 @@ fitting = st.just("fit")
 pauses = st.floats(0.0, 8.0)
 # (weighted towards what moves a game on, fitting throws and OK, so that games get deep enough
 # to reach their decisions, secret ones included, with noise of every kind between)
-onward = st.sampled_from(["fit", "fit", Press("OK"), Press("OK"), Press("DOWN"), 2.0])
+onward = st.sampled_from(["fit", "fit", Press("OK"), Press("OK"), Press("DOWN"), 2.0, "back twice"])
 events = st.lists(st.one_of(onward, onward, onward, presses, readings, pauses), min_size=30, max_size=200)
 
 
@@ -45,11 +50,18 @@ def test_random_input_never_breaks_the_table_nor_the_game(game, events, seed):
     players = [f"P{i}" for i in range(PLAYERS[game])]
     log = TableLog(game, players, {})
     clock = Clock()
-    flow = TableFlow(new_game(game, players, {}), log, clock=clock, rng=random.Random(seed))
+    folder = tempfile.TemporaryDirectory()
+    journal = Journal(Path(folder.name) / "journal.jsonl", log, fsync=False)
+    flow = TableFlow(new_game(game, players, {}), log, clock=clock, rng=random.Random(seed),
+                     on_apply=journal.append, on_take_back=journal.take_back)
     rng = random.Random(seed)
     for ev in events:
+        applied = len(log.inputs)
         if isinstance(ev, Press):
             flow.on_button(ev)
+        elif ev == "back twice":
+            flow.on_button(Press("BACK"))
+            flow.on_button(Press("BACK"))
         elif isinstance(ev, Reading):
             flow.on_reading(ev)
         elif ev == "fit":
@@ -64,4 +76,8 @@ def test_random_input_never_breaks_the_table_nor_the_game(game, events, seed):
         exp = flow.expect
         if isinstance(exp, Decide) and exp.secret and not flow.choices_shown:
             assert view.prompt is None or view.prompt.options == ()
+        if len(log.inputs) < applied:                  # a take-back: one choice, never a secret one
+            assert len(log.inputs) == applied - 1 and isinstance(exp, Decide) and not exp.secret
     assert replay(log).snapshot() == flow.state.snapshot()
+    assert Journal.load(journal.path).inputs == log.inputs
+    folder.cleanup()
