@@ -79,6 +79,18 @@ class TakeBack:
 TAKE_BACK_SECONDS = 5.0   # the second BACK must follow the first within this (as for ABANDON)
 
 
+@dataclass(frozen=True)
+class AppliedReading:
+    """The last dice read and applied, kept so that a misread noticed only after the reading was
+    accepted (it is, by itself, after a second and a half) can still be corrected with a long OK,
+    until anything else is applied."""
+
+    state: GameState              # the game just before these dice
+    inputs: int                   # the log's length right after them
+    values: tuple[int, ...]       # the whole tray as read, held dice included
+    boxes: tuple
+
+
 class TableFlow:
     """The table's own state machine around one game."""
 
@@ -115,6 +127,8 @@ class TableFlow:
         self._gate_message: MessageView | None = None
         self._abandon_armed_until = 0.0
         self._take_back: TakeBack | None = None
+        self._last_read: AppliedReading | None = None
+        self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._take_back_armed_until = 0.0
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
@@ -304,13 +318,16 @@ class TableFlow:
             return
         values, boxes = self.pending, self.pending_boxes
         if not multiset_contains(values, exp.held):
-            self.say("The corrected values do not include the held dice; correct again or throw again.", "warning")
-            self.phase = WAIT_DICE
-            self.pending = None
+            self.say(f"The held dice are {_fmt(exp.held, exp)}: the corrected values must include them. "
+                     "Correct again, or BACK.", "warning")
+            self.phase = CORRECT
             return
         new = multiset_minus(values, exp.held)
         self.pending = None
+        self._amending = None
+        before = self.state
         if self._apply(dice_input(exp.player, new)):
+            self._last_read = AppliedReading(before, len(self.log.inputs), tuple(values), tuple(boxes))
             self.tray_values, self.tray_boxes = list(values), list(boxes)
             if isinstance(self.expect, Decide):
                 self._reset_decision(self.expect, keep_open=True)  # tray now known: holds line up with it
@@ -346,6 +363,9 @@ class TableFlow:
             self.correct_index = 0
             self.phase = CORRECT
             self.say("Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
+            return
+        if name == "OK" and kind == "hold" and self.correction_offered is not None:
+            self._amend()
             return
         if name == "BACK" and self.take_back_offered is not None:
             self.take_back()
@@ -384,9 +404,40 @@ class TableFlow:
             else:
                 self.correct_index += 1
         elif name == "BACK":
+            if self._amending is not None:      # the dice go back in as they were read
+                self.pending, self.pending_boxes = list(self._amending.values), list(self._amending.boxes)
+                self._commit_pending()
+                self.say("Correction cancelled: the dice stay as they were read.")
+                return
             self.pending = None
             self.phase = WAIT_DICE
             self.say("Correction cancelled: throw again.")
+
+    @property
+    def correction_offered(self) -> AppliedReading | None:
+        """The dice last read, while a long OK can still correct them: nothing applied since."""
+        last = self._last_read
+        if last is None or self.abandoned or len(self.log.inputs) != last.inputs:
+            return None
+        return last
+
+    def _amend(self) -> None:
+        """A long OK after the dice were accepted: they are taken out of the game again (and the
+        journal says so) and corrected as during the confirmation. BACK puts them back as read."""
+        last = self.correction_offered
+        assert last is not None
+        self.state = last.state
+        self.log.inputs.pop()
+        if self.on_take_back:
+            self.on_take_back()
+        self._notes = tuple(self.state.sheet().notes)
+        self._last_read = self._take_back = None
+        self._amending = last
+        self.pending, self.pending_boxes = list(last.values), list(last.boxes)
+        self.tray_values, self.tray_boxes = list(last.values), list(last.boxes)
+        self.correct_index = 0
+        self.phase = CORRECT
+        self.say("Correcting the dice read: UP/DOWN change the die, OK next die, BACK leaves them as read.")
 
     def menu(self) -> list[MenuEntry]:
         exp = self.expect
@@ -419,6 +470,9 @@ class TableFlow:
             else:
                 self.say(f"{who}'s choice is secret: {who} presses OK to see it, the others look away.")
                 self._gate_message = self.message
+            return
+        if name == "OK" and kind == "hold" and self.correction_offered is not None:
+            self._amend()
             return
         entries = self.menu()
         if name.startswith("HOLD") and name[4:].isdigit():
@@ -476,6 +530,9 @@ class TableFlow:
     def _button_over(self, kind: str, name: str) -> None:
         if name == "BACK" and self.take_back_offered is not None:
             self.take_back()
+            return
+        if name == "OK" and kind == "hold" and self.correction_offered is not None:
+            self._amend()
             return
         self.say("The game is over.")
 
@@ -554,7 +611,7 @@ class TableFlow:
                     standings.append(Standing(state.players[i], result.scores[i], place, i in result.winners))
                 place += len(group)
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
-            hint = " · ".join(h for h in (self.over_hint, self._take_back_hint()) if h)
+            hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = PromptView("", "", hint=hint) if hint else None
             return TableView("final", title, sheet.status, sheet.to_json(), tray, prompt, self.message,
                              standings=tuple(standings), notes=sheet.notes)
@@ -599,7 +656,7 @@ class TableFlow:
                               hint="Accepted automatically in a moment")
         if self.phase == CORRECT:
             return PromptView(who, f"Correct die {self.correct_index + 1}: UP/DOWN change it, OK next",
-                              hint="BACK cancels")
+                              hint="BACK leaves the dice as read" if self._amending else "BACK cancels")
         if isinstance(exp, Throw):
             held = f" ({len(exp.held)} held stay)" if exp.held else ""
             text = exp.prompt or f"{who}: throw {exp.count} dice"
@@ -608,7 +665,7 @@ class TableFlow:
                 # the camera reads pips: a game of other faces is played with ordinary dice, and
                 # the players need the key to read their own throw
                 key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
-            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._take_back_hint()) if h)
+            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint()) if h)
             return PromptView(who, text + held + key, hint=hint)
         assert isinstance(exp, Decide)
         if not self.choices_shown:
@@ -622,11 +679,14 @@ class TableFlow:
             hint = "HOLD 1-5 keep dice · " + hint
         if exp.secret:
             hint += " · BACK hides"
-        elif self._take_back_hint():
-            hint += " · " + self._take_back_hint()
+        if self._late_fix_hint():
+            hint += " · " + self._late_fix_hint()
         return PromptView(who, exp.prompt or f"{who}: decide", options, hint)
 
-    def _take_back_hint(self) -> str:
+    def _late_fix_hint(self) -> str:
+        """How to undo the last thing applied, while it can be (it is always the last input)."""
+        if self.correction_offered is not None:
+            return "hold OK: correct the dice"
         undo = self.take_back_offered
         return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""
 

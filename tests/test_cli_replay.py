@@ -414,3 +414,25 @@ def test_replay_reads_a_table_journal_with_a_torn_last_line(tmp_path, run):
     code, out, err = run("replay", str(path))
     assert code == 0
     assert "60" in out and "not over" in out
+
+
+def test_replay_reads_a_journal_with_a_choice_taken_back(tmp_path, run):
+    """A box scored, taken back at the table (BACK twice) and scored elsewhere: the replay counts
+    the second choice only; a take-back with nothing before it is a clear error, exit 2."""
+    from controller.journal import Journal
+    from controller.tablelog import TableLog
+
+    path = tmp_path / "current.jsonl"
+    journal = Journal(path, TableLog("thirteen", ["Ann"], {}, [{"type": "dice", "player": 0,
+                                                                "values": [6, 6, 6, 6, 6]}]))
+    journal.append({"type": "choose", "player": 0, "option": "CHANCE"})
+    journal.take_back()
+    journal.append({"type": "choose", "player": 0, "option": "FIVE_KIND"})
+    code, out, err = run("replay", "--json", str(path))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["result"]["scores"] == {"Ann": 60}        # five sixes as 5 of a kind; as chance: 30
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(path.read_text().splitlines()[0] + '\n{"undo": true}\n')
+    code, out, err = run("replay", str(bad))
+    assert code == 2 and "takes back an input that is not there" in err

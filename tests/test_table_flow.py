@@ -502,3 +502,85 @@ def test_a_journal_that_takes_back_what_is_not_there_is_refused(tmp_path):
                                 "options": {}}) + "\n" + json.dumps({"undo": True}) + "\n")
     with pytest.raises(LogError, match="line 2 takes back an input that is not there"):
         Journal.load(path)
+
+
+# ------------------------------------------------------- a misread noticed after it was accepted
+
+def test_a_misread_noticed_after_it_was_accepted_is_corrected_with_a_long_ok(tmp_path):
+    flow, clock = make(tmp_path=tmp_path)
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])   # accepted by itself; the last die shows a 6
+    assert flow.phase == DECIDE and "hold OK: correct the dice" in flow.view().prompt.hint
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT and flow.log.inputs == [] and flow.pending == [6, 6, 2, 3, 5]
+    assert flow.view().prompt.hint == "BACK leaves the dice as read"
+    flow.on_button(Press("HOLD5"))
+    flow.on_button(Press("UP"))
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == DECIDE and flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 6, 2, 3, 6]}]
+    assert flow.tray_values == [6, 6, 2, 3, 6]
+    assert any(o.points == 18 for o in flow.view().prompt.options)    # the sixes now count three
+    lines = (tmp_path / "journal.jsonl").read_text().splitlines()
+    assert [json.loads(x) for x in lines[1:]] == [
+        {"type": "dice", "player": 0, "values": [6, 6, 2, 3, 5]}, {"undo": True},
+        {"type": "dice", "player": 0, "values": [6, 6, 2, 3, 6]}]
+    assert Journal.load(tmp_path / "journal.jsonl").inputs == flow.log.inputs
+
+
+def test_a_late_correction_cancelled_leaves_the_dice_as_read(tmp_path):
+    flow, clock = make(tmp_path=tmp_path)
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    before = snap(flow)
+    flow.on_button(Press("OK", "hold"))
+    flow.on_button(Press("DOWN"))
+    flow.on_button(Press("BACK"))
+    assert snap(flow) == before and flow.phase == DECIDE
+    assert flow.message.text == "Correction cancelled: the dice stay as they were read."
+    assert Journal.load(tmp_path / "journal.jsonl").inputs == flow.log.inputs
+
+
+def test_a_late_correction_keeps_the_held_dice():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    hold_and_rethrow(flow, [1, 2])
+    settle_and_confirm(flow, clock, [6, 6, 1, 1, 4])
+    flow.on_button(Press("OK", "hold"))
+    flow.on_button(Press("DOWN"))                      # a held six made a five: refused, still correcting
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT and "held dice are 6 6" in flow.message.text
+    flow.on_button(Press("UP"))                        # put it back; the 4 was a 5
+    flow.on_button(Press("HOLD5"))
+    flow.on_button(Press("UP"))
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == DECIDE and flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 1, 5]}
+    assert replay(flow.log).snapshot() == flow.state.snapshot()
+
+
+def test_a_long_ok_corrects_nothing_once_a_choice_was_made():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    score(flow, "THREES")
+    before = snap(flow)
+    flow.on_button(Press("OK", "hold"))
+    assert snap(flow) == before and flow.phase == WAIT_DICE and "does nothing now" in flow.message.text
+
+
+def test_the_dice_that_ended_a_game_can_be_corrected_from_the_final_standings():
+    from controller.rules.random_play import play_random
+
+    # a Classic game whose last input is a throw: the table gets there, then reads that throw
+    inputs = next(ins for seed in range(50) for _, ins in [play_random("classic", ["Ann", "Bob"], seed=seed)]
+                  if ins[-1]["type"] == "dice")
+    log = TableLog("classic", ["Ann", "Bob"], {}, list(inputs[:-1]))
+    clock = Clock()
+    flow = TableFlow(replay(log), log, clock=clock, over_hint="OK: a new game")
+    exp = flow.expect
+    settle_and_confirm(flow, clock, list(exp.held) + inputs[-1]["values"])
+    assert flow.phase == OVER and flow.view().prompt.hint == "OK: a new game · hold OK: correct the dice"
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT and not flow.state.is_over
+    flow.on_button(Press(f"HOLD{len(flow.pending)}"))  # a die just thrown (the held ones come first)
+    flow.on_button(Press("UP"))
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase in (OVER, DECIDE, WAIT_DICE)
+    assert flow.log.inputs[:-1] == inputs[:-1] and flow.log.inputs[-1] != inputs[-1]
+    assert replay(flow.log).snapshot() == flow.state.snapshot()
