@@ -14,7 +14,8 @@ from .rules import Decide, GameState, IllegalInput, Throw
 from .rules.base import Input, choose_input, dice_input, reroll_input
 from .tablelog import LogError, TableLog
 
-HELP = ("Commands: 'sheet' shows the score sheet, 'quit' stops (the log is kept), 'help' this text.\n"
+HELP = ("Commands: 'sheet' shows the score sheet, 'undo' takes back the last thing typed (a typo in the "
+        "dice, a slip on the choices), 'quit' stops (the log is kept), 'help' this text.\n"
         "To keep dice and throw the others again: 'keep' (or 'k' where no face is a King) and the dice to keep.")
 
 
@@ -134,6 +135,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
     Dice nobody throws (`Throw.drawn`) are drawn here (`controller.draws`)."""
     labels = game_labels(log)
     last_sheet_status = None
+    typed: list[GameState] = []     # the state before each input typed this session, for 'undo'
     while not state.is_over:
         expect = state.expects()
         if isinstance(expect, Throw):
@@ -147,6 +149,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             state = state.apply(data)
             print(f"{expect.prompt}: drawn {show_dice(data['values'], labels)}", file=out)
             log.inputs.append(data)
+            typed.clear()           # a draw is not there to be tried again: nothing before it is undone
             if save:
                 save()
             continue
@@ -166,18 +169,40 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
         if cmd == "sheet":
             print(state.sheet().to_text(), file=out)
             continue
+        if cmd == "undo":
+            if not typed:
+                print("  ! Nothing to undo: nothing typed since the start or the last dice drawn.", file=out)
+                continue
+            state = typed.pop()
+            undone = log.inputs.pop()
+            print(f"  Undone: {_said(undone, state.expects(), labels)}.", file=out)
+            last_sheet_status = None
+            if save:
+                save()
+            continue
         try:
             if isinstance(expect, Throw):
                 data = dice_input(expect.player, parse_dice(text, labels))
             else:
                 data = parse_decision(text, expect, labels)
-            state = state.apply(data)
+            previous, state = state, state.apply(data)
         except (InputError, IllegalInput) as exc:
             print(f"  ! {exc}. Try again.", file=out)
             continue
         log.inputs.append(data)
+        typed.append(previous)
         if save:
             save()
     print("\n" + state.sheet().to_text(), file=out)
     print("\n" + state.result().to_text(), file=out)
     return state
+
+
+def _said(data: Input, expect, labels: list[str]) -> str:
+    """An input in the words the players saw, to say what 'undo' took back."""
+    if data.get("type") == "dice":
+        return "the dice " + show_dice(data["values"], labels)
+    if data.get("type") == "reroll":
+        return "keep " + (show_dice(data["keep"], labels) or "nothing") + " and throw the others again"
+    label = next((o.label for o in getattr(expect, "options", ()) if o.key == data.get("option")), data.get("option"))
+    return f"the choice {label}"

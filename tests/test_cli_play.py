@@ -374,3 +374,30 @@ def test_dice_nobody_throws_are_drawn_by_the_program_and_logged(play, tmp_path):
     assert len(inputs) == len(lines) + 1 and inputs[-1]["player"] is None and len(inputs[-1]["values"]) == 2
     assert kb.asked == len(lines) + 1            # (the last question is hand 2's white dice: end of input)
     assert replay(TableLog.load(log)).snapshot()["hand"] == 2
+
+
+def test_undo_takes_back_what_was_typed_one_input_at_a_time(play, tmp_path):
+    log = tmp_path / "game.json"
+    lines = ["undo", "6 6 2 3 5", "Chance", "undo", "undo", "6 6 2 3 6", "keep 6 6 6", "undo", "Sixes", "quit"]
+    code, out, err, keyboard = play(lines, "--game", "thirteen", "--players", "Ann,Bob", "--log", log)
+    assert (code, err) == (0, "")
+    assert out.count("! Nothing to undo") == 1                       # at the start: nothing typed yet
+    assert "Undone: the choice Chance." in out
+    assert "Undone: the dice 6 6 2 3 5." in out
+    assert "Undone: keep 6 6 6 and throw the others again." in out
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 6), choose(0, "SIXES")]
+    assert "undo" in HELP
+
+
+def test_undo_stops_at_dice_the_program_drew(play, tmp_path):
+    # the imaginary cup is drawn after the last "continue" of hand 1's showdown: undoing past it
+    # would let the table draw again
+    log = tmp_path / "log.json"
+    lines = ["5 5 2", "continue", "continue", "abandon", "6 6", "2", "continue", "continue", "1", "3 1", "4 6",
+             "undo", "undo", "quit"]
+    code, out, err, kb = play(lines, "--game", "poknroll", "--players", "Ann,Bob,Cy",
+                              "--option", "imaginary_dice_source=engine_rng", "--log", log)
+    assert code == 0 and err == ""
+    assert out.count("! Nothing to undo") == 2
+    inputs = logged(log)
+    assert len(inputs) == 12 and inputs[-1]["player"] is None       # the draw is still the last input
