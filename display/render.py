@@ -97,7 +97,9 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     for line in wrap(prompt.text, big, width, bold=True)[:3]:
         text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
         y += int(big * 0.95)
-    hint_h = int(30 * s) if prompt.hint else 0
+    hint_size = int(26 * s)
+    hints = _hint_lines(prompt.hint, hint_size, width)
+    hint_h = int(30 * s) * len(hints)
     if prompt.options:
         y += int(6 * s)
         line_h = int(34 * s)
@@ -128,9 +130,25 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         if start + room < len(prompt.options):
             text(surface, "more below", (rect.right - pad, rect.bottom - pad - hint_h), int(22 * s), theme.MUTED,
                  anchor="bottomright")
-    if prompt.hint:
-        text(surface, prompt.hint, (x, rect.bottom - pad - hint_h + int(4 * s)), int(26 * s), theme.MUTED,
+    for i, line in enumerate(hints):
+        text(surface, line, (x, rect.bottom - pad - hint_h + int(4 * s) + i * int(30 * s)), hint_size, theme.MUTED,
              max_width=width)
+
+
+def _hint_lines(hint: str, size: int, width: int, most: int = 2) -> list[str]:
+    """The buttons' hint in lines that fit `width`, broken between its " · " parts (a whole hint
+    shrunk onto one line of a small screen was too small to read across a table); what does
+    not fit in `most` lines goes on the last, shrunk."""
+    if not hint:
+        return []
+    f = theme.font(size)
+    lines: list[str] = []
+    for part in hint.split(" · "):
+        if lines and f.size(f"{lines[-1]} · {part}")[0] <= width:
+            lines[-1] = f"{lines[-1]} · {part}"
+        else:
+            lines.append(part)
+    return lines[:most - 1] + [" · ".join(lines[most - 1:])] if len(lines) > most else lines
 
 
 def _banner(surface: pygame.Surface, message: MessageView, area: pygame.Rect, s: float) -> int:

@@ -142,3 +142,19 @@ def test_the_final_standings_say_what_the_buttons_do_now(size, tmp_path):
     assert foot_pixels(None) == (0, 0)
     new_game, undo = foot_pixels(PromptView("", "", hint="OK: a new game · BACK twice: undo Bob's choice"))
     assert new_game > 50 and undo > 50
+
+
+def test_a_long_hint_is_broken_between_its_parts_rather_than_shrunk():
+    """On a small screen the decision's hint (holds, menu, late correction) takes two lines of
+    readable type; on a big one, one; a hint of many parts never takes more than two."""
+    from display import render, theme
+
+    pygame.init()
+    hint = "HOLD 1-5 keep dice · UP/DOWN choose · OK confirm · hold OK: correct the dice"
+    size, width = int(26 * 480 / 720), 314             # the prompt panel's type and width at 800x480
+    lines = render._hint_lines(hint, size, width)
+    assert lines == ["HOLD 1-5 keep dice · UP/DOWN choose · OK confirm", "hold OK: correct the dice"]
+    assert all(theme.font(size).size(line)[0] <= width for line in lines)
+    assert render._hint_lines(hint, 26, 1200) == [hint]
+    assert len(render._hint_lines(" · ".join(["a long part of a hint"] * 9), size, 200)) == 2
+    assert render._hint_lines("", size, 500) == []
