@@ -24,7 +24,8 @@ from vision.types import CAMERA_MOVED, Reading
 
 from .draws import draw
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
-from .rules.base import Input, choose_input, dice_input, multiset_contains, multiset_minus, reroll_input
+from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
+                         reroll_input)
 from .tablelog import TableLog
 
 log = logging.getLogger(__name__)
@@ -133,7 +134,8 @@ class TableFlow:
         self.abandoned = False
         self._correctable: tuple[list[int], list] | None = None
         self._faces: tuple[str, ...] | None = None
-        self._notes: tuple[str, ...] = tuple(state.sheet().notes)
+        self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
+        self._notes: tuple[str, ...] = tuple(self._sheet()[0].notes)
         self.phase = WAIT_DICE
         self._enter_phase()
 
@@ -230,7 +232,7 @@ class TableFlow:
     def _announce(self) -> None:
         """Show what just happened (a round won, a showdown, cards resolved) in the banner:
         the games' sheet notes are public by contract, so this never leaks a secret."""
-        notes = tuple(self.state.sheet().notes)
+        notes = tuple(self._sheet()[0].notes)
         new = [n for n in notes if n not in self._notes]
         self._notes = notes
         if new:
@@ -430,7 +432,7 @@ class TableFlow:
         self.log.inputs.pop()
         if self.on_take_back:
             self.on_take_back()
-        self._notes = tuple(self.state.sheet().notes)
+        self._notes = tuple(self._sheet()[0].notes)
         self._last_read = self._take_back = None
         self._amending = last
         self.pending, self.pending_boxes = list(last.values), list(last.boxes)
@@ -566,7 +568,7 @@ class TableFlow:
         if self.on_take_back:
             self.on_take_back()
         self.tray_values, self.tray_boxes = list(undo.tray_values), list(undo.tray_boxes)
-        self._notes = tuple(self.state.sheet().notes)
+        self._notes = tuple(self._sheet()[0].notes)
         self._enter_phase()
         if len(undo.holds) == len(self.holds):
             self.holds = list(undo.holds)
@@ -596,7 +598,7 @@ class TableFlow:
         """What the screen shows now. `camera_note` (e.g. "Dice moving...") stands in the
         caption while there is no reading to show."""
         state = self.state
-        sheet = state.sheet()
+        sheet, sheet_json = self._sheet()
         faces = self._faces
         caption = self._caption(faces)
         if camera_note and self.phase == WAIT_DICE:
@@ -613,10 +615,20 @@ class TableFlow:
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = PromptView("", "", hint=hint) if hint else None
-            return TableView("final", title, sheet.status, sheet.to_json(), tray, prompt, self.message,
+            return TableView("final", title, sheet.status, sheet_json, tray, prompt, self.message,
                              standings=tuple(standings), notes=sheet.notes)
-        return TableView("play", state.title, sheet.status, sheet.to_json(), tray, self._prompt(faces),
+        return TableView("play", state.title, sheet.status, sheet_json, tray, self._prompt(faces),
                          self.message, notes=sheet.notes)
+
+    def _sheet(self) -> tuple[Sheet, dict]:
+        """The game's sheet and its JSON, worked out once a state: states never change (`apply`
+        returns a new one), and the screen asks for the sheet with every camera frame, where
+        the previews of every option cost up to ~2 ms (School, six players)."""
+        if self._sheet_of is not self.state:
+            sheet = self.state.sheet()
+            self._sheet_cache = (sheet, sheet.to_json())
+            self._sheet_of = self.state
+        return self._sheet_cache
 
     def _marks(self, faces) -> list[DieMark]:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:

@@ -89,8 +89,10 @@ def bgr_to_surface(image: np.ndarray) -> pygame.Surface:
     """An OpenCV BGR (or grey) frame as a pygame surface."""
     if image.ndim == 2:
         image = np.repeat(image[:, :, None], 3, axis=2)
-    rgb = np.ascontiguousarray(image[:, :, 2::-1])
-    return pygame.image.frombuffer(rgb.tobytes(), (rgb.shape[1], rgb.shape[0]), "RGB")
+    # read as BGR where it lies (no channel flip copy: that was a third of a 1080p frame's drawing);
+    # the surface shares the array's memory, so it is scaled into a surface of its own at once
+    image = np.ascontiguousarray(image[:, :, :3])
+    return pygame.image.frombuffer(image, (image.shape[1], image.shape[0]), "BGR")
 
 
 def fit_rect(src: tuple[int, int], dst: pygame.Rect) -> pygame.Rect:

@@ -15,28 +15,57 @@ from .view import MessageView, PromptView, TableView, TrayView
 
 
 def render(surface: pygame.Surface, view: TableView) -> None:
+    """Draw the whole view."""
+    render_static(surface, view)
+    render_tray(surface, view)
+
+
+def _frame(surface: pygame.Surface) -> tuple[float, int, pygame.Rect]:
+    """The scale, the header's height and the body's rect of a screen this size."""
     s = theme.scale(surface)
-    surface.fill(theme.BG)
     w, h = surface.get_size()
     margin = int(10 * s)
     header_h = int(52 * s)
+    return s, header_h, pygame.Rect(margin, header_h + margin, w - 2 * margin, h - header_h - 2 * margin)
+
+
+def _play_columns(body: pygame.Rect, s: float) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """The play screen's tray, the lower left (banner and prompt) and the sheet's column."""
+    margin = int(10 * s)
+    left_w = int(body.width * 0.42)
+    tray_h = int(body.height * 0.48)
+    tray = pygame.Rect(body.x, body.y, left_w, tray_h)
+    lower = pygame.Rect(body.x, body.y + tray_h + margin, left_w, body.height - tray_h - margin)
+    right = pygame.Rect(body.x + left_w + margin, body.y, body.width - left_w - margin, body.height)
+    return tray, lower, right
+
+
+def tray_rect(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:
+    """Where the camera image goes, on a play screen (None on the others)."""
+    if view.mode != "play":
+        return None
+    s, _, body = _frame(surface)
+    return _play_columns(body, s)[0]
+
+
+def render_static(surface: pygame.Surface, view: TableView) -> None:
+    """Everything but the tray: what changes a few times a minute (sheet, prompt, banner), where
+    the tray's camera image changes every frame (see `Screen.show`)."""
+    s, header_h, body = _frame(surface)
+    surface.fill(theme.BG)
+    w, h = surface.get_size()
+    margin = int(10 * s)
     title = text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True, max_width=w // 2)
     if view.status:
         # the prompt says the same in big type, so a long status is cut rather than shrunk to dust
         text(surface, view.status, (w - margin, margin + int(4 * s)), int(34 * s), theme.ACCENT,
              anchor="topright", max_width=w - title.right - 3 * margin, min_size=int(26 * s))
-    body = pygame.Rect(margin, header_h + margin, w - 2 * margin, h - header_h - 2 * margin)
     if view.mode == "final":
         _final(surface, view, body, s)
     elif view.mode == "setup":
         _setup(surface, view, body, s)
     else:
-        left_w = int(body.width * 0.42)
-        left = pygame.Rect(body.x, body.y, left_w, body.height)
-        right = pygame.Rect(body.x + left_w + margin, body.y, body.width - left_w - margin, body.height)
-        tray_h = int(left.height * 0.48)
-        _tray(surface, view.tray, pygame.Rect(left.x, left.y, left.width, tray_h), s)
-        lower = pygame.Rect(left.x, left.y + tray_h + margin, left.width, left.height - tray_h - margin)
+        _, lower, right = _play_columns(body, s)
         if view.message:
             used = _banner(surface, view.message, lower, s)
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
@@ -44,8 +73,22 @@ def render(surface: pygame.Surface, view: TableView) -> None:
         if view.sheet:
             draw_sheet(surface, view.sheet, right, s)
     if view.message and view.mode != "play":
-        w, _ = surface.get_size()
         _banner(surface, view.message, pygame.Rect(int(w * 0.05), header_h, int(w * 0.9), h), s)
+
+
+def render_tray(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:
+    """The tray (camera image, dice outlined, caption) inside its own rect, which it paints
+    whole and never draws outside; returns that rect (None when the screen has no tray)."""
+    rect = tray_rect(surface, view)
+    if rect is None:
+        return None
+    clip = surface.get_clip()
+    surface.set_clip(rect)
+    try:
+        _tray(surface, view.tray, rect, theme.scale(surface))
+    finally:
+        surface.set_clip(clip)
+    return rect
 
 
 def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: float) -> None:

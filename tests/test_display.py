@@ -158,3 +158,38 @@ def test_a_long_hint_is_broken_between_its_parts_rather_than_shrunk():
     assert render._hint_lines(hint, 26, 1200) == [hint]
     assert len(render._hint_lines(" · ".join(["a long part of a hint"] * 9), size, 200)) == 2
     assert render._hint_lines("", size, 500) == []
+
+
+def test_the_screen_redraws_only_the_tray_yet_shows_exactly_what_a_whole_render_would(tray_image, monkeypatch):
+    """`Screen.show` keeps the drawing outside the tray while only the camera image changes;
+    whatever the sequence of views, the screen must show what drawing each view whole shows."""
+    from dataclasses import replace
+
+    from display import render as render_module
+    from display.view import DieMark, TrayView
+
+    flow, _ = late_game("thirteen")
+    base = flow.view(tray_image)
+    other_image = tray_image[::-1].copy()                       # the next camera frame
+    marks = (DieMark((40, 40, 90, 90), "5", held=True), DieMark((300, 200, 350, 250), "?", doubtful=True))
+    final = TableView("final", "Thirteen: final standings", "Game over",
+                      standings=(Standing("Ann", 268, 1, True), Standing("Bob", 253, 2)))
+    views = [base,
+             replace(base, tray=TrayView(other_image, marks, "Dice moving...")),    # only the tray changed
+             replace(base, tray=TrayView(tray_image, (), "")),
+             replace(base, tray=TrayView(None)),
+             replace(base, message=MessageView("Ann scored 12 in Fours", "info")),    # the rest changed
+             final, final,
+             base]
+    screen = Screen((800, 480), headless=True)
+    fresh = pygame.Surface((800, 480))
+    whole = []
+    real_static = render_module.render_static
+    monkeypatch.setattr(render_module, "render_static", lambda surface, view: (whole.append(view.mode),
+                                                                               real_static(surface, view)))
+    for view in views:
+        screen.show(view)
+        real_static(fresh, view)
+        render_module.render_tray(fresh, view)
+        assert np.array_equal(pygame.surfarray.array3d(screen.surface), pygame.surfarray.array3d(fresh))
+    assert whole == ["play", "play", "final", "play"]   # the first view, the message, the standings, play again
