@@ -43,6 +43,8 @@ class TableConfig:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # house rules per game name
     journal_dir: Path = DEFAULT_JOURNAL_DIR
     confirm_seconds: float = 1.5                    # a reading is shown this long before it counts
+    check_below: float = 0.9                        # dice read less surely than this are outlined to check
+    check_seconds: float = 4.0                      # ... and such a reading is shown this long
 
 
 @dataclass(frozen=True)
@@ -169,7 +171,8 @@ class _Reader:
 
     # -- sections
     def table(self, section: dict[str, Any]) -> TableConfig:
-        self.unknown(section, ("game", "players", "options", "journal_dir", "confirm_seconds"), "table")
+        self.unknown(section, ("game", "players", "options", "journal_dir", "confirm_seconds", "check_below",
+                               "check_seconds"), "table")
         game = self.value(section, "table", "game", str, None)
         players = self.value(section, "table", "players", list, [])
         names = []
@@ -183,6 +186,12 @@ class _Reader:
         confirm = self.value(section, "table", "confirm_seconds", float, 1.5)
         if confirm < 0:
             raise self.error("table", "confirm_seconds", f"must be 0 or more, not {confirm}")
+        check_below = self.value(section, "table", "check_below", float, 0.9)
+        if not 0 <= check_below <= 1:
+            raise self.error("table", "check_below", f"must be from 0 (never) to 1, not {check_below}")
+        check_seconds = self.value(section, "table", "check_seconds", float, 4.0)
+        if check_seconds < 0:
+            raise self.error("table", "check_seconds", f"must be 0 or more, not {check_seconds}")
         options = self.value(section, "table", "options", dict, {})
         from .rules import GAMES
 
@@ -190,7 +199,8 @@ class _Reader:
             self.warn(f"[table] game: unknown game {game!r} ignored (known: {', '.join(GAMES)})")
             game = None
         return TableConfig(game=game, players=tuple(names), options=self.game_options(options),
-                           journal_dir=Path(journal), confirm_seconds=confirm)
+                           journal_dir=Path(journal), confirm_seconds=confirm, check_below=check_below,
+                           check_seconds=check_seconds)
 
     def game_options(self, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """Check house rules against each game's OptionSpecs: bad values are errors, unknown names warnings."""

@@ -106,7 +106,9 @@ class TableApp:
         self.journal = Journal(self.journal_dir / CURRENT, table_log)
         self.flow = TableFlow(state, table_log, clock=self.clock, on_apply=self.journal.append,
                               on_take_back=self.journal.take_back, over_hint="OK: a new game",
-                              confirm_seconds=self.config.table.confirm_seconds)
+                              confirm_seconds=self.config.table.confirm_seconds,
+                              check_below=self.config.table.check_below,
+                              check_seconds=self.config.table.check_seconds)
         tracker = SettleTracker(self.config.vision.settle_config())
         self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
         if resumed:

@@ -55,6 +55,8 @@ game = "school"
 players = ["Ann", " Bob "]
 journal_dir = "/srv/dt"
 confirm_seconds = 2
+check_below = 0.8
+check_seconds = 6
 
 [table.options.thirteen]
 two_pairs_value = 25
@@ -65,6 +67,7 @@ tie = "fewer_zeros"
     assert t.players == ("Ann", "Bob")
     assert t.journal_dir == Path("/srv/dt")
     assert t.confirm_seconds == 2.0 and isinstance(t.confirm_seconds, float)
+    assert (t.check_below, t.check_seconds) == (0.8, 6.0)
     assert t.options == {"thirteen": {"two_pairs_value": 25, "tie": "fewer_zeros"}}
 
 
@@ -161,6 +164,9 @@ def test_unknown_default_game_is_a_warning(tmp_path):
     ('[table]\nconfirm_seconds = "soon"\n', "confirm_seconds"),
     ("[table]\nconfirm_seconds = -1\n", "confirm_seconds"),
     ("[table]\nconfirm_seconds = true\n", "confirm_seconds"),
+    ("[table]\ncheck_below = 90\n", "check_below"),
+    ('[table]\ncheck_below = "sure"\n', "check_below"),
+    ("[table]\ncheck_seconds = -4\n", "check_seconds"),
     ('[table]\nplayers = "Ann, Bob"\n', "players"),
     ("[table]\nplayers = [1, 2]\n", "players"),
     ('[table]\nplayers = ["Ann", "Ann"]\n', "players"),

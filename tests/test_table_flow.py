@@ -584,3 +584,42 @@ def test_the_dice_that_ended_a_game_can_be_corrected_from_the_final_standings():
     assert flow.phase in (OVER, DECIDE, WAIT_DICE)
     assert flow.log.inputs[:-1] == inputs[:-1] and flow.log.inputs[-1] != inputs[-1]
     assert replay(flow.log).snapshot() == flow.state.snapshot()
+
+
+def test_a_die_read_less_surely_is_outlined_and_the_reading_waits_longer():
+    flow, clock = make()
+    sure = reading([6, 6, 2, 3, 5])
+    unsure = Reading(sure.dice[:2] + (Die(2, sure.dice[2].box, sure.dice[2].centre, 0.8),) + sure.dice[3:], ())
+    flow.on_reading(unsure)
+    assert flow.phase == CONFIRM
+    assert [m.doubtful for m in flow.view().tray.dice] == [False, False, True, False, False]
+    assert "Check die 3 (outlined): I am not sure of it." in flow.view().prompt.text
+    clock.t += 2.0
+    flow.tick()
+    assert flow.phase == CONFIRM and flow.log.inputs == []          # the sure reading would count by now
+    clock.t += 2.1
+    flow.tick()
+    assert flow.phase == DECIDE and flow.log.inputs[-1]["values"] == [6, 6, 2, 3, 5]
+    # a sure reading counts after the usual moment, nothing outlined
+    flow2, clock2 = make()
+    flow2.on_reading(sure)
+    assert not any(m.doubtful for m in flow2.view().tray.dice) and "Check" not in flow2.view().prompt.text
+    clock2.t += 1.6
+    flow2.tick()
+    assert flow2.phase == DECIDE
+    # OK accepts a checked reading at once; with check_below 0 nothing is ever outlined
+    flow3, _ = make()
+    flow3.on_reading(unsure)
+    flow3.on_button(Press("OK"))
+    assert flow3.phase == DECIDE
+    flow4 = TableFlow(new_game("thirteen", ["Ann"]), TableLog("thirteen", ["Ann"]), clock=Clock(), check_below=0)
+    flow4.on_reading(unsure)
+    assert not any(m.doubtful for m in flow4.view().tray.dice)
+
+
+def test_two_dice_to_check_are_named_together():
+    flow, clock = make()
+    dice = tuple(Die(v, (40 + 80 * i, 40, 90 + 80 * i, 90), (65 + 80 * i, 65), c)
+                 for i, (v, c) in enumerate(zip([6, 6, 2, 3, 5], [0.95, 0.7, 0.95, 0.85, 0.99])))
+    flow.on_reading(Reading(dice, ()))
+    assert "Check dice 2 and 4 (outlined): I am not sure of them." in flow.view().prompt.text
