@@ -650,7 +650,8 @@ class TableFlow:
             entries = self.menu()
             cur = entries[self.cursor] if self.choices_shown and 0 <= self.cursor < len(entries) else None
             return [DieMark(tuple(b), _face(v, faces), held=bool(self.holds and self.holds[i]),
-                            selected=bool(cur and cur.action == "die" and cur.index == i))
+                            selected=bool(cur and cur.action == "die" and cur.index == i),
+                            position=i + 1 if self.holds and self.choices_shown else 0)
                     for i, (v, b) in enumerate(zip(self.tray_values, self.tray_boxes))]
         if self.last_reading is not None:
             exp = self.expect

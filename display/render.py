@@ -119,6 +119,15 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
             held_rect = held_tag.get_rect(midtop=(r.centerx, r.bottom + 4))
             pygame.draw.rect(surface, colour, held_rect.inflate(6, 2), border_radius=4)
             surface.blit(held_tag, held_rect)
+        if mark.position:
+            # which HOLD button is this die's: a numbered disc at the outline's left (dice lying
+            # one above the other have no clear left-to-right order); the face's tag is above
+            # and HELD below
+            num = theme.font(int(22 * s), True).render(str(mark.position), True, theme.BG)
+            radius = max(num.get_width(), num.get_height()) // 2 + 2
+            centre = (r.left - 3 - radius, r.centery)
+            pygame.draw.circle(surface, theme.TEXT, centre, radius)
+            surface.blit(num, num.get_rect(center=centre))
         tag = theme.font(size, True).render(label, True, theme.BG)
         tag_rect = tag.get_rect(midbottom=(r.centerx, r.y - 2))
         if tag_rect.top < dst.top:

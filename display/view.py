@@ -20,6 +20,7 @@ class DieMark:
     held: bool = False                   # kept aside by the player (HOLD button)
     doubtful: bool = False               # the reader was unsure: outline in warning colour
     selected: bool = False               # the cursor of a 3-button panel is on it
+    position: int = 0                    # its number for the HOLD buttons (1 = leftmost), 0: not shown
 
 
 @dataclass(frozen=True)

@@ -193,3 +193,19 @@ def test_the_screen_redraws_only_the_tray_yet_shows_exactly_what_a_whole_render_
         render_module.render_tray(fresh, view)
         assert np.array_equal(pygame.surfarray.array3d(screen.surface), pygame.surfarray.array3d(fresh))
     assert whole == ["play", "play", "final", "play"]   # the first view, the message, the standings, play again
+
+
+def test_a_die_with_a_hold_number_gets_a_numbered_disc(tray_image):
+    from display import theme
+    from display.render import render_tray
+    from display.view import DieMark, TrayView
+
+    def disc_pixels(position: int) -> int:
+        screen = Screen((800, 480), headless=True)
+        view = TableView("play", "Thirteen", tray=TrayView(tray_image, (DieMark((200, 150, 260, 210), "6",
+                                                                                position=position),)))
+        rect = render_tray(screen.surface, view)
+        pixels = pygame.surfarray.array3d(screen.surface)[rect.left:rect.right, rect.top:rect.bottom]
+        return int(np.all(pixels == theme.TEXT, axis=2).sum())
+
+    assert disc_pixels(3) > disc_pixels(0) + 40

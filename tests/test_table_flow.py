@@ -623,3 +623,17 @@ def test_two_dice_to_check_are_named_together():
                  for i, (v, c) in enumerate(zip([6, 6, 2, 3, 5], [0.95, 0.7, 0.95, 0.85, 0.99])))
     flow.on_reading(Reading(dice, ()))
     assert "Check dice 2 and 4 (outlined): I am not sure of them." in flow.view().prompt.text
+
+
+def test_while_dice_can_be_held_each_die_shows_its_hold_button_number():
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    assert [m.position for m in flow.view().tray.dice] == [0] * 5       # being confirmed: no numbers
+    clock.t += 2.0
+    flow.tick()
+    assert [m.position for m in flow.view().tray.dice] == [1, 2, 3, 4, 5]
+    hold_and_rethrow(flow, [1, 2])
+    settle_and_confirm(flow, clock, [6, 6, 1, 1, 4])
+    hold_and_rethrow(flow, [1, 2])
+    settle_and_confirm(flow, clock, [6, 6, 1, 1, 4])  # the third throw: only a box to choose, no holds
+    assert flow.expect.reroll is None and [m.position for m in flow.view().tray.dice] == [0] * 5
