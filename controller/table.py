@@ -66,10 +66,11 @@ class MenuEntry:
 
 
 @dataclass(frozen=True)
-class TakeBack:
-    """What taking back the last choice restores: the game and the table as they were just
-    before it. A mis-press on the menu (a box scored one line too low, the wrong die held) is
-    the commonest slip at a table, and until anything else happens it harms nobody to undo."""
+class AppliedChoice:
+    """The last choice made on the menu, kept so that it can be taken back (BACK twice): the
+    game and the table as they were just before it. A mis-press on the menu (a box scored one
+    line too low, the wrong die held) is the commonest slip at a table, and until anything else
+    happens it harms nobody to undo."""
 
     state: GameState
     inputs: int                   # the log's length right after the choice: anything since ends it
@@ -135,7 +136,7 @@ class TableFlow:
         self._open_for: int | None = None    # the player whose secret menu is open (see choices_shown)
         self._gate_message: MessageView | None = None
         self._abandon_armed_until = 0.0
-        self._take_back: TakeBack | None = None
+        self._last_choice: AppliedChoice | None = None
         self._last_read: AppliedReading | None = None
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._take_back_armed_until = 0.0
@@ -381,7 +382,7 @@ class TableFlow:
             self._amend()
             return
         if name == "BACK" and self.take_back_offered is not None:
-            self.take_back()
+            self._take_back_choice()
             return
         self._nothing_now(name)
 
@@ -429,22 +430,15 @@ class TableFlow:
     @property
     def correction_offered(self) -> AppliedReading | None:
         """The dice last read, while a long OK can still correct them: nothing applied since."""
-        last = self._last_read
-        if last is None or self.abandoned or len(self.log.inputs) != last.inputs:
-            return None
-        return last
+        return self._last_read if self._still_last(self._last_read) else None
 
     def _amend(self) -> None:
         """A long OK after the dice were accepted: they are taken out of the game again (and the
         journal says so) and corrected as during the confirmation. BACK puts them back as read."""
         last = self.correction_offered
         assert last is not None
-        self.state = last.state
-        self.log.inputs.pop()
-        if self.on_take_back:
-            self.on_take_back()
-        self._notes = tuple(self._sheet()[0].notes)
-        self._last_read = self._take_back = None
+        self._undo_last_input(last.state)
+        self._last_read = self._last_choice = None
         self._amending = last
         self.pending, self.pending_boxes = list(last.values), list(last.boxes)
         self.tray_values, self.tray_boxes = list(last.values), list(last.boxes)
@@ -506,7 +500,7 @@ class TableFlow:
                 self.holds = [False] * len(self.holds)
                 self.say("Holds cleared.")
             elif not exp.secret and self.take_back_offered is not None:
-                self.take_back()
+                self._take_back_choice()
             else:
                 self._reset_decision(exp)      # (a secret menu is hidden again)
         elif name == "OK":
@@ -515,7 +509,7 @@ class TableFlow:
             if entry.action == "die":
                 self.holds[entry.index] = not self.holds[entry.index]
                 return
-            undo = TakeBack(self.state, len(self.log.inputs) + 1, exp.player, self._chosen(entry),
+            choice = AppliedChoice(self.state, len(self.log.inputs) + 1, exp.player, self._chosen(entry),
                             tuple(self.tray_values), tuple(self.tray_boxes), tuple(self.holds), self.cursor)
             if entry.action == "reroll":
                 keep = [v for v, h in zip(self.tray_values, self.holds) if h]
@@ -529,7 +523,7 @@ class TableFlow:
                 self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
             # a secret choice is not offered back: anyone could press BACK, and its player alone
             # knows whether it was a slip
-            self._take_back = None if exp.secret else undo
+            self._last_choice = None if exp.secret else choice
 
     def _chosen(self, entry: MenuEntry) -> str:
         """A menu line as the choice it makes, for the take-back messages."""
@@ -542,7 +536,7 @@ class TableFlow:
 
     def _button_over(self, kind: str, name: str) -> None:
         if name == "BACK" and self.take_back_offered is not None:
-            self.take_back()
+            self._take_back_choice()
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
             self._amend()
@@ -550,16 +544,25 @@ class TableFlow:
         self.say("The game is over.")
 
     @property
-    def take_back_offered(self) -> TakeBack | None:
+    def take_back_offered(self) -> AppliedChoice | None:
         """The last choice, while it can still be taken back: nothing has been applied since it
         (no dice read, nothing drawn by the table; a draw is not there to be tried again) and the
         game was not abandoned."""
-        undo = self._take_back
-        if undo is None or self.abandoned or len(self.log.inputs) != undo.inputs:
-            return None
-        return undo
+        return self._last_choice if self._still_last(self._last_choice) else None
 
-    def take_back(self) -> None:
+    def _still_last(self, applied: AppliedChoice | AppliedReading | None) -> bool:
+        """Whether `applied` is still the game's last input (and the game goes on)."""
+        return applied is not None and not self.abandoned and len(self.log.inputs) == applied.inputs
+
+    def _undo_last_input(self, before: GameState) -> None:
+        """The game as it was before its last input; the journal records the take-back."""
+        self.state = before
+        self.log.inputs.pop()
+        if self.on_take_back:
+            self.on_take_back()
+        self._notes = tuple(self._sheet()[0].notes)
+
+    def _take_back_choice(self) -> None:
         """BACK, twice within a few seconds: the last choice is undone and the same player
         chooses again, with the dice, holds and cursor as they were. The journal records it."""
         undo = self.take_back_offered
@@ -573,13 +576,9 @@ class TableFlow:
                      f"({undo.label}).", "warning")
             return
         self._take_back_armed_until = 0.0
-        self._take_back = None
-        self.state = undo.state
-        self.log.inputs.pop()
-        if self.on_take_back:
-            self.on_take_back()
+        self._last_choice = None
+        self._undo_last_input(undo.state)
         self.tray_values, self.tray_boxes = list(undo.tray_values), list(undo.tray_boxes)
-        self._notes = tuple(self._sheet()[0].notes)
         self._enter_phase()
         if len(undo.holds) == len(self.holds):
             self.holds = list(undo.holds)
