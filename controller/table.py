@@ -642,8 +642,11 @@ class TableFlow:
 
     def _marks(self, faces) -> list[DieMark]:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
+            # numbered where the prompt names dice by number: the ones to check, and every die
+            # while correcting (HOLD1..5 pick the die to correct)
             return [DieMark(tuple(b), _face(v, faces), selected=(self.phase == CORRECT and i == self.correct_index),
-                            doubtful=self.phase == CONFIRM and i in self.pending_check)
+                            doubtful=self.phase == CONFIRM and i in self.pending_check,
+                            position=i + 1 if self.phase == CORRECT or i in self.pending_check else 0)
                     for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
         if self.phase == DECIDE and self.tray_boxes:
             entries = self.menu()

@@ -593,6 +593,7 @@ def test_a_die_read_less_surely_is_outlined_and_the_reading_waits_longer():
     flow.on_reading(unsure)
     assert flow.phase == CONFIRM
     assert [m.doubtful for m in flow.view().tray.dice] == [False, False, True, False, False]
+    assert [m.position for m in flow.view().tray.dice] == [0, 0, 3, 0, 0]     # the die named, numbered
     assert "Check die 3 (outlined): I am not sure of it." in flow.view().prompt.text
     clock.t += 2.0
     flow.tick()
@@ -629,6 +630,9 @@ def test_while_dice_can_be_held_each_die_shows_its_hold_button_number():
     flow, clock = make()
     flow.on_reading(reading([6, 6, 2, 3, 5]))
     assert [m.position for m in flow.view().tray.dice] == [0] * 5       # being confirmed: no numbers
+    flow.on_button(Press("OK", "hold"))
+    assert [m.position for m in flow.view().tray.dice] == [1, 2, 3, 4, 5]   # correcting: HOLD1..5 pick one
+    flow.on_button(Press("OK", "hold"))
     clock.t += 2.0
     flow.tick()
     assert [m.position for m in flow.view().tray.dice] == [1, 2, 3, 4, 5]
