@@ -224,16 +224,18 @@ class TableFlow:
             self.say(f"{drew} {news.text}" if news else drew)
 
     def _apply(self, data: Input) -> bool:
-        """The only place the game changes. Returns False (and says why) if the rules refuse."""
+        """The only place the game changes. Returns False (and says why) if the rules refuse,
+        or if the move cannot be journaled: it is saved first and only then counts, so that the
+        journal never misses a move the table showed (a resume would then lose the game)."""
         try:
             new_state = self.state.apply(data)
         except IllegalInput as exc:
             self.say(f"Not accepted: {exc}", "warning")
             return False
+        if not self._journal(self.on_apply, data):
+            return False
         self.state = new_state
         self.log.inputs.append(data)
-        if self.on_apply:
-            self.on_apply(data)
         self._announce()
         self._enter_phase()
         return True
@@ -437,7 +439,8 @@ class TableFlow:
         journal says so) and corrected as during the confirmation. BACK puts them back as read."""
         last = self.correction_offered
         assert last is not None
-        self._undo_last_input(last.state)
+        if not self._undo_last_input(last.state):
+            return
         self._last_read = self._last_choice = None
         self._amending = last
         self.pending, self.pending_boxes = list(last.values), list(last.boxes)
@@ -554,13 +557,29 @@ class TableFlow:
         """Whether `applied` is still the game's last input (and the game goes on)."""
         return applied is not None and not self.abandoned and len(self.log.inputs) == applied.inputs
 
-    def _undo_last_input(self, before: GameState) -> None:
-        """The game as it was before its last input; the journal records the take-back."""
+    def _undo_last_input(self, before: GameState) -> bool:
+        """The game as it was before its last input, once the journal has recorded the
+        take-back (False, and nothing changed, if it could not)."""
+        if not self._journal(self.on_take_back):
+            return False
         self.state = before
         self.log.inputs.pop()
-        if self.on_take_back:
-            self.on_take_back()
         self._notes = tuple(self._sheet()[0].notes)
+        return True
+
+    def _journal(self, write: Callable[..., None] | None, *args) -> bool:
+        """Save a move (or a take-back) to the journal; on a storage failure say so and report
+        False, the game untouched."""
+        if write is None:
+            return True
+        try:
+            write(*args)
+        except OSError as exc:
+            log.error("the journal could not be written: %s", exc)
+            self.say(f"The move could not be saved ({exc.strerror or exc}), so it did not count. Try again; "
+                     "if this happens again, call the staff (the storage may be full).", "error")
+            return False
+        return True
 
     def _take_back_choice(self) -> None:
         """BACK, twice within a few seconds: the last choice is undone and the same player
@@ -576,8 +595,9 @@ class TableFlow:
                      f"({undo.label}).", "warning")
             return
         self._take_back_armed_until = 0.0
+        if not self._undo_last_input(undo.state):
+            return
         self._last_choice = None
-        self._undo_last_input(undo.state)
         self.tray_values, self.tray_boxes = list(undo.tray_values), list(undo.tray_boxes)
         self._enter_phase()
         if len(undo.holds) == len(self.holds):

@@ -641,3 +641,45 @@ def test_while_dice_can_be_held_each_die_shows_its_hold_button_number():
     hold_and_rethrow(flow, [1, 2])
     settle_and_confirm(flow, clock, [6, 6, 1, 1, 4])  # the third throw: only a box to choose, no holds
     assert flow.expect.reroll is None and [m.position for m in flow.view().tray.dice] == [0] * 5
+
+
+# ----------------------------------------------------------------- the journal cannot be written
+
+class FailingJournal(Journal):
+    """The real journal, with storage that fails while `failing` is set (a full or read-only card)."""
+
+    failing = False
+
+    def append(self, data):
+        if self.failing:
+            raise OSError(28, "No space left on device")
+        super().append(data)
+
+
+def test_a_move_that_cannot_be_journaled_does_not_count_and_the_game_goes_on(tmp_path):
+    flow, clock = make()
+    journal = FailingJournal(tmp_path / "journal.jsonl", flow.log)
+    flow.on_apply, flow.on_take_back = journal.append, journal.take_back
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    before = snap(flow)
+    journal.failing = True
+    score(flow, "FULL_HOUSE")
+    assert snap(flow) == before and flow.phase == DECIDE
+    assert flow.message.level == "error" and "No space left on device" in flow.message.text
+    assert "did not count" in flow.message.text
+    journal.failing = False
+    score(flow, "FULL_HOUSE")                                       # storage back: it counts now
+    assert Journal.load(journal.path).inputs == flow.log.inputs and len(flow.log.inputs) == 2
+    # a take-back that cannot be journaled does not happen either
+    journal.failing = True
+    after = snap(flow)
+    flow.on_button(Press("BACK"))
+    flow.on_button(Press("BACK"))
+    assert snap(flow) == after and flow.message.level == "error"
+    flow.on_reading(reading([1, 2, 3, 4, 5]))                        # Bob's throw: not saved, not counted
+    clock.t += 2.0
+    flow.tick()
+    assert snap(flow) == after
+    journal.failing = False
+    assert Journal.load(journal.path).inputs == flow.log.inputs
+    assert replay(Journal.load(journal.path)).snapshot() == flow.state.snapshot()
