@@ -102,10 +102,22 @@ class TableApp:
         self._start(table_log.start(), table_log, resumed=False)
 
     def _start(self, state, table_log: TableLog, resumed: bool) -> None:
-        self.journal_dir.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal(self.journal_dir / CURRENT, table_log)
-        self.flow = TableFlow(state, table_log, clock=self.clock, on_apply=self.journal.append,
-                              on_take_back=self.journal.take_back, over_hint="OK: a new game",
+        unsaved = ""
+        try:
+            self.journal_dir.mkdir(parents=True, exist_ok=True)
+            self.journal = Journal(self.journal_dir / CURRENT, table_log)
+        except OSError as exc:
+            # no storage for the journal (a full, read-only or missing card): the players may
+            # still play, told that a power cut would lose the game, rather than face a table
+            # that does nothing when they press OK
+            log.error("cannot journal games in %s: %s", self.journal_dir, exc)
+            self.journal = None
+            unsaved = (f"This game cannot be saved ({exc.strerror or exc}): a power cut would lose it. "
+                       "Please tell the staff.")
+        self.flow = TableFlow(state, table_log, clock=self.clock,
+                              on_apply=self.journal.append if self.journal else None,
+                              on_take_back=self.journal.take_back if self.journal else None,
+                              over_hint="OK: a new game",
                               confirm_seconds=self.config.table.confirm_seconds,
                               check_below=self.config.table.check_below,
                               check_seconds=self.config.table.check_seconds)
@@ -114,17 +126,23 @@ class TableApp:
         if resumed:
             self.flow.say(f"Resumed {state.title} for {', '.join(state.players)} "
                           f"after a restart ({len(table_log.inputs)} moves replayed).")
+        if unsaved:
+            self.flow.say(unsaved, "error")
 
     def _archive(self, path: Path, label: str) -> None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         target = self.journal_dir / "games" / f"{stamp}-{label}.jsonl"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+        except OSError as exc:   # the table goes on; the journal stays where it is
+            log.error("cannot archive the journal %s: %s", path, exc)
+            return
         log.info("journal archived as %s", target)
 
     def finish_game(self) -> None:
         """After the final standings: archive the journal, back to the setup menu."""
-        if self.flow is not None:
+        if self.flow is not None and self.journal is not None:
             self._archive(self.journal_dir / CURRENT, self.flow.log.game)
         self.flow = self.runner = self.journal = None
         self.menu.reset()

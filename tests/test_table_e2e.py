@@ -219,6 +219,29 @@ def test_a_choice_taken_back_stays_taken_back_after_a_power_cut(tmp_path):
     assert again.flow is not None and snapshot(again.flow) == before
 
 
+def test_a_table_whose_games_cannot_be_saved_still_plays_and_says_so(tmp_path, caplog):
+    """No storage for the journal (here its folder would be inside a file): the game starts,
+    the screen and the log say it cannot be saved, the buttons work, and the end goes back to
+    the menu without a crash."""
+    from vision.types import Die, Reading
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    app = table_app(blocker / "journals", NoFrames(), FakeButtons())
+    assert app.flow is not None and app.journal is None
+    assert app.flow.message.level == "error" and "cannot be saved" in app.flow.message.text
+    assert "cannot journal games" in caplog.text
+    app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
+                                      for i, v in enumerate([6, 6, 6, 3, 3]))))
+    press = type("P", (), {"kind": "press", "name": "OK"})
+    app.on_button(press())
+    app.on_button(press())                              # a box scored: the game goes on
+    assert len(app.flow.log.inputs) == 2
+    app.step()
+    app.finish_game()                                   # (nothing to archive)
+    assert app.flow is None
+
+
 def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_path):
     """picamera2 (a fake module, as in the hardware tests): settle detection gets the 320x240
     stream every frame, the reader gets a full frame only once the tray is still."""
