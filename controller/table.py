@@ -141,6 +141,8 @@ class TableFlow:
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._take_back_armed_until = 0.0
         self.abandoned = False
+        # why this game is no longer journaled (see _journal): shown whenever nothing else is
+        self.unsaved: MessageView | None = None
         self._correctable: tuple[list[int], list] | None = None
         self._faces: tuple[str, ...] | None = None
         self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
@@ -224,16 +226,14 @@ class TableFlow:
             self.say(f"{drew} {news.text}" if news else drew)
 
     def _apply(self, data: Input) -> bool:
-        """The only place the game changes. Returns False (and says why) if the rules refuse,
-        or if the move cannot be journaled: it is saved first and only then counts, so that the
-        journal never misses a move the table showed (a resume would then lose the game)."""
+        """The only place the game changes. Returns False (and says why) if the rules refuse.
+        The move is journaled before it counts (see `_journal`)."""
         try:
             new_state = self.state.apply(data)
         except IllegalInput as exc:
             self.say(f"Not accepted: {exc}", "warning")
             return False
-        if not self._journal(self.on_apply, data):
-            return False
+        self._journal(self.on_apply, data)
         self.state = new_state
         self.log.inputs.append(data)
         self._announce()
@@ -439,8 +439,7 @@ class TableFlow:
         journal says so) and corrected as during the confirmation. BACK puts them back as read."""
         last = self.correction_offered
         assert last is not None
-        if not self._undo_last_input(last.state):
-            return
+        self._undo_last_input(last.state)
         self._last_read = self._last_choice = None
         self._amending = last
         self.pending, self.pending_boxes = list(last.values), list(last.boxes)
@@ -557,29 +556,28 @@ class TableFlow:
         """Whether `applied` is still the game's last input (and the game goes on)."""
         return applied is not None and not self.abandoned and len(self.log.inputs) == applied.inputs
 
-    def _undo_last_input(self, before: GameState) -> bool:
-        """The game as it was before its last input, once the journal has recorded the
-        take-back (False, and nothing changed, if it could not)."""
-        if not self._journal(self.on_take_back):
-            return False
+    def _undo_last_input(self, before: GameState) -> None:
+        """The game as it was before its last input; the journal records the take-back."""
+        self._journal(self.on_take_back)
         self.state = before
         self.log.inputs.pop()
         self._notes = tuple(self._sheet()[0].notes)
-        return True
 
-    def _journal(self, write: Callable[..., None] | None, *args) -> bool:
-        """Save a move (or a take-back) to the journal; on a storage failure say so and report
-        False, the game untouched."""
+    def _journal(self, write: Callable[..., None] | None, *args) -> None:
+        """Save a move (or a take-back) to the journal. When the storage fails (a full or
+        read-only card) the game goes on unsaved and the screen says so: journaling stops for
+        the rest of the game, so that the journal stays the exact start of the game (a resume
+        replays it; a journal with a move missing in the middle could not be replayed at all),
+        and the players are never stuck with moves that cannot count."""
         if write is None:
-            return True
+            return
         try:
             write(*args)
         except OSError as exc:
-            log.error("the journal could not be written: %s", exc)
-            self.say(f"The move could not be saved ({exc.strerror or exc}), so it did not count. Try again; "
-                     "if this happens again, call the staff (the storage may be full).", "error")
-            return False
-        return True
+            log.error("the journal could not be written, this game is no longer saved: %s", exc)
+            self.on_apply = self.on_take_back = None
+            self.unsaved = MessageView(f"This game can no longer be saved ({exc.strerror or exc}): a power "
+                                       "cut would lose the moves from now on. Please tell the staff.", "error")
 
     def _take_back_choice(self) -> None:
         """BACK, twice within a few seconds: the last choice is undone and the same player
@@ -595,8 +593,7 @@ class TableFlow:
                      f"({undo.label}).", "warning")
             return
         self._take_back_armed_until = 0.0
-        if not self._undo_last_input(undo.state):
-            return
+        self._undo_last_input(undo.state)
         self._last_choice = None
         self.tray_values, self.tray_boxes = list(undo.tray_values), list(undo.tray_boxes)
         self._enter_phase()
@@ -645,10 +642,10 @@ class TableFlow:
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = PromptView("", "", hint=hint) if hint else None
-            return TableView("final", title, sheet.status, sheet_json, tray, prompt, self.message,
+            return TableView("final", title, sheet.status, sheet_json, tray, prompt, self.message or self.unsaved,
                              standings=tuple(standings), notes=sheet.notes)
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._prompt(faces),
-                         self.message, notes=sheet.notes)
+                         self.message or self.unsaved, notes=sheet.notes)
 
     def _sheet(self) -> tuple[Sheet, dict]:
         """The game's sheet and its JSON, worked out once a state: states never change (`apply`

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from display.screen import Screen
+from display.view import MessageView
 from hardware import RetryingFrameSource, make_button_source, make_frame_source
 from vision import reader as vision_reader
 from vision.settle import SettleTracker
@@ -127,7 +128,7 @@ class TableApp:
             self.flow.say(f"Resumed {state.title} for {', '.join(state.players)} "
                           f"after a restart ({len(table_log.inputs)} moves replayed).")
         if unsaved:
-            self.flow.say(unsaved, "error")
+            self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 
     def _archive(self, path: Path, label: str) -> None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")

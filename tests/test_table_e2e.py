@@ -229,7 +229,8 @@ def test_a_table_whose_games_cannot_be_saved_still_plays_and_says_so(tmp_path, c
     blocker.write_text("")
     app = table_app(blocker / "journals", NoFrames(), FakeButtons())
     assert app.flow is not None and app.journal is None
-    assert app.flow.message.level == "error" and "cannot be saved" in app.flow.message.text
+    notice = app.flow.view().message
+    assert notice.level == "error" and "cannot be saved" in notice.text
     assert "cannot journal games" in caplog.text
     app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
                                       for i, v in enumerate([6, 6, 6, 3, 3]))))
