@@ -156,6 +156,11 @@ class TableFlow:
         self._message_until = self.clock() + self.message_seconds
         (log.warning if level in ("warning", "error") else log.info)("%s", text)
 
+    @property
+    def confirm_due(self) -> float:
+        """When the reading being shown counts by itself (the clock's time)."""
+        return self._confirm_at
+
     def tick(self) -> None:
         """Time passes: confirmations fall due, messages fade."""
         now = self.clock()

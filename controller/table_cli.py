@@ -274,7 +274,8 @@ class FixturePlayer:
 
     def settle_confirmation(self) -> None:
         if self.flow is not None and self.flow.phase == CONFIRM:
-            self.clock.advance(self.flow.confirm_seconds + 0.01)
+            # (a reading with a die to check waits longer: check_seconds)
+            self.clock.advance(max(0.0, self.flow.confirm_due - self.clock()) + 0.01)
             self.flow.tick()
 
     def press(self, name: str, kind: str = "press") -> None:

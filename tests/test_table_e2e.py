@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.table import CONFIRM, WAIT_DICE
+from controller.table import CONFIRM, DECIDE, WAIT_DICE
 from controller.table_cli import FixturePlayer
 from controller.tablelog import TableLog, replay
 from display.screen import Screen
@@ -127,6 +127,29 @@ def test_wrong_number_of_dice_is_shown_and_changes_nothing():
     assert flow.phase == WAIT_DICE and flow.log.inputs == []
     assert "I see 4 dice" in flow.message.text
     assert flow.view().message.level == "warning"
+
+
+def test_wait_lets_a_reading_with_a_die_to_check_count_too(monkeypatch):
+    """Accepting by time in a script (`wait`, and the script's end) lets the reading count even
+    when a die is outlined to check (it then waits check_seconds, longer than the usual moment)."""
+    from dataclasses import replace
+
+    from vision import reader
+
+    real = reader.read
+
+    def unsure_third_die(image, *args, **kw):
+        r = real(image, *args, **kw)
+        dice = list(r.dice)
+        if len(dice) == 5:
+            dice[2] = replace(dice[2], confidence=0.8)
+        return replace(r, dice=tuple(dice))
+
+    monkeypatch.setattr(reader, "read", unsure_third_die)
+    p = player(START + "throw d12345.jpg\n")   # the end of a script accepts by time, as `wait` does
+    flow = p.run()
+    assert flow.phase == DECIDE and sorted(flow.log.inputs[0]["values"]) == [1, 2, 3, 4, 5]
+    assert p.errors == []
 
 
 def test_unreadable_frame_is_shown_and_the_game_goes_on():
