@@ -139,6 +139,12 @@ def cmd_bench_table(args: argparse.Namespace) -> int:
     return run(as_json=args.json, quick=args.limit is not None)
 
 
+def cmd_bench_soak(args: argparse.Namespace) -> int:
+    from .bench_soak import run
+
+    return run(count=10 if args.limit is None else max(1, args.limit), as_json=args.json)
+
+
 # -------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dicetable", description=__doc__)
@@ -196,6 +202,7 @@ def register_tools(sub) -> None:
 
     vision_cli.add_bench_target("rules", cmd_bench_rules, ("limit",))
     vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))
+    vision_cli.add_bench_target("soak", cmd_bench_soak, ("limit",))
     vision_cli.register(sub)
     calibrate.register(sub)
 

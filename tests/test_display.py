@@ -209,3 +209,14 @@ def test_a_die_with_a_hold_number_gets_a_numbered_disc(tray_image):
         return int(np.all(pixels == theme.TEXT, axis=2).sum())
 
     assert disc_pixels(3) > disc_pixels(0) + 40
+
+
+def test_bench_soak_prints_the_memory_after_each_game(capsys):
+    from controller.bench_soak import run
+
+    assert run(games=["classic", "classic"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| 1 |") or line.startswith("| 2 |")]
+    assert len(rows) == 2 and all("classic" in r for r in rows)
+    assert "2 games in one process" in out and "MB after the first" in out
+

@@ -146,7 +146,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="vision: labelled photos (default: shared/dice-photos beside the repo)")
     b.add_argument("--json", action="store_true")
     b.add_argument("--limit", type=int, default=None, metavar="N",
-                   help="vision: first N images per source; rules: N/10 s a game (at least 0.2 s); table: a quick run")
+                   help="vision: first N images per source; rules: N/10 s a game (at least 0.2 s); table: a quick "
+                        "run; soak: N demo games in one process (10)")
     b.add_argument("--passes", type=int, default=None, metavar="N",
                    help="vision: stream passes over the 640x480 frames, each frame's fastest read kept (3)")
     b.set_defaults(func=cmd_bench)

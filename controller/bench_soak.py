@@ -1,0 +1,67 @@
+"""Soak benchmark: demo games back to back in one process, as a café's table plays them for days.
+
+A benchmark, not a test: it prints the resident memory after each game, so that growth (a cache
+without a bound, frames kept alive by a reference) shows before a kiosk runs out of memory. The
+games are the demo's (synthetic camera, the real settle tracker, reader, table flow, rules and a
+headless 1280x720 screen); the first few grow while caches fill, then it should stay flat.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Sequence
+
+ROTATION = ("thirteen", "classic", "objective-cards", "poknroll", "school")
+
+
+def resident_mb() -> float:
+    """This process's resident memory now (VmRSS), in MB; NaN where /proc is not there."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def soak(games: Sequence[str]) -> list[dict]:
+    """Play `games` in turn on one headless screen; a row per game with the memory after it."""
+    import cv2
+
+    from display.screen import Screen
+
+    from .table_cli import demo_players, play_demo_game
+
+    cv2.setNumThreads(1)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    screen = Screen((1280, 720), headless=True)
+    rows = []
+    t0 = time.perf_counter()
+    for i, game in enumerate(games):
+        report = play_demo_game(game, demo_players(game, None), screen, seed=i, shots=None, realtime=False)
+        rows.append({"game": game, "throws": report.throws, "rss_mb": resident_mb(),
+                     "seconds": time.perf_counter() - t0})
+    screen.close()
+    return rows
+
+
+def run(count: int = 10, as_json: bool = False, games: Sequence[str] | None = None) -> int:
+    games = list(games) if games else [ROTATION[i % len(ROTATION)] for i in range(count)]
+    rows = soak(games)
+    rss = [r["rss_mb"] for r in rows]
+    summary = {"games": len(rows), "rss_after_first_mb": rss[0], "rss_max_mb": max(rss),
+               "rss_last_mb": rss[-1], "growth_after_half_mb": rss[-1] - rss[len(rss) // 2]}
+    if as_json:
+        print(json.dumps({"rows": rows, "summary": summary}, indent=1))
+        return 0
+    print("| # | game | throws | resident MB after it | s since the start |")
+    print("|---|---|---|---|---|")
+    for i, r in enumerate(rows, 1):
+        print(f"| {i} | {r['game']} | {r['throws']} | {r['rss_mb']:.1f} | {r['seconds']:.0f} |")
+    print(f"\n{summary['games']} games in one process: {summary['rss_after_first_mb']:.0f} MB after the first, "
+          f"{summary['rss_max_mb']:.0f} MB at most, {summary['rss_last_mb']:.0f} MB after the last "
+          f"({summary['growth_after_half_mb']:+.1f} MB over the second half)")
+    return 0
