@@ -17,9 +17,10 @@ from .tablelog import FORMAT, LogError, TableLog
 
 log = logging.getLogger(__name__)
 
-# A line that takes back the input before it (a choice taken back at the table, see
-# TableFlow.take_back). Appended, not rewritten: the journal stays append-only, so a power cut
-# can still only tear its last line, and it keeps what was chosen and taken back.
+# A line that takes back the input before it (a choice taken back at the table, or dice already
+# accepted reopened to correct them: TableFlow._undo_last_input). Appended, not rewritten: the
+# journal stays append-only, so a power cut can still only tear its last line, and it keeps what
+# was chosen and taken back.
 TAKE_BACK = {"undo": True}
 
 
