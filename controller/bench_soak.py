@@ -12,19 +12,9 @@ import os
 import time
 from typing import Sequence
 
+from .peak_memory import resident_mb
+
 ROTATION = ("thirteen", "classic", "objective-cards", "poknroll", "school")
-
-
-def resident_mb() -> float:
-    """This process's resident memory now (VmRSS), in MB; NaN where /proc is not there."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
 
 
 def soak(games: Sequence[str]) -> list[dict]:

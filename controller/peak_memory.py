@@ -9,13 +9,25 @@ from __future__ import annotations
 import resource
 
 
-def peak_rss_mb() -> float:
-    """Peak resident memory of this process in MB (VmHWM; ru_maxrss where /proc is absent)."""
+def _status_mb(field: str) -> float | None:
+    """A memory line of /proc/self/status ("VmHWM", "VmRSS") in MB; None where /proc is absent."""
     try:
         with open("/proc/self/status", encoding="ascii") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024.0   # kB
     except (OSError, ValueError, IndexError):
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    return None
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process in MB (VmHWM; ru_maxrss where /proc is absent)."""
+    peak = _status_mb("VmHWM")
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def resident_mb() -> float:
+    """Resident memory of this process now in MB (VmRSS; NaN where /proc is absent)."""
+    now = _status_mb("VmRSS")
+    return now if now is not None else float("nan")
