@@ -73,6 +73,18 @@ def test_read_errors_do_not_stop_other_images(bad_files, capsys):
             assert set(r) == {"image", "error"} and r["error"]
 
 
+def test_read_says_what_a_path_that_is_not_an_image_file_is(bad_files, capsys):
+    """`dicetable read photos/` is an easy slip: the error names the folder as a folder, not as
+    a missing file, and says what to give instead."""
+    paths = [str(bad_files), "/dev/null", str(bad_files / "missing.jpg")]
+    rc, out = run(["read", "--json", *paths], capsys)
+    assert rc == 1
+    errors = [json.loads(x)["error"] for x in out.strip().splitlines()]
+    assert errors[0].startswith("a folder") and "*.jpg" in errors[0]
+    assert errors[1] == "not a regular file"
+    assert errors[2] == "file not found"
+
+
 def test_read_degenerate_images_are_read_with_problems(bad_files, capsys):
     paths = [str(bad_files / n) for n in ("one.png", "black.png", "white.png")]
     rc, out = run(["read", "--json", *paths], capsys)

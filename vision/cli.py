@@ -37,8 +37,12 @@ def add_bench_target(name: str, fn: BenchFn, options: tuple[str, ...] = ()) -> N
 def _load_image(path: str) -> tuple[np.ndarray | None, str | None]:
     """Decode an image file; a missing, empty, corrupt or non-image file gives an error text."""
     p = Path(path)
-    if not p.is_file():
+    if p.is_dir():
+        return None, "a folder, not an image file (give the images in it, e.g. DIR/*.jpg)"
+    if not p.exists():
         return None, "file not found"
+    if not p.is_file():
+        return None, "not a regular file"
     try:
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as exc:
