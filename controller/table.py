@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from display.view import DieMark, MessageView, OptionView, PromptView, Standing, TableView, TrayView
-from vision.types import CAMERA_MOVED, Reading
+from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, Reading
 
 from .draws import draw
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 # Problems that make a reading unusable as it is (players must fix the tray or correct it).
 BLOCKING = {"die_leaning", "foreign_object", "partly_out_of_view", "bad_frame", "too_dark",
             "too_bright", "blurred", "unsure_value"}
+# Problems for the staff, not the players: the reading is still good (the reader read the whole
+# view instead of the calibrated tray), so the game goes on with the notice on screen.
+STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE}
 MIN_CONFIDENCE = 0.5
 # A die read with a value but less surely than this is outlined for the players to check, and the
 # reading waits longer before it counts (`check_seconds`). On the Byler photos the reader never
@@ -258,10 +261,10 @@ class TableFlow:
     def on_reading(self, reading: Reading) -> None:
         """A final reading from the settle tracker (the tray is still and readings agree)."""
         self.last_reading = reading
-        moved = next((p for p in reading.problems if p.code == CAMERA_MOVED), None)
-        if moved is not None:
+        notice = next((p for p in reading.problems if p.code in STAFF_NOTICES), None)
+        if notice is not None:
             # the reader read the whole view instead: the game goes on, and the staff are told
-            self.say(moved.message[:1].upper() + moved.message[1:] + ".", "warning")
+            self.say(notice.message[:1].upper() + notice.message[1:] + ".", "warning")
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

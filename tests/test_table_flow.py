@@ -81,13 +81,18 @@ def test_unreadable_frame_is_explained_and_changes_nothing():
     assert "die 3" in flow.message.text
 
 
-def test_a_moved_camera_is_told_and_the_throw_still_counts():
-    """The reader read the whole view because the tray is not where it was calibrated: the
-    players' throw is taken as it is, and the screen and the log say to calibrate again."""
+@pytest.mark.parametrize("notice", [
+    Problem("camera_moved", "the tray is not where it was calibrated (its felt reaches past the left "
+                            "side): run dicetable calibrate again"),
+    Problem("calibration_size", "the calibration was taken on 1280x960 frames and the camera sends "
+                                "1920x1080, another view: run dicetable calibrate again"),
+])
+def test_a_moved_camera_is_told_and_the_throw_still_counts(notice):
+    """The reader read the whole view because the tray is not where it was calibrated (or the
+    calibration is of another view): the players' throw is taken as it is, and the screen and
+    the log say to calibrate again."""
     flow, clock = make()
-    moved = Problem("camera_moved", "the tray is not where it was calibrated (its felt reaches past the left "
-                                    "side): run dicetable calibrate again")
-    flow.on_reading(reading([6, 6, 2, 3, 5], problems=[moved]))
+    flow.on_reading(reading([6, 6, 2, 3, 5], problems=[notice]))
     assert flow.phase == CONFIRM
     assert flow.message.level == "warning" and "calibrate again" in flow.message.text
 

@@ -19,7 +19,7 @@ from vision import dicenet, pips, segment
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
 from vision.tray_moved import SIDES, felt_past_tray
 from vision.types import (
-    BLURRED, CAMERA_MOVED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
+    BLURRED, CALIBRATION_SIZE, CAMERA_MOVED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
     TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading,
 )
 
@@ -97,11 +97,40 @@ def _size_of(frame: Any) -> tuple[int, int]:
         return (0, 0)
 
 
+# How far a frame's shape (width / height) may be from the calibration's and still be the same
+# view: 1280 x 960 and 640 x 480 are; 1920 x 1080 is another crop of the sensor.
+SAME_SHAPE = 0.02
+
+
+def calibration_scale(cal: Any, size: tuple[int, int]) -> float | None:
+    """How the calibration's pixels map to a frame of `size` (width, height): 1 when it was taken
+    at that size (or says no size: calibrations written by hand, or before sizes were kept);
+    the ratio of the widths when the camera sends the same view at another size (calibrated from
+    stills at 1280 x 960, read at 640 x 480); None when the view has another shape (another crop
+    of the sensor), where no box of the calibration can be placed."""
+    try:
+        cw, ch = (float(v) for v in cal.get("frame_size"))
+    except (AttributeError, TypeError, ValueError):
+        return 1.0
+    w, h = size
+    if not (cw > 0 and ch > 0 and w > 0 and h > 0) or (cw, ch) == (w, h):
+        return 1.0
+    if abs((w / h) / (cw / ch) - 1.0) > SAME_SHAPE:
+        return None
+    return w / cw
+
+
 def _calibration(cal: Any, f: float, w: int, h: int) -> tuple[tuple[int, int, int, int] | None, float | None]:
-    """Pull the optional keys we use, ignoring anything malformed (calibration is a hint)."""
+    """Pull the optional keys we use, ignoring anything malformed (calibration is a hint).
+    `f` maps the frame's own pixels to the `w` x `h` image read; a calibration taken at another
+    size of the same view is scaled to it, one of another shape is not used."""
     tray = die_px = None
     if not isinstance(cal, dict):
         return None, None
+    scale = calibration_scale(cal, (round(w / f), round(h / f)))
+    if scale is None:
+        return None, None
+    f *= scale
     try:
         t = [float(v) * f for v in cal.get("tray")]  # type: ignore[union-attr]
         if len(t) == 4:
@@ -146,6 +175,13 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     moved = felt_past_tray(bgr, tray, _walls(calibration)) if tray is not None else None
     if moved is not None:
         tray = None
+    if isinstance(calibration, dict) and calibration_scale(calibration, size) is None:
+        fw, fh = calibration["frame_size"]
+        other_shape = Problem(CALIBRATION_SIZE, f"the calibration was taken on {fw}x{fh} frames and the camera "
+                                                f"sends {size[0]}x{size[1]}, another view: run dicetable calibrate "
+                                                f"again")
+    else:
+        other_shape = None
 
     learned = learned and dicenet.available()
     # (the learned path redoes the blobs' outlines at full resolution only where they matter)
@@ -162,6 +198,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         _classical_dice(bgr, seg, inv, dice, problems, sharp)
     if exp is not None and not _n_read(dice):
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
+    if other_shape is not None:
+        problems.append(other_shape)
     if moved is not None:
         problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated (its felt reaches past "
                                               f"the {moved} side): run dicetable calibrate again"))

@@ -21,6 +21,7 @@ TOO_BRIGHT = "too_bright"              # frame washed out
 BLURRED = "blurred"                    # motion blur too strong to read
 BAD_FRAME = "bad_frame"                # not an image we can use (empty, 1 px, wrong type)
 CAMERA_MOVED = "camera_moved"          # the tray is not where it was calibrated: the whole view is read
+CALIBRATION_SIZE = "calibration_size"  # calibrated on frames of another shape: the calibration is not used
 
 
 @dataclass(frozen=True)
