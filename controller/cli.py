@@ -204,7 +204,14 @@ def register_tools(sub) -> None:
     vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))
     vision_cli.add_bench_target("soak", cmd_bench_soak, ("limit",))
     vision_cli.register(sub)
-    calibrate.register(sub)
+    calibrate.register(sub, capture=_capture_from_camera)
+
+
+def _capture_from_camera(args: argparse.Namespace):
+    """`dicetable calibrate --camera` (imported only then: it opens the camera hardware)."""
+    from .calibrate_camera import capture_from_camera
+
+    return capture_from_camera(args)
 
 
 def main(argv: list[str] | None = None) -> int:

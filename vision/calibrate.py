@@ -20,8 +20,9 @@ that file are preserved byte for byte. The dict form has `tray` ([x0, y0, x1, y1
     save_calibration(cal, "/etc/dicetable/config.toml")
     cal = load_calibration(path)          # None if the file or its [vision] section is missing
 
-CLI (wired by the lead into `dicetable`): `register(subparsers)` adds
-`calibrate --empty IMG... --throw IMG... [--config PATH]`.
+CLI (wired into `dicetable` by the controller): `register(subparsers, capture)` adds
+`calibrate --empty IMG... --throw IMG... [--config PATH]`, and `--camera` when the controller
+passes a `capture` that takes the frames with the table's own camera.
 """
 from __future__ import annotations
 
@@ -504,11 +505,26 @@ def describe(cal: Calibration) -> str:
     return "\n".join(lines)
 
 
-def cmd_calibrate(args: argparse.Namespace) -> int:
+# Frames from the table's own camera, for `calibrate --camera` (the controller supplies it: it
+# knows the config's camera). Given the parsed arguments, it returns (empty frames, throw frames)
+# or raises ValueError with a message for the person at the terminal.
+Capture = Callable[[argparse.Namespace], tuple[list[np.ndarray], list[np.ndarray]]]
+
+
+def cmd_calibrate(args: argparse.Namespace, capture: Capture | None = None) -> int:
     """Handler for `dicetable calibrate`: 0 saved, 1 no dice found or cannot save, 2 bad input."""
     try:
-        empty = _load_images(args.empty, "empty")
-        throws = _load_images(args.throw, "throw")
+        if getattr(args, "camera", False):
+            if args.empty or args.throw:
+                raise ValueError("give --camera or --empty/--throw images, not both")
+            assert capture is not None
+            empty, throws = capture(args)
+        elif not (args.empty and args.throw):
+            raise ValueError("give images of the empty tray (--empty) and of a throw (--throw)"
+                             + (", or --camera to take them with the table's camera" if capture else ""))
+        else:
+            empty = _load_images(args.empty, "empty")
+            throws = _load_images(args.throw, "throw")
         from .reader import read     # (the nets load only when calibrating)
 
         cal = calibrate(empty, throws, reader=read)
@@ -528,16 +544,23 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the `calibrate` subcommand; its handler is `args.func(args) -> int`."""
+def register(subparsers: Any, capture: Capture | None = None) -> argparse.ArgumentParser:
+    """Add the `calibrate` subcommand; its handler is `args.func(args) -> int`. With `capture`,
+    `--camera` takes the frames with the table's camera instead of from image files."""
     p = subparsers.add_parser(
         "calibrate", help="learn tray, die size and light from empty and throw images",
         description="Measure the tray region, die size and lighting from images of the empty tray "
                     "and of a throw, print advice, and save the result in the [vision] section of the config.")
-    p.add_argument("--empty", nargs="+", required=True, metavar="IMG", help="images of the empty tray")
-    p.add_argument("--throw", nargs="+", required=True, metavar="IMG", help="images of dice at rest on the tray")
+    p.add_argument("--empty", nargs="+", metavar="IMG", help="images of the empty tray")
+    p.add_argument("--throw", nargs="+", metavar="IMG", help="images of dice at rest on the tray")
+    if capture is not None:
+        p.add_argument("--camera", action="store_true",
+                       help="take the frames with the camera of the config's [camera] section, guided "
+                            "at the terminal (stop the table first: one program at a time uses the camera)")
+        p.add_argument("--throws", type=int, default=2, metavar="N",
+                       help="with --camera: how many throws to take (default 2)")
     p.add_argument("--config", default=DEFAULT_CONFIG, metavar="PATH", help=f"config file (default {DEFAULT_CONFIG})")
-    p.set_defaults(func=cmd_calibrate)
+    p.set_defaults(func=lambda args: cmd_calibrate(args, capture))
     return p
 
 
