@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from display.view import MessageView, PromptView, SetupItem, TableView
 
+from .help_card import help_card
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
 
 # pages, in order
@@ -136,6 +137,7 @@ class SetupMenu:
         self.page = GAME
         self.cursor: dict[str, int] = {p: 0 for p in PAGES}
         self.editing: _NameEdit | _IntEdit | None = None
+        self.help_game: type[GameState] | None = None    # the HINT card shown, if any
         self.seat_names: list[str] = [str(n).strip() for n in getattr(self.defaults, "players", ()) or ()
                                       if str(n).strip()]
         self.names: list[str] = []
@@ -160,6 +162,7 @@ class SetupMenu:
         """Back to the first page for the next game, keeping the last choices as the defaults."""
         self.done = None
         self.editing = None
+        self.help_game = None
         self.page = GAME
         self.cursor[GAME] = self.game_index
 
@@ -207,6 +210,12 @@ class SetupMenu:
             return False
         name = name.upper()
         self.message = None
+        if name == "HINT":
+            # how the game under the cursor (or the one chosen) is played, in place of the menu;
+            # HINT again closes it, and any other button closes it and does what it always does
+            self.help_game = None if self.help_game is not None else self._game_in_view()
+            return True
+        self.help_game = None
         if kind == "hold" and name == "OK":
             self._start_now()
             return True
@@ -225,6 +234,12 @@ class SetupMenu:
         if name == "BACK":
             return self._back()
         return False
+
+    def _game_in_view(self) -> type[GameState]:
+        """The game under the cursor on the games page, else the game chosen."""
+        if self.page == GAME and self.cursor[GAME] < len(self.games):
+            return self.games[self.cursor[GAME]]
+        return self.game
 
     def _move(self, step: int) -> None:
         rows = self._rows()
@@ -434,7 +449,8 @@ class SetupMenu:
         return TableView(mode="setup", title=_TITLES[self.page],
                          status=f"{self.game.title} · step {PAGES.index(self.page) + 1} of {len(PAGES)}",
                          setup=self._window(items, cursor), prompt=self._prompt(rows[cursor]),
-                         message=self.message)
+                         message=self.message,
+                         help=help_card(self.help_game) if self.help_game is not None else None)
 
     def _window(self, items: list[SetupItem], cursor: int) -> tuple[SetupItem, ...]:
         """At most `max_rows` rows around the cursor, so long rule lists stay legible."""
@@ -457,11 +473,13 @@ class SetupMenu:
             return PromptView("", spec.doc if spec else option_label(self.editing.name),
                               hint="UP/DOWN change (hold: by 10) · OK done · BACK cancel")
         text = _TITLES[self.page]
+        if self.page == GAME and self.cursor[GAME] < len(self.games):
+            text = next(iter(self.games[self.cursor[GAME]].how_to_play), text)
         if self.page == OPTIONS:
             spec = next((s for s in self.game.OPTIONS if option_label(s.name) == row.label), None)
             if spec is not None:
                 text = spec.doc
-        hints = {GAME: "UP/DOWN choose · OK next · hold OK: start now",
+        hints = {GAME: "UP/DOWN choose · OK next · hold OK: start now · HINT: how to play",
                  COUNT: "UP/DOWN choose · OK next · hold OK: start now",
                  NAMES: "OK on a seat: rename it · OK on Next: continue · hold OK: start now",
                  OPTIONS: "OK on a rule changes it · OK on Next: continue · hold OK: start now",

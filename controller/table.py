@@ -19,10 +19,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
-from display.view import DieMark, MessageView, OptionView, PromptView, Standing, TableView, TrayView
+from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, Reading
 
 from .draws import draw
+from .help_card import help_card
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
@@ -116,6 +117,7 @@ class TableFlow:
         self.rng = rng
         self.log = table_log
         self.over_hint = over_hint    # what the buttons do after the final standings (the app's business)
+        self.help_shown = False       # the HINT button's card (how the game is played) over the sheet
         self.on_apply = on_apply
         self.on_take_back = on_take_back
         self.clock = clock
@@ -364,8 +366,11 @@ class TableFlow:
         if kind not in ("press", "hold"):
             return
         if name == "HINT":
-            self.say("Hints are not available yet.")
+            # how the game is played, over the sheet; HINT again closes it, and so does any other
+            # button, which then does what it always does (the menu stays in view beside the card)
+            self.help_shown = not self.help_shown
             return
+        self.help_shown = False
         if name == "ABANDON":
             self._abandon()
             return
@@ -651,9 +656,12 @@ class TableFlow:
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = PromptView("", "", hint=hint) if hint else None
             return TableView("final", title, sheet.status, sheet_json, tray, prompt, self.message or self.unsaved,
-                             standings=tuple(standings), notes=sheet.notes)
+                             standings=tuple(standings), notes=sheet.notes, help=self._help())
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._prompt(faces),
-                         self.message or self.unsaved, notes=sheet.notes)
+                         self.message or self.unsaved, notes=sheet.notes, help=self._help())
+
+    def _help(self) -> HelpView | None:
+        return help_card(self.state) if self.help_shown else None
 
     def _sheet(self) -> tuple[Sheet, dict]:
         """The game's sheet and its JSON, worked out once a state: states never change (`apply`
@@ -724,7 +732,8 @@ class TableFlow:
                 # the camera reads pips: a game of other faces is played with ordinary dice, and
                 # the players need the key to read their own throw
                 key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
-            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint()) if h)
+            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(),
+                                          "HINT: how to play") if h)
             return PromptView(who, text + held + key, hint=hint)
         assert isinstance(exp, Decide)
         if not self.choices_shown:

@@ -14,8 +14,9 @@ from .rules import Decide, GameState, IllegalInput, Throw
 from .rules.base import Input, choose_input, dice_input, reroll_input
 from .tablelog import LogError, TableLog
 
-HELP = ("Commands: 'sheet' shows the score sheet, 'undo' takes back the last thing typed (a typo in the "
-        "dice, a slip on the choices), 'quit' stops (the log is kept), 'help' this text.\n"
+HELP = ("Commands: 'sheet' shows the score sheet, 'rules' how the game is played, 'undo' takes back the "
+        "last thing typed (a typo in the dice, a slip on the choices), 'quit' stops (the log is kept), "
+        "'help' this text.\n"
         "To keep dice and throw the others again: 'keep' (or 'k' where no face is a King) and the dice to keep.")
 
 
@@ -168,6 +169,9 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             continue
         if cmd == "sheet":
             print(state.sheet().to_text(), file=out)
+            continue
+        if cmd == "rules":
+            print(f"How to play {state.title}:\n" + "\n".join(f"  - {p}" for p in state.how_to_play), file=out)
             continue
         if cmd == "undo":
             if not typed:

@@ -11,7 +11,7 @@ import pygame
 from . import theme
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .sheet import draw_sheet
-from .view import MessageView, PromptView, TableView, TrayView
+from .view import HelpView, MessageView, PromptView, TableView, TrayView
 
 
 def render(surface: pygame.Surface, view: TableView) -> None:
@@ -63,14 +63,19 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
     if view.mode == "final":
         _final(surface, view, body, s)
     elif view.mode == "setup":
-        _setup(surface, view, body, s)
+        if view.help:
+            _help(surface, view.help, body, s)
+        else:
+            _setup(surface, view, body, s)
     else:
         _, lower, right = _play_columns(body, s)
         if view.message:
             used = _banner(surface, view.message, lower, s)
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
         _prompt(surface, view.prompt, lower, s)
-        if view.sheet:
+        if view.help:
+            _help(surface, view.help, right, s)
+        elif view.sheet:
             draw_sheet(surface, view.sheet, right, s)
     if view.message and view.mode != "play":
         _banner(surface, view.message, pygame.Rect(int(w * 0.05), header_h, int(w * 0.9), h), s)
@@ -248,9 +253,45 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
              max_width=int(left.width * 0.65))
         text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")
         y += line_h
-    if view.sheet:
-        right = pygame.Rect(left.right + int(10 * s), body.y, body.right - left.right - int(10 * s), body.height)
+    right = pygame.Rect(left.right + int(10 * s), body.y, body.right - left.right - int(10 * s), body.height)
+    if view.help:
+        _help(surface, view.help, right, s)
+    elif view.sheet:
         draw_sheet(surface, view.sheet, right, s)
+
+
+def _help(surface: pygame.Surface, help: HelpView, rect: pygame.Rect, s: float) -> None:
+    """How the game is played: the first paragraph (what the game is) in bold, the others as
+    bullets, in the biggest type that fits the panel (down to a size still readable across a
+    table, then cut)."""
+    panel(surface, rect, theme.PANEL)
+    pad = int(16 * s)
+    x, width = rect.x + pad, rect.width - 2 * pad
+    y = rect.y + pad
+    title_size = int(36 * s)
+    text(surface, help.title, (x, y), title_size, theme.ACCENT, bold=True, max_width=width)
+    y += int(title_size * 1.25)
+    foot_size = int(26 * s)
+    bottom = rect.bottom - pad - (int(foot_size * 1.3) if help.foot else 0)
+    indent = int(22 * s)              # the bullets' column (a disc: not every font has a bullet glyph)
+    for size in range(int(40 * s), max(12, int(20 * s)) - 1, -1):
+        blocks = [wrap(p, size, width - (indent if i else 0), bold=(i == 0)) for i, p in enumerate(help.paragraphs)]
+        gap = int(size * 0.45)
+        need = sum(len(b) for b in blocks) * int(size * 1.12) + gap * (len(blocks) - 1)
+        if y + need <= bottom:
+            break
+    line_h = int(size * 1.12)
+    for i, lines in enumerate(blocks):
+        for j, line in enumerate(lines):
+            if y + line_h > bottom:
+                break
+            if i and j == 0:
+                pygame.draw.circle(surface, theme.ACCENT, (x + indent // 3, y + int(size * 0.55)), max(2, size // 7))
+            text(surface, line, (x + (indent if i else 0), y), size, theme.TEXT, bold=(i == 0), max_width=width)
+            y += line_h
+        y += gap
+    if help.foot:
+        text(surface, help.foot, (x, rect.bottom - pad - foot_size), foot_size, theme.MUTED, max_width=width)
 
 
 def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:

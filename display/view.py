@@ -70,6 +70,15 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class HelpView:
+    """How a game is played, shown on request (the HINT button) over the sheet's place."""
+
+    title: str                           # "How to play Thirteen"
+    paragraphs: tuple[str, ...]
+    foot: str = ""                       # how to close it: "HINT again: back to the sheet"
+
+
+@dataclass(frozen=True)
 class TableView:
     """Everything on screen at one moment.
 
@@ -87,3 +96,4 @@ class TableView:
     setup: tuple[SetupItem, ...] = ()
     standings: tuple[Standing, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    help: HelpView | None = None         # shown in place of the sheet (play) or of the menu (setup)

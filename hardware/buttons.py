@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
 HOLD_BUTTONS = ("HOLD1", "HOLD2", "HOLD3", "HOLD4", "HOLD5")
-#: every button the game knows; HINT is reserved (no action bound yet)
+#: every button the game knows (HINT shows how the game on the table is played)
 BUTTON_NAMES: tuple[str, ...] = HOLD_BUTTONS + ("OK", "UP", "DOWN", "BACK", "ABANDON", "HINT")
 
 PRESS = "press"        # a short press, reported when the button is released

@@ -389,6 +389,16 @@ def test_undo_takes_back_what_was_typed_one_input_at_a_time(play, tmp_path):
     assert "undo" in HELP
 
 
+def test_rules_prints_how_the_game_is_played_and_changes_nothing(play, tmp_path):
+    log = tmp_path / "game.json"
+    code, out, err, _ = play(["rules", "6 6 2 3 5", "rules", "quit"], "--game", "school", "--players", "Ann",
+                             "--log", log)
+    assert (code, err) == (0, "")
+    assert out.count("How to play School:") == 2 and "Awards: the first to fill a row" in out
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5)]
+    assert "'rules'" in HELP
+
+
 def test_undo_stops_at_dice_the_program_drew(play, tmp_path):
     # the imaginary cup is drawn after the last "continue" of hand 1's showdown: undoing past it
     # would let the table draw again

@@ -101,8 +101,9 @@ def test_a_row_of_boxes_stays_inside_its_cell(width, boxes):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_setup_screen_says_what_the_rule_under_the_cursor_means(size, tmp_path):
-    """The house-rules page draws the selected rule's description above the buttons' hint; the
-    other pages (whose title says it all) do not repeat their title there."""
+    """The house-rules page draws the selected rule's description above the buttons' hint, and
+    the games page what the game under the cursor is; a row whose page title says it all (Next)
+    does not repeat the title there."""
     from controller.setup_menu import SetupDefaults, SetupMenu
     from display import theme
 
@@ -114,7 +115,8 @@ def test_the_setup_screen_says_what_the_rule_under_the_cursor_means(size, tmp_pa
         return int(np.all(footer == theme.ACCENT, axis=2).sum())
 
     menu = SetupMenu(defaults=SetupDefaults(game="poknroll"))
-    assert accent_in_footer(menu) == 0                                   # "Choose a game": the title
+    assert menu.view().prompt.text == menu.games[menu.cursor["game"]].how_to_play[0]
+    assert accent_in_footer(menu) > 50                                   # what Pok'n Roll is
     for _ in range(3):
         menu.on_button("press", "OK")
     assert menu.page == "options" and menu.view().prompt.text == menu.view().title    # on "Next"
@@ -220,3 +222,36 @@ def test_bench_soak_prints_the_memory_after_each_game(capsys):
     assert len(rows) == 2 and all("classic" in r for r in rows)
     assert "2 games in one process" in out and "MB after the first" in out
 
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", GAMES)
+def test_the_help_card_takes_the_sheets_place_and_fits_it(game, size, tray_image, monkeypatch):
+    """The HINT card is drawn where the sheet was, in type that fits every paragraph (the card
+    of each game, at both screen sizes); the tray and the prompt are drawn as without it."""
+    from dataclasses import replace
+
+    from controller.help_card import help_card
+    from display import render as render_module
+
+    flow, _ = late_game(game)
+    plain = flow.view(tray_image)
+    card = help_card(flow.state)
+    shown = replace(plain, help=card)
+    surfaces = []
+    for view in (plain, shown):
+        surface = pygame.Surface(size)
+        render_module.render(surface, view)
+        surfaces.append(pygame.surfarray.array3d(surface))
+    s, _, body = render_module._frame(pygame.Surface(size))
+    tray, lower, right = render_module._play_columns(body, s)
+    assert np.array_equal(surfaces[0][:right.x], surfaces[1][:right.x])     # left column untouched
+    assert not np.array_equal(surfaces[0][right.x:], surfaces[1][right.x:])
+    drawn = []
+    real_text = render_module.text
+    monkeypatch.setattr(render_module, "text",
+                        lambda surface, line, *a, **k: (drawn.append(line), real_text(surface, line, *a, **k))[1])
+    render_module._help(pygame.Surface(size), card, right, s)
+    words = " ".join(drawn).split()
+    assert words[-len(card.foot.split()):] == card.foot.split()
+    assert " ".join(words[:-len(card.foot.split())]).endswith(card.paragraphs[-1])   # nothing cut

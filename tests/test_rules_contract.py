@@ -23,6 +23,16 @@ def test_all_five_games_are_registered():
     assert set(GAMES) == EXPECTED_GAMES
 
 
+@pytest.mark.parametrize("game", sorted(EXPECTED_GAMES))
+def test_every_game_says_how_it_is_played(game):
+    """The HINT card and the setup menu's line: a short first sentence saying what the game is,
+    then how a turn goes and how it is won."""
+    how = GAMES[game].how_to_play
+    assert 4 <= len(how) <= 7
+    assert len(how[0]) <= 100 and all(p.endswith(".") for p in how)
+    assert "wins" in how[-1] or "wins" in how[0]
+
+
 def player_counts(game: str) -> list[int]:
     cls = GAMES[game]
     return sorted({cls.min_players, min(cls.max_players, 4), cls.max_players})

@@ -351,8 +351,28 @@ def test_release_and_other_buttons_are_ignored():
     menu = SetupMenu()
     assert not menu.on_button("release", "OK")
     assert not menu.on_button("press", "HOLD3")
-    assert not menu.on_button("press", "HINT")
     assert menu.page == "game" and menu.done is None
+
+
+def test_the_games_page_says_what_each_game_is_and_hint_shows_how_to_play_it():
+    """Café players often know none of the games: the line under the menu says what the game
+    under the cursor is, and HINT shows how it is played in place of the menu."""
+    menu = SetupMenu()
+    first = menu.games[0]
+    assert menu.view().prompt.text == first.how_to_play[0]
+    press(menu, "DOWN")
+    second = menu.games[1]
+    assert menu.view().prompt.text == second.how_to_play[0]
+    assert menu.on_button("press", "HINT")
+    card = menu.view().help
+    assert card is not None and card.title == f"How to play {second.title}"
+    assert card.paragraphs == second.how_to_play and "HINT again" in card.foot
+    press(menu, "HINT")
+    assert menu.view().help is None and menu.cursor["game"] == 1
+    press(menu, "HINT", "DOWN")                   # another button closes the card and still acts
+    assert menu.view().help is None and menu.cursor["game"] == 2
+    press(menu, "OK", "HINT")                     # past the games page: the game chosen
+    assert menu.page == "count" and menu.view().help.title == f"How to play {menu.games[2].title}"
 
 
 def test_done_menu_ignores_buttons_until_reset():

@@ -682,3 +682,37 @@ def test_when_the_journal_cannot_be_written_the_game_goes_on_unsaved_and_says_so
     flow.on_button(Press("BACK"))
     assert len(flow.log.inputs) == 3
     assert replay(Journal.load(journal.path)).snapshot() == saved   # a resume: the game up to the failure
+
+
+def test_hint_shows_how_the_game_is_played_and_changes_nothing(tmp_path):
+    """HINT puts the game's card over the sheet and takes it away again; it is not an input:
+    the game, its log and its journal stay as they were. Any other button closes the card and
+    does what it always does."""
+    flow, clock = make(tmp_path=tmp_path)
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    before, journal = snap(flow), (tmp_path / "journal.jsonl").read_text()
+    assert flow.view().help is None
+    flow.on_button(Press("HINT"))
+    shown = flow.view()
+    assert shown.help is not None and shown.help.title == "How to play Thirteen"
+    assert shown.help.paragraphs == type(flow.state).how_to_play
+    assert shown.prompt.options and shown.sheet          # the menu stays; the sheet is still there under it
+    flow.on_button(Press("HINT"))
+    assert flow.view().help is None
+    assert snap(flow) == before and (tmp_path / "journal.jsonl").read_text() == journal
+    flow.on_button(Press("HINT"))
+    cursor = [o.selected for o in flow.view().prompt.options].index(True)
+    flow.on_button(Press("DOWN"))
+    assert flow.view().help is None
+    assert [o.selected for o in flow.view().prompt.options].index(True) == cursor + 1
+
+
+def test_the_card_is_offered_while_waiting_for_a_throw_and_shown_at_the_final_standings():
+    flow, clock = make(players=("Ann",))
+    assert "HINT: how to play" in flow.view().prompt.hint
+    flow.on_button(Press("ABANDON"))
+    flow.on_button(Press("ABANDON"))
+    assert flow.phase == OVER
+    flow.on_button(Press("HINT"))
+    final = flow.view()
+    assert final.mode == "final" and final.help.title == "How to play Thirteen"

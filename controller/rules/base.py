@@ -396,6 +396,10 @@ class GameState(ABC):
     max_players: ClassVar[int]
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     max_inputs_per_player: ClassVar[int] = 10_000   # bound used by property tests
+    # How the game is played, in a few sentences for players at a café table (the HINT button
+    # shows them; the first is the game's line on the setup menu). True under the default house
+    # rules; numbers a house rule can change are left out or said to be the usual ones.
+    how_to_play: ClassVar[tuple[str, ...]] = ()
 
     players: tuple[str, ...]
     options: Mapping[str, Any]

@@ -142,6 +142,15 @@ class ClassicPokerDice(GameState):
     title = "Classic poker dice"
     min_players = 2
     max_players = 8
+    how_to_play = (
+        "Poker hands with five dice showing 9 10 J Q K A: the best hand wins each round.",
+        "Each round, every player in turn throws all five dice, may hold some, and throws the others "
+        "once more (or stands). The hand counts at once, so the next players know what to beat.",
+        "Hands, best first: five of a kind, four of a kind, full house, straight, three of a kind, "
+        "two pairs, a pair, nothing.",
+        "The match is a set number of rounds (usually two per player): the most rounds won wins.",
+        "With the betting house rule, players bet between the two throws and play for the pot.",
+    )
     OPTIONS = (
         OptionSpec("face_mapping", list(DEFAULT_MAPPING),
                    "ranks of die faces 1..6: a list of 6 ranks (9..14 or 9,10,J,Q,K,A) or a dict face->rank",

@@ -121,6 +121,16 @@ class ObjectiveCards(GameState):
     title = "Objective cards"
     min_players = 2
     max_players = 5
+    how_to_play = (
+        "Ten rounds of secret objective cards: meet yours, and catch the others failing theirs.",
+        "Each round the active player throws all five dice; then everyone, the active player first, "
+        "secretly picks one of their unplayed cards.",
+        "The active player's card is shown, and they may throw any of the dice again, up to twice.",
+        "Every card is then checked against the final dice. Met: its owner scores its points. "
+        "Failed: the active player's own card is lost; anyone else's is captured by the active "
+        "player for 1 point.",
+        "The active player moves one seat on each round. After ten rounds the most points wins.",
+    )
     max_inputs_per_player = 200
     OPTIONS = (
         OptionSpec("two_player_strategic_variant", False,

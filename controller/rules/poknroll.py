@@ -202,6 +202,17 @@ class PoknRoll(GameState):
     title = "Pok'n Roll"
     min_players = 3
     max_players = 6
+    how_to_play = (
+        "Two hidden dice each under a cup, five shared white dice: score poker lines, most points wins.",
+        "A hand: everyone shakes two dice under their cup; the white dice come three, then one, then "
+        "one more. After the third and the fourth white die, each player stays in or abandons.",
+        "Abandoning scores at once the best line of your own dice and the white dice; abandoning "
+        "after the first three white dice also ticks a box of its own.",
+        "At the showdown only the single best hand scores its line, and ticks the third-turn box; "
+        "tied players score their line without that box.",
+        "Lines: Paire, Double paire, Brelan, Full, Grande suite, Carré, Yams (five alike).",
+        "The game ends in the hand where someone fills a line: the most points wins.",
+    )
     OPTIONS = OPTIONS
     # A hand takes at most 4 inputs per player + 4; every hand but rare 3-player ones ticks a box
     # and a game holds at most 9 * (boxes - 1) * players + 1 boxes: far below this bound.

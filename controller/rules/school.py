@@ -110,6 +110,19 @@ class School(GameState):
     title = "School"
     min_players = 1
     max_players = 6
+    how_to_play = (
+        "Fill a sheet of 15 rows, three columns: up to three throws a turn, then one entry.",
+        "A turn: throw up to three times (hold any dice between throws), then write one row, in its "
+        "leftmost empty column: a score if the dice make it, else a cross (0).",
+        "School 1 to 6: at least three dice of that face, scoring face x dice. Then Pair, Two pairs, "
+        "Triplet, Small (1-5) and Large (2-6) straight, Full house, Four of a kind, Poker (five "
+        "alike) and Chance.",
+        "A score below the School written after the first throw counts double.",
+        "Awards: the first to fill a row without a cross scores its third column again; the first "
+        "to fill a column without a cross scores 60. A cross in the School loses every award, "
+        "now and to come.",
+        "When every sheet is full, the highest total wins.",
+    )
     max_inputs_per_player = NCELLS * 6       # 45 turns x (throw, reroll, throw, reroll, throw, choose)
     OPTIONS = (
         OptionSpec("row_fill_order", "left_to_right", "which column an entry goes to: the leftmost "

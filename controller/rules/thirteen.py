@@ -254,6 +254,17 @@ class ThirteenState(GameState):
     min_players = 1
     max_players = 6
     max_inputs_per_player = TURNS * 2 * THROWS
+    how_to_play = (
+        "13 turns each: throw five dice up to three times, then score one box of your sheet.",
+        "A turn: throw all five dice; hold any and throw the others again, up to three throws in all.",
+        "Then score one open box. Aces to Sixes count the dice of that face; 2 pairs, 3 and 4 of a "
+        "kind, Straights (1-5 or 2-6), Full house and 5 of a kind score fixed points; Chance adds all "
+        "five dice. A box the dice do not make scores 0, and is used up.",
+        "A figure scored before the third throw earns extra points for each throw not used.",
+        "Bonuses: 60 or more in Aces to Sixes; no figure box left at 0; each further 5 of a kind "
+        "once the 5 of a kind box has points.",
+        "After everyone's 13th turn, the highest total wins.",
+    )
     OPTIONS = (
         OptionSpec("two_pairs_value", 20, "points of 2 pairs (25 if the seed's example is taken literally)",
                    minimum=0),
