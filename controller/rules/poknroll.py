@@ -207,10 +207,10 @@ class PoknRoll(GameState):
         "A hand: everyone shakes two dice under their cup; the white dice come three, then one, then "
         "one more. After the third and the fourth white die, each player stays in or abandons.",
         "Abandoning scores at once the best line of your own dice and the white dice; abandoning "
-        "after the first three white dice also ticks a box of its own.",
-        "At the showdown only the single best hand scores its line, and ticks the third-turn box; "
-        "tied players score their line without that box.",
-        "Lines: Paire, Double paire, Brelan, Full, Grande suite, Carré, Yams (five alike).",
+        f"after the first three white dice also ticks {LABELS['ABANDON_T1']}.",
+        "At the showdown only the single best hand scores its line, and ticks "
+        f"{LABELS['THIRD_TURN_WON']}; tied players score their line without it.",
+        "Lines, lowest first: " + ", ".join(LABELS[line] for line in COMBOS) + " (five alike).",
         "The game ends in the hand where someone fills a line: the most points wins.",
     )
     OPTIONS = OPTIONS
