@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -192,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--options", action="store_true")
     p.set_defaults(func=cmd_games)
 
+    from .check import register as register_check
+
+    register_check(sub)
     register_tools(sub)
     return parser
 
@@ -215,10 +219,11 @@ def _capture_from_camera(args: argparse.Namespace):
 
 
 def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # (pygame's banner on stdout: not ours to print)
     load_all()
     parser = build_parser()
     args = parser.parse_args(argv)
-    quiet = args.command in ("demo", "play", "replay", "read", "bench", "games")
+    quiet = args.command in ("demo", "play", "replay", "read", "bench", "games", "check")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

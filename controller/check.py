@@ -1,0 +1,193 @@
+"""`dicetable check`: is this table ready? One line per part, each failure with what to do.
+
+Café staff install the table once. After installing, after moving it or when it misbehaves,
+one command goes over what the table needs at start and says, in their words, what is wrong:
+the config, the reader's model files, the journal's folder, the camera (a frame, and its size
+against the calibration's) and the buttons. It changes nothing; the camera is opened only for
+a frame and closed again (the table itself must be stopped: one program at a time uses it).
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .config import DEFAULT_PATH, Config, ConfigError, load_config
+
+OK, WARN, FAIL = "ok", "warning", "PROBLEM"
+
+
+@dataclass(frozen=True)
+class Finding:
+    part: str          # "camera"
+    level: str         # OK | WARN | FAIL
+    text: str          # what was seen, and for a warning or a problem what to do
+
+    def line(self) -> str:
+        return f"{self.level:8} {self.part}: {self.text}"
+
+
+def check_config(path: Path) -> tuple[Config | None, list[Finding]]:
+    if not path.exists():
+        return Config(), [Finding("config", WARN, f"no file at {path}: the built-in defaults are used "
+                                                  "(copy systemd/config.example.toml there, docs/install.md step 5)")]
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        return None, [Finding("config", FAIL, f"{exc} (the table will not start until it is fixed)")]
+    found = [Finding("config", OK, f"{path} read")]
+    found += [Finding("config", WARN, w) for w in config.warnings]
+    return config, found
+
+
+def check_models() -> list[Finding]:
+    from vision import dicenet
+
+    if not dicenet.available():
+        return [Finding("reader", FAIL, "the detector or classifier model file is missing or broken "
+                                        "(vision/models): dice are read by the classical stages alone, "
+                                        "far less well. Reinstall the program.")]
+    if not dicenet.verifier_available():
+        return [Finding("reader", WARN, "the verifier model file is missing: unsure dice are read less well. "
+                                        "Reinstall the program.")]
+    return [Finding("reader", OK, "model files load")]
+
+
+def check_journal(folder: Path) -> list[Finding]:
+    """Can the games be journaled there (what a power cut needs)? Writes and removes a file."""
+    probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), Path("/"))
+    try:
+        if not probe.is_dir():
+            raise NotADirectoryError(f"{probe} is not a folder")
+        with tempfile.NamedTemporaryFile(dir=probe, prefix=".dicetable-check-"):
+            pass
+    except OSError as exc:
+        return [Finding("journal", FAIL, f"cannot write in {probe} ({exc.strerror or exc}): games would not "
+                                         "survive a power cut. Check the card (full? read-only?) and the "
+                                         "folder's owner (docs/install.md step 3).")]
+    where = folder if folder.exists() else f"{folder} (made at the first game, in {probe})"
+    return [Finding("journal", OK, f"games are saved in {where}")]
+
+
+def check_camera(config: Config, *, timeout_s: float = 10.0, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep, **inject: Any) -> tuple[Any, list[Finding]]:
+    """One frame from the config's camera (None if none came) and what was seen."""
+    from hardware import make_frame_source
+    from hardware.frames import FrameSourceError
+
+    kind = config.camera.get("type", "?")
+    try:
+        source = make_frame_source(config.camera, **inject)
+        source.open()
+    except (FrameSourceError, ValueError) as exc:
+        why = getattr(exc, "reason", exc)
+        return None, [Finding("camera", FAIL, f"{kind}: {why}. If the table is running, stop it first "
+                                              "(sudo systemctl stop dicetable); else check the cable and "
+                                              "[camera] in the config.")]
+    try:
+        deadline = clock() + timeout_s
+        while clock() <= deadline:
+            frame = source.read()
+            if frame is not None:
+                h, w = frame.image.shape[:2]
+                return frame.image, [Finding("camera", OK, f"{kind} sends {w}x{h} frames")]
+            if getattr(source, "finished", False):
+                break
+            sleep(0.05)
+        return None, [Finding("camera", FAIL, f"{kind} opened but sent no frame in {timeout_s:.0f} s")]
+    except FrameSourceError as exc:
+        return None, [Finding("camera", FAIL, f"{kind}: {exc.reason}")]
+    finally:
+        source.close()
+
+
+def check_calibration(config: Config, frame: Any) -> list[Finding]:
+    from vision.reader import calibration_scale
+
+    cal = dict(config.vision.calibration)
+    again = "run: sudo systemctl stop dicetable; sudo dicetable calibrate --camera; sudo systemctl start dicetable"
+    if not cal.get("tray") and not cal.get("die_px"):
+        return [Finding("calibration", WARN, f"none: the whole view is read and the die size guessed; {again}")]
+    when = f" on {cal['calibrated_at']}" if cal.get("calibrated_at") else ""
+    seen = f"die {float(cal['die_px']):.0f} px" if cal.get("die_px") else "no die size"
+    if frame is not None:
+        h, w = frame.shape[:2]
+        if calibration_scale(cal, (w, h)) is None:
+            fw, fh = cal["frame_size"]
+            return [Finding("calibration", FAIL, f"taken{when} on {fw}x{fh} frames, but the camera sends {w}x{h}, "
+                                                 f"another view: it is not used; {again}")]
+    advice = cal.get("advice") or []
+    if advice:
+        return [Finding("calibration", WARN, f"taken{when}, {seen}; its advice still stands: {advice[0]}")]
+    return [Finding("calibration", OK, f"taken{when}, {seen}")]
+
+
+def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], float] = time.monotonic,
+                  sleep: Callable[[float], None] = time.sleep, **inject: Any) -> list[Finding]:
+    """Start the config's button sources and report each one's state after `wait_s` (a serial
+    box connects in the background)."""
+    from hardware import make_button_source
+
+    try:
+        source = make_button_source(config.buttons, **inject)
+    except ValueError as exc:
+        return [Finding("buttons", FAIL, f"{exc}: fix [buttons] in the config")]
+    parts = list(getattr(source, "sources", [source]))
+    try:
+        source.start()
+        deadline = clock() + wait_s
+        while clock() < deadline and not all(p.status.connected for p in parts):
+            sleep(0.05)
+        found = []
+        for p in parts:
+            st = p.status
+            if st.connected:
+                found.append(Finding("buttons", OK, f"{p.name} ready"))
+            else:
+                level = FAIL if len(parts) == 1 else WARN
+                found.append(Finding("buttons", level, f"{p.name}: {st.message or 'not connected'} "
+                                                       "(check the wiring or the cable, and [buttons] in the config)"))
+        return found
+    finally:
+        source.stop()
+
+
+def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list[Finding]:
+    config, found = check_config(config_path)
+    if config is None:
+        return found
+    found += check_models()
+    found += check_journal(Path(config.table.journal_dir))
+    frame = None
+    if camera:
+        frame, seen = check_camera(config, **inject.get("camera", {}))
+        found += seen
+    else:
+        found.append(Finding("camera", WARN, "not checked (--no-camera)"))
+    found += check_calibration(config, frame)
+    found += check_buttons(config, **inject.get("buttons", {}))
+    return found
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """0 when nothing is a problem (warnings allowed), 1 otherwise."""
+    found = run_checks(Path(args.config), camera=not args.no_camera)
+    for finding in found:
+        print(finding.line())
+    problems = sum(f.level == FAIL for f in found)
+    print("ready" if not problems else f"{problems} problem{'s' if problems > 1 else ''}: see above")
+    return 1 if problems else 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("check", help="is this table ready? config, reader, journal, camera, calibration, buttons",
+                       description="Go over what the table needs and say what to fix. Stop the table first "
+                                   "(sudo systemctl stop dicetable): the camera serves one program at a time.")
+    p.add_argument("--config", default=str(DEFAULT_PATH), metavar="PATH",
+                   help=f"config file (default {DEFAULT_PATH})")
+    p.add_argument("--no-camera", action="store_true", help="leave the camera alone (the table is running)")
+    p.set_defaults(func=cmd_check)
+

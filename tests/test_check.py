@@ -1,0 +1,96 @@
+"""`dicetable check`: each part of a table's set-up, good and broken, said in the staff's words."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from gpiozero.pins.mock import MockFactory
+
+from controller.check import FAIL, OK, WARN, run_checks
+from controller.cli import main
+
+
+def _table(tmp_path, *, calibration: str = "", buttons: str = 'type = "keyboard"', frames: int = 2,
+           journal: str | None = None):
+    """A config whose camera is a folder of `frames` 640 x 480 images."""
+    folder = tmp_path / "frames"
+    folder.mkdir(exist_ok=True)
+    for i in range(frames):
+        cv2.imwrite(str(folder / f"{i}.png"), np.full((480, 640, 3), 60 + i, np.uint8))
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[table]\njournal_dir = "{journal or tmp_path / "games"}"\n\n'
+                   f'[camera]\ntype = "folder"\npath = "{folder}"\n\n[buttons]\n{buttons}\n\n{calibration}')
+    return cfg
+
+
+CALIBRATED = '[vision]\ntray = [20, 20, 620, 460]\ndie_px = 48.0\nframe_size = [640, 480]\n'
+
+
+def _levels(found) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for f in found:
+        out.setdefault(f.part, []).append(f.level)
+    return out
+
+
+def test_a_table_set_up_right_is_ready(tmp_path, capsys):
+    cfg = _table(tmp_path, calibration=CALIBRATED)
+    assert main(["check", "--config", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert "ok       camera: folder sends 640x480 frames" in out
+    assert "ok       calibration: " in out and "die 48 px" in out
+    assert "ok       journal: games are saved in" in out
+    assert out.rstrip().endswith("ready")
+    assert not (tmp_path / "games").exists()          # a check changes nothing
+
+
+def test_each_broken_part_is_a_problem_with_what_to_do(tmp_path, capsys):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    other_shape = CALIBRATED.replace("frame_size = [640, 480]", "frame_size = [1920, 1080]")
+    cfg = _table(tmp_path, calibration=other_shape, journal=str(blocker / "games"),
+                 buttons='type = "serial"\nport = "/dev/no-such-box"')
+    found = run_checks(cfg, buttons={"wait_s": 0.3})
+    levels = _levels(found)
+    assert levels["journal"] == [FAIL] and levels["calibration"] == [FAIL] and levels["buttons"] == [FAIL]
+    assert levels["camera"] == [OK] and levels["config"] == [OK]
+    text = {f.part: f.text for f in found}
+    assert "power cut" in text["journal"]
+    assert "1920x1080" in text["calibration"] and "640x480" in text["calibration"]
+    assert "calibrate --camera" in text["calibration"]
+    assert "/dev/no-such-box" in text["buttons"]
+    assert main(["check", "--config", str(cfg)]) == 1
+    assert "3 problems: see above" in capsys.readouterr().out
+
+
+def test_a_camera_that_cannot_open_says_to_stop_the_table(tmp_path):
+    cfg = _table(tmp_path, frames=0)
+    found = {f.part: f for f in run_checks(cfg)}
+    assert found["camera"].level == FAIL and "sudo systemctl stop dicetable" in found["camera"].text
+    assert found["calibration"].level == WARN and "calibrate --camera" in found["calibration"].text
+
+
+def test_no_camera_leaves_it_alone_and_still_checks_the_calibration(tmp_path):
+    cfg = _table(tmp_path, frames=0, calibration=CALIBRATED)
+    levels = _levels(run_checks(cfg, camera=False))
+    assert levels["camera"] == [WARN] and levels["calibration"] == [OK]
+
+
+def test_gpio_buttons_through_the_mock_pin_factory(tmp_path):
+    cfg = _table(tmp_path, buttons='type = "gpio"\npins = { OK = 17, UP = 27, HINT = 25 }')
+    found = run_checks(cfg, buttons={"pin_factory": MockFactory()})
+    assert [(f.level, f.text) for f in found if f.part == "buttons"] == [(OK, "gpio ready")]
+
+
+def test_a_broken_config_stops_at_the_config_and_says_where(tmp_path, capsys):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[camera\n")
+    assert main(["check", "--config", str(cfg)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("PROBLEM  config:") and "line 1" in out[0]
+    assert out[1].strip().startswith("line 1: [camera")                 # the line itself, quoted
+    assert out[2] == "1 problem: see above"                             # nothing else is checked
+
+
+def test_without_a_config_file_the_defaults_are_named_as_a_warning(tmp_path):
+    found = run_checks(tmp_path / "missing.toml", camera=False)
+    assert found[0].level == WARN and "built-in defaults" in found[0].text
