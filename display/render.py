@@ -300,7 +300,12 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     # what the row under the cursor means (a house rule's description), when the page title does
     # not already say it: a line of its own above the buttons' hint
     about = view.prompt.text if view.prompt and view.prompt.text != view.title else ""
-    foot = int(40 * s) + (int(40 * s) if about else 0)
+    # (on two lines rather than shrunk onto one: a house rule's description of ~100 letters
+    # came out at 10 px on an 800 x 480 screen)
+    about_size = int(30 * s)
+    about_lines = wrap(about[:1].upper() + about[1:], about_size, body.width - int(32 * s))[:2] if about else []
+    about_h = int(about_size * 1.15)
+    foot = int(40 * s) + len(about_lines) * about_h + (int(10 * s) if about_lines else 0)
     line_h = min(int(60 * s), max(1, (body.height - foot) // max(1, len(view.setup) + 1)))
     size = int(line_h * 0.75)
     for item in view.setup:
@@ -313,8 +318,8 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         text(surface, item.value, (row.right - int(12 * s), row.centery), size, colour, anchor="midright",
              max_width=row.width // 2)
         y += line_h
-    if about:
-        text(surface, about[:1].upper() + about[1:], (body.x + int(16 * s), body.bottom - int(80 * s)), int(30 * s),
+    for i, line in enumerate(about_lines):
+        text(surface, line, (body.x + int(16 * s), body.bottom - foot + int(4 * s) + i * about_h), about_size,
              theme.ACCENT, max_width=body.width - int(32 * s))
     if view.prompt:
         text(surface, view.prompt.hint or view.prompt.text, (body.x + int(16 * s), body.bottom - int(40 * s)),

@@ -255,3 +255,26 @@ def test_the_help_card_takes_the_sheets_place_and_fits_it(game, size, tray_image
     words = " ".join(drawn).split()
     assert words[-len(card.foot.split()):] == card.foot.split()
     assert " ".join(words[:-len(card.foot.split())]).endswith(card.paragraphs[-1])   # nothing cut
+
+
+def test_a_long_description_on_the_setup_screen_goes_on_two_lines(monkeypatch):
+    """A house rule's description longer than the screen is wide is wrapped, at the size of the
+    rest of the foot, instead of shrunk onto one line."""
+    from display import render as render_module
+    from display import theme
+    from display.view import PromptView, SetupItem
+
+    long = ("which column an entry goes to: the leftmost empty one of the row, or any free one, the player "
+            "choosing where it goes each time an entry is written")
+    view = TableView("setup", "House rules", setup=(SetupItem("Row fill order", "left to right", True),),
+                     prompt=PromptView("", long, hint="OK on a rule changes it"))
+    drawn = []
+    real_text = render_module.text
+    monkeypatch.setattr(render_module, "text", lambda surface, line, pos, size, *a, **k: (
+        drawn.append((line, size)), real_text(surface, line, pos, size, *a, **k))[1])
+    surface = pygame.Surface((800, 480))
+    render_module.render(surface, view)
+    about = [(line, size) for line, size in drawn if line not in ("Row fill order", "left to right",
+                                                                  "OK on a rule changes it", "House rules")]
+    assert len(about) == 2 and " ".join(line for line, _ in about) == long[:1].upper() + long[1:]
+    assert about[0][1] == about[1][1] == int(30 * theme.scale(surface))
