@@ -45,6 +45,7 @@ class TableConfig:
     confirm_seconds: float = 1.5                    # a reading is shown this long before it counts
     check_below: float = 0.9                        # dice read less surely than this are outlined to check
     check_seconds: float = 4.0                      # ... and such a reading is shown this long
+    keep_games: int = 5000                          # finished games' journals kept (oldest go first); 0: all
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ class _Reader:
     # -- sections
     def table(self, section: dict[str, Any]) -> TableConfig:
         self.unknown(section, ("game", "players", "options", "journal_dir", "confirm_seconds", "check_below",
-                               "check_seconds"), "table")
+                               "check_seconds", "keep_games"), "table")
         game = self.value(section, "table", "game", str, None)
         players = self.value(section, "table", "players", list, [])
         names = []
@@ -192,6 +193,9 @@ class _Reader:
         check_seconds = self.value(section, "table", "check_seconds", float, 4.0)
         if check_seconds < 0:
             raise self.error("table", "check_seconds", f"must be 0 or more, not {check_seconds}")
+        keep_games = self.value(section, "table", "keep_games", int, 5000)
+        if keep_games < 0:
+            raise self.error("table", "keep_games", f"must be 0 (keep all) or more, not {keep_games}")
         options = self.value(section, "table", "options", dict, {})
         from .rules import GAMES
 
@@ -200,7 +204,7 @@ class _Reader:
             game = None
         return TableConfig(game=game, players=tuple(names), options=self.game_options(options),
                            journal_dir=Path(journal), confirm_seconds=confirm, check_below=check_below,
-                           check_seconds=check_seconds)
+                           check_seconds=check_seconds, keep_games=keep_games)
 
     def game_options(self, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """Check house rules against each game's OptionSpecs: bad values are errors, unknown names warnings."""

@@ -140,6 +140,20 @@ class TableApp:
             log.error("cannot archive the journal %s: %s", path, exc)
             return
         log.info("journal archived as %s", target)
+        self._prune(target.parent)
+
+    def _prune(self, folder: Path) -> None:
+        """Keep the newest `keep_games` archived journals: a table that runs for years must not
+        fill its card (a game's journal is 5-30 KB; 5,000 of them a few weeks to months of play)."""
+        keep = self.config.table.keep_games
+        if keep <= 0:
+            return
+        try:
+            archived = sorted(folder.glob("*.jsonl"))       # named by date and time: oldest first
+            for old in archived[:max(0, len(archived) - keep)]:
+                old.unlink()
+        except OSError as exc:
+            log.error("cannot remove old journals in %s: %s", folder, exc)
 
     def finish_game(self) -> None:
         """After the final standings: archive the journal, back to the setup menu."""

@@ -57,6 +57,7 @@ journal_dir = "/srv/dt"
 confirm_seconds = 2
 check_below = 0.8
 check_seconds = 6
+keep_games = 200
 
 [table.options.thirteen]
 two_pairs_value = 25
@@ -68,6 +69,7 @@ tie = "fewer_zeros"
     assert t.journal_dir == Path("/srv/dt")
     assert t.confirm_seconds == 2.0 and isinstance(t.confirm_seconds, float)
     assert (t.check_below, t.check_seconds) == (0.8, 6.0)
+    assert t.keep_games == 200
     assert t.options == {"thirteen": {"two_pairs_value": 25, "tie": "fewer_zeros"}}
 
 
@@ -167,6 +169,8 @@ def test_unknown_default_game_is_a_warning(tmp_path):
     ("[table]\ncheck_below = 90\n", "check_below"),
     ('[table]\ncheck_below = "sure"\n', "check_below"),
     ("[table]\ncheck_seconds = -4\n", "check_seconds"),
+    ("[table]\nkeep_games = -1\n", "keep_games"),
+    ("[table]\nkeep_games = 2.5\n", "keep_games"),
     ('[table]\nplayers = "Ann, Bob"\n', "players"),
     ("[table]\nplayers = [1, 2]\n", "players"),
     ('[table]\nplayers = ["Ann", "Ann"]\n', "players"),

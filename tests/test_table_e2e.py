@@ -314,3 +314,25 @@ def test_button_box_unplugged_is_shown_and_the_game_waits(tmp_path):
     app.step()
     assert app.flow.message.level == "error" and "unplugged" in app.flow.message.text
     assert snapshot(app.flow) == before
+
+
+def test_finished_games_are_archived_and_only_the_newest_kept(tmp_path):
+    """A kiosk runs for years: beyond `keep_games` the oldest archived journals go."""
+    from controller.config import parse_config
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for day in range(1, 5):                          # four older games, named by date as archived
+        (games / f"2026010{day}-120000-thirteen.jsonl").write_text("{}\n")
+    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\nkeep_games = 3\n')
+    app = TableApp(config, Screen((800, 480), headless=True), NoFrames(), FakeButtons())
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    assert (tmp_path / "current.jsonl").exists()
+    app.finish_game()
+    kept = sorted(p.name for p in games.iterdir())
+    assert len(kept) == 3 and not (tmp_path / "current.jsonl").exists()
+    assert kept[:2] == ["20260103-120000-thirteen.jsonl", "20260104-120000-thirteen.jsonl"]
+    assert kept[2].endswith("-thirteen.jsonl") and not kept[2].startswith("2026010")
