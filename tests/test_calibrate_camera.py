@@ -48,12 +48,19 @@ def _answers(monkeypatch, *answers: str) -> list[str]:
     return prompts
 
 
-def test_calibrate_with_the_camera_guides_the_staff_and_saves(tmp_path, monkeypatch, capsys):
+def _calibrate(tmp_path, monkeypatch, kinds: str):
+    """`dicetable calibrate --camera` over the frames `kinds` (see _frames), Enter at every
+    prompt: (exit code, the config file, the prompts seen)."""
     frames = tmp_path / "frames"
-    _frames(frames, "eett")
+    _frames(frames, kinds)
     cfg = _config(tmp_path, frames)
     prompts = _answers(monkeypatch)
-    assert main(["calibrate", "--camera", "--config", str(cfg)]) == 0
+    return main(["calibrate", "--camera", "--config", str(cfg)]), cfg, prompts
+
+
+def test_calibrate_with_the_camera_guides_the_staff_and_saves(tmp_path, monkeypatch, capsys):
+    code, cfg, prompts = _calibrate(tmp_path, monkeypatch, "eett")
+    assert code == 0
     out = capsys.readouterr().out
     assert [p.split(":")[0] for p in prompts] == ["Empty tray (1 of 2)", "Empty tray (2 of 2)",
                                                   "Throw 1 of 2", "Throw 2 of 2"]
@@ -65,11 +72,8 @@ def test_calibrate_with_the_camera_guides_the_staff_and_saves(tmp_path, monkeypa
 
 
 def test_dice_left_in_the_empty_tray_are_named_and_the_frame_taken_again(tmp_path, monkeypatch, capsys):
-    frames = tmp_path / "frames"
-    _frames(frames, "teett")
-    cfg = _config(tmp_path, frames)
-    prompts = _answers(monkeypatch)
-    assert main(["calibrate", "--camera", "--config", str(cfg)]) == 0
+    code, cfg, prompts = _calibrate(tmp_path, monkeypatch, "teett")
+    assert code == 0
     out = capsys.readouterr().out
     assert "I see 5 dice in the tray: it must be empty." in out
     assert prompts[1].startswith("Press Enter to look again, or type k")
