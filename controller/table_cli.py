@@ -115,6 +115,13 @@ def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed
                 continue
             t0 = time.perf_counter()
             runner.feed_frame(frame.image, frame.timestamp)
+            if not shot_moments.get("how-to-play"):
+                # what a newcomer sees on pressing HINT: the card of the game about to be played
+                shot_moments["how-to-play"] = True
+                if shots is not None:
+                    runner.feed_button(Press("HINT"))
+                    shoot("how-to-play")
+                    runner.feed_button(Press("HINT"))
             if flow.phase == CONFIRM and not shot_moments.get("reading"):
                 shot_moments["reading"] = True
                 shoot("reading")

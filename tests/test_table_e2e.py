@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from controller.cli import main
@@ -50,7 +52,6 @@ def test_a_whole_game_from_fixtures_and_scripted_presses(game, scores, tmp_path)
     p.screenshot("final")
     final = shots / "final.png"
     assert final.stat().st_size > 10_000
-    import cv2
 
     image = cv2.imread(str(final))
     assert image.shape[:2] == (480, 800)
@@ -269,7 +270,6 @@ def test_a_table_whose_games_cannot_be_saved_still_plays_and_says_so(tmp_path, c
 def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_path):
     """picamera2 (a fake module, as in the hardware tests): settle detection gets the 320x240
     stream every frame, the reader gets a full frame only once the tray is still."""
-    import cv2
 
     full = cv2.imread(str(FRAMES / "d12345.jpg"))
     lores = cv2.resize(full, (200, 150))
@@ -336,3 +336,18 @@ def test_finished_games_are_archived_and_only_the_newest_kept(tmp_path):
     assert len(kept) == 3 and not (tmp_path / "current.jsonl").exists()
     assert kept[:2] == ["20260103-120000-thirteen.jsonl", "20260104-120000-thirteen.jsonl"]
     assert kept[2].endswith("-thirteen.jsonl") and not kept[2].startswith("2026010")
+
+
+def test_the_demo_shows_the_how_to_play_card_first_and_plays_the_same_game(tmp_path):
+    """With screenshots, the demo presses HINT on its first frame (its first screenshot is the
+    card) and again to close it: the game played is the same as without."""
+    from controller.table_cli import play_demo_game
+
+    screen = Screen((800, 480), headless=True)
+    shown = play_demo_game("classic", ["Ann", "Bob"], screen, seed=3, shots=tmp_path, realtime=False)
+    plain = play_demo_game("classic", ["Ann", "Bob"], screen, seed=3, shots=None, realtime=False)
+    assert Path(shown.screenshots[0]).name == "classic-01-how-to-play.png"
+    assert (shown.result, shown.inputs, shown.throws) == (plain.result, plain.inputs, plain.throws)
+    card = cv2.imread(shown.screenshots[0])
+    final = cv2.imread(shown.screenshots[-1])
+    assert card.shape == (480, 800, 3) and not np.array_equal(card[:, 400:], final[:, 400:])
