@@ -155,6 +155,33 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
         source.stop()
 
 
+def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = print,
+               clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+               **inject: Any) -> list[str]:
+    """For whoever wires the buttons: for `seconds`, say each button event as it comes (which
+    button, which panel), then name the buttons never pressed. Returns those names."""
+    from hardware import BUTTON_NAMES, DIRECTIVE, make_button_source
+
+    source = make_button_source(config.buttons, **inject)
+    seen: set[str] = set()
+    say(f"Press each button in turn ({seconds:.0f} s)...")
+    source.start()
+    try:
+        deadline = clock() + seconds
+        while clock() < deadline:
+            for event in source.poll():
+                if event.kind == DIRECTIVE:
+                    continue
+                seen.add(event.name)
+                say(f"  {event.name} {event.kind} ({event.source})")
+            sleep(0.02)
+    finally:
+        source.stop()
+    missing = [name for name in BUTTON_NAMES if name not in seen]
+    say("every button was pressed" if not missing else f"never pressed: {', '.join(missing)}")
+    return missing
+
+
 def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list[Finding]:
     config, found = check_config(config_path)
     if config is None:
@@ -179,6 +206,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(finding.line())
     problems = sum(f.level == FAIL for f in found)
     print("ready" if not problems else f"{problems} problem{'s' if problems > 1 else ''}: see above")
+    if args.press_test and not any(f.part == "config" and f.level == FAIL for f in found):
+        press_test(load_config(args.config) if Path(args.config).exists() else Config(), args.press_test)
     return 1 if problems else 0
 
 
@@ -189,5 +218,7 @@ def register(sub: Any) -> None:
     p.add_argument("--config", default=str(DEFAULT_PATH), metavar="PATH",
                    help=f"config file (default {DEFAULT_PATH})")
     p.add_argument("--no-camera", action="store_true", help="leave the camera alone (the table is running)")
+    p.add_argument("--press-test", type=float, default=0, metavar="SECONDS",
+                   help="then, for SECONDS, name every button pressed (to check the wiring), and those never pressed")
     p.set_defaults(func=cmd_check)
 

@@ -94,3 +94,15 @@ def test_a_broken_config_stops_at_the_config_and_says_where(tmp_path, capsys):
 def test_without_a_config_file_the_defaults_are_named_as_a_warning(tmp_path):
     found = run_checks(tmp_path / "missing.toml", camera=False)
     assert found[0].level == WARN and "built-in defaults" in found[0].text
+
+
+def test_the_press_test_names_each_button_pressed_and_those_never_pressed(tmp_path, capsys):
+    """For whoever wires the buttons: every press is named with its panel, then what is missing."""
+    script = "press OK\\nhold UP\\nwait 1\\npress HINT\\npress OK\\n"
+    cfg = _table(tmp_path, calibration=CALIBRATED, buttons=f'type = "scripted"\nscript = "{script}"')
+    assert main(["check", "--config", str(cfg), "--press-test", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert "  OK press (scripted)" in out and "  UP hold (scripted)" in out and "  HINT press (scripted)" in out
+    assert "wait" not in out.split("ready", 1)[1]                   # a script's directive is not a button
+    last = out.strip().splitlines()[-1]
+    assert last == "never pressed: HOLD1, HOLD2, HOLD3, HOLD4, HOLD5, DOWN, BACK, ABANDON"
