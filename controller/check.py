@@ -148,8 +148,9 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
                 found.append(Finding("buttons", OK, f"{p.name} ready"))
             else:
                 level = FAIL if len(parts) == 1 else WARN
-                found.append(Finding("buttons", level, f"{p.name}: {st.message or 'not connected'} "
-                                                       "(check the wiring or the cable, and [buttons] in the config)"))
+                found.append(Finding("buttons", level, f"{p.name}: {st.message or 'not connected'} (if the "
+                                                       "table is running it holds the buttons: stop it first; else "
+                                                       "check the wiring or the cable, and [buttons] in the config)"))
         return found
     finally:
         source.stop()
