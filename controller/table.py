@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
-from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, Reading
+from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, Die, Reading
 
 from .draws import draw
 from .help_card import help_card
@@ -149,6 +149,7 @@ class TableFlow:
         # why this game is no longer journaled (see _journal): shown whenever nothing else is
         self.unsaved: MessageView | None = None
         self._correctable: tuple[list[int], list] | None = None
+        self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
         self._faces: tuple[str, ...] | None = None
         self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
         self._notes: tuple[str, ...] = tuple(self._sheet()[0].notes)
@@ -274,6 +275,7 @@ class TableFlow:
         if self.phase == CONFIRM:
             self.pending = None  # a newer still tray replaces the one being shown
             self.phase = WAIT_DICE
+        self._correctable = None  # (an older reading's offer goes with it)
         exp = self.expect
         if not isinstance(exp, Throw):
             if self.phase == DECIDE and reading.dice and self._tray_changed(reading):
@@ -284,10 +286,13 @@ class TableFlow:
         want = len(held) + exp.count
         found = len(reading.dice)
         if found != want:
+            # a die the camera cannot see (or a thing it takes for one) would otherwise hold the
+            # game up for good: the players may enter the dice themselves
             where = f" ({len(held)} held + {exp.count} thrown)" if held else ""
             seen = "1 die" if found == 1 else f"{found} dice"
-            self.say(f"I see {seen}; the game needs {want}{where}. Fix the tray or throw again.",
-                     "warning")
+            self.say(f"I see {seen}; the game needs {want}{where}. Fix the tray or throw again, "
+                     "or hold OK to enter the values.", "warning")
+            self._offer_correction(reading)
             return
         problems = [p for p in reading.problems if p.code in BLOCKING]
         doubtful = [i for i, d in enumerate(reading.dice) if d.value is None or d.confidence < MIN_CONFIDENCE]
@@ -300,7 +305,8 @@ class TableFlow:
         values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
         if not multiset_contains(values, held):
             self.say(f"A held die changed: the held dice should be {_fmt(held, exp)}, I see {_fmt(values, exp)}. "
-                     "Put them back as they were.", "warning")
+                     "Put them back as they were, or hold OK to enter the values.", "warning")
+            self._offer_correction(reading)
             return
         check = [i for i, d in enumerate(reading.dice) if d.confidence < self.check_below]
         self._stage(values, [d.box for d in reading.dice], exp, check)
@@ -334,8 +340,28 @@ class TableFlow:
         self._confirm_at = self.clock() + wait
 
     def _offer_correction(self, reading: Reading) -> None:
-        """Keep the doubtful reading at hand so that a long OK can correct it."""
-        self._correctable = ([d.value or 1 for d in reading.dice], [d.box for d in reading.dice])
+        """Keep the reading at hand so that a long OK can correct it."""
+        exp = self.expect
+        assert isinstance(exp, Throw)
+        self._correctable = self._hand_entry(exp, reading.dice)
+
+    def _hand_entry(self, exp: Throw, dice: Sequence[Die]) -> tuple[list[int], list]:
+        """The dice as players start entering them by hand: those read, in their order (the
+        surest when the tray shows more than the game needs); then, for each die the camera
+        did not see, a held value the reading lacks, else 1, drawn in a row along the bottom
+        of the camera image (it has no place of its own)."""
+        want = len(exp.held) + exp.count
+        kept = sorted(sorted(range(len(dice)), key=lambda i: -dice[i].confidence)[:want])
+        values = [dice[i].value or 1 for i in kept]
+        boxes = [tuple(dice[i].box) for i in kept]
+        unseen = multiset_minus(list(exp.held), values)
+        sides = sorted(b[2] - b[0] for b in boxes)
+        side = sides[len(sides) // 2] if sides else max(16, self._frame_size[0] // 12)
+        for k in range(want - len(values)):
+            values.append(unseen[k] if k < len(unseen) else 1)
+            x0 = 6 + k * (side + side // 2)
+            boxes.append((x0, self._frame_size[1] - side - 6, x0 + side, self._frame_size[1] - 6))
+        return values, boxes
 
     def _commit_pending(self) -> None:
         exp = self.expect
@@ -395,6 +421,15 @@ class TableFlow:
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
             self._amend()
+            return
+        exp = self.expect
+        if name == "OK" and kind == "hold" and isinstance(exp, Throw) and not exp.drawn:
+            # nothing read at all (a camera that sees none of these dice, or no camera): the
+            # players enter the whole throw, as they read it, rather than wait for ever
+            self.pending, self.pending_boxes = self._hand_entry(exp, ())
+            self.correct_index = 0
+            self.phase = CORRECT
+            self.say("Enter the dice: UP/DOWN change the die, OK next die, BACK cancels.")
             return
         if name == "BACK" and self.take_back_offered is not None:
             self._take_back_choice()
@@ -638,6 +673,8 @@ class TableFlow:
         """What the screen shows now. `camera_note` (e.g. "Dice moving...") stands in the
         caption while there is no reading to show."""
         state = self.state
+        if image is not None:
+            self._frame_size = (int(image.shape[1]), int(image.shape[0]))
         sheet, sheet_json = self._sheet()
         faces = self._faces
         caption = self._caption(faces)
@@ -732,7 +769,9 @@ class TableFlow:
                 # the camera reads pips: a game of other faces is played with ordinary dice, and
                 # the players need the key to read their own throw
                 key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
-            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(),
+            # a long OK corrects the dice just accepted while it can, else enters the throw by hand
+            by_hand = "" if self.correction_offered is not None or exp.drawn else "hold OK: enter the dice"
+            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(), by_hand,
                                           "HINT: how to play") if h)
             return PromptView(who, text + held + key, hint=hint)
         assert isinstance(exp, Decide)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from controller.journal import Journal
@@ -561,12 +562,17 @@ def test_a_late_correction_keeps_the_held_dice():
 
 
 def test_a_long_ok_corrects_nothing_once_a_choice_was_made():
+    """After the choice, a long OK no longer reopens the dice it was made with: it starts
+    entering the next throw by hand (BACK leaves that, and nothing changed)."""
     flow, clock = make()
     settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
     score(flow, "THREES")
     before = snap(flow)
     flow.on_button(Press("OK", "hold"))
-    assert snap(flow) == before and flow.phase == WAIT_DICE and "does nothing now" in flow.message.text
+    assert snap(flow) == before and flow.phase == CORRECT and flow.pending == [1, 1, 1, 1, 1]
+    assert "Enter the dice" in flow.message.text
+    flow.on_button(Press("BACK"))
+    assert snap(flow) == before and flow.phase == WAIT_DICE
 
 
 def test_the_dice_that_ended_a_game_can_be_corrected_from_the_final_standings():
@@ -716,3 +722,92 @@ def test_the_card_is_offered_while_waiting_for_a_throw_and_shown_at_the_final_st
     flow.on_button(Press("HINT"))
     final = flow.view()
     assert final.mode == "final" and final.help.title == "How to play Thirteen"
+
+
+# ------------------------------------------------------------- dice the camera does not see
+
+
+def test_a_die_the_camera_does_not_see_can_be_entered_by_hand(tmp_path):
+    """A die the reader cannot find (a colour it does not know, a die under the rim) held the
+    game up for good: "I see 4 dice" at every throw. Now a long OK enters the throw: the four
+    read, and one more, drawn along the bottom of the camera image, for the players to set."""
+    flow, clock = make(tmp_path=tmp_path)
+    flow.view(np.zeros((480, 640, 3), np.uint8))
+    before = snap(flow)
+    flow.on_reading(reading([6, 6, 2, 3]))
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+    assert "I see 4 dice; the game needs 5" in flow.message.text and "hold OK to enter" in flow.message.text
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT and flow.pending == [6, 6, 2, 3, 1]
+    x0, y0, x1, y1 = flow.pending_boxes[-1]
+    assert (x1 - x0, y1) == (50, 474) and x0 >= 0                 # the size of the dice read, at the bottom
+    marks = flow.view(np.zeros((480, 640, 3), np.uint8)).tray.dice
+    assert len(marks) == 5 and marks[4].selected is False and marks[4].position == 5
+    flow.on_button(Press("HOLD5"))
+    for _ in range(4):
+        flow.on_button(Press("UP"))                                  # the unseen die shows a 5
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == DECIDE and flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 6, 2, 3, 5]}]
+    assert Journal.load(tmp_path / "journal.jsonl").inputs == flow.log.inputs
+
+
+def test_a_tray_with_more_dice_than_the_game_needs_starts_from_the_surest():
+    flow, clock = make()
+    six = reading([6, 6, 2, 3, 5, 4])
+    dice = list(six.dice)
+    dice[1] = Die(6, dice[1].box, dice[1].centre, 0.4)                # the least sure: a mark on the felt?
+    flow.on_reading(Reading(tuple(dice), ()))
+    assert "I see 6 dice; the game needs 5" in flow.message.text
+    flow.on_button(Press("OK", "hold"))
+    assert flow.pending == [6, 2, 3, 5, 4]
+    assert flow.pending_boxes == [d.box for i, d in enumerate(dice) if i != 1]
+
+
+def test_an_unseen_held_die_is_entered_with_its_held_value():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    hold_and_rethrow(flow, [1, 2])
+    flow.on_reading(reading([6, 1, 4, 5]))                        # a held six the camera missed
+    assert "(2 held + 3 thrown)" in flow.message.text
+    flow.on_button(Press("OK", "hold"))
+    assert flow.pending == [6, 1, 4, 5, 6]
+    flow.on_button(Press("OK", "hold"))
+    assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 4, 5]}
+
+
+def test_a_held_die_read_wrong_can_be_corrected_instead_of_waited_on():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    hold_and_rethrow(flow, [1, 2])
+    flow.on_reading(reading([6, 5, 1, 1, 4]))                     # a held six read as a five
+    assert "hold OK to enter the values" in flow.message.text
+    flow.on_button(Press("OK", "hold"))
+    flow.on_button(Press("HOLD2"))
+    flow.on_button(Press("UP"))
+    flow.on_button(Press("OK", "hold"))
+    assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 1, 4]}
+
+
+def test_with_nothing_read_a_long_ok_enters_the_whole_throw_and_back_changes_nothing():
+    """A camera that sees none of the dice (or none at all): the wait's hint says how to go on."""
+    flow, clock = make()
+    assert "hold OK: enter the dice" in flow.view().prompt.hint
+    before = snap(flow)
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT and flow.pending == [1, 1, 1, 1, 1]
+    assert len(set(flow.pending_boxes)) == 5                       # side by side, not on one another
+    flow.on_button(Press("BACK"))
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+    flow.on_button(Press("OK", "hold"))
+    for name in ("UP", "OK", "UP", "UP", "OK", "OK", "OK", "OK"):
+        flow.on_button(Press(name))
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [2, 3, 1, 1, 1]}]
+
+
+def test_a_newer_reading_drops_an_older_readings_offer():
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, 2, 3]))                        # wrong count: an offer
+    flow.on_reading(reading([5, 5, 2, 3, 1]))                     # then a good reading
+    flow.on_button(Press("BACK"))                                  # dropped: throw again
+    flow.on_button(Press("OK", "hold"))
+    assert flow.pending == [1, 1, 1, 1, 1]                         # a fresh entry, not the old four
