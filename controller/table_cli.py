@@ -408,7 +408,8 @@ def play_fixtures(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------- the real table
-def run_table(args: argparse.Namespace) -> int:
+def run_table(args: argparse.Namespace, *, sleep: Callable[[float], None] = time.sleep,
+              max_wait_s: float | None = None) -> int:
     from .table_app import TableApp
 
     try:
@@ -416,5 +417,44 @@ def run_table(args: argparse.Namespace) -> int:
     except Exception as exc:  # configuration problems are told plainly, then systemd retries
         log.error("cannot start the table: %s", exc)
         print(f"dicetable run: {exc}", file=sys.stderr)
+        show_start_error(args, exc, sleep=sleep, max_wait_s=max_wait_s)
         return 2
     return app.run_forever()
+
+
+def show_start_error(args: argparse.Namespace, exc: Exception, *, sleep: Callable[[float], None] = time.sleep,
+                     max_wait_s: float | None = None) -> None:
+    """A table that cannot start (a typo in its config) says why on its own screen, and waits
+    there until the config file changes; the program then ends and systemd starts it again with
+    the new file. Before, the kiosk's screen stayed black while systemd restarted the program
+    every two seconds, and only the log said why."""
+    from display.view import MessageView, PromptView, TableView
+
+    try:
+        screen = Screen((1280, 720), fullscreen=args.fullscreen, headless=args.headless)
+    except Exception:  # noqa: BLE001  (the screen itself is what failed: the log has said it)
+        return
+    config = Path(args.config)
+    view = TableView("setup", "The table cannot start",
+                     prompt=PromptView("", "", hint=f"Fix {config}: the table starts again by itself once it is "
+                                                    "saved (docs/install.md, section 10)."),
+                     message=MessageView(str(exc), "error"))
+    before = _stamp(config)
+    waited = 0.0
+    try:
+        screen.show(view)
+        while _stamp(config) == before and (max_wait_s is None or waited < max_wait_s):
+            for _event in screen.events():      # (a window that is not read stops answering)
+                pass
+            sleep(1.0)
+            waited += 1.0
+    finally:
+        screen.close()
+
+
+def _stamp(path: Path) -> tuple[float, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime, st.st_size)

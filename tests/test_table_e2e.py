@@ -351,3 +351,46 @@ def test_the_demo_shows_the_how_to_play_card_first_and_plays_the_same_game(tmp_p
     card = cv2.imread(shown.screenshots[0])
     final = cv2.imread(shown.screenshots[-1])
     assert card.shape == (480, 800, 3) and not np.array_equal(card[:, 400:], final[:, 400:])
+
+
+def test_a_table_that_cannot_start_says_why_on_its_screen_until_the_config_changes(tmp_path, monkeypatch):
+    """A typo in the config: before, the kiosk's screen stayed black while systemd restarted the
+    program every two seconds. Now the error is on the screen, and the program waits there until
+    the file is saved again, then ends (systemd starts it with the new file)."""
+    import argparse
+
+    import controller.table_cli as table_cli
+
+    config = tmp_path / "config.toml"
+    config.write_text("[camera\n")
+    shown = []
+    real_show = Screen.show
+    monkeypatch.setattr(Screen, "show", lambda self, view: (shown.append(view), real_show(self, view))[1])
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        if len(sleeps) == 3:
+            config.write_text('[table]\ngame = "school"\n')       # the staff fix the file
+
+    args = argparse.Namespace(config=str(config), fullscreen=False, headless=True)
+    assert table_cli.run_table(args, sleep=sleep) == 2
+    assert len(sleeps) == 3                                         # waited until the file changed
+    assert len(shown) == 1 and shown[0].title == "The table cannot start"
+    assert shown[0].message.level == "error" and "not valid TOML" in shown[0].message.text
+    assert "line 1: [camera" in shown[0].message.text and str(config) in shown[0].prompt.hint
+
+
+def test_if_the_screen_itself_cannot_open_the_table_ends_at_once(tmp_path, monkeypatch):
+    import argparse
+
+    import controller.table_cli as table_cli
+
+    def no_screen(*a, **k):
+        raise RuntimeError("kmsdrm not available")
+
+    monkeypatch.setattr(table_cli, "Screen", no_screen)
+    config = tmp_path / "config.toml"
+    config.write_text("[camera\n")
+    args = argparse.Namespace(config=str(config), fullscreen=True, headless=False)
+    assert table_cli.run_table(args, sleep=lambda s: pytest.fail("must not wait")) == 2
