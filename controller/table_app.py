@@ -26,6 +26,7 @@ from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu
 from .table import OVER, TableFlow
 from .tablelog import LogError, TableLog, replay
+from .watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 
@@ -213,9 +214,12 @@ class TableApp:
 
         signal.signal(signal.SIGTERM, stop)
         period = 1.0 / self.fps
+        watchdog = Watchdog()           # systemd restarts a loop that stops coming round
+        watchdog.ready()
         try:
             while self.running:
                 t0 = time.monotonic()
+                watchdog.ping()
                 try:
                     self.step()
                 except Exception:  # the table keeps running whatever happens

@@ -28,6 +28,7 @@ from .rules import GAMES, OptionError, new_game
 from .table import CONFIRM, OVER, WAIT_DICE, TableFlow
 from .tablelog import LogError, TableLog, replay
 from .runner import TableRunner, VirtualClock
+from .watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 
@@ -441,9 +442,11 @@ def show_start_error(args: argparse.Namespace, exc: Exception, *, sleep: Callabl
                      message=MessageView(str(exc), "error"))
     before = _stamp(config)
     waited = 0.0
+    watchdog = Watchdog()                       # (waiting here is not hanging)
     try:
         screen.show(view)
         while _stamp(config) == before and (max_wait_s is None or waited < max_wait_s):
+            watchdog.ping()
             for _event in screen.events():      # (a window that is not read stops answering)
                 pass
             sleep(1.0)

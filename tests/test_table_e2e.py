@@ -394,3 +394,43 @@ def test_if_the_screen_itself_cannot_open_the_table_ends_at_once(tmp_path, monke
     config.write_text("[camera\n")
     args = argparse.Namespace(config=str(config), fullscreen=True, headless=False)
     assert table_cli.run_table(args, sleep=lambda s: pytest.fail("must not wait")) == 2
+
+
+def test_the_kiosk_loop_tells_systemd_it_is_alive_and_survives_an_error_in_a_step(tmp_path, monkeypatch):
+    """run_forever: READY, then a watchdog ping from the loop; a step that raises is logged and
+    the loop goes on; when it stops, the devices are closed."""
+    import socket
+
+    path = str(tmp_path / "notify")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(path)
+    listener.settimeout(1.0)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "60000000")
+    closed = []
+    buttons = FakeButtons()
+    monkeypatch.setattr(buttons, "stop", lambda: closed.append("buttons"), raising=False)
+    app = table_app(tmp_path, NoFrames(), buttons)
+    monkeypatch.setattr(app.frames, "close", lambda: closed.append("camera"), raising=False)
+    steps = []
+
+    def step():
+        steps.append(1)
+        if len(steps) == 2:
+            raise RuntimeError("a driver went wrong")
+        if len(steps) == 4:
+            app.running = False
+
+    monkeypatch.setattr(app, "step", step)
+    import signal
+
+    handler = signal.getsignal(signal.SIGTERM)        # (run_forever installs its own)
+    try:
+        assert app.run_forever() == 0
+        got = [listener.recv(64).decode(), listener.recv(64).decode()]
+    finally:
+        listener.close()
+        signal.signal(signal.SIGTERM, handler)
+    assert got == ["READY=1", "WATCHDOG=1"] and len(steps) == 4
+    assert closed == ["buttons", "camera"]
+    assert "Something went wrong; the game is safe" in app.flow.message.text
