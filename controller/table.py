@@ -412,12 +412,8 @@ class TableFlow:
 
     def _button_wait(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold" and self._correctable:
-            values, boxes = self._correctable
-            self._correctable = None
-            self.pending, self.pending_boxes = list(values), list(boxes)
-            self.correct_index = 0
-            self.phase = CORRECT
-            self.say("Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
+            entry, self._correctable = self._correctable, None
+            self._correct(*entry, "Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
             self._amend()
@@ -426,10 +422,8 @@ class TableFlow:
         if name == "OK" and kind == "hold" and isinstance(exp, Throw) and not exp.drawn:
             # nothing read at all (a camera that sees none of these dice, or no camera): the
             # players enter the whole throw, as they read it, rather than wait for ever
-            self.pending, self.pending_boxes = self._hand_entry(exp, ())
-            self.correct_index = 0
-            self.phase = CORRECT
-            self.say("Enter the dice: UP/DOWN change the die, OK next die, BACK cancels.")
+            self._correct(*self._hand_entry(exp, ()), "Enter the dice: UP/DOWN change the die, OK next die, "
+                                                      "BACK cancels.")
             return
         if name == "BACK" and self.take_back_offered is not None:
             self._take_back_choice()
@@ -438,9 +432,9 @@ class TableFlow:
 
     def _button_confirm(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold":
-            self.phase = CORRECT
-            self.correct_index = 0
-            self.say("Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
+            assert self.pending is not None
+            self._correct(self.pending, self.pending_boxes, "Correcting: UP/DOWN change the die, OK next die, "
+                                                            "BACK cancels.")
         elif name == "OK":
             self._commit_pending()
         elif name == "BACK":
@@ -490,11 +484,16 @@ class TableFlow:
         self._undo_last_input(last.state)
         self._last_read = self._last_choice = None
         self._amending = last
-        self.pending, self.pending_boxes = list(last.values), list(last.boxes)
         self.tray_values, self.tray_boxes = list(last.values), list(last.boxes)
+        self._correct(last.values, last.boxes,
+                      "Correcting the dice read: UP/DOWN change the die, OK next die, BACK leaves them as read.")
+
+    def _correct(self, values: Sequence[int], boxes: Sequence, message: str) -> None:
+        """Players set the dice with the buttons, from `values` (CORRECT), the first die selected."""
+        self.pending, self.pending_boxes = list(values), list(boxes)
         self.correct_index = 0
         self.phase = CORRECT
-        self.say("Correcting the dice read: UP/DOWN change the die, OK next die, BACK leaves them as read.")
+        self.say(message)
 
     def menu(self) -> list[MenuEntry]:
         exp = self.expect
