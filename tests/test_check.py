@@ -106,3 +106,17 @@ def test_the_press_test_names_each_button_pressed_and_those_never_pressed(tmp_pa
     assert "wait" not in out.split("ready", 1)[1]                   # a script's directive is not a button
     last = out.strip().splitlines()[-1]
     assert last == "never pressed: HOLD1, HOLD2, HOLD3, HOLD4, HOLD5, DOWN, BACK, ABANDON"
+
+
+def test_the_keyboard_is_a_spare_real_buttons_are_what_makes_a_table_ready(tmp_path):
+    """[buttons] with the GPIO panel, the USB box and the keyboard (as config.example.toml):
+    the table is ready when a panel of real buttons is; the keyboard alone does not make it so."""
+    multi = ('type = "multi"\nsources = [\n  { type = "gpio", pins = { OK = 17 } },\n'
+             '  { type = "serial", port = "/dev/no-such-box" },\n  { type = "keyboard" },\n]')
+    cfg = _table(tmp_path, calibration=CALIBRATED, buttons=multi)
+    found = [f for f in run_checks(cfg, buttons={"pin_factory": MockFactory(), "wait_s": 0.3}) if f.part == "buttons"]
+    assert [f.level for f in found] == [OK, WARN, OK] and "a spare" in found[2].text
+    no_panel = multi.replace('{ type = "gpio", pins = { OK = 17 } },\n', "")
+    cfg = _table(tmp_path, calibration=CALIBRATED, buttons=no_panel)
+    found = [f for f in run_checks(cfg, buttons={"wait_s": 0.3}) if f.part == "buttons"]
+    assert [f.level for f in found] == [FAIL, OK]
