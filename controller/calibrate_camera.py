@@ -126,7 +126,7 @@ def capture_from_camera(args: argparse.Namespace) -> tuple[list[np.ndarray], lis
         source = make_frame_source(config.camera)
         source.open()
     except FrameSourceError as exc:
-        raise ValueError(f"cannot open the camera ({exc}). If the table is running, stop it first: "
+        raise ValueError(f"cannot open the camera ({exc.reason}). If the table is running, stop it first: "
                          "sudo systemctl stop dicetable") from None
     from vision.reader import read
 
