@@ -120,16 +120,21 @@ def calibration_scale(cal: Any, size: tuple[int, int]) -> float | None:
     return w / cw
 
 
-def _calibration(cal: Any, f: float, w: int, h: int) -> tuple[tuple[int, int, int, int] | None, float | None]:
+def _calibration(cal: Any, size: tuple[int, int], f: float, w: int, h: int
+                 ) -> tuple[tuple[int, int, int, int] | None, float | None, Problem | None]:
     """Pull the optional keys we use, ignoring anything malformed (calibration is a hint).
-    `f` maps the frame's own pixels to the `w` x `h` image read; a calibration taken at another
-    size of the same view is scaled to it, one of another shape is not used."""
+    `f` maps the pixels of the frame (`size`) to the `w` x `h` image read. A calibration taken
+    at another size of the same view is scaled to it; one of another shape is not used, and the
+    problem returned says so."""
     tray = die_px = None
     if not isinstance(cal, dict):
-        return None, None
-    scale = calibration_scale(cal, (round(w / f), round(h / f)))
+        return None, None, None
+    scale = calibration_scale(cal, size)
     if scale is None:
-        return None, None
+        fw, fh = cal["frame_size"]
+        return None, None, Problem(CALIBRATION_SIZE, f"the calibration was taken on {fw}x{fh} frames and the "
+                                                     f"camera sends {size[0]}x{size[1]}, another view: run "
+                                                     f"dicetable calibrate again")
     f *= scale
     try:
         t = [float(v) * f for v in cal.get("tray")]  # type: ignore[union-attr]
@@ -146,7 +151,7 @@ def _calibration(cal: Any, f: float, w: int, h: int) -> tuple[tuple[int, int, in
             die_px = d
     except (TypeError, ValueError):
         pass
-    return tray, die_px
+    return tray, die_px, None
 
 
 def _walls(cal: Any) -> list[str]:
@@ -169,19 +174,12 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     if exp is not None and not (exp.code == TOO_DARK and has_lit_detail(bgr)):
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     bgr = brightened(bgr)
-    tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
+    tray, die_px, other_shape = _calibration(calibration, size, f, bgr.shape[1], bgr.shape[0])
     # a knocked camera or a pushed tray: dice on the felt outside the calibrated box would not be
     # read at all; the whole view is read instead (the die size still holds), and the staff told
     moved = felt_past_tray(bgr, tray, _walls(calibration)) if tray is not None else None
     if moved is not None:
         tray = None
-    if isinstance(calibration, dict) and calibration_scale(calibration, size) is None:
-        fw, fh = calibration["frame_size"]
-        other_shape = Problem(CALIBRATION_SIZE, f"the calibration was taken on {fw}x{fh} frames and the camera "
-                                                f"sends {size[0]}x{size[1]}, another view: run dicetable calibrate "
-                                                f"again")
-    else:
-        other_shape = None
 
     learned = learned and dicenet.available()
     # (the learned path redoes the blobs' outlines at full resolution only where they matter)
@@ -816,7 +814,7 @@ def detect(frame: Any, calibration: dict | None = None, learned: bool = USE_LEAR
             return []
         bgr = brightened(bgr)
         f = bgr.shape[1] / max(size[0], 1)
-        tray, die_px = _calibration(calibration, f, bgr.shape[1], bgr.shape[0])
+        tray, die_px, _ = _calibration(calibration, size, f, bgr.shape[1], bgr.shape[0])
         inv = 1.0 / f
         if learned and dicenet.available():
             seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=False)
