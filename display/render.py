@@ -73,10 +73,7 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
             used = _banner(surface, view.message, lower, s)
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
         _prompt(surface, view.prompt, lower, s)
-        if view.help:
-            _help(surface, view.help, right, s)
-        elif view.sheet:
-            draw_sheet(surface, view.sheet, right, s)
+        _sheet_or_help(surface, view, right, s)
     if view.message and view.mode != "play":
         _banner(surface, view.message, pygame.Rect(int(w * 0.05), header_h, int(w * 0.9), h), s)
 
@@ -254,10 +251,15 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")
         y += line_h
     right = pygame.Rect(left.right + int(10 * s), body.y, body.right - left.right - int(10 * s), body.height)
+    _sheet_or_help(surface, view, right, s)
+
+
+def _sheet_or_help(surface: pygame.Surface, view: TableView, rect: pygame.Rect, s: float) -> None:
+    """The score sheet's place: the HINT card while it is asked for, else the sheet."""
     if view.help:
-        _help(surface, view.help, right, s)
+        _help(surface, view.help, rect, s)
     elif view.sheet:
-        draw_sheet(surface, view.sheet, right, s)
+        draw_sheet(surface, view.sheet, rect, s)
 
 
 def _help(surface: pygame.Surface, help: HelpView, rect: pygame.Rect, s: float) -> None:
