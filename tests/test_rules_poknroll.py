@@ -109,8 +109,9 @@ def test_PR_16_abandon_without_combination(rule, abandon_box):
 
 
 def test_PR_16_forbidden_refuses_the_abandon_at_reveal_and_the_player_continues():
-    s = go(new_game("poknroll", P4, {"abandon_without_combination": "forbidden"}), [1, 4, 6],
-           "CONTINUE", "CONTINUE", "ABANDON", "CONTINUE", (2, [2, 5]))
+    s = go(new_game("poknroll", P4, {"abandon_without_combination": "forbidden"}), [1, 4, 6])
+    assert [o.label for o in s.expects().options] == ["Abandon (needs a combination)", "Continue"]
+    s = go(s, "CONTINUE", "CONTINUE", "ABANDON", "CONTINUE", (2, [2, 5]))
     assert sum(s.boxes[2]) == 0 and s.inhand[2]
     assert any("abandon refused" in n for n in s.sheet().notes)
     # the lifted cup stays read: no second reveal for Cy at the showdown
@@ -124,11 +125,25 @@ def test_PR_16_forbidden_refuses_the_abandon_at_reveal_and_the_player_continues(
     assert box(s, 2, "GRANDE_SUITE") == 1
 
 
-def test_forbidden_under_end_of_hand_reveal_scores_nothing():
+def test_forbidden_under_end_of_hand_reveal_scores_nothing_when_the_hand_had_no_showdown():
     s = go(new_game("poknroll", P4, {"abandon_without_combination": "forbidden", "reveal_on_abandon": "end_of_hand"}),
            [1, 4, 6], "ABANDON", "ABANDON", "ABANDON", "ABANDON", (0, [2, 5]), (1, [3, 3]), (2, [2, 5]), (3, [6, 6]))
     assert [sum(b) for b in s.boxes] == [0, 2, 0, 2]
     assert s.hand == 2
+    assert any("without a showdown: scores nothing" in n for n in s.last_notes)
+
+
+def test_forbidden_under_end_of_hand_reveal_the_refused_abandoner_plays_the_showdown():
+    # the abandon was never allowed, so Ann continued all along: her cup, read at the hand's end,
+    # joins the showdown instead of scoring nothing as an abandon under the "nothing" rule would
+    s = go(new_game("poknroll", P4, {"abandon_without_combination": "forbidden", "reveal_on_abandon": "end_of_hand"}),
+           [1, 4, 6], "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE", [3], "CONTINUE", "CONTINUE", "CONTINUE", [2],
+           (0, [2, 5]), (1, [1, 1]), (2, [1, 1]), (3, [1, 1]))
+    assert s.hand == 2
+    assert any("abandon refused, Ann plays the showdown" in n for n in s.last_notes)
+    # Ann: 2 5 + 1 4 6 3 2 = Grande Suite, the others 1 1 + the same = Brelan: Ann wins turn 3
+    assert box(s, 0, "GRANDE_SUITE") == 1 and box(s, 0, "THIRD_TURN_WON") == 1
+    assert box(s, 0, "ABANDON_T1") == 0
 
 
 # ------------------------------------------------------------------------------- showdown
@@ -371,6 +386,13 @@ def test_end_trigger_lines_combination_only_ignores_the_abandon_line():
     assert isinstance(play({}).expects(), GameOver)
     s = play({"end_trigger_lines": "combination_lines_only"})
     assert not s.is_over and s.hand == 2 and box(s, 0, "ABANDON_T1") == 6
+    # a line that does not end the game goes on scoring past its boxes (the spec's formula counts
+    # every tick; capped, a seventh abandon box would be noted and then lost)
+    s = go(s, [1, 2, 4], (1, "ABANDON"), (2, "ABANDON"), (3, "ABANDON"), (0, "ABANDON"),
+           (1, [5, 6]), (2, [5, 6]), (3, [5, 6]), (0, [5, 6]))
+    assert box(s, 0, "ABANDON_T1") == 7 and s.totals()[0] == 7 and not s.is_over
+    abandon_row = {r.key: r for r in s.sheet().tables[0].rows}["ABANDON_T1"]
+    assert abandon_row.cells[0].text == "7/6" and abandon_row.cells[0].value == 7
 
 
 def test_start_seat_and_rotation():
@@ -451,7 +473,10 @@ def test_random_play_invariants(seed, n, opts):
             won = sum(a[-1] - b[-1] for a, b in zip(state.boxes, at_hand_start))
             assert won <= 1
             hand, revealed, at_hand_start = state.hand, set(), state.boxes
-        assert all(0 <= k <= full for row in state.boxes for k in row)
+        # a line that ends the game never goes past its boxes; the others may
+        trigger = len(COMBOS) if state.options["end_trigger_lines"] == "combination_lines_only" else len(LINES)
+        assert all(0 <= k <= full for row in state.boxes for k in row[:trigger])
+        assert all(k >= 0 for row in state.boxes for k in row)
     # totals: recomputed from the boxes and from the sheet's rows
     sheet = state.sheet()
     mult = n + (1 if n == 3 and state.options["imaginary_counts_for_multiplier"] else 0)

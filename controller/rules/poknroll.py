@@ -288,18 +288,24 @@ class PoknRoll(GameState):
         setattr(self, attr, tuple(seq))
 
     def _tick(self, seat: int, line: str) -> None:
+        # A line that ends the game never gets past its boxes (the game ends with the hand that
+        # fills it); one that does not (`end_trigger_lines = combination_lines_only`) goes on
+        # being ticked: each of its ticks still scores, as the spec's score formula counts them.
         i = LINES.index(line)
         row = list(self.boxes[seat])
-        row[i] = min(row[i] + 1, self.options["boxes_per_line"])
+        row[i] = row[i] + 1 if i not in self._trigger_lines() else min(row[i] + 1, self.options["boxes_per_line"])
         self._set("boxes", seat, tuple(row))
 
     def _note(self, text: str) -> None:
         self.notes = self.notes + (text,)
 
+    def _trigger_lines(self) -> range:
+        """Indexes in LINES of the lines whose filling ends the game."""
+        return range(len(COMBOS)) if self.options["end_trigger_lines"] == "combination_lines_only" else range(len(LINES))
+
     def triggered(self) -> bool:
-        lines = range(len(COMBOS)) if self.options["end_trigger_lines"] == "combination_lines_only" else range(len(LINES))
         full = self.options["boxes_per_line"]
-        return any(row[i] >= full for row in self.boxes for i in lines)
+        return any(row[i] >= full for row in self.boxes for i in self._trigger_lines())
 
     def _next_decider(self) -> int | None:
         for seat in self._order():
@@ -320,7 +326,10 @@ class PoknRoll(GameState):
         if self.stage == "decide":
             seat = self._next_decider()
             simultaneous = self.options["decision_order"] == "simultaneous"
-            opts = (Option("ABANDON", "Abandon", None, "ABANDON_T1" if self.turn == 1 else None, "abandon"),
+            # (the table cannot grey out ABANDON without a combination: it cannot see under the cup)
+            label = "Abandon (needs a combination)" if self.options["abandon_without_combination"] == "forbidden" \
+                else "Abandon"
+            opts = (Option("ABANDON", label, None, "ABANDON_T1" if self.turn == 1 else None, "abandon"),
                     Option("CONTINUE", "Continue", None, None, "continue"))
             hint = ", secret" if simultaneous else ""
             return Decide(seat, opts, f"{self.players[seat]}: abandon or continue? (turn {self.turn}{hint})",
@@ -419,13 +428,19 @@ class PoknRoll(GameState):
         name = self.players[seat]
         rule = self.options["abandon_without_combination"]
         if line == NONE and rule == "forbidden":
-            if not self.closing:                     # the cup was lifted: the player simply continues
+            # The table cannot grey out ABANDON: the cup hides what the player has until it is
+            # lifted. So the abandon is refused when the cup is read, and the player continues.
+            if not self.closing or len(self.white) == 5:
+                # (read at the hand's end under reveal_on_abandon = end_of_hand: the player has
+                # continued all along and plays the showdown with the cup just read)
                 self._set("inhand", seat, True)
                 self._set("abandoned", seat, 0)
                 self._set("decided", seat, "CONTINUE")
-                self._note(f"{name} has no combination: abandon refused, {name} continues")
+                goes_on = "plays the showdown" if self.closing else "continues"
+                self._note(f"{name} has no combination: abandon refused, {name} {goes_on}")
             else:
-                self._note(f"{name} abandoned without a combination (forbidden): scores nothing")
+                self._note(f"{name} abandoned without a combination (forbidden), and the hand ended "
+                           "without a showdown: scores nothing")
             return
         ticked = []
         if line != NONE:
@@ -494,7 +509,7 @@ class PoknRoll(GameState):
 
     def _ticks_text(self, k: int, extra: int = 0) -> str:
         full = self.options["boxes_per_line"]
-        if full > 10:
+        if full > 10 or k + extra > full:     # (a line that does not end the game can go past its boxes)
             return f"{k + extra}/{full}"
         return "■" * k + "▣" * extra + "□" * (full - k - extra)
 
