@@ -106,6 +106,22 @@ def check_camera(config: Config, *, timeout_s: float = 10.0, clock: Callable[[],
         source.close()
 
 
+def check_camera_settings(config: Config) -> list[Finding]:
+    """The camera's settings alone (the source is built, not opened): for a table that is running.
+
+    A misspelt `[camera]` setting stops the table at its next start; staff who check with
+    `--no-camera` while it runs must hear of it now, not after a power cut.
+    """
+    from hardware import make_frame_source
+
+    kind = config.camera.get("type", "?")
+    try:
+        make_frame_source(config.camera)
+    except ValueError as exc:
+        return [Finding("camera", FAIL, f"{exc}: the table will not start with it. Fix it in the config.")]
+    return [Finding("camera", WARN, f"{kind}: settings fine, no frame taken (--no-camera)")]
+
+
 def check_calibration(config: Config, frame: Any) -> list[Finding]:
     from vision.reader import calibration_scale
 
@@ -205,7 +221,7 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
         frame, seen = check_camera(config, **inject.get("camera", {}))
         found += seen
     else:
-        found.append(Finding("camera", WARN, "not checked (--no-camera)"))
+        found += check_camera_settings(config)
     found += check_calibration(config, frame)
     found += check_buttons(config, **inject.get("buttons", {}))
     return found

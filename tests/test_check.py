@@ -75,6 +75,15 @@ def test_no_camera_leaves_it_alone_and_still_checks_the_calibration(tmp_path):
     assert levels["camera"] == [WARN] and levels["calibration"] == [OK]
 
 
+def test_no_camera_still_checks_the_camera_and_button_settings(tmp_path):
+    # a misspelt setting stops the table at its next start: staff checking a running table hear of it now
+    cfg = _table(tmp_path, buttons='type = "keyboard"\nhold_tme = 0.8')
+    cfg.write_text(cfg.read_text().replace('type = "folder"', 'type = "folder"\nlop = true'))
+    found = {f.part: f for f in run_checks(cfg, camera=False)}
+    assert found["camera"].level == FAIL and "lop" in found["camera"].text and "will not start" in found["camera"].text
+    assert found["buttons"].level == FAIL and "hold_tme" in found["buttons"].text
+
+
 def test_gpio_buttons_through_the_mock_pin_factory(tmp_path):
     cfg = _table(tmp_path, buttons='type = "gpio"\npins = { OK = 17, UP = 27, HINT = 25 }')
     found = run_checks(cfg, buttons={"pin_factory": MockFactory()})
