@@ -16,8 +16,8 @@ import logging
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Mapping, Protocol, Sequence
 
 from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, Die, Reading
@@ -27,6 +27,7 @@ from .help_card import help_card
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
+from .short_panel import aliased, button_words, reworded
 from .tablelog import TableLog
 
 log = logging.getLogger(__name__)
@@ -110,8 +111,11 @@ class TableFlow:
                  clock: Callable[[], float] = time.monotonic,
                  confirm_seconds: float = 1.5, message_seconds: float = 6.0,
                  rng: random.Random | None = None, over_hint: str = "",
-                 check_below: float = CHECK_BELOW, check_seconds: float = 4.0):
+                 check_below: float = CHECK_BELOW, check_seconds: float = 4.0,
+                 words: Mapping[str, str] | None = None):
         self.state = state
+        # what the screen calls BACK and ABANDON: a panel without them has long UP and DOWN
+        self.words = dict(words) if words else button_words(None)
         # dice the table draws itself (Throw.drawn, controller.draws); the values are journaled
         # like any throw, so a resumed game replays them
         self.rng = rng
@@ -158,6 +162,7 @@ class TableFlow:
 
     # ----------------------------------------------------------------------------- messages
     def say(self, text: str, level: str = "info") -> None:
+        text = reworded(text, self.words)
         self.message = MessageView(text, level)
         self._message_until = self.clock() + self.message_seconds
         (log.warning if level in ("warning", "error") else log.info)("%s", text)
@@ -388,7 +393,7 @@ class TableFlow:
 
     # ------------------------------------------------------------------------------- buttons
     def on_button(self, event: ButtonLike) -> None:
-        kind, name = event.kind, event.name
+        kind, name = aliased(event.kind, event.name)     # (a long UP is BACK, a long DOWN ABANDON)
         if kind not in ("press", "hold"):
             return
         if name == "HINT":
@@ -690,10 +695,10 @@ class TableFlow:
                 place += len(group)
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
-            prompt = PromptView("", "", hint=hint) if hint else None
+            prompt = self._named(PromptView("", "", hint=hint)) if hint else None
             return TableView("final", title, sheet.status, sheet_json, tray, prompt, self.message or self.unsaved,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
-        return TableView("play", state.title, sheet.status, sheet_json, tray, self._prompt(faces),
+        return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
                          self.message or self.unsaved, notes=sheet.notes, help=self._help())
 
     def _help(self) -> HelpView | None:
@@ -743,6 +748,10 @@ class TableFlow:
         if self.tray_values:
             return "Dice: " + " ".join(_face(v, faces) for v in self.tray_values)
         return ""
+
+    def _named(self, prompt: PromptView) -> PromptView:
+        """The prompt with its buttons named as this panel has them."""
+        return replace(prompt, text=reworded(prompt.text, self.words), hint=reworded(prompt.hint, self.words))
 
     def _prompt(self, faces) -> PromptView:
         exp = self.expect

@@ -24,6 +24,7 @@ from .config import Config, load_config
 from .journal import Journal
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu
+from .short_panel import button_words, panel_buttons
 from .table import OVER, TableFlow
 from .tablelog import LogError, TableLog, replay
 from .watchdog import Watchdog
@@ -122,7 +123,8 @@ class TableApp:
                               over_hint="OK: a new game",
                               confirm_seconds=self.config.table.confirm_seconds,
                               check_below=self.config.table.check_below,
-                              check_seconds=self.config.table.check_seconds)
+                              check_seconds=self.config.table.check_seconds,
+                              words=button_words(panel_buttons(self.config.buttons)))
         tracker = SettleTracker(self.config.vision.settle_config())
         self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
         if resumed:
