@@ -102,17 +102,25 @@ def illegal_inputs(state, rng: random.Random) -> list:
             {"type": "dice", "player": exp.player, "values": "12345"},
             {"type": "choose", "player": exp.player, "option": "anything"},
             {"type": "dice", "player": (exp.player or 0) + 99, "values": good},
+            {"type": "dice", "player": str(exp.player), "values": good},        # a seat as text
         ]
     elif isinstance(exp, Decide):
         out += [
             {"type": "choose", "player": exp.player, "option": "NO_SUCH_OPTION"},
             {"type": "choose", "player": exp.player + 99, "option": exp.options[0].key} if exp.options else None,
+            {"type": "choose", "player": str(exp.player), "option": exp.options[0].key} if exp.options else None,
             {"type": "dice", "player": exp.player, "values": [1, 2, 3, 4, 5]},
             {"type": "reroll", "player": exp.player, "keep": [9, 9, 9]},
         ]
         if exp.reroll is None:
             out.append({"type": "reroll", "player": exp.player, "keep": []})
     return [x for x in out if x is not None]
+
+
+def test_a_seat_given_as_text_is_named_as_such():
+    state = new_game("thirteen", ["Ann", "Bob"])
+    with pytest.raises(IllegalInput, match="a player is a seat number \\(0 for the first player\\), not '0'"):
+        state.apply({"type": "dice", "player": "0", "values": [1, 2, 3, 4, 5]})
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

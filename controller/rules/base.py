@@ -133,6 +133,9 @@ def check_input(expect: Expectation, data: Any) -> Input:
     if kind not in ("dice", "choose", "reroll"):
         raise IllegalInput(f"unknown input type {kind!r} (expected 'dice', 'choose' or 'reroll')")
     player = data.get("player", getattr(expect, "player", None))
+    if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
+        # (a seat number as text, "1", would read "waiting for dice from player 1, not from player 1")
+        raise IllegalInput(f"a player is a seat number (0 for the first player), not {player!r}")
     if isinstance(expect, Throw):
         if kind != "dice":
             raise IllegalInput(f"waiting for {expect.count} dice to be thrown, not a {kind!r}")
