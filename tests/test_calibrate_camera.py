@@ -119,8 +119,20 @@ def test_a_tray_that_never_keeps_still_is_waited_for_then_asked_again(tmp_path):
     (["--camera", "--throws", "0"], "--throws must be at least 1"),
 ])
 def test_bad_calibrate_arguments_exit_2_with_a_message(tmp_path, capsys, args, message):
+    (tmp_path / "config.toml").write_text("")
     assert main(["calibrate", *args, "--config", str(tmp_path / "config.toml")]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_missing_config_is_refused_before_the_camera_is_opened(tmp_path, monkeypatch, capsys):
+    """Without the file the built-in camera was tried (and, had it worked, a new root-only
+    config holding only [vision] written): the staff are sent to install step 5 first."""
+    prompts = _answers(monkeypatch)
+    cfg = tmp_path / "config.toml"
+    assert main(["calibrate", "--camera", "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert f"no config file at {cfg}" in err and "config.example.toml" in err
+    assert "cannot open the camera" not in err and not prompts and not cfg.exists()
 
 
 def test_a_camera_that_cannot_open_says_to_stop_the_table(tmp_path, monkeypatch, capsys):

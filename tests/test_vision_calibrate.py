@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import tomllib
 
 import cv2
@@ -157,7 +159,9 @@ def test_config_round_trip_preserves_other_sections(tmp_path):
     cal = Calibration(tray=(12, 8, 630, 470), die_px=58.25, frame_size=(640, 480),
                       background_bgr=(52.0, 110.5, 38.0), advice=['Glare: 3% "hot" spot\\ here'],
                       walls=["left", "top", "bottom"])
-    save_calibration(cal, path)                          # new file, new directories
+    path.parent.mkdir()
+    path.write_text("")
+    save_calibration(cal, path)                          # an empty file
     assert load_calibration(path) == cal
     path.write_text(OTHER, encoding="utf-8")
     save_calibration(cal, path)
@@ -188,6 +192,38 @@ def test_config_edge_cases(tmp_path):
         save_calibration(cal, broken)
     assert broken.read_text() == "[display\nx = "
     assert replace_section("", "vision", {"a": 1}) == "[vision]\na = 1\n"
+
+
+def test_a_missing_config_is_refused_never_created(tmp_path):
+    """A calibration saved before install step 5 made a root-only file holding just [vision]:
+    the table's user could not read it and the table could not start."""
+    cal = Calibration(tray=(0, 0, 640, 480), die_px=60.0)
+    path = tmp_path / "etc" / "config.toml"
+    with pytest.raises(ValueError, match=r"no config file at .*sudo mkdir -p .*etc && sudo cp "
+                                         r"/opt/dicetable/src/systemd/config.example.toml"):
+        save_calibration(cal, path)
+    assert not path.parent.exists()
+    with pytest.raises(ValueError, match="is not a file"):
+        save_calibration(cal, tmp_path)
+
+
+def test_saving_keeps_the_config_files_mode_owner_and_link(tmp_path):
+    """The file is replaced through a temp file (mkstemp: 0600, owned by whoever runs
+    calibrate): the config's own mode and owner are put back on it."""
+    real = tmp_path / "config.toml"
+    real.write_text("[display]\nfullscreen = true\n")
+    real.chmod(0o640)
+    owner = (os.getuid(), os.getgid())
+    if os.geteuid() == 0:
+        owner = (1234, 4321)                    # as after `chown dicetable:` (only root can)
+        os.chown(real, *owner)
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    save_calibration(Calibration(tray=(0, 0, 640, 480), die_px=60.0), link)
+    st = real.stat()
+    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o640, *owner)
+    assert link.is_symlink() and load_calibration(link) is not None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml", "link.toml"]   # no temp file left
 
 
 def _cli(argv):
@@ -239,6 +275,7 @@ def test_cli_calibrate_measures_black_dice_on_black_felt(tmp_path, capsys):
         cv2.imwrite(str(tmp_path / f"{name}.png"), img)
         paths.append(str(tmp_path / f"{name}.png"))
     cfg = tmp_path / "config.toml"
+    cfg.write_text("")
     assert _cli(["calibrate", "--empty", *paths[:2], "--throw", *paths[2:], "--config", str(cfg)]) == 0
     assert "Low contrast" in capsys.readouterr().out
     cal = load_calibration(cfg)
@@ -249,11 +286,26 @@ def test_cli_bad_images_exit_2_without_traceback(tmp_path, capsys):
     junk = tmp_path / "junk.png"
     junk.write_bytes(b"not a png")
     cfg = tmp_path / "config.toml"
+    cfg.write_text("[display]\n")
     code = _cli(["calibrate", "--empty", str(junk), "--throw", str(tmp_path / "nope.png"), "--config", str(cfg)])
     err = capsys.readouterr().err
     assert code == 2
     assert "cannot read empty image" in err and "Traceback" not in err
-    assert not cfg.exists()
+    assert cfg.read_text() == "[display]\n"
+
+
+def test_cli_refuses_a_missing_config_and_says_to_copy_the_example(tmp_path, capsys):
+    """Before install step 5, `sudo dicetable calibrate` made /etc/dicetable/config.toml itself."""
+    empty, throws = frames(TrayStyle(), 60, n_empty=1, n_throw=1)
+    cv2.imwrite(str(tmp_path / "e.png"), empty[0])
+    cv2.imwrite(str(tmp_path / "t.png"), throws[0].image)
+    cfg = tmp_path / "nonexist" / "c.toml"
+    code = _cli(["calibrate", "--empty", str(tmp_path / "e.png"), "--throw", str(tmp_path / "t.png"),
+                 "--config", str(cfg)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"no config file at {cfg}" in err and "docs/install.md step 5" in err and "Traceback" not in err
+    assert not cfg.parent.exists()
 
 
 # ----------------------------------------------------------------- calibrated at another size

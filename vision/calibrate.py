@@ -12,8 +12,9 @@ the staff take a few frames of the empty tray and a few of a throw; this module 
     black felt differ from the tray by their pips alone);
   * lighting advice: plain sentences for the person setting up the table.
 
-The result is kept in the `[vision]` section of the dicetable config (TOML). Other sections of
-that file are preserved byte for byte. The dict form has `tray` ([x0, y0, x1, y1]) and `die_px`
+The result is kept in the `[vision]` section of the dicetable config (TOML), which must exist
+(copied from systemd/config.example.toml: a new file would lack the rest). Other sections of
+that file are preserved byte for byte, and its mode and owner. The dict form has `tray` ([x0, y0, x1, y1]) and `die_px`
 (float): exactly what `reader.read(frame, calibration=...)` accepts.
 
     cal = calibrate(empty_frames, throw_frames)
@@ -437,26 +438,48 @@ def replace_section(text: str, name: str, values: dict[str, Any]) -> str:
     return "".join(lines[:start]) + new + ("\n" if tail else "") + "".join(tail)
 
 
-def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
-    """Write `cal` as the [vision] section of the config at `path`, keeping its other sections.
+def missing_config(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` cannot take a calibration, with what to do; None when it is an existing file.
 
-    Raises ValueError if the existing file is not valid TOML (it is left alone), OSError if it
-    cannot be written."""
+    The calibration goes into the table's own config, never into a new file: one made here (by
+    sudo, before install step 5 copied the example) would hold only [vision], be root's alone,
+    and the table's `dicetable` user could not read it."""
     path = Path(path)
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    if path.is_file():
+        return None
+    if path.exists():
+        return f"{path} is not a file"
+    mkdir = "" if path.parent.is_dir() else f"sudo mkdir -p {path.parent} && "
+    return (f"no config file at {path}: the calibration is saved into the table's config, so copy "
+            f"the example there first (docs/install.md step 5): {mkdir}sudo cp "
+            f"/opt/dicetable/src/systemd/config.example.toml {path}")
+
+
+def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
+    """Write `cal` as the [vision] section of the existing config at `path`, keeping its other
+    sections, its mode and its owner (the service's user must still read it after `sudo`).
+
+    Raises ValueError if the file is missing (see missing_config) or not valid TOML (it is left
+    alone), OSError if it cannot be written."""
+    path = Path(os.path.realpath(path))    # a symlinked config: write the file, keep the link
+    problem = missing_config(path)
+    if problem:
+        raise ValueError(problem)
+    old = path.read_text(encoding="utf-8")
     try:
         tomllib.loads(old)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path} is not valid TOML ({exc}); fix or move it before saving") from None
     text = replace_section(old, SECTION, cal.to_dict())
     tomllib.loads(text)                    # never write something we cannot read back
-    path.parent.mkdir(parents=True, exist_ok=True)
+    st = path.stat()
     fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.chmod(tmp, st.st_mode & 0o7777)
+        if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+            os.chown(tmp, st.st_uid, st.st_gid)    # (mkstemp's file is ours)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -511,6 +534,13 @@ def describe(cal: Calibration) -> str:
 Capture = Callable[[argparse.Namespace], tuple[list[np.ndarray], list[np.ndarray]]]
 
 
+def _need_config(path: str) -> None:
+    """Refuse a missing config before the frames are taken, not after."""
+    problem = missing_config(path)
+    if problem:
+        raise ValueError(problem)
+
+
 def cmd_calibrate(args: argparse.Namespace, capture: Capture | None = None) -> int:
     """Handler for `dicetable calibrate`: 0 saved, 1 no dice found or cannot save, 2 bad input."""
     try:
@@ -518,11 +548,13 @@ def cmd_calibrate(args: argparse.Namespace, capture: Capture | None = None) -> i
             if args.empty or args.throw:
                 raise ValueError("give --camera or --empty/--throw images, not both")
             assert capture is not None
+            _need_config(args.config)
             empty, throws = capture(args)
         elif not (args.empty and args.throw):
             raise ValueError("give images of the empty tray (--empty) and of a throw (--throw)"
                              + (", or --camera to take them with the table's camera" if capture else ""))
         else:
+            _need_config(args.config)
             empty = _load_images(args.empty, "empty")
             throws = _load_images(args.throw, "throw")
         from .reader import read     # (the nets load only when calibrating)
@@ -559,7 +591,7 @@ def register(subparsers: Any, capture: Capture | None = None) -> argparse.Argume
                             "at the terminal (stop the table first: one program at a time uses the camera)")
         p.add_argument("--throws", type=int, default=2, metavar="N",
                        help="with --camera: how many throws to take (default 2)")
-    p.add_argument("--config", default=DEFAULT_CONFIG, metavar="PATH", help=f"config file (default {DEFAULT_CONFIG})")
+    p.add_argument("--config", default=DEFAULT_CONFIG, metavar="PATH", help=f"the config file to save into; it must exist (default {DEFAULT_CONFIG})")
     p.set_defaults(func=lambda args: cmd_calibrate(args, capture))
     return p
 
