@@ -19,6 +19,7 @@ import numpy as np
 
 from hardware import make_frame_source
 from hardware.frames import FrameSource, FrameSourceError
+from vision.calibrate import empty_tray_problem, throw_problem
 from vision.settle import SettleConfig, SettleTracker
 
 from .config import load_config
@@ -103,15 +104,10 @@ class CameraCalibration:
             raise ValueError("no answer at the terminal (--camera asks questions: run it in a terminal)") from None
 
     def _no_dice(self, frame: np.ndarray) -> str | None:
-        n = len(self.reader(frame).dice)
-        return None if n == 0 else f"I see {_dice(n)} in the tray: it must be empty."
+        return empty_tray_problem(self.reader, frame)
 
     def _some_dice(self, frame: np.ndarray) -> str | None:
-        return None if self.reader(frame).dice else "I see no dice in the tray."
-
-
-def _dice(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
+        return throw_problem(self.reader, frame)
 
 
 def capture_from_camera(args: argparse.Namespace) -> tuple[list[np.ndarray], list[np.ndarray]]:

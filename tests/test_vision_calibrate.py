@@ -294,6 +294,41 @@ def test_cli_bad_images_exit_2_without_traceback(tmp_path, capsys):
     assert cfg.read_text() == "[display]\n"
 
 
+def _write(tmp_path, **images):
+    for name, img in images.items():
+        cv2.imwrite(str(tmp_path / f"{name}.png"), img)
+    return {name: str(tmp_path / f"{name}.png") for name in images}
+
+
+def test_cli_refuses_swapped_empty_and_throw_images(tmp_path, capsys):
+    """`--empty THROW --throw EMPTY` said "lighting looks fine" and saved: the difference of the
+    two is the same either way round. The images are now checked as --camera checks its frames."""
+    empty, throws = frames(TrayStyle(), 60, n_empty=2, n_throw=2)
+    p = _write(tmp_path, e0=empty[0], e1=empty[1], t0=throws[0].image, t1=throws[1].image)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[display]\n")
+    code = _cli(["calibrate", "--empty", p["t0"], p["t1"], "--throw", p["e0"], p["e1"], "--config", str(cfg)])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "look swapped" in err
+    assert f"--empty {p['t0']}: I see 5 dice in the tray: it must be empty." in err
+    assert f"--throw {p['e1']}: I see no dice in the tray." in err
+    assert cfg.read_text() == "[display]\n"
+
+
+def test_cli_names_the_one_image_that_shows_the_wrong_thing(tmp_path, capsys):
+    empty, throws = frames(TrayStyle(), 60, n_empty=1, n_throw=2)
+    p = _write(tmp_path, e0=empty[0], t0=throws[0].image, t1=throws[1].image)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("")
+    assert _cli(["calibrate", "--empty", p["e0"], p["t0"], "--throw", p["t1"], "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert "do not show what they were given as" in err and "swapped" not in err
+    assert f"--empty {p['t0']}: I see 5 dice" in err
+    assert p["e0"] not in err and p["t1"] not in err
+    assert "[vision]" not in cfg.read_text()
+
+
 def test_cli_refuses_a_missing_config_and_says_to_copy_the_example(tmp_path, capsys):
     """Before install step 5, `sudo dicetable calibrate` made /etc/dicetable/config.toml itself."""
     empty, throws = frames(TrayStyle(), 60, n_empty=1, n_throw=1)

@@ -514,6 +514,40 @@ def _load_images(paths: Sequence[str], what: str) -> list[np.ndarray]:
     return out
 
 
+def _dice(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+def empty_tray_problem(reader: Reader, frame: np.ndarray) -> str | None:
+    """What is wrong with `frame` as an empty tray (dice in it), or None. Dice in the empty
+    frames would be taken for the felt, and a throw measured against them."""
+    n = len(reader(frame).dice)
+    return None if n == 0 else f"I see {_dice(n)} in the tray: it must be empty."
+
+
+def throw_problem(reader: Reader, frame: np.ndarray) -> str | None:
+    """What is wrong with `frame` as a throw (no dice in it), or None."""
+    return None if reader(frame).dice else "I see no dice in the tray."
+
+
+def check_images(reader: Reader, empty: Sequence[tuple[str, np.ndarray]],
+                 throws: Sequence[tuple[str, np.ndarray]]) -> None:
+    """Raise ValueError naming each (path, image) that does not show what it was given as: the
+    checks `--camera` makes on its frames. Swapped --empty and --throw images measure the same
+    die size (the difference is the same), so nothing else would notice."""
+    wrong = [f"--empty {p}: {w}" for p, img in empty if (w := empty_tray_problem(reader, img))]
+    n_empty = len(wrong)
+    wrong += [f"--throw {p}: {w}" for p, img in throws if (w := throw_problem(reader, img))]
+    if not wrong:
+        return
+    swapped = n_empty == len(empty) and len(wrong) - n_empty == len(throws)
+    raise ValueError("not calibrated: " + ("the --empty and --throw images look swapped:" if swapped else
+                                           "images that do not show what they were given as:")
+                     + "".join(f"\n  {w}" for w in wrong)
+                     + "\n(Should the reader be wrong, say about a mark on the felt, calibrate with "
+                       "--camera, where k keeps a frame it refuses.)")
+
+
 def describe(cal: Calibration) -> str:
     x0, y0, x1, y1 = cal.tray
     lines = [
@@ -558,6 +592,9 @@ def cmd_calibrate(args: argparse.Namespace, capture: Capture | None = None) -> i
             empty = _load_images(args.empty, "empty")
             throws = _load_images(args.throw, "throw")
         from .reader import read     # (the nets load only when calibrating)
+
+        if not getattr(args, "camera", False):     # (--camera checked each frame as it took it)
+            check_images(read, list(zip(args.empty, empty)), list(zip(args.throw, throws)))
 
         cal = calibrate(empty, throws, reader=read)
     except ValueError as exc:
