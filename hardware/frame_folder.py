@@ -29,9 +29,12 @@ def natural_key(path: Path) -> list[Any]:
 class FolderFrameSource(BaseFrameSource):
     """Images from a folder (sorted by name, naturally) or from an explicit list (kept in order).
 
-    Timestamps are `index / fps` (deterministic) unless a `clock` is given. Unreadable files
-    either raise FrameSourceError naming the file (`on_bad="error"`) or are skipped with a
-    warning (`on_bad="skip"`).
+    Timestamps are `index / fps` (deterministic) unless a `clock` is given. An unreadable file
+    either raises FrameSourceError naming it (`on_bad="error"`) or is skipped with a warning
+    (`on_bad="skip"`), once: from then on it is skipped quietly, until it changes on disk, and
+    `reconnect()` goes on after it. (It used to be read again at every pass and every reconnect,
+    which started the folder over: with `loop` and the retrying wrapper, the images after it
+    were never read.) A folder with no readable image left fails to open.
     """
 
     def __init__(
@@ -62,7 +65,8 @@ class FolderFrameSource(BaseFrameSource):
         self.clock = clock
         self.name = name
         self.files: list[Path] = []
-        self.skipped: list[Path] = []
+        self.skipped: list[Path] = []          # files found unreadable, in the order found
+        self._bad: dict[Path, tuple[int, int]] = {}   # path -> (mtime_ns, size) when found so
         self._pos = 0
         self._repeats_left = 0
         self._current: np.ndarray | None = None
@@ -101,20 +105,51 @@ class FolderFrameSource(BaseFrameSource):
         self._current = None
         self._good_this_pass = 0
         self._next_index = 0
-        self.skipped = []
+        if all(self._known_bad(p) for p in self.files):
+            raise FrameSourceError(self._none_readable(), self.name)
+
+    def reconnect(self) -> None:
+        """Open again, going on after the image last read when the folder has not changed
+        (frame numbers and timestamps go on too)."""
+        files, pos, good, index = self.files, self._pos, self._good_this_pass, self._next_index
+        super().reconnect()
+        if self.files == files:
+            self._pos, self._good_this_pass, self._next_index = pos, good, index
+
+    def _none_readable(self) -> str:
+        names = ", ".join(p.name for p in self.files[:3]) + (", ..." if len(self.files) > 3 else "")
+        where = self.folder if self.folder is not None else "the file list"
+        return f"no readable images in {where} ({len(self.files)} unreadable: {names})"
+
+    @staticmethod
+    def _signature(path: Path) -> tuple[int, int]:
+        try:
+            st = path.stat()
+        except OSError:
+            return (-1, -1)
+        return (st.st_mtime_ns, st.st_size)
+
+    def _known_bad(self, path: Path) -> bool:
+        return path in self._bad and self._bad[path] == self._signature(path)
 
     def _close(self) -> None:
         self._current = None
 
     def _load(self, path: Path) -> np.ndarray | None:
-        """Decode one file; None (after logging) when skipping bad files, else raise."""
+        """Decode one file; None for a file already found unreadable, or (after logging) for a
+        newly found one when skipping bad files; else raise naming it."""
+        if self._known_bad(path):
+            return None
         image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
         if image is not None and image.size > 0:
+            self._bad.pop(path, None)
             return to_bgr_uint8(image, str(path))
+        self._bad[path] = self._signature(path)
+        if path not in self.skipped:
+            self.skipped.append(path)
         if self.on_bad == "error":
             raise FrameSourceError(f"cannot read image {path}", self.name)
         log.warning("%s: skipping unreadable image %s", self.name, path)
-        self.skipped.append(path)
         return None
 
     def _read(self) -> Frame | None:
@@ -124,7 +159,7 @@ class FolderFrameSource(BaseFrameSource):
                     self.finished = True
                     return None
                 if self._good_this_pass == 0:
-                    raise FrameSourceError("no readable images (all were skipped)", self.name)
+                    raise FrameSourceError(self._none_readable(), self.name)
                 self._pos = 0
                 self._good_this_pass = 0
             path = self.files[self._pos]

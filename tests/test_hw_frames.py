@@ -120,6 +120,73 @@ def test_folder_all_bad_with_loop_raises_instead_of_spinning(tmp_path: Path) -> 
         source.read()
 
 
+def _run(source: FrameSource, clock: FakeClock, reads: int, dt: float = 0.1) -> list[int | None]:
+    """`reads` reads through the table's retrying wrapper, `dt` s apart: the grey levels seen."""
+    retrying = RetryingFrameSource(source, clock=clock)
+    retrying.open()
+    seen: list[int | None] = []
+    for _ in range(reads):
+        frame = retrying.read()
+        seen.append(None if frame is None else grey_level(frame))
+        clock.advance(dt)
+    return seen
+
+
+@pytest.mark.parametrize("on_bad", ["error", "skip"])
+def test_looping_folder_reads_past_an_unreadable_image_named_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, on_bad: str) -> None:
+    """`run --headless` on tests/fixtures/table (it holds corrupt.jpg) logged "cannot read
+    image .../corrupt.jpg" 56 times in 22 s and never read the images after it: each failure
+    reconnected the source, which started the folder over."""
+    write_images(tmp_path, {"a.png": 10, "c.png": 30, "d.png": 40})
+    (tmp_path / "b.jpg").write_bytes(b"\xff\xd8\xff\xe0 a jpeg cut short")
+    clock = FakeClock(0.0)
+    with caplog.at_level("WARNING"):
+        seen = _run(FolderFrameSource(tmp_path, loop=True, on_bad=on_bad), clock, 60)
+    levels = [v for v in seen if v is not None]
+    assert levels[:4] == [10, 30, 40, 10] and levels.count(30) >= 5
+    assert caplog.text.count("b.jpg") == 1
+    assert seen.count(None) <= 10                       # one retry delay (0.5 s), once
+
+
+def test_a_changed_bad_image_is_read_again(tmp_path: Path) -> None:
+    write_images(tmp_path, {"a.png": 10})
+    (tmp_path / "b.png").write_bytes(b"nope")
+    source = FolderFrameSource(tmp_path, loop=True, on_bad="skip")
+    source.open()
+    assert [grey_level(source.read()) for _ in range(2)] == [10, 10]  # type: ignore[arg-type]
+    write_images(tmp_path, {"b.png": 20})
+    assert [grey_level(source.read()) for _ in range(2)] == [20, 10]  # type: ignore[arg-type]
+    assert source.skipped == [tmp_path / "b.png"]
+
+
+@pytest.mark.parametrize("on_bad", ["error", "skip"])
+def test_a_folder_of_unreadable_images_is_one_camera_problem_retried_slower(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, on_bad: str) -> None:
+    for name in ("x.png", "y.jpg"):
+        (tmp_path / name).write_bytes(b"nope")
+    clock = FakeClock(0.0)
+    source = FolderFrameSource(tmp_path, loop=True, on_bad=on_bad)
+    retrying = RetryingFrameSource(source, clock=clock)
+    retrying.open()
+    reconnects = 0
+    real = source.reconnect
+
+    def counted() -> None:
+        nonlocal reconnects
+        reconnects += 1
+        real()
+
+    source.reconnect = counted  # type: ignore[method-assign]
+    with caplog.at_level("WARNING"):
+        for _ in range(600):                            # 60 s
+            assert retrying.read() is None
+            clock.advance(0.1)
+    assert str(retrying.error).endswith(f"no readable images in {tmp_path} (2 unreadable: x.png, y.jpg)")
+    assert caplog.text.count("no readable images") == 1
+    assert caplog.text.count("x.png") == 2 and reconnects <= 12     # backoff up to 10 s, not 0.5 s
+
+
 def test_folder_missing_or_empty(tmp_path: Path) -> None:
     with pytest.raises(FrameSourceError, match="does not exist"):
         FolderFrameSource(tmp_path / "nope").open()
