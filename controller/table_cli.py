@@ -25,7 +25,7 @@ from vision.settle import SettleConfig, SettleTracker
 from .demo import DemoDirector, Press
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
-from .table import CONFIRM, OVER, WAIT_DICE, TableFlow
+from .table import CONFIRM, DECIDE, OVER, WAIT_DICE, TableFlow
 from .tablelog import LogError, TableLog, replay
 from .runner import TableRunner, VirtualClock
 from .watchdog import Watchdog
@@ -215,7 +215,7 @@ def run_demo(args: argparse.Namespace) -> int:
 class FixturePlayer:
     """Headless test mode: frames from image files, presses from a script.
 
-    The script is a scripted-button file (docs/hardware.md) with these directives:
+    The script is a scripted-button file with these directives (docs/hardware.md, "Headless play"):
       game GAME NAME,NAME [name=value ...]  the game to play (unless given on the command line)
       throw [FILE]   the camera sees an empty tray, then FILE (or the next image) until it is read
       wait           let the reading on screen be accepted by time (as if nobody pressed anything)
@@ -240,7 +240,8 @@ class FixturePlayer:
         self.flow: TableFlow | None = None
         self.runner: TableRunner | None = None
         self.t = 0.0
-        self.errors: list[str] = []
+        self.errors: list[str] = []  # steps that did not fit the game, "script line N: why"
+        self.line = 0
 
     def start_game(self, game: str, players: list[str], options: dict) -> None:
         state = new_game(game, players, options)
@@ -264,11 +265,15 @@ class FixturePlayer:
             self.next_image += 1
         else:
             path = self.fixtures / name
+            if not path.is_file():
+                self.flow.say(f"Camera frame {name} is not in the fixtures.", "error")
+                self._error(f"no image {name} in {self.fixtures}")
+                return
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             # an unreadable frame: the camera shows garbage for a moment; the table says so
             self.flow.say(f"Camera frame {path.name} could not be read.", "error")
-            self.errors.append(f"unreadable fixture {path.name}")
+            self._error(f"unreadable fixture {path.name}")
             return
         border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
         empty = np.empty_like(image)
@@ -279,6 +284,9 @@ class FixturePlayer:
             self._frame(empty)
         for _ in range(self.still_frames):
             self._frame(image)
+
+    def _error(self, text: str) -> None:
+        self.errors.append(f"script line {self.line}: {text}")
 
     def settle_confirmation(self) -> None:
         if self.flow is not None and self.flow.phase == CONFIRM:
@@ -300,16 +308,17 @@ class FixturePlayer:
         target = next((i for i, e in enumerate(entries) if e.action == "option" and e.key == key), None)
         if target is None:
             self.flow.say(f"The script chose {key!r}, which is not on the menu now.", "warning")
-            self.errors.append(f"not on the menu: {key}")
+            self._error(f"not on the menu now: {key}")
             return
         self._move_to(target)
         self.press("OK")
 
     def keep(self, values: list[int]) -> None:
         flow = self.flow
-        if not flow.holds:
+        # (holds linger after a decision: the menu says whether dice can be thrown again now)
+        if not flow.holds or flow.phase != DECIDE or not any(e.action == "reroll" for e in flow.menu()):
             flow.say("The script asked to hold dice, but no dice can be held now.", "warning")
-            self.errors.append("keep when no reroll is possible")
+            self._error("keep when no dice can be held")
             return
         self._open_secret()
         want = list(values)
@@ -333,18 +342,14 @@ class FixturePlayer:
             self.screen.screenshot(self.shots / f"{name}.png")
 
     def run(self) -> TableFlow:
+        """Play the steps. A step that cannot mean anything (a bare `game`, `choose` without a
+        key) raises ValueError naming its line; one that does not fit the game at that moment
+        (an image not found, a key not on the menu) is told on screen and kept in `errors`."""
         for step in self.steps:
+            self.line = step.line
             if step.kind == "directive" and step.name == "game":
                 if self.flow is None:
-                    players = step.args[1].split(",") if len(step.args) > 1 else NAMES[:2]
-                    options = {}
-                    for pair in step.args[2:]:
-                        name, _, raw = pair.partition("=")
-                        try:
-                            options[name] = json.loads(raw)
-                        except json.JSONDecodeError:
-                            options[name] = raw
-                    self.start_game(step.args[0], players, options)
+                    self._start_from(step)
                 continue
             if self.flow is None:
                 raise ValueError(f"script line {step.line}: no game yet (give --game or a 'game' line first)")
@@ -356,21 +361,58 @@ class FixturePlayer:
             elif step.kind == "directive":
                 args = list(step.args)
                 if step.name == "throw":
-                    self.throw(args[0] if args else None)
+                    self.throw(_args(step, 0, 1, "at most one image FILE")[0] if args else None)
                 elif step.name == "wait":
+                    _args(step, 0, 0, "nothing")
                     self.settle_confirmation()
                 elif step.name == "choose":
-                    self.choose(args[0])
+                    self.choose(_args(step, 1, 1, "one menu KEY, e.g. 'choose STAND'")[0])
                 elif step.name == "keep":
-                    self.keep([int(a) for a in args])
+                    values = _args(step, 0, 5, "the dice values to keep, e.g. 'keep 6 6'")
+                    if not all(v in "123456" and len(v) == 1 for v in values):
+                        raise ValueError(f"script line {step.line}: 'keep' takes dice values 1 to 6, "
+                                         f"not {' '.join(values)!r}")
+                    self.keep([int(v) for v in values])
                 elif step.name == "screenshot":
-                    self.screenshot(args[0] if args else f"step-{step.line}")
+                    self.screenshot(_args(step, 0, 1, "at most one NAME")[0] if args else f"step-{step.line}")
                 else:
-                    raise ValueError(f"script line {step.line}: unknown directive {step.name!r}")
+                    raise ValueError(f"script line {step.line}: unknown directive {step.name!r} "
+                                     f"(known: {', '.join(DIRECTIVES)})")
             if self.flow.phase == OVER:
                 break
+        if self.flow is None:
+            raise ValueError("the script names no game (give --game, or begin it with 'game GAME NAME,NAME')")
         self.settle_confirmation()
         return self.flow
+
+    def _start_from(self, step) -> None:
+        """`game GAME [NAME,NAME] [name=value ...]`"""
+        args = _args(step, 1, 99, "GAME [NAME,NAME] [name=value ...], e.g. 'game classic Ann,Bob'")
+        players = args[1].split(",") if len(args) > 1 else NAMES[:2]
+        options = {}
+        for pair in args[2:]:
+            name, eq, raw = pair.partition("=")
+            if not (name and eq):
+                raise ValueError(f"script line {step.line}: an option is name=value, not {pair!r}")
+            try:
+                options[name] = json.loads(raw)
+            except json.JSONDecodeError:
+                options[name] = raw
+        try:
+            self.start_game(args[0], players, options)
+        except OptionError as exc:
+            raise ValueError(f"script line {step.line}: {exc}") from None
+
+
+# the directives FixturePlayer understands (its docstring and docs/hardware.md say what they do)
+DIRECTIVES = ("game", "throw", "wait", "choose", "keep", "screenshot")
+
+
+def _args(step, low: int, high: int, usage: str) -> list[str]:
+    """The words after a directive, if there are low..high of them."""
+    if not low <= len(step.args) <= high:
+        raise ValueError(f"script line {step.line}: '{step.name}' takes {usage}")
+    return list(step.args)
 
 
 def play_fixtures(args: argparse.Namespace) -> int:
@@ -400,7 +442,9 @@ def play_fixtures(args: argparse.Namespace) -> int:
         flow.log.save(args.log)
     if shots and screen:
         player.screenshot("final")
-    print(flow.state.sheet().to_text())
+    print(flow.state.sheet().to_text(), flush=True)
+    for error in player.errors:     # why the game may have stopped short: said, not only kept
+        print(f"dicetable play: {error}", file=sys.stderr, flush=True)
     if flow.state.is_over:
         print("\n" + flow.state.result().to_text())
         return 0

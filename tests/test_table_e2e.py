@@ -69,6 +69,55 @@ def test_cli_play_fixtures_end_to_end(tmp_path, capsys):
     assert replay(TableLog.load(log)).is_over
 
 
+
+# a script step that does not fit the game: the game goes on, and the reason is printed (exit 3)
+SOFT_ERRORS = [
+    ("game classic Ann,Bob\nthrow nothere.jpg\n", f"script line 2: no image nothere.jpg in {FRAMES}"),
+    ("game classic Ann,Bob\nthrow d66666.jpg\nchoose NOPE\n", "script line 3: not on the menu now: NOPE"),
+    ("game classic Ann,Bob\nthrow d66666.jpg\nchoose STAND\nkeep 6\n",
+     "script line 4: keep when no dice can be held"),
+]
+# a script that cannot mean anything: one line naming the script line, exit 2, nothing played
+BAD_SCRIPTS = [
+    ("", "the script names no game (give --game, or begin it with 'game GAME NAME,NAME')"),
+    ("# only a comment\n\n", "the script names no game (give --game, or begin it with 'game GAME NAME,NAME')"),
+    ("game\n", "script line 1: 'game' takes GAME [NAME,NAME] [name=value ...], e.g. 'game classic Ann,Bob'"),
+    ("game classic Ann,Bob\nthrow d66666.jpg\nchoose\n", "script line 3: 'choose' takes one menu KEY"),
+    ("game classic Ann,Bob\nthrow d66666.jpg\nchoose A B\n", "script line 3: 'choose' takes one menu KEY"),
+    ("game classic Ann,Bob\nthrow d66235.jpg\nkeep x 6\n", "script line 3: 'keep' takes dice values 1 to 6"),
+    ("game classic Ann,Bob\nthrow a.jpg b.jpg\n", "script line 2: 'throw' takes at most one image FILE"),
+    ("game classic Ann,Bob\nwait 2\n", "script line 2: 'wait' takes nothing"),
+    ("game classic Ann,Bob\nwait-throw\n", "script line 2: unknown directive 'wait-throw' (known: game, "),
+    ("game bogus Ann,Bob\n", "script line 1: unknown game 'bogus'"),
+    ("game classic Ann\n", "script line 1: Classic poker dice takes 2 to 8 players, not 1"),
+    ("game classic Ann,Bob rounds\n", "script line 1: an option is name=value, not 'rounds'"),
+    ("# no game yet\nthrow d66666.jpg\n", "script line 2: no game yet"),
+]
+
+
+def _play_script(tmp_path, capsys, script: str) -> tuple[int, str, str]:
+    path = tmp_path / "script.txt"
+    path.write_text(script)
+    code = main(["play", "--fixtures", str(FRAMES), "--script", str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("script,error", SOFT_ERRORS)
+def test_a_step_that_does_not_fit_the_game_is_printed(tmp_path, capsys, script, error):
+    code, out, err = _play_script(tmp_path, capsys, script)
+    assert code == 3 and "The script ended before the game did" in out
+    assert err == f"dicetable play: {error}\n"
+
+
+@pytest.mark.parametrize("script,error", BAD_SCRIPTS)
+def test_a_script_that_cannot_be_played_is_one_line_and_exit_2(tmp_path, capsys, script, error):
+    code, out, err = _play_script(tmp_path, capsys, script)
+    assert code == 2 and out == ""
+    assert err.startswith(f"dicetable play: {error}") and err.count("\n") == 1, err
+
+
+
 def snapshot(flow) -> tuple:
     return json.dumps(flow.state.snapshot(), sort_keys=True), len(flow.log.inputs)
 
@@ -156,7 +205,7 @@ def test_wait_lets_a_reading_with_a_die_to_check_count_too(monkeypatch):
 def test_unreadable_frame_is_shown_and_the_game_goes_on():
     p = player(START + "throw corrupt.jpg\nthrow d12345.jpg\nchoose STRAIGHTS\n")
     flow = p.run()
-    assert p.errors == ["unreadable fixture corrupt.jpg"]
+    assert p.errors == ["script line 2: unreadable fixture corrupt.jpg"]
     assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "STRAIGHTS"}
 
 
