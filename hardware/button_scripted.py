@@ -1,8 +1,8 @@
 """Button presses from a script: tests and headless play (format in docs/hardware.md).
 
 The whole script is validated when it is loaded, so a typo fails at start-up with its line
-number rather than half-way through a game. Lines that are not button events (`wait-throw`,
-`wait 2`, ...) are passed through as `directive` events: the source never sleeps or waits,
+number rather than half-way through a game. Lines that are not button events (`throw d12345.jpg`,
+`choose STAND`, ...) are passed through as `directive` events: the source never sleeps or waits,
 the controller decides what a directive means.
 """
 from __future__ import annotations
@@ -59,7 +59,7 @@ def parse_script(lines: Iterable[str], origin: str = "script") -> list[ScriptSte
 class ScriptedButtonSource:
     """Replays a parsed script, `per_poll` events per `poll()` (0 = everything left).
 
-    A directive always ends a batch, so the controller can act on `wait-throw` before it
+    A directive always ends a batch, so the controller can act on `throw` before it
     polls for the presses that follow it. Timestamps come from `clock` at poll time.
     """
 

@@ -14,6 +14,7 @@ import pytest
 
 from controller.cli import main
 from controller.table import CONFIRM, DECIDE, WAIT_DICE
+from controller import table_cli
 from controller.table_cli import FixturePlayer
 from controller.tablelog import TableLog, replay
 from display.screen import Screen
@@ -116,6 +117,19 @@ def test_a_script_that_cannot_be_played_is_one_line_and_exit_2(tmp_path, capsys,
     assert code == 2 and out == ""
     assert err.startswith(f"dicetable play: {error}") and err.count("\n") == 1, err
 
+
+
+def test_the_play_script_of_docs_hardware_md_plays_its_game(tmp_path, capsys):
+    """The example under 'Headless play' is read from the doc itself, so the doc cannot drift
+    (it once used a `wait-throw` that `play --fixtures` refuses)."""
+    doc = (Path(__file__).parents[1] / "docs" / "hardware.md").read_text()
+    section = doc.split("### Headless play: `dicetable play --fixtures DIR --script FILE`", 1)[1].split("\n## ", 1)[0]
+    script = section.split("\n```\n", 1)[1].split("\n```", 1)[0]
+    documented = {row.split("`")[1].split()[0] for row in section.splitlines() if row.startswith("| `")}
+    assert documented == set(table_cli.DIRECTIVES)
+    code, out, err = _play_script(tmp_path, capsys, script + "\n")
+    assert (code, err) == (0, "")
+    assert "Winner: Ann" in out and "Winner: Ann" in section
 
 
 def snapshot(flow) -> tuple:
