@@ -20,6 +20,7 @@ import numpy as np
 from display.screen import Screen
 from hardware import make_frame_source
 from vision import reader as vision_reader
+from vision.cli import output_folder
 from vision.settle import SettleConfig, SettleTracker
 
 from .demo import DemoDirector, Press
@@ -174,12 +175,19 @@ def run_demo(args: argparse.Namespace) -> int:
         size = parse_size(args.size)
         games = [args.game] if args.game else DEMO_ORDER
         rosters = {g: demo_players(g, args.players) for g in games}
-    except OptionError as exc:
+        shots = output_folder(args.screenshots, "--screenshots") if args.screenshots else None
+    except (OptionError, ValueError) as exc:
         print(f"dicetable demo: {exc}", file=sys.stderr)
         return 2
     screen = Screen(size, fullscreen=args.fullscreen, headless=args.headless)
     realtime = not screen.headless and not args.fast
-    shots = Path(args.screenshots) if args.screenshots else (Path("demo-screenshots") if screen.headless else None)
+    if shots is None and screen.headless:
+        try:
+            shots = output_folder("demo-screenshots", "the screenshot folder")
+        except ValueError as exc:
+            screen.close()
+            print(f"dicetable demo: {exc} (name another with --screenshots DIR)", file=sys.stderr)
+            return 2
     where = "headless (no screen)" if screen.headless else "in a window"
     print(f"dicetable demo: {len(games)} game(s), automatic players, synthetic camera, {where}.")
     if shots:
@@ -426,8 +434,8 @@ def play_fixtures(args: argparse.Namespace) -> int:
         steps = parse_script(Path(args.script).read_text(encoding="utf-8").splitlines(), args.script)
         if not fixtures.is_dir():
             raise ValueError(f"{fixtures} is not a folder of images")
+        shots = output_folder(args.screenshots, "--screenshots") if args.screenshots else None
         screen = Screen(parse_size(args.size), headless=True) if (args.screenshots or args.headless) else None
-        shots = Path(args.screenshots) if args.screenshots else None
         player = FixturePlayer(fixtures, steps, screen, shots)
         if args.game:
             from .cli import parse_options
@@ -439,7 +447,11 @@ def play_fixtures(args: argparse.Namespace) -> int:
         print(f"dicetable play: {exc}", file=sys.stderr)
         return 2
     if args.log:
-        flow.log.save(args.log)
+        try:
+            flow.log.save(args.log)
+        except OSError as exc:
+            print(f"dicetable play: cannot write the log {args.log}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     if shots and screen:
         player.screenshot("final")
     print(flow.state.sheet().to_text(), flush=True)

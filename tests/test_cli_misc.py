@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -187,3 +188,32 @@ def test_demo_text_clamps_the_player_count_to_the_game():
     run_text_demo(out, ["poknroll", "thirteen"], 1, seed=1)
     sections = _sections(out.getvalue())
     assert sections["Pok'n Roll"][0] == 3 and sections["Thirteen"][0] == 1
+
+
+# ------------------------------------------------------------------ output folders (--screenshots)
+FIXTURES = Path(__file__).parent / "fixtures"
+FOLDER_ARGV = {
+    "demo": ["demo", "--game", "classic", "--headless"],
+    "play": ["play", "--fixtures", FIXTURES / "table", "--script", FIXTURES / "scripts" / "classic.txt"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(FOLDER_ARGV))
+@pytest.mark.parametrize("where, error", [
+    ("afile.jpg", "--screenshots {dir}/afile.jpg: that is a file, not a folder"),
+    ("not/there", "--screenshots {dir}/not/there: the folder {dir}/not does not exist (create it first)"),
+])
+def test_a_screenshot_folder_that_cannot_be_one_is_said_before_any_game(run, tmp_path, monkeypatch, command,
+                                                                        where, error):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    (tmp_path / "afile.jpg").write_bytes(b"x")
+    code, out, err = run(*FOLDER_ARGV[command], "--screenshots", tmp_path / where)
+    assert (code, out) == (2, "")
+    assert err == f"dicetable {command}: " + error.format(dir=tmp_path) + "\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile.jpg"]
+
+
+def test_a_fixture_game_whose_log_cannot_be_written_says_so(run, tmp_path):
+    code, out, err = run(*FOLDER_ARGV["play"], "--log", tmp_path / "not" / "log.json")
+    assert code == 2
+    assert err == f"dicetable play: cannot write the log {tmp_path}/not/log.json: No such file or directory\n"

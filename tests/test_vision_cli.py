@@ -119,3 +119,17 @@ def test_module_main_subprocess(tmp_path):
     assert p.returncode == 1
     recs = [json.loads(x) for x in p.stdout.strip().splitlines()]
     assert "dice" in recs[0] and "error" in recs[1]
+
+
+@pytest.mark.parametrize("where, error", [
+    ("afile.jpg", "--annotate {dir}/afile.jpg: that is a file, not a folder"),
+    ("not/there", "--annotate {dir}/not/there: the folder {dir}/not does not exist (create it first)"),
+])
+def test_read_annotate_that_cannot_be_a_folder_is_one_line_before_any_reading(tmp_path, capsys, where, error):
+    (tmp_path / "afile.jpg").write_bytes(b"x")
+    parser = argparse.ArgumentParser()
+    cli.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["read", "--annotate", str(tmp_path / where), str(PHOTO)])
+    assert args.func(args) == 2
+    assert capsys.readouterr() == ("", "dicetable read: " + error.format(dir=tmp_path) + "\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile.jpg"]   # nothing made

@@ -34,6 +34,22 @@ def add_bench_target(name: str, fn: BenchFn, options: tuple[str, ...] = ()) -> N
     BENCH_OPTIONS[name] = frozenset(options)
 
 
+def output_folder(text: str, flag: str) -> Path:
+    """The folder an option writes into, made now and only its last part, as `mkdir` does: a
+    file in its place or a mistyped parent is told before any work (not as a traceback half-way),
+    and a typo leaves no tree of new folders behind. ValueError("<flag> <text>: why")."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{flag} {text}: that is a file, not a folder")
+    if not path.parent.is_dir():
+        raise ValueError(f"{flag} {text}: the folder {path.parent} does not exist (create it first)")
+    try:
+        path.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{flag} {text}: cannot create it ({exc.strerror or exc})") from None
+    return path
+
+
 def _load_image(path: str) -> tuple[np.ndarray | None, str | None]:
     """Decode an image file; a missing, empty, corrupt or non-image file gives an error text."""
     p = Path(path)
@@ -61,9 +77,11 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.reader import read
 
     ok = True
-    out_dir = Path(args.annotate) if args.annotate else None
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir = output_folder(args.annotate, "--annotate") if args.annotate else None
+    except ValueError as exc:
+        print(f"dicetable read: {exc}", file=sys.stderr)
+        return 2
     for path in args.images:
         t0 = time.perf_counter()
         img, err = _load_image(path)
