@@ -113,6 +113,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo_text import check_player_count
+
+    try:
+        check_player_count([args.game] if args.game else sorted(GAMES), args.players, one_game=bool(args.game))
+    except OptionError as exc:
+        print(f"dicetable demo: {exc}", file=sys.stderr)
+        return 2
     if args.text:
         from .demo_text import run_text_demo
 
@@ -154,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="the main job: a full game played from synthetic camera images")
     p.add_argument("--game", choices=sorted(GAMES), help="one game (default: each game in turn)")
-    p.add_argument("--players", type=int, help="number of automatic players")
+    p.add_argument("--players", type=int,
+                   help="number of automatic players, within the range of each game played (dicetable games)")
     p.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     p.add_argument("--screenshots", metavar="DIR", help="write PNG screenshots here")
     p.add_argument("--seed", type=int, default=1)

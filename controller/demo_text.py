@@ -9,7 +9,7 @@ import random
 from typing import TextIO
 
 from .autoplay import AutoPlayer
-from .rules import GAMES, new_game
+from .rules import GAMES, OptionError, new_game
 from .tablelog import TableLog, replay
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -32,11 +32,29 @@ def play_auto(game: str, players: list[str], seed: int, options: dict | None = N
     return state, log
 
 
-def run_text_demo(out: TextIO, games: list[str] | None = None, players: int | None = None, seed: int = 1) -> int:
-    for game in games or sorted(GAMES):
+def check_player_count(games: list[str], players: int | None, *, one_game: bool = True) -> None:
+    """A count asked for is played as asked or refused, as `dicetable play` refuses it: the demo
+    once played 3 players for `--players 0` and 6 for 99. OptionError with the game's range."""
+    if players is None:
+        return
+    classes = [GAMES[game] for game in games]
+    if not one_game and not any(cls.min_players <= players <= cls.max_players for cls in classes):
+        raise OptionError(f"the games take {min(c.min_players for c in classes)} to "
+                          f"{max(c.max_players for c in classes)} players, not {players}")
+    for game in games:
         cls = GAMES[game]
-        n = players or min(max(cls.min_players, 3), cls.max_players)
-        n = max(cls.min_players, min(cls.max_players, n))
+        if not cls.min_players <= players <= cls.max_players:
+            hint = "" if one_game else " (name one game with --game)"
+            raise OptionError(f"{cls.title} takes {cls.min_players} to {cls.max_players} players, "
+                              f"not {players}{hint}")
+
+
+def run_text_demo(out: TextIO, games: list[str] | None = None, players: int | None = None, seed: int = 1) -> int:
+    games = games or sorted(GAMES)
+    check_player_count(games, players)
+    for game in games:
+        cls = GAMES[game]
+        n = min(max(cls.min_players, 3), cls.max_players) if players is None else players
         state, log = play_auto(game, demo_names(n), seed)
         assert replay(log).snapshot() == state.snapshot(), "a replayed log must rebuild the game"
         print(f"\n{'=' * 72}\n{cls.title}: {n} players, {len(log.inputs)} inputs\n{'=' * 72}", file=out)

@@ -70,7 +70,7 @@ class GameReport:
 def demo_players(game: str, requested: int | None) -> list[str]:
     cls = GAMES[game]
     # School is 45 turns a player: one player shows every rule of its sheet in a third of the time
-    n = requested or (1 if game == "school" else max(cls.min_players, 2))
+    n = (1 if game == "school" else max(cls.min_players, 2)) if requested is None else requested
     if not cls.min_players <= n <= cls.max_players:
         raise OptionError(f"{cls.title} takes {cls.min_players} to {cls.max_players} players, not {n}")
     return NAMES[:n]

@@ -183,11 +183,31 @@ def test_demo_text_seats_as_many_players_as_it_says():
     assert len(places) == 8
 
 
-def test_demo_text_clamps_the_player_count_to_the_game():
-    out = io.StringIO()
-    run_text_demo(out, ["poknroll", "thirteen"], 1, seed=1)
-    sections = _sections(out.getvalue())
-    assert sections["Pok'n Roll"][0] == 3 and sections["Thirteen"][0] == 1
+def test_demo_text_refuses_a_player_count_a_game_does_not_take():
+    """It used to play another count than asked (Pok'n Roll with 3 for 1) without saying so."""
+    with pytest.raises(OptionError, match="Pok'n Roll takes 3 to 6 players, not 1"):
+        run_text_demo(io.StringIO(), ["poknroll", "thirteen"], 1, seed=1)
+
+
+# the demo plays the count asked or refuses it, as `dicetable play` does (it once played 3 for 0)
+DEMO_PLAYER_COUNTS = [
+    (["--players", "0"], "the games take 1 to 8 players, not 0"),
+    (["--players", "99"], "the games take 1 to 8 players, not 99"),
+    (["--players", "1"], "Classic poker dice takes 2 to 8 players, not 1 (name one game with --game)"),
+    (["--game", "thirteen", "--players", "-1"], "Thirteen takes 1 to 6 players, not -1"),
+    (["--game", "classic", "--players", "1"], "Classic poker dice takes 2 to 8 players, not 1"),
+    (["--game", "poknroll", "--players", "7"], "Pok'n Roll takes 3 to 6 players, not 7"),
+]
+
+
+@pytest.mark.parametrize("mode", [["--text"], ["--headless"]], ids=["text", "screen"])
+@pytest.mark.parametrize("argv, error", DEMO_PLAYER_COUNTS)
+def test_demo_refuses_a_player_count_out_of_the_games_range(run, tmp_path, monkeypatch, mode, argv, error):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.chdir(tmp_path)     # (a demo that started anyway would write its screenshots here)
+    code, out, err = run("demo", *mode, *argv)
+    assert (code, out, err) == (2, "", f"dicetable demo: {error}\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 # ------------------------------------------------------------------ output folders (--screenshots)
