@@ -155,7 +155,9 @@ def cmd_bench_soak(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dicetable", description=__doc__)
+    from vision.cli import AnyOrderParser
+
+    parser = AnyOrderParser(prog="dicetable", description=__doc__)   # options in any order
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     sub = parser.add_subparsers(dest="command", required=True)
 

@@ -133,3 +133,39 @@ def test_read_annotate_that_cannot_be_a_folder_is_one_line_before_any_reading(tm
     assert args.func(args) == 2
     assert capsys.readouterr() == ("", "dicetable read: " + error.format(dir=tmp_path) + "\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile.jpg"]   # nothing made
+
+
+# options before, between or after the positionals: each order gives the same arguments
+BENCH_ORDERS = [
+    ["bench", "vision", "DIR", "--limit", "5"],
+    ["bench", "vision", "--limit", "5", "DIR"],
+    ["bench", "--limit", "5", "vision", "DIR"],
+    ["bench", "--json", "vision", "--limit", "5", "DIR"],
+]
+
+
+@pytest.mark.parametrize("entry", ["vision.cli", "controller.cli"])
+@pytest.mark.parametrize("argv", BENCH_ORDERS, ids=[" ".join(a) for a in BENCH_ORDERS])
+def test_bench_options_go_anywhere(monkeypatch, entry, argv):
+    import importlib
+
+    seen = []
+    monkeypatch.setitem(cli.BENCH_TARGETS, "vision", lambda args: seen.append((args.dir, args.limit)) or 0)
+    assert importlib.import_module(entry).main(argv) == 0
+    assert seen == [("DIR", 5)]
+
+
+def test_read_options_go_between_the_images(capsys):
+    assert cli.main(["read", str(PHOTO), "--json", str(PHOTO)]) == 0
+    assert [json.loads(line)["image"] for line in capsys.readouterr().out.splitlines()] == [str(PHOTO)] * 2
+
+
+@pytest.mark.parametrize("argv, unrecognized", [
+    (["bench", "vision", "A", "B"], "B"),
+    (["bench", "vision", "--limit", "5", "A", "--bogus"], "--bogus"),
+])
+def test_words_left_over_are_still_unrecognized(capsys, argv, unrecognized):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: unrecognized arguments: {unrecognized}")

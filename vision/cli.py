@@ -24,6 +24,35 @@ BENCH_OPTIONS: dict[str, frozenset[str]] = {}
 SHARED_BENCH_OPTIONS = {"dir": "DIR", "limit": "--limit", "passes": "--passes"}
 
 
+class AnyOrderParser(argparse.ArgumentParser):
+    """Options before, between or after the positionals, on Python 3.11 too.
+
+    Before 3.12.8/3.13.1 (CPython gh-59317), argparse gives an optional positional ('?', '*',
+    '+') what it can take before the first option and nothing after: `bench vision --limit 5
+    DIR` and `read A --json B` ended in "unrecognized arguments: DIR". The words left over that
+    are not options go to the positional they belong to. Subparsers made from this parser are
+    of this class too (argparse makes them of the class of their parent).
+    """
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extras = super().parse_known_args(args, namespace)
+        for action in self._get_positional_actions():
+            loose = [word for word in extras if not word.startswith("-")]
+            if not loose or action.nargs not in ("?", "*", "+"):
+                continue
+            if action.nargs == "?":
+                if getattr(namespace, action.dest, None) != action.default:
+                    continue
+                loose = loose[:1]
+                setattr(namespace, action.dest, self._get_values(action, loose))
+            else:
+                setattr(namespace, action.dest,
+                        list(getattr(namespace, action.dest, None) or []) + self._get_values(action, loose))
+            for word in loose:
+                extras.remove(word)
+        return namespace, extras
+
+
 def add_bench_target(name: str, fn: BenchFn, options: tuple[str, ...] = ()) -> None:
     """Register `dicetable bench NAME`, which uses the shared options named (of "dir", "limit",
     "passes")."""
@@ -176,7 +205,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.cli")
+    parser = AnyOrderParser(prog="python -m vision.cli")
     sub = parser.add_subparsers(dest="command", required=True)
     register(sub)
     args = parser.parse_args(argv)
