@@ -243,6 +243,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def positive_seconds(text: str) -> float:
+    """--press-test SECONDS: '-5' once printed 'Press each button in turn (-5 s)' and '0' skipped
+    the test without a word; argparse now refuses both with this message."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, not {text!r}") from None
+    if not (0 < seconds < float("inf")):
+        raise argparse.ArgumentTypeError(f"takes a number of seconds above 0, e.g. 30, not {text!r}")
+    return seconds
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("check", help="is this table ready? config, reader, journal, camera, calibration, buttons",
                        description="Go over what the table needs and say what to fix. Stop the table first "
@@ -250,7 +262,7 @@ def register(sub: Any) -> None:
     p.add_argument("--config", default=str(DEFAULT_PATH), metavar="PATH",
                    help=f"config file (default {DEFAULT_PATH})")
     p.add_argument("--no-camera", action="store_true", help="leave the camera alone (the table is running)")
-    p.add_argument("--press-test", type=float, default=0, metavar="SECONDS",
+    p.add_argument("--press-test", type=positive_seconds, default=None, metavar="SECONDS",
                    help="then, for SECONDS, name every button pressed (to check the wiring), and those never pressed")
     p.set_defaults(func=cmd_check)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller.check import FAIL, OK, WARN, run_checks
@@ -115,6 +116,21 @@ def test_the_press_test_names_each_button_pressed_and_those_never_pressed(tmp_pa
     assert "wait" not in out.split("ready", 1)[1]                   # a script's directive is not a button
     last = out.strip().splitlines()[-1]
     assert last == "never pressed: HOLD1, HOLD2, HOLD3, HOLD4, HOLD5, DOWN, BACK, ABANDON"
+
+
+@pytest.mark.parametrize("seconds, error", [
+    ("-5", "takes a number of seconds above 0, e.g. 30, not '-5'"),   # printed "(-5 s)" and ran
+    ("0", "takes a number of seconds above 0, e.g. 30, not '0'"),     # skipped without a word
+    ("nan", "takes a number of seconds above 0, e.g. 30, not 'nan'"),
+    ("inf", "takes a number of seconds above 0, e.g. 30, not 'inf'"),
+    ("ten", "takes a number of seconds, not 'ten'"),
+])
+def test_the_press_test_takes_a_positive_number_of_seconds(tmp_path, capsys, seconds, error):
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "--no-camera", "--config", str(tmp_path / "none.toml"), "--press-test", seconds])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert err.splitlines()[-1] == f"dicetable check: error: argument --press-test: {error}"
 
 
 def test_the_keyboard_is_a_spare_real_buttons_are_what_makes_a_table_ready(tmp_path):
