@@ -68,6 +68,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def resume_conflict(args: argparse.Namespace, table_log: TableLog, players: list[str]) -> str | None:
+    """A resumed game keeps the game, players and options of its log: --game, --players or
+    --option saying otherwise were ignored without a word; now the first disagreement is told.
+    Giving the same ones as the log is harmless."""
+    where = args.resume
+    if args.game and args.game != table_log.game:
+        return (f"--game {args.game} does not match {where}, a {table_log.game} game "
+                f"(a resumed game keeps its game: leave --game out)")
+    if players and players != table_log.players:
+        return (f"--players {','.join(players)} does not match {where}, whose players are "
+                f"{','.join(table_log.players)} (a resumed game keeps its players: leave --players out)")
+    for name, value in parse_options(args.option).items():
+        if name not in table_log.options or table_log.options[name] != value:
+            logged = json.dumps(table_log.options[name]) if name in table_log.options else "not set"
+            return (f"--option {name}={json.dumps(value)} does not match {where}, where {name} is {logged} "
+                    f"(a resumed game keeps its options: leave --option out)")
+    return None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if args.fixtures or args.script:
         from .table_cli import play_fixtures
@@ -79,6 +98,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         if args.resume:
             table_log = TableLog.load(args.resume)
+            conflict = resume_conflict(args, table_log, players)
+            if conflict:
+                print(f"dicetable play: {conflict}", file=sys.stderr)
+                return 2
             state = replay(table_log)
         else:
             if not args.game:

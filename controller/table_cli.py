@@ -429,6 +429,10 @@ def play_fixtures(args: argparse.Namespace) -> int:
     if not (args.fixtures and args.script):
         print("dicetable play: headless mode needs both --fixtures DIR and --script FILE", file=sys.stderr)
         return 2
+    if args.resume:     # (it was ignored without a word: the script's game started afresh)
+        print("dicetable play: --resume continues a game typed at the terminal; it does not go with "
+              "--fixtures and --script", file=sys.stderr)
+        return 2
     fixtures = Path(args.fixtures)
     try:
         steps = parse_script(Path(args.script).read_text(encoding="utf-8").splitlines(), args.script)

@@ -347,6 +347,41 @@ def test_a_game_that_cannot_start_exits_2(play, argv, message):
     assert err.count("\n") == 1
 
 
+# a resumed game keeps its log's game, players and options: saying otherwise is refused, not ignored
+RESUME_CONFLICTS = [
+    (["--game", "classic"], "--game classic does not match {log}, a thirteen game "
+                            "(a resumed game keeps its game: leave --game out)"),
+    (["--players", "X,Y"], "--players X,Y does not match {log}, whose players are Ann,Bob "
+                           "(a resumed game keeps its players: leave --players out)"),
+    (["--players", "Bob,Ann"], "--players Bob,Ann does not match {log}, whose players are Ann,Bob"),
+    (["--option", "two_pairs_value=20"], "--option two_pairs_value=20 does not match {log}, "
+                                         "where two_pairs_value is 25 (a resumed game keeps its options"),
+    (["--option", "tie=upper_total"], '--option tie="upper_total" does not match {log}, where tie is not set'),
+    (["--fixtures", "DIR", "--script", "FILE"], "--resume continues a game typed at the terminal; "
+                                                "it does not go with --fixtures and --script"),
+]
+
+
+@pytest.mark.parametrize("argv, message", RESUME_CONFLICTS)
+def test_resume_refuses_a_game_players_or_options_its_log_does_not_have(play, tmp_path, argv, message):
+    log = tmp_path / "game.json"
+    play(["6 6 2 3 5"], "--game", "thirteen", "--players", "Ann,Bob", "--option", "two_pairs_value=25", "--log", log)
+    before = log.read_text()
+    code, out, err, keyboard = play(["Chance"], "--resume", log, *argv)
+    assert (code, out, keyboard.asked) == (2, "", 0)
+    assert err.startswith("dicetable play: " + message.format(log=log)) and err.count("\n") == 1, err
+    assert log.read_text() == before
+
+
+def test_resume_accepts_the_game_players_and_options_of_its_log(play, tmp_path):
+    log = tmp_path / "game.json"
+    play(["6 6 2 3 5"], "--game", "thirteen", "--players", "Ann,Bob", "--option", "two_pairs_value=25", "--log", log)
+    code, out, err, keyboard = play(["Chance"], "--resume", log, "--game", "thirteen", "--players", "Ann, Bob",
+                                    "--option", "two_pairs_value=25")
+    assert (code, err) == (0, "")
+    assert logged(log)[-1] == choose(0, "CHANCE")
+
+
 def test_an_unknown_game_is_an_argparse_error(play):
     code, out, err, keyboard = play([], "--game", "yahtzee", "--players", "Ann")
     assert code == 2 and keyboard.asked == 0
