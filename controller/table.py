@@ -152,6 +152,9 @@ class TableFlow:
         self.abandoned = False
         # why this game is no longer journaled (see _journal): shown whenever nothing else is
         self.unsaved: MessageView | None = None
+        # the camera or the buttons down (set by the app at each pass): shown whenever no
+        # message is, for as long as it lasts
+        self.device_notice: MessageView | None = None
         self._correctable: tuple[list[int], list] | None = None
         self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
         self._faces: tuple[str, ...] | None = None
@@ -696,10 +699,13 @@ class TableFlow:
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = self._named(PromptView("", "", hint=hint)) if hint else None
-            return TableView("final", title, sheet.status, sheet_json, tray, prompt, self.message or self.unsaved,
+            return TableView("final", title, sheet.status, sheet_json, tray, prompt, self._message_now(),
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
-                         self.message or self.unsaved, notes=sheet.notes, help=self._help())
+                         self._message_now(), notes=sheet.notes, help=self._help())
+
+    def _message_now(self) -> MessageView | None:
+        return self.message or self.device_notice or self.unsaved
 
     def _help(self) -> HelpView | None:
         return help_card(self.state) if self.help_shown else None

@@ -10,6 +10,7 @@ import argparse
 import logging
 import os
 import time
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -56,6 +57,7 @@ class TableApp:
         self.running = True
         self._camera_error = ""
         self._buttons_error = ""
+        self._last_failure = ""
         self.resume()
 
     # ---------------------------------------------------------------------------- building
@@ -167,7 +169,30 @@ class TableApp:
 
     # ------------------------------------------------------------------------------- loop
     def step(self) -> None:
-        """One pass: a frame, the buttons, the clock, the screen. Never raises."""
+        """One pass: a frame, the buttons, the clock, the screen. Never raises.
+
+        Each part goes on when another fails: a camera whose every read raised used to stop
+        the pass before the buttons were read and the screen drawn, so the table froze with
+        nothing on screen to say why."""
+        failed = False
+        for part in (self._step_camera, self._step_buttons, self._step_screen):
+            try:
+                part()
+            except Exception as exc:  # the table keeps running whatever happens
+                self._part_failed(part.__name__, exc)
+                failed = True
+        if not failed:
+            self._last_failure = ""
+
+    def _part_failed(self, part: str, exc: Exception) -> None:
+        what = f"{part}: {type(exc).__name__}: {exc}"
+        if what != self._last_failure:    # (once, not at every pass of a loop that runs 20 times a second)
+            log.exception("unexpected error in the table loop (%s)", part)
+            self._last_failure = what
+            if self.flow:
+                self.flow.say("Something went wrong; the game is safe. Carry on.", "error")
+
+    def _step_camera(self) -> None:
         frame = self.frames.read_lores() if self.two_streams else self.frames.read()
         error = str(self.frames.error) if getattr(self.frames, "error", None) else ""
         if error != self._camera_error:
@@ -179,6 +204,8 @@ class TableApp:
         if frame is not None and self.runner is not None:
             full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
             self.runner.feed_frame(frame.image, frame.timestamp, full)
+
+    def _step_buttons(self) -> None:
         for event in self.screen.events():
             if getattr(event, "type", None) == self.screen.pygame.QUIT:
                 self.running = False
@@ -191,11 +218,27 @@ class TableApp:
                 self.flow.say(f"Buttons: {message}. Retrying...", "error")
         for event in self.buttons.poll():
             self.on_button(event)
+
+    def _step_screen(self) -> None:
+        notice = self.device_notice()
         if self.flow is not None:
+            self.flow.device_notice = notice
             self.flow.tick()
             self.runner.draw()
         else:
-            self.screen.show(self.menu.view())
+            view = self.menu.view()
+            if notice is not None and view.message is None:
+                view = replace(view, message=notice)
+            self.screen.show(view)
+
+    def device_notice(self) -> MessageView | None:
+        """What stays on screen while the camera or the buttons are down (a message said once
+        fades after a few seconds; players would then throw dice that are never read)."""
+        if self._camera_error:
+            return MessageView(f"Camera: {self._camera_error}. Retrying...", "error")
+        if self._buttons_error:
+            return MessageView(f"Buttons: {self._buttons_error}. Retrying...", "error")
+        return None
 
     def on_button(self, event: Any) -> None:
         if self.flow is None:
@@ -224,10 +267,8 @@ class TableApp:
                 watchdog.ping()
                 try:
                     self.step()
-                except Exception:  # the table keeps running whatever happens
-                    log.exception("unexpected error in the table loop")
-                    if self.flow:
-                        self.flow.say("Something went wrong; the game is safe. Carry on.", "error")
+                except Exception as exc:  # (step guards each of its parts; this is the last net)
+                    self._part_failed("step", exc)
                 time.sleep(max(0.0, period - (time.monotonic() - t0)))
         except KeyboardInterrupt:
             pass

@@ -37,9 +37,9 @@ class Backoff:
 class RetryingFrameSource:
     """Wraps a FrameSource so `read()` never raises: errors are kept in `error` for the screen.
 
-    After a FrameSourceError the source is closed and `reconnect()` is tried again when the
-    backoff delay (measured on `clock`) has passed; meanwhile reads return None. A successful
-    reconnect clears `error`.
+    After an error (a FrameSourceError, or any other a driver raises) the source is closed and
+    `reconnect()` is tried again when the backoff delay (measured on `clock`) has passed;
+    meanwhile reads return None. A successful reconnect clears `error`.
     """
 
     def __init__(self, source: FrameSource, *, clock: Clock | None = None, backoff: Backoff | None = None) -> None:
@@ -60,17 +60,26 @@ class RetryingFrameSource:
     def close(self) -> None:
         self.source.close()
 
-    def _fail(self, exc: FrameSourceError) -> None:
+    def _fail(self, exc: Exception) -> None:
+        if not isinstance(exc, FrameSourceError):
+            # A driver's own error (picamera2's RuntimeError when the camera has gone away while
+            # its controls are set, libcamera's timeouts): the same as a FrameSourceError to the
+            # table. Let through, it stopped the table's loop before the buttons and the screen.
+            log.warning("%s: unexpected camera error", self.name, exc_info=exc)
+            exc = FrameSourceError(f"{type(exc).__name__}: {exc}", self.name)
         if self.error is None or str(exc) != str(self.error):
             log.warning("%s", exc)
         self.error = exc
-        self.source.close()
+        try:
+            self.source.close()
+        except Exception:           # (a camera that has gone away may fail to close too)
+            log.warning("%s: closing after an error failed", self.name, exc_info=True)
         self._retry_at = self.clock() + self.backoff.next_delay()
 
     def _attempt(self, action: Callable[[], Any]) -> bool:
         try:
             action()
-        except FrameSourceError as exc:
+        except Exception as exc:
             self._fail(exc)
             return False
         if self.error is not None:
@@ -86,7 +95,7 @@ class RetryingFrameSource:
                 return None
         try:
             return getattr(self.source, method)()
-        except FrameSourceError as exc:
+        except Exception as exc:
             self._fail(exc)
             return None
 

@@ -605,3 +605,48 @@ def test_retrying_source_reports_error_and_reconnects_after_delay() -> None:
     clock.advance(0.2)
     frame = retrying.read()
     assert frame is not None and grey_level(frame) == 7 and retrying.error is None
+
+
+class _DriverFails:
+    """A camera whose driver raises its own error (not a FrameSourceError): picamera2 raises
+    RuntimeError when the camera has gone away while its controls are set; close fails too."""
+
+    name = "camera"
+
+    def __init__(self) -> None:
+        self.failing = True
+        self.closed = 0
+        self.reconnects = 0
+
+    def open(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed += 1
+        if self.failing:
+            raise RuntimeError("camera has gone away")
+
+    def reconnect(self) -> None:
+        self.reconnects += 1
+        if self.failing:
+            raise RuntimeError("Camera frontend has timed out!")
+
+    def read(self) -> Frame | None:
+        if self.failing:
+            raise RuntimeError("Failed to set controls: camera has gone away")
+        return Frame(solid_image(9), 0.0, 0)
+
+
+def test_a_drivers_own_error_is_a_camera_problem_retried_like_any():
+    clock = FakeClock(0.0)
+    source = _DriverFails()
+    retrying = RetryingFrameSource(source, clock=clock, backoff=Backoff(1.0, 4.0))
+    retrying.open()
+    assert retrying.read() is None                       # no exception out of the wrapper
+    assert isinstance(retrying.error, FrameSourceError) and "RuntimeError" in str(retrying.error)
+    assert "camera has gone away" in str(retrying.error) and source.closed == 1
+    clock.advance(1.1)
+    assert retrying.read() is None and source.reconnects == 1     # retried, failed again
+    source.failing = False
+    clock.advance(2.1)
+    assert grey_level(retrying.read()) == 9 and retrying.error is None  # type: ignore[arg-type]

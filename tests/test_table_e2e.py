@@ -379,6 +379,80 @@ def test_button_box_unplugged_is_shown_and_the_game_waits(tmp_path):
     assert snapshot(app.flow) == before
 
 
+def test_a_device_down_stays_on_screen_for_as_long_as_it_lasts_on_the_menu_too(tmp_path):
+    """A message said once fades after a few seconds; players would then throw dice that are
+    never read with nothing on screen to say why."""
+    from table_helpers import Clock
+
+    clock, frames, box = Clock(), NoFrames(), FakeButtons()
+    app = table_app(tmp_path, frames, box, clock=clock)
+    frames.fail = True
+    app.step()
+    clock.t += 30
+    app.step()
+    assert app.flow.message is None                              # the message said has faded
+    assert "Camera: test: camera unplugged" in app.flow.view().message.text   # the notice has not
+    frames.fail = False
+    box.status = FakeButtons(False, "serial port /dev/ttyACM0 unplugged").status
+    app.step()
+    clock.t += 30
+    app.step()
+    assert "Buttons: serial port /dev/ttyACM0 unplugged" in app.flow.view().message.text
+    box.status = FakeButtons().status
+    app.step()
+    clock.t += 30
+    app.step()
+    assert app.flow.view().message is None
+    # on the setup menu (no game yet)
+    shown = []
+    app.screen.show = shown.append
+    app.flow = app.runner = None
+    frames.fail = True
+    app.step()
+    assert shown[-1].mode == "setup" and "Camera: test: camera unplugged" in shown[-1].message.text
+
+
+class _DriverFails(NoFrames):
+    """A camera driver raising its own error at every read (picamera2's RuntimeError when the
+    camera has gone away while its exposure is set)."""
+
+    def read(self):
+        raise RuntimeError("Failed to set controls: camera has gone away")
+
+
+@pytest.mark.parametrize("wrapped", [True, False], ids=["through the retrying wrapper", "bare"])
+def test_a_camera_raising_its_own_error_leaves_the_buttons_and_the_screen_working(tmp_path, wrapped, caplog):
+    """Before, every pass raised before the buttons were read and the screen drawn: the table
+    froze, and the log had a traceback 20 times a second."""
+    from hardware import RetryingFrameSource
+
+    class Hint(FakeButtons):
+        def __init__(self):
+            super().__init__()
+            self.queue = []
+
+        def poll(self):
+            out, self.queue = self.queue, []
+            return out
+
+    frames = RetryingFrameSource(_DriverFails()) if wrapped else _DriverFails()
+    buttons = Hint()
+    app = table_app(tmp_path, frames, buttons)
+    shown = []
+    app.screen.show = shown.append
+    before = snapshot(app.flow)
+    for _ in range(5):
+        buttons.queue = [type("P", (), {"kind": "press", "name": "HINT"})()]
+        app.step()
+    assert app.flow.help_shown                      # five HINT presses handled: open, shut, ..., open
+    assert len(shown) == 5                          # the screen drawn at every pass
+    assert shown[-1].message.level == "error"
+    assert "camera has gone away" in shown[-1].message.text or "Something went wrong" in shown[-1].message.text
+    assert snapshot(app.flow) == before
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert len(tracebacks) == 1                     # logged once, not at every pass
+
+
 def test_finished_games_are_archived_and_only_the_newest_kept(tmp_path):
     """A kiosk runs for years: beyond `keep_games` the oldest archived journals go."""
     from controller.config import parse_config
