@@ -42,17 +42,36 @@ def _render_fitted(s: str, size: int, colour, bold: bool, max_width: int | None,
     f = theme.font(size, bold)
     s = printable(s, f)
     img = f.render(s, True, colour)
-    if max_width and img.get_width() > max_width:
-        while size > min_size and img.get_width() > max_width:
-            size = int(size * 0.9)
+    if max_width is not None and img.get_width() > max_width:
+        # the font has no size below theme.MIN_FONT: shrinking further would loop for nothing
+        floor = max(min_size, theme.MIN_FONT)
+        while size > floor and img.get_width() > max_width:
+            size = max(floor, min(size - 1, int(size * 0.9)))
             img = theme.font(size, bold).render(s, True, colour)
-        while len(s) > 1 and img.get_width() > max_width:  # still too wide: cut with an ellipsis
-            s = s[:-4] + "..."
-            img = theme.font(size, bold).render(s, True, colour)
+        if img.get_width() > max_width:
+            img = _cut_to_fit(s, theme.font(size, bold), colour, max_width)
     if len(_TEXT_CACHE) >= _TEXT_CACHE_MAX:
         _TEXT_CACHE.clear()
     _TEXT_CACHE[key] = img
     return img
+
+
+def _cut_to_fit(s: str, f: pygame.font.Font, colour, max_width: int) -> pygame.Surface:
+    """The longest start of `s` that fits `max_width` with an ellipsis; on a space too narrow
+    for even "..." (a tiny screen), an empty line of the text's height: drawing nothing beats
+    drawing over the neighbours, and a search that always ends beats one that could not."""
+    lo, hi = 0, len(s) - 1                  # keep s[:n] + "...": the widest n that fits
+    best = None
+    while lo <= hi:
+        n = (lo + hi) // 2
+        img = f.render(s[:n].rstrip() + "...", True, colour)
+        if img.get_width() <= max_width:
+            best, lo = img, n + 1
+        else:
+            hi = n - 1
+    if best is not None:
+        return best
+    return pygame.Surface((0, f.get_height()), pygame.SRCALPHA)
 
 
 def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int, colour=theme.TEXT,

@@ -39,10 +39,13 @@ def scale(surface: pygame.Surface) -> float:
     return max(0.5, min(h / 720.0, w / 1280.0 * 1.25))
 
 
+MIN_FONT = 10                  # px: the smallest type `font` gives (smaller is not legible)
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
-    f = pygame.font.Font(None, max(10, int(size)))  # pygame's bundled font: no download, no system font
+    f = pygame.font.Font(None, max(MIN_FONT, int(size)))  # pygame's bundled font: no download, no system font
     f.set_bold(bold)
     return f

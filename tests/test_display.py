@@ -278,3 +278,36 @@ def test_a_long_description_on_the_setup_screen_goes_on_two_lines(monkeypatch):
                                                                   "OK on a rule changes it", "House rules")]
     assert len(about) == 2 and " ".join(line for line, _ in about) == long[:1].upper() + long[1:]
     assert about[0][1] == about[1][1] == int(30 * theme.scale(surface))
+
+
+def _finishes(work, seconds: float = 60.0):
+    """Run `work` in a thread and return its result, or fail if it never ends: a hang is for
+    ever, so the generous limit only decides how long a failing run takes, not whether it fails."""
+    import threading
+
+    result: dict = {}
+
+    def run():
+        try:
+            result["value"] = work()
+        except BaseException as exc:        # re-raised in the test's own thread
+            result["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s: a loop that never ends"
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")
+
+
+@pytest.mark.parametrize("width", [-20, 0, 1, 5, 12, 30])
+@pytest.mark.parametrize("line", ["Anna", "Ann", "A", "", "Anna-Lena Schmidt", "✕ ▲"])
+def test_text_too_wide_for_even_an_ellipsis_is_cut_to_nothing_rather_than_looping(line, width):
+    """A column narrower than "..." (a tiny screen) hung the table for ever: cutting a short line
+    to s[:-4] + "..." gave "..." again. Whatever the room, the line fits it (or is not drawn)."""
+    pygame.font.init()
+    surface = pygame.Surface((100, 40))
+    rect = _finishes(lambda: draw.text(surface, line, (0, 0), 24, max_width=width, min_size=12))
+    assert rect.width <= max(0, width)
