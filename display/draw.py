@@ -115,8 +115,9 @@ def bgr_to_surface(image: np.ndarray) -> pygame.Surface:
 
 
 def fit_rect(src: tuple[int, int], dst: pygame.Rect) -> pygame.Rect:
-    """The largest rect of the source's aspect ratio centred in dst."""
+    """The largest rect of the source's aspect ratio centred in dst (empty, never of a negative
+    size, when dst has no room: a tray squeezed by a very flat screen)."""
     sw, sh = src
-    k = min(dst.width / sw, dst.height / sh)
+    k = max(0.0, min(dst.width / max(1, sw), dst.height / max(1, sh)))
     w, h = int(sw * k), int(sh * k)
     return pygame.Rect(dst.centerx - w // 2, dst.centery - h // 2, w, h)

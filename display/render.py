@@ -103,6 +103,8 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     caption_h = int(38 * s) if tray.caption else 0
     area = pygame.Rect(rect.x + 4, rect.y + 4, rect.width - 8, rect.height - 8 - caption_h)
     dst = fit_rect((iw, ih), area)
+    if dst.width < 1 or dst.height < 1:
+        return                           # no room for the image (a screen far too flat): nothing to draw
     surf = pygame.transform.smoothscale(bgr_to_surface(img), dst.size)
     surface.blit(surf, dst)
     k = dst.width / iw

@@ -311,3 +311,60 @@ def test_text_too_wide_for_even_an_ellipsis_is_cut_to_nothing_rather_than_loopin
     surface = pygame.Surface((100, 40))
     rect = _finishes(lambda: draw.text(surface, line, (0, 0), 24, max_width=width, min_size=12))
     assert rect.width <= max(0, width)
+
+
+# every size a screen or a mistyped config could have: tiny, flat (1280x72 for 1280x720), tall, huge
+ODD_SIZES = [(1, 1), (2, 2), (10, 10), (50, 30), (50, 50), (160, 120), (240, 240), (320, 240),
+             (1280, 72), (72, 1280), (100, 1500), (3000, 40)]
+
+
+def _odd_size_views(tray_image) -> list[TableView]:
+    """The views of a whole evening: the setup menu (and its HINT card), a game of eight players
+    with long names mid-play (marks on the dice, a message, the HINT card), the final standings."""
+    import dataclasses
+    import random
+
+    from controller.autoplay import AutoPlayer
+    from controller.help_card import help_card
+    from controller.rules import GAMES, new_game
+    from controller.runner import VirtualClock
+    from controller.setup_menu import SetupMenu
+    from controller.table import TableFlow
+    from controller.tablelog import TableLog
+    from display.view import DieMark, PromptView, TrayView
+
+    menu = SetupMenu()
+    views = [menu.view()]
+    menu.on_button("press", "HINT")
+    views.append(menu.view())
+    players = [chr(65 + i) + "nna-Lena Schmidt-Oberholzer"[: 4 + 3 * i] for i in range(8)]
+    state, bot = new_game("classic", players), AutoPlayer(random.Random(3))
+    for _ in range(40):
+        state = state.apply(bot.next_input(state))
+    play = TableFlow(state, TableLog("classic", players), clock=VirtualClock()).view(tray_image)
+    marks = tuple(DieMark((40 + 60 * i, 40, 90 + 60 * i, 90), "K", held=i % 2 == 0, doubtful=i == 1,
+                          selected=i == 2, position=i + 1) for i in range(5))
+    play = dataclasses.replace(play, tray=TrayView(tray_image, marks, "Settled: K K Q J 10"),
+                               message=MessageView("Camera unplugged: check its cable " * 3, "error"))
+    views += [play, dataclasses.replace(play, help=help_card(GAMES["classic"]), message=None)]
+    views.append(TableView("final", "Classic: final standings", "Game over", sheet=play.sheet,
+                           prompt=PromptView("", "", hint="OK: a new game · BACK twice: undo the last choice"),
+                           standings=tuple(Standing(name, 300 - i, i + 1, i == 0) for i, name in enumerate(players))))
+    return views
+
+
+@pytest.mark.parametrize("size", ODD_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen_draws_at_any_size_without_raising_or_hanging(size, tray_image):
+    """The config and --size refuse screens too small to read, but a fullscreen display can be
+    any size, and nothing drawn may hang the table (160x120 did) or raise every frame (1280x72:
+    'Cannot scale to negative size')."""
+    screen = Screen(size, headless=True)
+    views = _odd_size_views(tray_image)
+
+    def draw_all():
+        for view in views:
+            screen.show(view)
+            screen.show(view)          # a second time: the tray alone, over the static drawing
+        return True
+
+    assert _finishes(draw_all)
