@@ -61,6 +61,24 @@ class VisionConfig:
         return SettleConfig(**self.settle)
 
 
+#: The smallest screen whose type can still be read across a table: below 320x240 the score
+#: sheet's cells and the prompt shrink to dots or are cut to nothing. Larger than 8000 a side is a
+#: typo (an 8K TV is 7680x4320) that would only cost memory.
+MIN_SCREEN = (320, 240)
+MAX_SCREEN_SIDE = 8000
+
+
+def screen_size_problem(width: int, height: int) -> str | None:
+    """Why a window of this size cannot be used (None: it can); shared by [display] size and
+    the --size options, so both refuse the same sizes with the same reason."""
+    if width < MIN_SCREEN[0] or height < MIN_SCREEN[1]:
+        return (f"{width}x{height} is too small to read across a table: at least "
+                f"{MIN_SCREEN[0]}x{MIN_SCREEN[1]}")
+    if width > MAX_SCREEN_SIDE or height > MAX_SCREEN_SIDE:
+        return f"{width}x{height} is larger than any screen: at most {MAX_SCREEN_SIDE} a side"
+    return None
+
+
 @dataclass(frozen=True)
 class DisplayConfig:
     size: tuple[int, int] = (1280, 720)             # window size; fullscreen uses the screen's own
@@ -294,6 +312,9 @@ class _Reader:
         if not (isinstance(size, list) and len(size) == 2
                 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
             raise self.error("display", "size", f'must be like "1280x720" or [1280, 720], not {_describe(size)}')
+        problem = screen_size_problem(size[0], size[1])
+        if problem:
+            raise self.error("display", "size", problem)
         fullscreen = self.value(section, "display", "fullscreen", bool, False)
         return DisplayConfig(size=(size[0], size[1]), fullscreen=fullscreen)
 

@@ -23,6 +23,7 @@ from vision import reader as vision_reader
 from vision.cli import output_folder
 from vision.settle import SettleConfig, SettleTracker
 
+from .config import screen_size_problem
 from .demo import DemoDirector, Press
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
@@ -42,8 +43,9 @@ def parse_size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise OptionError(f"--size takes WIDTHxHEIGHT, e.g. 800x480, not {text!r}") from None
-    if not (200 <= w <= 8000 and 200 <= h <= 8000):
-        raise OptionError(f"--size {text} is out of range")
+    problem = screen_size_problem(w, h)
+    if problem:
+        raise OptionError(f"--size {problem}")
     return w, h
 
 

@@ -233,6 +233,20 @@ def test_a_screenshot_folder_that_cannot_be_one_is_said_before_any_game(run, tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile.jpg"]
 
 
+@pytest.mark.parametrize("command", sorted(FOLDER_ARGV))
+@pytest.mark.parametrize("size, error", [
+    ("1280x72", "--size 1280x72 is too small to read across a table: at least 320x240"),
+    ("240x240", "--size 240x240 is too small to read across a table: at least 320x240"),
+    ("9000x720", "--size 9000x720 is larger than any screen: at most 8000 a side"),
+])
+def test_a_screen_size_too_small_to_read_is_refused_as_the_config_refuses_it(run, tmp_path, monkeypatch,
+                                                                              command, size, error):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    code, out, err = run(*FOLDER_ARGV[command], "--headless", "--size", size, "--screenshots", tmp_path)
+    assert (code, out, err) == (2, "", f"dicetable {command}: {error}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_fixture_game_whose_log_cannot_be_written_says_so(run, tmp_path):
     code, out, err = run(*FOLDER_ARGV["play"], "--log", tmp_path / "not" / "log.json")
     assert code == 2

@@ -73,6 +73,28 @@ tie = "fewer_zeros"
     assert t.options == {"thirteen": {"two_pairs_value": 25, "tie": "fewer_zeros"}}
 
 
+@pytest.mark.parametrize("size, problem", [
+    ('"1280x72"', "1280x72 is too small to read across a table: at least 320x240"),   # a typo for 1280x720
+    ("[240, 240]", "240x240 is too small"),
+    ('"160x120"', "160x120 is too small"),
+    ('"1x1"', "1x1 is too small"),
+    ("[320, 239]", "320x239 is too small"),
+    ('"12800x720"', "at most 8000 a side"),
+])
+def test_display_size_too_small_to_read_is_refused_naming_the_key(tmp_path, size, problem):
+    """Such sizes were taken: 160x120 and 240x240 with eight players hung the table for ever,
+    1280x72 raised on every frame."""
+    path = write(tmp_path, f"[display]\nsize = {size}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value).startswith(f"{path}: [display] size: ")
+    assert problem in str(err.value)
+
+
+def test_display_size_of_the_smallest_readable_screen_is_taken(tmp_path):
+    assert load_config(write(tmp_path, '[display]\nsize = "320x240"\n')).display.size == (320, 240)
+
+
 def test_display_size_string_or_list(tmp_path):
     assert load_config(write(tmp_path, '[display]\nsize = "800x480"\n')).display.size == (800, 480)
     assert load_config(write(tmp_path, "[display]\nsize = [1920, 1080]\nfullscreen = true\n")).display \
