@@ -3,7 +3,8 @@
 Café staff edit this file by hand, so reading it is forgiving where it can be and precise where
 it cannot: a missing file means "all defaults" (and a log line saying so), an unknown key is a
 warning naming it (a typo must not keep the table from starting), but a value of the wrong type
-is a `ConfigError` naming the file and the key, and a TOML syntax error names the line.
+or out of its range (nan and inf included) is a `ConfigError` naming the file, the key and the
+range, and a TOML syntax error names the line.
 
 The `[camera]` and `[buttons]` tables are handed as dicts to `hardware.make_frame_source` /
 `make_button_source`, which check their own keys; only their `type` is checked here, so that a
@@ -13,6 +14,7 @@ calibrate` (it rewrites that one table, so hand-tuned settle parameters live in 
 from __future__ import annotations
 
 import logging
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -28,6 +30,7 @@ DEFAULT_JOURNAL_DIR = Path("/var/lib/dicetable")
 CALIBRATION_KEYS = ("tray", "die_px", "frame_size", "background_bgr", "background_std", "brightness",
                     "dice_seen", "advice", "calibrated_at", "walls")
 SECTIONS = ("table", "camera", "buttons", "vision", "display")
+MAX_SHOW_SECONDS = 60       # the longest confirm_seconds / check_seconds: a minute
 
 
 class ConfigError(ValueError):
@@ -188,6 +191,15 @@ class _Reader:
             raise self.error(where, key, f"must be {_TYPE_NAMES.get(kind, kind.__name__)}, not {_describe(value)}")
         return float(value) if kind is float else value
 
+    def number(self, table: Mapping[str, Any], where: str, key: str, kind: type, default: Any,
+               low: float, high: float, unit: str = "") -> Any:
+        """A number within [low, high]: TOML also writes nan, inf and negatives, which passed the
+        type check and left a table that never accepted a reading, without a word."""
+        value = self.value(table, where, key, kind, default)
+        if key in table and not (math.isfinite(value) and low <= value <= high):
+            raise self.error(where, key, f"must be from {low} to {high}{unit}, not {value}")
+        return value
+
     # -- sections
     def table(self, section: dict[str, Any]) -> TableConfig:
         self.unknown(section, ("game", "players", "options", "journal_dir", "confirm_seconds", "check_below",
@@ -202,15 +214,10 @@ class _Reader:
         if len(set(names)) != len(names):
             raise self.error("table", "players", "names must be different")
         journal = self.value(section, "table", "journal_dir", str, str(DEFAULT_JOURNAL_DIR))
-        confirm = self.value(section, "table", "confirm_seconds", float, 1.5)
-        if confirm < 0:
-            raise self.error("table", "confirm_seconds", f"must be 0 or more, not {confirm}")
-        check_below = self.value(section, "table", "check_below", float, 0.9)
-        if not 0 <= check_below <= 1:
-            raise self.error("table", "check_below", f"must be from 0 (never) to 1, not {check_below}")
-        check_seconds = self.value(section, "table", "check_seconds", float, 4.0)
-        if check_seconds < 0:
-            raise self.error("table", "check_seconds", f"must be 0 or more, not {check_seconds}")
+        # (a reading shown longer than a minute before it counts is a typo, not a house rule)
+        confirm = self.number(section, "table", "confirm_seconds", float, 1.5, 0, MAX_SHOW_SECONDS, " seconds")
+        check_below = self.number(section, "table", "check_below", float, 0.9, 0, 1, " (0: never)")
+        check_seconds = self.number(section, "table", "check_seconds", float, 4.0, 0, MAX_SHOW_SECONDS, " seconds")
         keep_games = self.value(section, "table", "keep_games", int, 5000)
         if keep_games < 0:
             raise self.error("table", "keep_games", f"must be 0 (keep all) or more, not {keep_games}")
@@ -284,20 +291,23 @@ class _Reader:
         self.unknown(calibration, CALIBRATION_KEYS, "vision")
         tray = calibration.get("tray")
         if tray is not None and not (isinstance(tray, list) and len(tray) == 4
-                                     and all(_is_number(v) for v in tray)):
-            raise self.error("vision", "tray", f"must be [x0, y0, x1, y1] in pixels, not {_describe(tray)}")
-        self.value(calibration, "vision", "die_px", float, None)
+                                     and all(_is_number(v) and 0 <= v < 1e6 for v in tray)
+                                     and tray[0] < tray[2] and tray[1] < tray[3]):
+            raise self.error("vision", "tray", f"must be [x0, y0, x1, y1] in pixels, x0 < x1 and y0 < y1, "
+                                               f"not {_describe(tray)}")
+        self.number(calibration, "vision", "die_px", float, None, 1, 1e5, " pixels")
         settle = self.value(section, "vision", "settle", dict, {})
         return VisionConfig(calibration=calibration, settle=self.settle(settle))
 
     def settle(self, settle: dict[str, Any]) -> dict[str, Any]:
         from dataclasses import fields
 
-        from vision.settle import SettleConfig
+        from vision.settle import SETTLE_RANGES, SettleConfig
 
         kinds = {f.name: (int if f.type in (int, "int") else float) for f in fields(SettleConfig)}
         self.unknown(settle, set(kinds), "vision.settle")
-        checked = {k: self.value(settle, "vision.settle", k, kinds[k], None) for k in settle if k in kinds}
+        checked = {k: self.number(settle, "vision.settle", k, kinds[k], None, *SETTLE_RANGES[k])
+                   for k in settle if k in kinds}
         try:
             SettleConfig(**checked)
         except (TypeError, ValueError) as exc:

@@ -309,3 +309,71 @@ def test_unit_runs_the_kiosk_as_specified():
     groups = next(line for line in lines if line.startswith("SupplementaryGroups=")).split("=", 1)[1].split()
     assert set(groups) == {"video", "gpio", "dialout", "input", "render"}
     assert str(load_config(EXAMPLE).table.journal_dir) == "/var/lib/dicetable"
+
+
+# ------------------------------------------------------------------- numbers out of their range
+# Every number of the file has a range; TOML also writes nan, inf and negatives, which passed the
+# type checks and left a table that never took a reading ("Tray empty" / "Dice moving..." for ever).
+NUMBERS = {   # section, key: (a value below the range, one above it), besides nan, inf and -inf
+    ("table", "confirm_seconds"): ("-1", "61"),
+    ("table", "check_seconds"): ("-1", "61"),
+    ("table", "check_below"): ("-0.1", "1.1"),
+    ("vision", "die_px"): ("0", "1e9"),
+    ("vision.settle", "still_frames"): ("0", "100000"),
+    ("vision.settle", "agree_readings"): ("0", "21"),
+    ("vision.settle", "box_tolerance"): ("0.0", "3.0"),
+    ("vision.settle", "work_width"): ("8", "20000"),
+    ("vision.settle", "pixel_threshold"): ("-5", "255"),
+    ("vision.settle", "motion_fraction"): ("-1.0", "0.9"),
+    ("vision.settle", "occupancy_threshold"): ("0", "300"),
+    ("vision.settle", "occupancy_fraction"): ("0.0", "2.0"),
+    ("vision.settle", "large_motion_fraction"): ("0.0", "1.5"),
+    ("vision.settle", "max_moved_fraction"): ("-0.5", "1.5"),
+    ("vision.settle", "unsure_after"): ("-1", "100000"),
+}
+WHOLE = {"still_frames", "agree_readings", "work_width", "pixel_threshold", "occupancy_threshold", "unsure_after"}
+
+
+def test_every_number_of_the_file_has_a_range_here():
+    from vision.settle import SettleConfig
+
+    settle = {("vision.settle", f.name) for f in fields(SettleConfig)}
+    table = {("table", k) for k in ("confirm_seconds", "check_seconds", "check_below")}
+    assert set(NUMBERS) == settle | table | {("vision", "die_px")}
+
+
+@pytest.mark.parametrize("where, key, value", [
+    (where, key, value) for (where, key), (low, high) in NUMBERS.items()
+    for value in (low, high) + (() if key in WHOLE else ("nan", "inf", "-inf"))
+])
+def test_a_number_out_of_its_range_is_refused_naming_key_and_range(tmp_path, where, key, value):
+    path = write(tmp_path, f"[{where}]\n{key} = {value}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value).startswith(f"{path}: [{where}] {key}: must be from ")
+    assert str(err.value).endswith(f", not {float(value) if key not in WHOLE else int(value)}")
+
+
+def test_the_ends_of_each_range_and_the_defaults_are_taken(tmp_path):
+    from controller.config import MAX_SHOW_SECONDS
+    from vision.settle import SETTLE_RANGES, SettleConfig
+
+    assert load_config(write(tmp_path, f"[table]\nconfirm_seconds = 0\ncheck_seconds = {MAX_SHOW_SECONDS}\n"))
+    for key, (low, high, _) in SETTLE_RANGES.items():
+        for value in (low, high):
+            if key == "unsure_after" and value:
+                text = f"[vision.settle]\nunsure_after = {value}\n"
+            elif key == "agree_readings":
+                text = f"[vision.settle]\nagree_readings = {value}\nunsure_after = 0\n"
+            else:
+                text = f"[vision.settle]\n{key} = {value}\n"
+            assert load_config(write(tmp_path, text)).vision.settle_config()
+    assert SettleConfig() == load_config(write(tmp_path, "")).vision.settle_config()
+
+
+@pytest.mark.parametrize("tray", ["[0, 0, nan, 100]", "[0, 0, inf, 100]", "[-5, 0, 100, 100]",
+                                  "[100, 0, 50, 100]", "[0, 100, 100, 100]"])
+def test_a_calibrated_tray_that_is_no_box_is_refused(tmp_path, tray):
+    path = write(tmp_path, f"[vision]\ntray = {tray}\n")
+    with pytest.raises(ConfigError, match=r"\[vision\] tray: must be \[x0, y0, x1, y1\]"):
+        load_config(path)

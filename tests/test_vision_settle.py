@@ -360,3 +360,12 @@ def test_rethrow_with_held_dice_is_a_new_throw():
     assert [e.throw for e in finals] == [2]
     assert sorted(finals[0].reading.values) == [1, 2, 4, 6, 6]
     assert not any(isinstance(e, DiceMoved) for e in events)
+
+
+@pytest.mark.parametrize("knob, value", [("motion_fraction", float("nan")), ("motion_fraction", -1.0),
+                                         ("box_tolerance", float("inf")), ("pixel_threshold", -5),
+                                         ("occupancy_fraction", 2.0), ("still_frames", 100_000)])
+def test_a_knob_out_of_its_range_is_refused_naming_it(knob, value):
+    """With these the tracker never saw a still (or an occupied) tray: the table waited for ever."""
+    with pytest.raises(ValueError, match=f"{knob} must be from .* not {value}"):
+        SettleConfig(**{knob: value})

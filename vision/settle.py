@@ -74,6 +74,25 @@ class SettleState(str, enum.Enum):
     SETTLED = "settled"
 
 
+# What each knob may be, and why (config.toml's [vision.settle] is checked against these). Out of
+# range, or nan/inf, the tracker never sees a still tray or never an occupied one, and the table
+# sits at "Dice moving..." or "Tray empty" for ever without a word. The ranges leave room for any
+# real camera: 5 fps to 60 fps, a noisy sensor, a tray seen small or whole.
+SETTLE_RANGES: dict[str, tuple[float, float, str]] = {
+    "still_frames": (1, 100, " frames"),                # 100: 10 s at 10 fps, under 2 s at 60 fps
+    "agree_readings": (1, 20, " readings"),
+    "box_tolerance": (0.01, 2.0, " x die size"),        # 0: no two readings ever agree; 2: a die's width off
+    "work_width": (16, 4000, " px"),                    # (never wider than the frame: it is capped there)
+    "pixel_threshold": (1, 254, " grey levels"),        # 0: sensor noise is motion; 255: nothing is
+    "motion_fraction": (0.0001, 0.5, " of the pixels"),  # 0: always moving; above half: never
+    "occupancy_threshold": (1, 254, " grey levels"),
+    "occupancy_fraction": (0.0001, 0.5, " of the pixels"),  # 1 or more: a tray full of dice is "empty"
+    "large_motion_fraction": (0.01, 1.0, " of the tray"),
+    "max_moved_fraction": (0.0, 1.0, " of the dice"),
+    "unsure_after": (0, 200, " readings"),              # 0: wait for agreement; 200: 20 s at 10 fps
+}
+
+
 @dataclass(frozen=True)
 class SettleConfig:
     """Tuning knobs; the defaults suit a 10 fps camera looking at a whole tray."""
@@ -95,6 +114,10 @@ class SettleConfig:
     unsure_after: int = 8
 
     def __post_init__(self) -> None:
+        for name, (low, high, unit) in SETTLE_RANGES.items():
+            value = getattr(self, name)
+            if not (math.isfinite(value) and low <= value <= high):   # (nan fails every comparison)
+                raise ValueError(f"{name} must be from {low} to {high}{unit}, not {value}")
         if self.still_frames < 1 or self.agree_readings < 1:
             raise ValueError("still_frames and agree_readings must be at least 1")
         if self.unsure_after and self.unsure_after <= self.agree_readings:
