@@ -48,7 +48,8 @@ class SerialButtonSource:
         self.port = port
         self.baudrate = int(baudrate)
         self.read_timeout_s = positive(read_timeout_s, "read_timeout_s", "buttons")
-        self.backoff = Backoff(reconnect_initial_s, max(reconnect_max_s, reconnect_initial_s))
+        initial = positive(reconnect_initial_s, "reconnect_initial_s", "buttons")
+        self.backoff = Backoff(initial, max(positive(reconnect_max_s, "reconnect_max_s", "buttons"), initial))
         self.opener = opener or self._open_port
         self.clock = clock or time.monotonic
         self.name = name

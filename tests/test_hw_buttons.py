@@ -309,3 +309,19 @@ def test_every_source_accepts_feed_so_the_display_can_offer_events_to_any() -> N
     for source in sources:
         assert isinstance(source, ButtonSource)
         assert source.feed(event) is False
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_a_source_refuses_nan_and_inf_for_its_times(tmp_path: Path, value: float) -> None:
+    """TOML writes nan and inf, and both passed `positive` (nan fails every comparison): a
+    hold_time of nan made every press short, an fps of inf a camera with no pause."""
+    from hardware import make_frame_source
+    from hardware.button_serial import SerialButtonSource
+
+    with pytest.raises(ValueError, match=r"\[buttons\] hold_time must be a finite number"):
+        make_button_source({"type": "keyboard", "hold_time": value})
+    with pytest.raises(ValueError, match=r"\[camera\] fps must be a finite number"):
+        make_frame_source({"type": "folder", "path": str(tmp_path), "fps": value})
+    for key in ("read_timeout_s", "reconnect_initial_s", "reconnect_max_s"):
+        with pytest.raises(ValueError, match=rf"\[buttons\] {key} must be a finite number"):
+            SerialButtonSource("/dev/ttyNONEXISTENT", **{key: value})
