@@ -153,12 +153,18 @@ class TableApp:
         keep = self.config.table.keep_games
         if keep <= 0:
             return
+        # only files count: a journal that was a folder is kept aside as one, and stays for the
+        # staff to look at; one that cannot be removed must not keep the others forever
         try:
-            archived = sorted(folder.glob("*.jsonl"))       # named by date and time: oldest first
-            for old in archived[:max(0, len(archived) - keep)]:
-                old.unlink()
+            archived = sorted(p for p in folder.glob("*.jsonl") if p.is_file())  # oldest first (by name)
         except OSError as exc:
             log.error("cannot remove old journals in %s: %s", folder, exc)
+            return
+        for old in archived[:max(0, len(archived) - keep)]:
+            try:
+                old.unlink()
+            except OSError as exc:
+                log.error("cannot remove old journal %s: %s", old, exc)
 
     def finish_game(self) -> None:
         """After the final standings: archive the journal, back to the setup menu."""

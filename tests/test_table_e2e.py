@@ -571,3 +571,37 @@ def test_the_kiosk_loop_tells_systemd_it_is_alive_and_survives_an_error_in_a_ste
     assert got == ["READY=1", "WATCHDOG=1"] and len(steps) == 4
     assert closed == ["buttons", "camera"]
     assert "Something went wrong; the game is safe" in app.flow.message.text
+
+
+def test_pruning_skips_a_folder_kept_aside_and_goes_on_past_an_error(tmp_path, caplog, monkeypatch):
+    """A `current.jsonl` that was a folder is kept aside as games/<stamp>-unreadable.jsonl, a
+    folder: pruning used to stop there (IsADirectoryError) and never removed anything again.
+    Now it counts only files, and one that cannot be removed does not stop the others."""
+    from controller.config import parse_config
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20200101-000000-unreadable.jsonl").mkdir()
+    for day in range(1, 6):
+        (games / f"2026010{day}-120000-thirteen.jsonl").write_text("{}\n")
+    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\nkeep_games = 2\n')
+    app = TableApp(config, Screen((800, 480), headless=True), NoFrames(), FakeButtons())
+    stuck = games / "20260101-120000-thirteen.jsonl"
+    unlink = Path.unlink
+
+    def failing_unlink(self, *args, **kw):
+        if self == stuck:
+            raise PermissionError(13, "Permission denied", str(self))
+        return unlink(self, *args, **kw)
+
+    monkeypatch.setattr(Path, "unlink", failing_unlink)
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    app.finish_game()
+    files = sorted(p.name for p in games.iterdir() if p.is_file())
+    assert (games / "20200101-000000-unreadable.jsonl").is_dir()     # kept aside, never pruned
+    assert files[0] == stuck.name and len(files) == 3                 # the newest 2, and the stuck one
+    assert files[1] == "20260105-120000-thirteen.jsonl"
+    assert "cannot remove old journal" in caplog.text and stuck.name in caplog.text
