@@ -56,31 +56,74 @@ class Journal:
 
     @staticmethod
     def load(path: str | Path) -> TableLog:
-        """Read a journal back as a table log; a torn last line (power cut) is dropped."""
+        """Read a journal back as a table log; a torn last line (power cut) is dropped. Any other
+        line that is not a journal line is a LogError naming it (`index`: where its input was)."""
+        table_log, damage = Journal.read(path)
+        if damage is not None:
+            raise LogError(f"journal {path}: {damage}", len(table_log.inputs))
+        return table_log
+
+    @staticmethod
+    def read(path: str | Path) -> tuple[TableLog, str | None]:
+        """The journal's game up to its first damaged line, and what that damage is (None: none).
+
+        Only a journal without a usable header is a LogError: the moves before a damaged line
+        still replay, and a resume keeps them. Lines are decoded one by one (bytes split at
+        newlines), so a stray non-UTF-8 byte is the damage of one line, not of the file.
+        """
         try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
+            lines = Path(path).read_bytes().split(b"\n")
         except OSError as exc:
             raise LogError(f"cannot read journal {path}: {exc.strerror or exc}") from None
+        if lines[-1] == b"":
+            lines.pop()                       # the newline that ends the last line
         if not lines:
             raise LogError(f"journal {path} is empty")
         try:
-            header = json.loads(lines[0])
-        except json.JSONDecodeError:
-            raise LogError(f"journal {path} has no header line") from None
-        inputs = []
+            header = _record(lines[0].removeprefix(BOM))   # (an editor may have added a BOM)
+        except ValueError as exc:
+            raise LogError(f"journal {path} has no header line (line 1 {exc})") from None
+        inputs: list[Any] = []
+        damage = None
         for number, line in enumerate(lines[1:], start=2):
             try:
-                data = json.loads(line)
-            except json.JSONDecodeError:
-                if number == len(lines):
+                data = _record(line)
+            except ValueError as exc:
+                if isinstance(exc, _Torn) and number == len(lines):
                     log.warning("journal %s: dropped a torn last line", path)
-                    break
-                raise LogError(f"journal {path}: line {number} is not JSON") from None
+                else:
+                    damage = f"line {number} {exc}"
+                break
             if data == TAKE_BACK:
                 if not inputs:
-                    raise LogError(f"journal {path}: line {number} takes back an input that is not there")
+                    damage = f"line {number} takes back an input that is not there"
+                    break
                 inputs.pop()
             else:
                 inputs.append(data)
         header["inputs"] = inputs
-        return TableLog.from_json(header)
+        try:
+            return TableLog.from_json(header), damage
+        except LogError as exc:
+            raise LogError(f"journal {path}: {exc}") from None
+
+
+BOM = "\ufeff".encode()
+
+
+class _Torn(ValueError):
+    """A line that is not JSON text at all: as the last line, what a power cut leaves."""
+
+
+def _record(line: bytes) -> dict[str, Any]:
+    """One journal line as its JSON object; ValueError saying what else it is."""
+    try:
+        data = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _Torn("is not UTF-8 text") from None
+    except (ValueError, RecursionError):      # not JSON; a number too long; nested too deep
+        raise _Torn("is not JSON") from None
+    if not isinstance(data, dict):
+        shown = json.dumps(data)
+        raise ValueError(f"is {shown if len(shown) <= 20 else shown[:17] + '...'}, not a JSON object")
+    return data

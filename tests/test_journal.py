@@ -1,0 +1,99 @@
+"""The journal read back: whatever a damaged card or a stray edit leaves in it is a LogError
+naming the line (a torn last line is dropped), never another exception, and never a table that
+cannot start."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.journal import Journal
+from controller.tablelog import FORMAT, LogError, TableLog
+from display.screen import Screen
+
+HEADER = json.dumps({"format": FORMAT, "game": "thirteen", "players": ["Ann"], "options": {}}).encode()
+DICE = json.dumps({"type": "dice", "player": 0, "values": [6, 6, 6, 3, 3]}).encode()
+CHOOSE = json.dumps({"type": "choose", "player": 0, "option": "FULL_HOUSE"}).encode()
+
+BAD_HEADERS = {
+    "array": b"[]", "number": b"5", "null": b"null", "string": b'"thirteen"', "true": b"true",
+    "not-utf8": b'{"game": "thirt\xff\xfe"}', "torn": b'{"format": "dicetable-log/1", "ga',
+    "blank": b"", "nested-too-deep": b"[" * 100_000, "number-too-long": b"1" * 5000,
+    "no-game": b"{}", "players-not-a-list": b'{"game": "thirteen", "players": "Ann"}',
+    "options-not-an-object": b'{"game": "thirteen", "players": ["Ann"], "options": []}',
+    "format": b'{"format": "other/2", "game": "thirteen", "players": ["Ann"]}',
+}
+
+BAD_LINES = {
+    "array": b"[]", "number": b"5", "null": b"null", "string": b'"dice"', "not-utf8": b'{"type": "d\xff"}',
+    "torn": b'{"type": "dice", "pla', "blank": b"", "bom": "\ufeff".encode() + DICE,
+    "nested-too-deep": b"[" * 100_000, "number-too-long": b"1" * 5000, "nul-bytes": b"\0" * 40,
+}
+
+
+def write(path: Path, *lines: bytes) -> Path:
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("first", BAD_HEADERS.values(), ids=BAD_HEADERS.keys())
+def test_a_header_that_is_not_a_game_header_is_a_log_error(tmp_path, first):
+    with pytest.raises(LogError, match="journal"):
+        Journal.load(write(tmp_path / "current.jsonl", first, DICE))
+
+
+@pytest.mark.parametrize("line", BAD_LINES.values(), ids=BAD_LINES.keys())
+def test_a_damaged_line_in_the_middle_is_a_log_error_naming_it(tmp_path, line):
+    path = write(tmp_path / "current.jsonl", HEADER, DICE, line, CHOOSE)
+    with pytest.raises(LogError, match="line 3 ") as caught:
+        Journal.load(path)
+    assert caught.value.index == 1               # the input that should have been there
+
+
+@pytest.mark.parametrize("line", [BAD_LINES["torn"], BAD_LINES["not-utf8"], b'{"type": "re\xff\xfe'],
+                         ids=["torn", "not-utf8", "torn-not-utf8"])
+def test_a_torn_last_line_is_dropped_even_with_a_stray_byte(tmp_path, line):
+    path = tmp_path / "current.jsonl"
+    path.write_bytes(HEADER + b"\n" + DICE + b"\n" + line)
+    assert Journal.load(path).inputs == [json.loads(DICE)]
+
+
+@pytest.mark.parametrize("line", [b"5", b"[]", b"null"], ids=["number", "array", "null"])
+def test_a_last_line_that_is_json_but_not_a_record_is_damage_not_a_tear(tmp_path, line):
+    with pytest.raises(LogError, match="line 3 is .*not a JSON object"):
+        Journal.load(write(tmp_path / "current.jsonl", HEADER, DICE, line))
+
+
+def test_a_bom_before_the_header_and_crlf_line_ends_are_read(tmp_path):
+    path = tmp_path / "current.jsonl"
+    path.write_bytes("\ufeff".encode() + HEADER + b"\r\n" + DICE + b"\r\n")
+    log = Journal.load(path)
+    assert (log.game, log.inputs) == ("thirteen", [json.loads(DICE)])
+
+
+def table(tmp_path):
+    from controller.config import parse_config
+    from controller.table_app import TableApp
+    from test_table_e2e import FakeButtons, NoFrames
+
+    return TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
+                    NoFrames(), FakeButtons())
+
+
+@pytest.mark.parametrize("first", BAD_HEADERS.values(), ids=BAD_HEADERS.keys())
+def test_the_table_starts_and_sets_aside_a_journal_without_a_usable_header(tmp_path, first):
+    """Found in review: `[]`, `5`, `null` raised TypeError and a non-UTF-8 byte UnicodeDecodeError
+    out of TableApp(), and `dicetable run` blamed the config."""
+    write(tmp_path / "current.jsonl", first, DICE)
+    app = table(tmp_path)
+    assert app.flow is None and not (tmp_path / "current.jsonl").exists()
+    assert [p.name.endswith("-unreadable.jsonl") for p in (tmp_path / "games").iterdir()] == [True]
+
+
+def test_a_torn_last_line_with_a_stray_byte_resumes_the_game(tmp_path):
+    """/tmp/review_c/repro_journal_non_utf8.sh: the table refused to start at all."""
+    (tmp_path / "current.jsonl").write_bytes(HEADER + b"\n" + DICE + b'\n{"type": "re\xff\xfe')
+    app = table(tmp_path)
+    assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE)]
+    assert "Resumed" in app.flow.message.text
