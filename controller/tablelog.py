@@ -67,6 +67,8 @@ class TableLog:
             return cls.from_json(json.loads(text))
         except json.JSONDecodeError as exc:
             raise LogError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        except (ValueError, RecursionError) as exc:    # a number too long, arrays nested too deep
+            raise LogError(f"{path} is not a table log: {exc}") from None
 
     def save(self, path: str | Path) -> None:
         """Write atomically (temp file + rename): a power cut leaves the old log or the new one."""

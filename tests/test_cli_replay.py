@@ -436,3 +436,14 @@ def test_replay_reads_a_journal_with_a_choice_taken_back(tmp_path, run):
     bad.write_text(path.read_text().splitlines()[0] + '\n{"undo": true}\n')
     code, out, err = run("replay", str(bad))
     assert code == 2 and "takes back an input that is not there" in err
+
+
+@pytest.mark.parametrize("content", ["1" * 5000, "[" * 100_000, "\ufeff{}"], ids=["long-number", "deep", "bom"])
+def test_json_that_python_refuses_to_decode_is_one_line_exit_2(run, tmp_path, content):
+    """Found with the journal's review: a 5000-digit number raised ValueError and arrays nested
+    100,000 deep RecursionError out of TableLog.load (a traceback from `dicetable replay`)."""
+    path = tmp_path / "log.json"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run("replay", path)
+    assert code == 2 and out == ""
+    assert str(path) in assert_one_line_error(err)
