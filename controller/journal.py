@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .tablelog import FORMAT, LogError, TableLog
+from .rules import GameState
+from .tablelog import FORMAT, LogError, TableLog, replay
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +108,29 @@ class Journal:
             return TableLog.from_json(header), damage
         except LogError as exc:
             raise LogError(f"journal {path}: {exc}") from None
+
+
+@dataclass
+class Recovered:
+    """A journal's game, replayed as far as it goes."""
+
+    log: TableLog                # the inputs that replay; the journal's others are lost
+    state: GameState
+    damage: str | None = None    # why the rest was not replayed (None: the whole journal was)
+
+
+def recover(path: str | Path) -> Recovered:
+    """The game in a journal up to its first damaged line or the first input the rules refuse:
+    one bad line must cost the moves from there on, not the whole game. LogError when there is
+    no game to resume (no usable header, an unknown game or options)."""
+    table_log, damage = Journal.read(path)
+    try:
+        return Recovered(table_log, replay(table_log), damage)
+    except LogError as exc:
+        if exc.index is None:
+            raise
+        del table_log.inputs[exc.index:]
+        return Recovered(table_log, replay(table_log), str(exc))
 
 
 BOM = "\ufeff".encode()

@@ -22,12 +22,12 @@ from vision import reader as vision_reader
 from vision.settle import SettleTracker
 
 from .config import Config, load_config
-from .journal import Journal
+from .journal import Journal, recover
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu
 from .short_panel import button_words, panel_buttons
 from .table import OVER, TableFlow
-from .tablelog import LogError, TableLog, replay
+from .tablelog import LogError, TableLog
 from .watchdog import Watchdog
 
 log = logging.getLogger(__name__)
@@ -84,21 +84,38 @@ class TableApp:
 
     # ------------------------------------------------------------------------------ games
     def resume(self) -> None:
-        """Continue an unfinished game from its journal, if there is one."""
+        """Continue an unfinished game from its journal, if there is one. A damaged journal
+        costs only the moves from the damage on: the game resumes before it, the journal as it
+        was is kept aside, and the screen says so (the staff do not read the log every day)."""
         path = self.journal_dir / CURRENT
-        if not path.exists():
-            return
         try:
-            table_log = Journal.load(path)
-            state = replay(table_log)
-        except LogError as exc:
-            log.error("cannot resume %s: %s; it is kept aside", path, exc)
-            self._archive(path, "unreadable")
+            if not path.exists():
+                return
+            found = recover(path)
+        except Exception as exc:  # LogError, or anything else: a journal must not stop the table
+            (log.error if isinstance(exc, LogError) else log.exception)(
+                "cannot resume %s: %s; it is kept aside", path, exc)
+            kept = self._archive(path, "unreadable")
+            self.menu.message = MessageView("The last game could not be resumed: its journal is damaged"
+                                            + (f" (kept in {kept})." if kept else "."), "warning")
             return
-        if state.is_over:
-            self._archive(path, table_log.game)
+        kept = None
+        if found.damage:
+            log.error("journal %s is damaged (%s): the game resumes after move %d; the journal is kept aside",
+                      path, found.damage, len(found.log.inputs))
+            kept = self._archive(path, "damaged")
+        if found.state.is_over:
+            if found.damage:
+                self.menu.message = MessageView("The last game was over; its journal had damage after the end"
+                                                + (f" (kept in {kept})." if kept else "."), "warning")
+            else:
+                self._archive(path, found.log.game)
             return
-        self._start(state, table_log, resumed=True)
+        self._start(found.state, found.log, resumed=True)
+        if found.damage:
+            self.flow.say(f"Resumed {found.state.title} for {', '.join(found.state.players)} after a restart, "
+                          f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
+                          + (f" (kept in {kept})." if kept else "."), "warning")
 
     def start_new(self) -> None:
         result = self.menu.done
@@ -135,7 +152,8 @@ class TableApp:
         if unsaved:
             self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 
-    def _archive(self, path: Path, label: str) -> None:
+    def _archive(self, path: Path, label: str) -> Path | None:
+        """Move a journal to games/<stamp>-<label>.jsonl; where it went (None: it could not)."""
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         target = self.journal_dir / "games" / f"{stamp}-{label}.jsonl"
         try:
@@ -143,9 +161,10 @@ class TableApp:
             os.replace(path, target)
         except OSError as exc:   # the table goes on; the journal stays where it is
             log.error("cannot archive the journal %s: %s", path, exc)
-            return
+            return None
         log.info("journal archived as %s", target)
         self._prune(target.parent)
+        return target
 
     def _prune(self, folder: Path) -> None:
         """Keep the newest `keep_games` archived journals: a table that runs for years must not

@@ -97,3 +97,76 @@ def test_a_torn_last_line_with_a_stray_byte_resumes_the_game(tmp_path):
     app = table(tmp_path)
     assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE)]
     assert "Resumed" in app.flow.message.text
+
+
+DICE_7 = json.dumps({"type": "dice", "player": 0, "values": [6, 6, 6, 3, 7]}).encode()
+DAMAGE = dict(BAD_LINES, **{"refused-by-the-rules": DICE_7, "take-back-of-nothing": None})
+
+
+@pytest.mark.parametrize("line", DAMAGE.values(), ids=DAMAGE.keys())
+def test_a_damaged_journal_resumes_the_game_up_to_the_damage_and_says_so(tmp_path, line):
+    """/tmp/review_c/repro_resume_failure_silent.py: one bad line among good moves set the whole
+    game aside, and the screen showed the setup menu without a word."""
+    from controller.tablelog import replay
+
+    if line is None:     # a take-back right after the header: nothing before it to take back
+        lines, good = (HEADER, b'{"undo": true}', DICE, CHOOSE), []
+    else:
+        lines, good = (HEADER, DICE, CHOOSE, DICE, line, CHOOSE, DICE), [DICE, CHOOSE, DICE]
+    write(tmp_path / "current.jsonl", *lines)
+    original = (tmp_path / "current.jsonl").read_bytes()
+    app = table(tmp_path)
+    inputs = [json.loads(g) for g in good]
+    assert app.flow is not None and app.flow.log.inputs == inputs
+    assert app.flow.state.snapshot() == replay(TableLog("thirteen", ["Ann"], {}, inputs)).snapshot()
+    [kept] = (tmp_path / "games").iterdir()
+    assert kept.name.endswith("-damaged.jsonl") and kept.read_bytes() == original
+    message = app.flow.view().message
+    assert message.level == "warning"
+    assert f"up to move {len(good)}: the rest of the journal was damaged (kept in {kept})." in message.text
+    assert Journal.load(tmp_path / "current.jsonl").inputs == inputs      # a fresh journal, good moves only
+    again = table(tmp_path)                                               # and another power cut
+    assert again.flow.log.inputs == inputs and "damaged" not in again.flow.message.text
+
+
+def test_a_journal_that_cannot_be_resumed_at_all_is_named_on_the_setup_menu(tmp_path):
+    write(tmp_path / "current.jsonl", b"[]", DICE)
+    app = table(tmp_path)
+    [kept] = (tmp_path / "games").iterdir()
+    message = app.menu.view().message
+    assert app.flow is None and message.level == "warning"
+    assert message.text == f"The last game could not be resumed: its journal is damaged (kept in {kept})."
+
+
+def test_an_unexpected_error_while_resuming_does_not_stop_the_table(tmp_path, monkeypatch, caplog):
+    """Belt and braces: whatever a journal does to the code that reads it, the table starts."""
+    import controller.table_app as table_app
+
+    def broken(path):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(table_app, "recover", broken)
+    write(tmp_path / "current.jsonl", HEADER, DICE)
+    app = table(tmp_path)
+    assert app.flow is None and "could not be resumed" in app.menu.view().message.text
+    assert "surprise" in caplog.text
+
+
+def test_damage_after_a_finished_game_goes_to_the_menu_and_says_so(tmp_path):
+    """A game over, then a line: the game cannot go on; it is kept aside, the menu says where."""
+    five = json.dumps({"type": "dice", "player": 0, "values": [6, 6, 6, 6, 6]}).encode()
+    from controller.rules import new_game
+
+    state = new_game("thirteen", ["Ann"], {})
+    lines = [HEADER]
+    while not state.is_over:
+        exp = state.expects()
+        data = ({"type": "dice", "player": 0, "values": [6] * exp.count} if hasattr(exp, "count")
+                else {"type": "choose", "player": 0, "option": exp.options[0].key})
+        state = state.apply(data)
+        lines.append(json.dumps(data).encode())
+    write(tmp_path / "current.jsonl", *lines, five)
+    app = table(tmp_path)
+    [kept] = (tmp_path / "games").iterdir()
+    assert app.flow is None and kept.name.endswith("-damaged.jsonl")
+    assert f"kept in {kept}" in app.menu.view().message.text
