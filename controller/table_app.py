@@ -274,6 +274,17 @@ class TableApp:
             self.finish_game()
         elif self.runner is not None:
             self.runner.feed_button(event)
+            if self.flow.abandoned and self.journal is not None:
+                self._end_abandoned()
+
+    def _end_abandoned(self) -> None:
+        """ABANDON twice ends the game for good. The journal has no line for it, so it is archived
+        at once (as <game>-abandoned): a power cut before OK must not bring the game back. Nothing
+        is journaled after it (an abandoned game takes no more input)."""
+        assert self.flow is not None
+        if self._archive(self.journal_dir / CURRENT, f"{self.flow.log.game}-abandoned") is not None:
+            self.flow.on_apply = self.flow.on_take_back = None
+            self.journal = None
 
     def run_forever(self) -> int:
         import signal

@@ -605,3 +605,35 @@ def test_pruning_skips_a_folder_kept_aside_and_goes_on_past_an_error(tmp_path, c
     assert files[0] == stuck.name and len(files) == 3                 # the newest 2, and the stuck one
     assert files[1] == "20260105-120000-thirteen.jsonl"
     assert "cannot remove old journal" in caplog.text and stuck.name in caplog.text
+
+
+def test_an_abandoned_game_stays_abandoned_after_a_power_cut(tmp_path, capsys):
+    """ABANDON twice was not journaled: a power cut before OK (the next game) resumed the game
+    the players had abandoned. Now its journal is archived at once as <game>-abandoned, and it
+    still replays."""
+    from controller.table_app import TableApp
+    from vision.types import Die, Reading
+
+    app = table_app(tmp_path, NoFrames(), FakeButtons())
+    press = type("P", (), {"kind": "press", "name": ""})
+
+    def push(name):
+        event = press()
+        event.name = name
+        app.on_button(event)
+
+    app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
+                                      for i, v in enumerate([6, 6, 6, 3, 3]))))
+    push("OK")
+    push("ABANDON")
+    assert (tmp_path / "current.jsonl").exists()         # once: only a warning
+    push("ABANDON")
+    assert app.flow.abandoned and not (tmp_path / "current.jsonl").exists()
+    [kept] = (tmp_path / "games").iterdir()
+    assert kept.name.endswith("-thirteen-abandoned.jsonl")
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons())   # the power cut
+    assert again.flow is None and again.menu.view().message is None
+    push("OK")                                           # the players go on: back to the menu
+    assert app.flow is None and list((tmp_path / "games").iterdir()) == [kept]
+    assert main(["replay", str(kept)]) == 0
+    assert "not over" in capsys.readouterr().out
