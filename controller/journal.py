@@ -33,11 +33,15 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         header = {"format": FORMAT, "game": table_log.game, "players": table_log.players,
                   "options": table_log.options}
-        with self.path.open("w", encoding="utf-8") as fh:
+        # written beside and renamed over: a resume rewrites the journal of the game it resumes,
+        # and a power cut in the middle must leave that journal whole, not half of it
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
             fh.write(json.dumps(header) + "\n")
             for data in table_log.inputs:
                 fh.write(json.dumps(data) + "\n")
             self._sync(fh)
+        os.replace(tmp, self.path)
 
     def append(self, data: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as fh:

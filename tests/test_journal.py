@@ -170,3 +170,17 @@ def test_damage_after_a_finished_game_goes_to_the_menu_and_says_so(tmp_path):
     [kept] = (tmp_path / "games").iterdir()
     assert app.flow is None and kept.name.endswith("-damaged.jsonl")
     assert f"kept in {kept}" in app.menu.view().message.text
+
+
+def test_starting_a_journal_over_an_old_one_replaces_it_whole_or_not_at_all(tmp_path):
+    """A resume rewrites current.jsonl (the good moves, without take-backs): it was truncated
+    first and written in place, so a power cut in between lost the game being resumed. Here the
+    write stops part way (an input json cannot write): the old journal must be intact."""
+    path = write(tmp_path / "current.jsonl", HEADER, DICE, CHOOSE)
+    before = path.read_bytes()
+    broken = TableLog("thirteen", ["Ann"], {}, [json.loads(DICE), {"type": "choose", "option": {1, 2}}])
+    with pytest.raises(TypeError):
+        Journal(path, broken)
+    assert path.read_bytes() == before
+    Journal(path, TableLog("thirteen", ["Ann"], {}, [json.loads(DICE)]))
+    assert Journal.load(path).inputs == [json.loads(DICE)]
