@@ -149,6 +149,7 @@ class TableFlow:
         self._last_read: AppliedReading | None = None
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._take_back_armed_until = 0.0
+        self._take_back_armed_for: AppliedChoice | None = None   # the choice the first BACK named
         self.abandoned = False
         # why this game is no longer journaled (see _journal): shown whenever nothing else is
         self.unsaved: MessageView | None = None
@@ -221,7 +222,11 @@ class TableFlow:
         first = next((i for i, e in enumerate(entries) if e.action == "reroll"), None)
         if first is None:
             scored = [(e.points, -i) for i, e in enumerate(entries) if e.action == "option" and e.points is not None]
-            first = -max(scored)[1] if scored else next((i for i, e in enumerate(entries) if e.action == "option"), 0)
+            # (never on an abandon: a quick double OK would give up the hand)
+            quits = {o.key for o in exp.options if _is_abandon(o)}
+            options = [i for i, e in enumerate(entries) if e.action == "option"]
+            first = (-max(scored)[1] if scored
+                     else next((i for i in options if entries[i].key not in quits), options[0] if options else 0))
         self.cursor = first
 
     @property
@@ -255,6 +260,8 @@ class TableFlow:
         self._journal(self.on_apply, data)
         self.state = new_state
         self.log.inputs.append(data)
+        if self.message is not None and self.message.level == "warning":
+            self.message = None    # (it was about what came before: "I see 4 dice", "Press BACK again...")
         self._announce()
         self._enter_phase()
         return True
@@ -272,6 +279,7 @@ class TableFlow:
     def on_reading(self, reading: Reading) -> None:
         """A final reading from the settle tracker (the tray is still and readings agree)."""
         self.last_reading = reading
+        before = self.message
         notice = next((p for p in reading.problems if p.code in STAFF_NOTICES), None)
         if notice is not None:
             # the reader read the whole view instead: the game goes on, and the staff are told
@@ -317,6 +325,8 @@ class TableFlow:
             self._offer_correction(reading)
             return
         check = [i for i, d in enumerate(reading.dice) if d.confidence < self.check_below]
+        if self.message is before:
+            self.message = None    # (about an earlier tray: "I see 4 dice" beside "Is this right?")
         self._stage(values, [d.box for d in reading.dice], exp, check)
 
     def on_dice_moved(self, reading: Reading, changed: Sequence[int]) -> None:
@@ -642,8 +652,11 @@ class TableFlow:
             return
         who = self.state.player_name(undo.player)
         now = self.clock()
-        if now >= self._take_back_armed_until:
+        # the second BACK confirms the choice the first one named: another player's choice made
+        # in between is not taken back unasked
+        if now >= self._take_back_armed_until or self._take_back_armed_for is not undo:
             self._take_back_armed_until = now + TAKE_BACK_SECONDS
+            self._take_back_armed_for = undo
             self.say(f"Press BACK again within {TAKE_BACK_SECONDS:.0f} seconds to take back {who}'s choice "
                      f"({undo.label}).", "warning")
             return
@@ -660,8 +673,13 @@ class TableFlow:
     def _abandon(self) -> None:
         exp = self.expect
         if isinstance(exp, Decide):
-            opt = next((o for o in exp.options if o.key == "ABANDON" or o.group == "abandon"), None)
+            opt = next((o for o in exp.options if _is_abandon(o)), None)
             if opt is not None:
+                if not self.choices_shown:
+                    # anyone may press it: a secret choice is its player's, made on the opened menu
+                    who = self.state.player_name(exp.player)
+                    self.say(f"{who}'s choice is secret: {who} presses OK to see it, then chooses.")
+                    return
                 self._apply(choose_input(exp.player, opt.key))
                 return
         if self.phase == OVER:
@@ -694,12 +712,15 @@ class TableFlow:
             place = 1
             for group in result.ranking:
                 for i in group:
-                    standings.append(Standing(state.players[i], result.scores[i], place, i in result.winners))
+                    # (an abandoned game has no winner: its scores are only as far as it went)
+                    standings.append(Standing(state.players[i], result.scores[i], place,
+                                              i in result.winners and not self.abandoned))
                 place += len(group)
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
+            status = f"{state.title} abandoned: the scores so far" if self.abandoned else sheet.status
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = self._named(PromptView("", "", hint=hint)) if hint else None
-            return TableView("final", title, sheet.status, sheet_json, tray, prompt, self._message_now(),
+            return TableView("final", title, status, sheet_json, tray, prompt, self._message_now(),
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
                          self._message_now(), notes=sheet.notes, help=self._help())
@@ -735,9 +756,13 @@ class TableFlow:
                             selected=bool(cur and cur.action == "die" and cur.index == i),
                             position=i + 1 if self.holds and self.choices_shown else 0)
                     for i, (v, b) in enumerate(zip(self.tray_values, self.tray_boxes))]
+        if self.phase == DECIDE and self.tray_values and not self.tray_boxes:
+            return []    # the dice decided on were thrown before others (betting Classic): not these
         if self.last_reading is not None:
             exp = self.expect
-            held = Counter(exp.held) if isinstance(exp, Throw) else Counter()
+            # held dice are marked where the tray is the one decided on; after other players'
+            # throws (betting Classic) the tray holds their dice, not the held ones
+            held = Counter(exp.held) if isinstance(exp, Throw) and self.tray_boxes else Counter()
             marks = []
             for d in self.last_reading.dice:
                 is_held = d.value is not None and held[d.value] > 0
@@ -776,8 +801,12 @@ class TableFlow:
             return PromptView(who, f"Correct die {self.correct_index + 1}: UP/DOWN change it, OK next",
                               hint="BACK leaves the dice as read" if self._amending else "BACK cancels")
         if isinstance(exp, Throw):
-            held = f" ({len(exp.held)} held stay)" if exp.held else ""
             text = exp.prompt or f"{who}: throw {exp.count} dice"
+            if exp.held and not self.tray_boxes:
+                text += f", with your held {_fmt(exp.held, exp)} back in the tray"
+            elif exp.held:     # (into the prompt's own brackets: "(throw 2 of 3, 2 held stay)")
+                note = f"{len(exp.held)} held stay"
+                text = text[:-1] + f", {note})" if text.endswith(")") else f"{text} ({note})"
             key = ""
             if exp.faces:
                 # the camera reads pips: a game of other faces is played with ordinary dice, and
@@ -787,7 +816,7 @@ class TableFlow:
             by_hand = "" if self.correction_offered is not None or exp.drawn else "hold OK: enter the dice"
             hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(), by_hand,
                                           "HINT: how to play") if h)
-            return PromptView(who, text + held + key, hint=hint)
+            return PromptView(who, text + key, hint=hint)
         assert isinstance(exp, Decide)
         if not self.choices_shown:
             return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",
@@ -810,6 +839,11 @@ class TableFlow:
             return "hold OK: correct the dice"
         undo = self.take_back_offered
         return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""
+
+
+def _is_abandon(option) -> bool:
+    """A game's own abandon choice (Pok'n Roll's hand), which the ABANDON button makes."""
+    return option.key == "ABANDON" or option.group == "abandon"
 
 
 def _face(value: int | None, faces: Sequence[str] | None) -> str:

@@ -811,3 +811,87 @@ def test_a_newer_reading_drops_an_older_readings_offer():
     flow.on_button(Press("BACK"))                                  # dropped: throw again
     flow.on_button(Press("OK", "hold"))
     assert flow.pending == [1, 1, 1, 1, 1]                         # a fresh entry, not the old four
+
+
+# --------------------------------------------------- found by playing every game at the screen
+def test_a_second_back_confirms_only_the_choice_the_first_one_named():
+    """Ann continues, BACK once (asks about Ann), Bob continues: BACK again asks about Bob
+    instead of taking Bob's choice back unasked; the stale question about Ann is gone."""
+    flow, clock = make("poknroll", ("Ann", "Bob", "Cy"), {"decision_order": "sequential"})
+    settle_and_confirm(flow, clock, [1, 3, 5])
+    score(flow, "CONTINUE")                                  # Ann
+    flow.on_button(Press("BACK"))
+    assert "take back Ann's choice" in flow.message.text
+    score(flow, "CONTINUE")                                  # Bob, within the 5 seconds
+    assert flow.message is None or "Ann" not in flow.message.text
+    inputs = len(flow.log.inputs)
+    flow.on_button(Press("BACK"))
+    assert len(flow.log.inputs) == inputs and "take back Bob's choice" in flow.message.text
+    flow.on_button(Press("BACK"))
+    assert len(flow.log.inputs) == inputs - 1 and flow.state.expects().player == 1
+
+
+def test_a_fitting_reading_clears_the_warning_about_the_tray_before_it():
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, 2, 3]))
+    assert "I see 4 dice" in flow.message.text
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    assert flow.phase == CONFIRM and flow.message is None
+
+
+def test_abandon_at_a_closed_secret_menu_chooses_nothing_and_the_cursor_never_starts_on_abandon():
+    flow, clock = make("poknroll", ("Ann", "Bob", "Cy"))
+    settle_and_confirm(flow, clock, [1, 3, 5])
+    before = snap(flow)
+    flow.on_button(Press("ABANDON"))                 # anyone's press, before Ann has opened her menu
+    assert snap(flow) == before and "Ann's choice is secret" in flow.message.text
+    flow.on_button(Press("OK"))                      # Ann opens her menu
+    assert flow.menu()[flow.cursor].key == "CONTINUE"    # a quick double OK does not give up the hand
+    flow.on_button(Press("ABANDON"))
+    assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "ABANDON"}
+
+
+def test_an_abandoned_game_names_no_winner_and_no_live_prompt():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    score(flow, "THREES")
+    flow.on_button(Press("ABANDON"))
+    flow.on_button(Press("ABANDON"))
+    view = flow.view()
+    assert view.title == "Game abandoned" and not any(s.winner for s in view.standings)
+    assert view.status == "Thirteen abandoned: the scores so far"
+
+
+def test_betting_classic_never_marks_another_players_dice_as_the_ones_decided_on():
+    """In betting Classic everyone throws before the bets; Ann's second throw is decided on her
+    recorded dice while the tray still shows Cy's. Before, Cy's dice were numbered for Ann's HOLD
+    buttons and one of Cy's kings was tagged HELD."""
+    flow, clock = make("classic", ("Ann", "Bob", "Cy"), {"variant": "betting"})
+    for values in ([5, 5, 5, 1, 2], [4, 4, 3, 2, 1], [6, 5, 3, 2, 1]):
+        settle_and_confirm(flow, clock, values)
+
+    def choose(label):
+        flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.label.startswith(label))
+        flow.on_button(Press("OK"))
+
+    for label in ("Bet 2", "Call", "Raise to 4", "Call", "Fold"):
+        choose(label)
+    assert flow.phase == DECIDE and flow.state.expects().player == 0 and flow.tray_values
+    view = flow.view()
+    assert view.tray.dice == () and view.tray.caption.startswith("Dice: ")
+    for i in (1, 2, 3):
+        flow.on_button(Press(f"HOLD{i}"))
+    choose("Throw 2")
+    view = flow.view()
+    assert "with your held K K K back in the tray" in view.prompt.text
+    assert not any(m.held for m in view.tray.dice)          # Cy's dice, still on the tray
+
+
+def test_the_held_dice_note_goes_inside_the_prompts_own_brackets():
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("HOLD1"))
+    flow.on_button(Press("HOLD2"))
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
+    flow.on_button(Press("OK"))
+    assert flow.view().prompt.text == "Ann: throw 3 dice again (throw 2 of 3, 2 held stay)"

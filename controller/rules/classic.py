@@ -274,7 +274,7 @@ class ClassicPokerDice(GameState):
             return Throw(seat, 5, (), f"{who}: throw all 5 dice", "throw", self.labels)
         if step == "rethrow":
             k = 5 - len(self.kept)
-            return Throw(seat, k, self.kept, f"{who}: throw the other {k} dice once more", "rethrow", self.labels)
+            return Throw(seat, k, self.kept, f"{who}: throw the other {k} {'die' if k == 1 else 'dice'} once more", "rethrow", self.labels)
         if step == "stake":
             return Decide(seat, tuple(Option(f"STAKE_{a}", f"Stake {a}", group="bet") for a in range(self.cap + 1)),
                           f"{who}: stake 0 to {self.cap} points")
@@ -568,7 +568,8 @@ class ClassicPokerDice(GameState):
         if self.history:
             rec = self.history[-1]
             names = " and ".join(self.players[i] for i in rec["winners"])
-            text = f"{names} {'share' if len(rec['winners']) > 1 else 'wins'} the last round"
+            # ("the last round" read as the game's last one after round 1 of 6)
+            text = f"{names} {'share' if len(rec['winners']) > 1 else 'wins'} round {len(self.history)}"
             if self.betting:
                 text += f" and {rec['share']} points" + (" each" if len(rec["winners"]) > 1 else "")
                 if rec["carried"]:
