@@ -16,38 +16,82 @@ from .draw import panel, text
 MIN_TABLE_WIDTH_PER_COLUMN = 70
 
 
-def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect, s: float) -> None:
-    panel(surface, rect)
+def _lines(table: dict[str, Any]) -> int:
+    """The table's height in rows: its title, its header and its rows."""
+    return len(table.get("rows", [])) + 1 + (1 if table.get("title") else 0)
+
+
+def min_row_height(s: float) -> int:
+    """The least row height a table is stacked at: ~13 px capitals on an 800x480 screen, ~21 px
+    on a TV (smaller cannot be read across the table; a table that would need less stays off)."""
+    return max(20, int(21 * s))
+
+
+def layout_sheet(sheet: dict[str, Any], rect: pygame.Rect, s: float
+                 ) -> tuple[list[tuple[dict[str, Any], pygame.Rect]], list[dict[str, Any]], int]:
+    """Where each table goes: (table, rect) for those drawn, those left off, the footer's height.
+
+    The first table (the games put the most important first: the board, the acting player's own
+    sheet) is drawn whole; each next one beside the others when its columns fit, else below the
+    last column's tables when every row there keeps `min_row_height`, else left off (named, or
+    the totals, in a footer)."""
     tables = sheet.get("tables") or []
-    if not tables:
-        return
     inner = rect.inflate(-int(16 * s), -int(16 * s))
     gap = int(12 * s)
-    # Place tables left to right while each gets the width its columns need; the games put the
-    # most important table first (School: the scores, then the acting player's own sheet).
-    needs = [(len(t.get("columns", [])) + 2) * MIN_TABLE_WIDTH_PER_COLUMN * s for t in tables]
-    shown, used = [], 0.0
-    for table, need in zip(tables, needs):
-        if shown and used + gap + need > inner.width:
+    needs = [min(inner.width, (len(t.get("columns", [])) + 2) * MIN_TABLE_WIDTH_PER_COLUMN * s) for t in tables]
+    for footer_h in (0, int(34 * s)):
+        height = inner.height - footer_h
+        cols: list[list[dict[str, Any]]] = []
+        widths: list[float] = []
+        hidden: list[dict[str, Any]] = []
+        for table, need in zip(tables, needs):
+            if not cols or sum(widths) + gap * len(widths) + need <= inner.width:
+                cols.append([table])
+                widths.append(need)
+                continue
+            col = cols[-1]
+            lines = sum(_lines(t) for t in col) + _lines(table)
+            if (height - gap * len(col)) / lines >= min_row_height(s):
+                col.append(table)
+                widths[-1] = max(widths[-1], need)
+            else:
+                hidden.append(table)
+        if not hidden:
             break
-        shown.append((table, need))
-        used += need + (gap if len(shown) > 1 else 0)
-    footer_h = int(34 * s) if len(shown) < len(tables) else 0
+    used = sum(widths) + gap * (len(widths) - 1)
     spare = max(0.0, inner.width - used)
+    placed = []
     x = inner.x
-    for table, need in shown:
-        width = int(need + spare * need / used) if used else inner.width
-        area = pygame.Rect(x, inner.y, min(width, inner.right - x), inner.height - footer_h)
-        draw_table(surface, table, area, s)
+    for col, need in zip(cols, widths):
+        width = min(int(need + spare * need / used) if used else inner.width, inner.right - x)
+        lines = sum(_lines(t) for t in col)
+        row_h = min(int(52 * s), (height - gap * (len(col) - 1)) // max(1, lines))
+        y = inner.y
+        for i, table in enumerate(col):
+            h = height if len(col) == 1 else (_lines(table) * row_h if i < len(col) - 1 else inner.y + height - y)
+            placed.append((table, pygame.Rect(x, y, width, h)))
+            y += h + gap
         x += width + gap
+    return placed, hidden, footer_h if hidden else 0
+
+
+def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect, s: float) -> None:
+    panel(surface, rect)
+    if not sheet.get("tables"):
+        return
+    placed, hidden, footer_h = layout_sheet(sheet, rect, s)
+    for table, area in placed:
+        draw_table(surface, table, area, s)
     if footer_h:
+        inner = rect.inflate(-int(16 * s), -int(16 * s))
         players, totals = sheet.get("players", []), sheet.get("totals", [])
-        if players and totals and len(players) > 1:
+        summary_hidden = any(list(t.get("columns", [])) == list(players) for t in hidden)
+        if players and totals and len(players) > 1 and summary_hidden:
             line = "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
         else:
-            line = "Also: " + " · ".join(t.get("title", "") for t in tables[len(shown):] if t.get("title"))
+            line = "Not shown: " + " · ".join(t.get("title", "") for t in hidden if t.get("title"))
         text(surface, line, (inner.x, inner.bottom - footer_h + int(6 * s)), int(26 * s), theme.MUTED,
-             max_width=inner.width)
+             max_width=inner.width, min_size=int(24 * s))
 
 
 def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect, s: float) -> None:

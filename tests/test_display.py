@@ -368,3 +368,50 @@ def test_every_screen_draws_at_any_size_without_raising_or_hanging(size, tray_im
         return True
 
     assert _finishes(draw_all)
+
+
+def _drawn_text(monkeypatch, module) -> list[str]:
+    """Every line `module` draws from now on (its `text` instrumented)."""
+    drawn: list[str] = []
+    real_text = module.text
+    monkeypatch.setattr(module, "text", lambda surface, line, *a, **k: (drawn.append(line),
+                                                                          real_text(surface, line, *a, **k))[1])
+    return drawn
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_poknroll_draws_its_hand_table_below_the_board(size, tray_image, monkeypatch):
+    """Pok'n Roll's sheet has two tables; only the Board was drawn (the hand table, who is in,
+    the cups, the white dice, the imaginary player, fell to a footer of totals)."""
+    from display import render as render_module
+    from display import sheet as sheet_module
+
+    flow, _ = late_game("poknroll", 0.3)
+    view = flow.view(tray_image)
+    hand = view.sheet["tables"][1]
+    drawn = _drawn_text(monkeypatch, sheet_module)
+    render_module.render(pygame.Surface(size), view)
+    assert view.sheet["tables"][0]["title"] in drawn and hand["title"] in drawn
+    assert "In hand" in drawn and not any(line.startswith(("Totals:", "Not shown:")) for line in drawn)
+    s, _, body = render_module._frame(pygame.Surface(size))
+    placed, hidden, _ = sheet_module.layout_sheet(view.sheet, render_module._play_columns(body, s)[2], s)
+    (_, board), (_, below) = placed
+    assert not hidden and below.top >= board.bottom and below.height >= 5 * sheet_module.min_row_height(s)
+
+
+def test_school_shows_the_scores_table_where_there_is_room(tray_image, monkeypatch):
+    """School at 1920x1080: the acting player's sheet and the Scores table (every player's
+    entries and totals), the other players' sheets named; at 800x480 the own sheet alone."""
+    from display import render as render_module
+    from display import sheet as sheet_module
+
+    flow, _ = late_game("school", 0.3)
+    view = flow.view(tray_image)
+    drawn = _drawn_text(monkeypatch, sheet_module)
+    render_module.render(pygame.Surface((1920, 1080)), view)
+    assert "Scores" in drawn and "Column awards" in drawn
+    others = [t["title"] for t in view.sheet["tables"][2:]]
+    assert any(line.startswith("Not shown: ") and all(o in line for o in others) for line in drawn)
+    drawn.clear()
+    render_module.render(pygame.Surface((800, 480)), view)
+    assert "Scores" not in drawn and any(line.startswith("Totals: ") for line in drawn)
