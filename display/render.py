@@ -108,39 +108,75 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     surf = pygame.transform.smoothscale(bgr_to_surface(img), dst.size)
     surface.blit(surf, dst)
     k = dst.width / iw
-    for mark in tray.dice:
-        x0, y0, x1, y1 = mark.box
-        r = pygame.Rect(dst.x + int(x0 * k), dst.y + int(y0 * k), max(4, int((x1 - x0) * k)),
-                        max(4, int((y1 - y0) * k)))
+    boxes = [pygame.Rect(dst.x + int(m.box[0] * k), dst.y + int(m.box[1] * k), max(4, int((m.box[2] - m.box[0]) * k)),
+                         max(4, int((m.box[3] - m.box[1]) * k))) for m in tray.dice]
+    tags = []                              # each die's face tag, above it (below at the image's top)
+    for mark, r in zip(tray.dice, boxes):
+        tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(mark.label, True, theme.BG)
+        tag_rect = tag.get_rect(midbottom=(r.centerx, r.y - 2))
+        if tag_rect.top < dst.top:
+            tag_rect.top = r.bottom + 2
+        tags.append((tag, tag_rect))
+    taken = [tag_rect.inflate(8, 2) for _, tag_rect in tags]     # tags and HOLD badges: not to be covered
+    for i, (mark, r) in enumerate(zip(tray.dice, boxes)):
         colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
         if mark.selected:
             colour = theme.ACCENT
         pygame.draw.rect(surface, colour, r.inflate(6, 6), max(2, int(4 * s)), border_radius=6)
-        size = max(int(30 * s), int(r.height * 0.55))
-        label = mark.label
-        if mark.held:
-            held_tag = theme.font(int(22 * s), True).render("HELD", True, theme.BG)
-            held_rect = held_tag.get_rect(midtop=(r.centerx, r.bottom + 4))
-            pygame.draw.rect(surface, colour, held_rect.inflate(6, 2), border_radius=4)
-            surface.blit(held_tag, held_rect)
-        if mark.position:
-            # which HOLD button is this die's: a numbered disc at the outline's left (dice lying
-            # one above the other have no clear left-to-right order); the face's tag is above
-            # and HELD below
-            num = theme.font(int(22 * s), True).render(str(mark.position), True, theme.BG)
-            radius = max(num.get_width(), num.get_height()) // 2 + 2
-            centre = (r.left - 3 - radius, r.centery)
-            pygame.draw.circle(surface, theme.TEXT, centre, radius)
-            surface.blit(num, num.get_rect(center=centre))
-        tag = theme.font(size, True).render(label, True, theme.BG)
-        tag_rect = tag.get_rect(midbottom=(r.centerx, r.y - 2))
-        if tag_rect.top < dst.top:
-            tag_rect.top = r.bottom + 2
+        tag, tag_rect = tags[i]
         pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
         surface.blit(tag, tag_rect)
+        badge_rect = None
+        others = [b.inflate(6, 6) for j, b in enumerate(boxes) if j != i]
+        if mark.position:
+            # which HOLD button is this die's: a disc of its own under the die, else beside or
+            # above it, never on another die (a small disc at every outline's left sat on the
+            # corner of the die before it when dice were staggered); blue when the die is held
+            num, badge_rect = hold_badge(mark.position, r, dst, others + taken[:i] + taken[i + 1:], s)
+            pygame.draw.circle(surface, theme.HELD if mark.held else theme.TEXT, badge_rect.center,
+                               badge_rect.width // 2)
+            surface.blit(num, num.get_rect(center=badge_rect.center))
+            taken.append(badge_rect)
+        if mark.held:
+            held_tag = theme.font(int(22 * s), True).render("HELD", True, theme.BG)
+            below = badge_rect if badge_rect is not None and badge_rect.top > r.bottom else r
+            held_rect = place_beside(held_tag.get_rect().inflate(6, 2), below, dst,
+                                     others + taken[:i] + taken[i + 1:], gap=2)
+            if held_rect is not None:     # (no room by a neighbour: the blue outline and disc say it)
+                pygame.draw.rect(surface, colour, held_rect, border_radius=4)
+                surface.blit(held_tag, held_tag.get_rect(center=held_rect.center))
+                taken.append(held_rect)
     if tray.caption:
         text(surface, tray.caption, (rect.x + int(10 * s), rect.bottom - caption_h), int(34 * s), theme.TEXT,
              bold=True, max_width=rect.width - int(20 * s))
+
+
+def hold_badge(position: int, r: pygame.Rect, area: pygame.Rect, avoid: list[pygame.Rect],
+               s: float) -> tuple[pygame.Surface, pygame.Rect]:
+    """The HOLD number of a die drawn at `r` and the disc it goes in: under the die, else left,
+    right or above it, the first place inside `area` that touches none of `avoid` (the other
+    dice, the tags drawn so far); when none does, on the die's own lower edge (never on another
+    die)."""
+    img = theme.font(max(int(42 * s), 26), True).render(str(position), True, theme.BG)
+    side = max(img.get_width(), img.get_height()) + 2
+    rect = place_beside(pygame.Rect(0, 0, side, side), r, area, avoid)
+    if rect is None:
+        rect = pygame.Rect(0, 0, side, side)
+        rect.midbottom = (r.centerx, r.bottom - 2)
+    return img, rect
+
+
+def place_beside(rect: pygame.Rect, r: pygame.Rect, area: pygame.Rect, avoid: list[pygame.Rect],
+                 gap: int = 4) -> pygame.Rect | None:
+    """`rect` moved under `r`, else left, right or above it: the first place inside `area` that
+    touches none of `avoid` (None: nowhere)."""
+    for anchor, point in (("midtop", (r.centerx, r.bottom + gap)), ("midright", (r.left - gap, r.centery)),
+                          ("midleft", (r.right + gap, r.centery)), ("midbottom", (r.centerx, r.top - gap))):
+        moved = rect.copy()
+        setattr(moved, anchor, point)
+        if area.contains(moved) and moved.collidelist(avoid) < 0:
+            return moved
+    return None
 
 
 def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rect, s: float) -> None:

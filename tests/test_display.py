@@ -415,3 +415,33 @@ def test_school_shows_the_scores_table_where_there_is_room(tray_image, monkeypat
     drawn.clear()
     render_module.render(pygame.Surface((800, 480)), view)
     assert "Scores" not in drawn and any(line.startswith("Totals: ") for line in drawn)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("layout", ["staggered", "column", "tight"])
+def test_each_hold_number_sits_by_its_own_die_and_on_no_other(layout, size, tray_image, monkeypatch):
+    """The HOLD numbers were 15 px discs at each outline's left: with staggered dice "2" sat on
+    die 1's corner. Each is now a disc at least 20 px high by its own die, touching no other die."""
+    from display import render as render_module
+    from display.view import DieMark, TrayView
+
+    def box(i):
+        if layout == "staggered":                            # the reviewer's tray: every other die lower
+            return (40 + 110 * i, 180 + 30 * (i % 2), 120 + 110 * i, 260 + 30 * (i % 2))
+        if layout == "column":                               # one above the other
+            return (250, 20 + 90 * i, 330, 100 + 90 * i)
+        return (100 + 85 * i, 200, 180 + 85 * i, 280)       # side by side, 5 px apart
+
+    marks = tuple(DieMark(box(i), "6", held=i == 1, position=i + 1) for i in range(5))
+    seen = []
+    real = render_module.hold_badge
+    monkeypatch.setattr(render_module, "hold_badge", lambda position, r, *a: (
+        seen.append((position, r, real(position, r, *a)[1])), real(position, r, *a))[1])
+    screen = Screen(size, headless=True)
+    render_module.render_tray(screen.surface, TableView("play", "Thirteen", tray=TrayView(tray_image, marks)))
+    assert [p for p, _, _ in seen] == [1, 2, 3, 4, 5]
+    dice = {p: r for p, r, _ in seen}
+    for position, die, badge in seen:
+        assert badge.height >= 20
+        assert badge.colliderect(die.inflate(16, 16))                       # by its own die
+        assert all(not badge.colliderect(other.inflate(6, 6)) for p, other in dice.items() if p != position)
