@@ -29,23 +29,33 @@ def _frame(surface: pygame.Surface) -> tuple[float, int, pygame.Rect]:
     return s, header_h, pygame.Rect(margin, header_h + margin, w - 2 * margin, h - header_h - 2 * margin)
 
 
-def _play_columns(body: pygame.Rect, s: float) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
-    """The play screen's tray, the lower left (banner and prompt) and the sheet's column."""
+def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """The play screen's tray, the lower left (banner and prompt) and the sheet's column. A
+    message banner (`banner_h` high) takes up to a third of its height from the tray, the rest
+    from the prompt: under the banner the prompt kept room for only two menu rows, even at
+    1920x1080, and the best-scoring box was off-screen."""
     margin = int(10 * s)
     left_w = int(body.width * 0.42)
     tray_h = int(body.height * 0.48)
+    tray_h -= min(banner_h, tray_h // 3)
     tray = pygame.Rect(body.x, body.y, left_w, tray_h)
     lower = pygame.Rect(body.x, body.y + tray_h + margin, left_w, body.height - tray_h - margin)
     right = pygame.Rect(body.x + left_w + margin, body.y, body.width - left_w - margin, body.height)
     return tray, lower, right
 
 
+def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """`_play_columns` of this screen with this view's banner."""
+    s, _, body = _frame(surface)
+    banner_h = _banner_layout(view.message, int(body.width * 0.42), s)[2] if view.message else 0
+    return _play_columns(body, s, banner_h)
+
+
 def tray_rect(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:
     """Where the camera image goes, on a play screen (None on the others)."""
     if view.mode != "play":
         return None
-    s, _, body = _frame(surface)
-    return _play_columns(body, s)[0]
+    return _columns_for(surface, view)[0]
 
 
 def render_static(surface: pygame.Surface, view: TableView) -> None:
@@ -68,7 +78,7 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
         else:
             _setup(surface, view, body, s)
     else:
-        _, lower, right = _play_columns(body, s)
+        _, lower, right = _columns_for(surface, view)
         if view.message:
             used = _banner(surface, view.message, lower, s)
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
@@ -186,24 +196,37 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     pad = int(12 * s)
     x, y, width = rect.x + pad, rect.y + pad, rect.width - 2 * pad
     big = int(36 * s)
+    last = pygame.Rect(x, y, width, 0)
     for line in wrap(prompt.text, big, width, bold=True)[:3]:
-        text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
+        last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
         y += int(big * 0.95)
     hint_size = int(26 * s)
     hints = _hint_lines(prompt.hint, hint_size, width)
     hint_h = int(30 * s) * len(hints)
+    more_w = theme.font(int(22 * s)).size("more below")[0] + int(16 * s)
+    # "more above"/"more below" go at the end of the prompt's last line and of the hint's last
+    # line when those leave room: lines of their own cost a menu row under a banner
+    above_inline = last.width + more_w <= width
+    below_inline = bool(hints) and theme.font(hint_size).size(hints[-1])[0] + more_w <= width
     if prompt.options:
         y += int(6 * s)
         line_h = int(34 * s)
-        room = max(1, (rect.bottom - pad - hint_h - y) // line_h)
+        # ("more below" has a line of its own: over the last row it hid that row's points)
+        fits = (rect.bottom - pad - hint_h - y) // line_h >= len(prompt.options)
+        more_h = 0 if fits or below_inline else int(22 * s)
+        room = max(1, (rect.bottom - pad - hint_h - more_h - y) // line_h)
         sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
         start = max(0, min(sel - room // 2, len(prompt.options) - room))
         if start > 0:
             # (a line of its own under the prompt: drawn in the panel's corner it ran into the
             # prompt's text on a small screen)
-            text(surface, "more above", (rect.right - pad, y), int(22 * s), theme.MUTED, anchor="topright")
-            y += int(24 * s)
-            room = max(1, (rect.bottom - pad - hint_h - y) // line_h)
+            if above_inline:
+                text(surface, "more above", (rect.right - pad, last.bottom), int(22 * s), theme.MUTED,
+                     anchor="bottomright")
+            else:
+                text(surface, "more above", (rect.right - pad, y), int(22 * s), theme.MUTED, anchor="topright")
+                y += int(24 * s)
+            room = max(1, (rect.bottom - pad - hint_h - more_h - y) // line_h)
             start = max(0, min(sel - room // 2, len(prompt.options) - room))
         shown = prompt.options[start:start + room]
         for i, opt in enumerate(shown, start):
@@ -220,8 +243,12 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                      anchor="midright")
             y += line_h
         if start + room < len(prompt.options):
-            text(surface, "more below", (rect.right - pad, rect.bottom - pad - hint_h), int(22 * s), theme.MUTED,
-                 anchor="bottomright")
+            if below_inline:
+                text(surface, "more below", (rect.right - pad, rect.bottom - pad), int(22 * s), theme.MUTED,
+                     anchor="bottomright")
+            else:
+                text(surface, "more below", (rect.right - pad, rect.bottom - pad - hint_h), int(22 * s),
+                     theme.MUTED, anchor="bottomright")
     for i, line in enumerate(hints):
         text(surface, line, (x, rect.bottom - pad - hint_h + int(4 * s) + i * int(30 * s)), hint_size, theme.MUTED,
              max_width=width)
@@ -243,21 +270,30 @@ def _hint_lines(hint: str, size: int, width: int, most: int = 2) -> list[str]:
     return lines[:most - 1] + [" · ".join(lines[most - 1:])] if len(lines) > most else lines
 
 
+def _banner_layout(message: MessageView, width: int, s: float) -> tuple[int, list[str], int]:
+    """The banner's type size, lines and height (with the gap under it): at most four lines,
+    in type from 30 down to 24 (x scale) so that the message takes as few lines as it can."""
+    for size in range(int(30 * s), int(24 * s) - 1, -1):
+        lines = wrap(message.text, size, width - int(24 * s), bold=True)
+        if len(lines) <= 2:
+            break
+    lines = lines[:4]
+    return size, lines, size * len(lines) + int(12 * s) + int(8 * s)
+
+
 def _banner(surface: pygame.Surface, message: MessageView, area: pygame.Rect, s: float) -> int:
     """A message box at the top of `area`; returns the height it took (plus a gap)."""
     colour = {"warning": theme.WARN_BG, "error": theme.ERROR_BG}.get(message.level, theme.INFO_BG)
-    size = int(30 * s)
-    lines = wrap(message.text, size, area.width - int(24 * s), bold=True)[:4]
-    h = int(size * 1.0) * len(lines) + int(14 * s)
-    rect = pygame.Rect(area.x, area.y, area.width, h)
+    size, lines, used = _banner_layout(message, area.width, s)
+    rect = pygame.Rect(area.x, area.y, area.width, used - int(8 * s))
     pygame.draw.rect(surface, colour, rect, border_radius=10)
     pygame.draw.rect(surface, theme.TEXT, rect, 2, border_radius=10)
-    y = rect.y + int(7 * s)
+    y = rect.y + int(6 * s)
     for line in lines:
         text(surface, line, (rect.centerx, y), size, theme.TEXT, bold=True, anchor="midtop",
              max_width=rect.width - int(16 * s))
-        y += int(size * 1.0)
-    return h + int(8 * s)
+        y += size
+    return used
 
 
 def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:

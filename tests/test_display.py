@@ -445,3 +445,26 @@ def test_each_hold_number_sits_by_its_own_die_and_on_no_other(layout, size, tray
         assert badge.height >= 20
         assert badge.colliderect(die.inflate(16, 16))                       # by its own die
         assert all(not badge.colliderect(other.inflate(6, 6)) for p, other in dice.items() if p != position)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("message", ["Press ABANDON again within 5 seconds to abandon the whole game.",
+                                     "I see 5 dice; the game needs 7 (5 held + 2 thrown). Fix the tray or "
+                                     "throw again, or hold OK to enter the values."])
+def test_a_message_leaves_the_menu_rows_to_choose_from_and_the_cursor_in_sight(message, size, monkeypatch):
+    """Under a two-line banner the menu showed 2 rows even at 1920x1080 (Thirteen's best box
+    off-screen). Now at least 4 rows, the cursor's among them, wherever the cursor is."""
+    from display import render as render_module
+    from display.view import OptionView, PromptView
+
+    labels = [f"Category {i}" for i in range(14)]
+    for sel in (0, 6, 13):
+        prompt = PromptView("Ann", "Ann: choose a category, or hold dice and throw again (throw 2 of 3)",
+                            tuple(OptionView(label, i, i == sel) for i, label in enumerate(labels)),
+                            "HOLD 1-5 keep dice · UP/DOWN choose · OK confirm · hold OK: correct the dice")
+        view = TableView("play", "Thirteen", prompt=prompt, message=MessageView(message, "warning"))
+        drawn = _drawn_text(monkeypatch, render_module)
+        render_module.render(pygame.Surface(size), view)
+        rows = [line for line in drawn if line in labels]
+        assert len(rows) >= 4 and labels[sel] in rows
+        monkeypatch.undo()
