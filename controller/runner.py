@@ -103,6 +103,10 @@ class TableRunner:
         if state == SettleState.MOVING:
             if FOREIGN_OBJECT in self.last_problems:
                 return "Something that is not a die is in the tray"
+            if self.tracker.last_motion < self.tracker.config.motion_fraction:
+                # not settled yet, but nothing moved: the first frames after a start, or a still
+                # tray not yet still for long enough (an empty tray was called "Dice moving...")
+                return ""
             return "Dice moving..."
         if state == SettleState.EMPTY:
             return "Tray empty"

@@ -8,7 +8,7 @@ from controller.rules import new_game
 from controller.runner import TableRunner
 from controller.table import CONFIRM, WAIT_DICE, TableFlow
 from controller.tablelog import TableLog
-from vision.settle import SettleConfig, SettleTracker
+from vision.settle import SettleConfig, SettleState, SettleTracker
 from vision.synthetic import render_tray
 from vision.types import Die, Reading
 
@@ -76,3 +76,22 @@ def test_a_coin_in_the_tray_is_named_and_the_throw_is_read_once_it_is_out():
     assert runner.camera_note() == ""
     assert sorted(d.value for d in runner.tracker.final_reading().dice) == [2, 3, 5, 6, 6]
     assert flow.phase == CONFIRM and sorted(flow.pending) == [2, 3, 5, 6, 6]
+
+
+def test_a_still_tray_is_not_called_moving_while_the_tracker_makes_up_its_mind():
+    """The demo's first screenshot (and a table just started) showed an empty, still tray
+    captioned "Dice moving..."; it says so only once something has moved."""
+    import numpy as np
+
+    state = new_game("thirteen", ["Ann", "Bob"], None)
+    flow = TableFlow(state, TableLog("thirteen", ["Ann", "Bob"], {}))
+    runner = TableRunner(flow, SettleTracker(SettleConfig()), lambda frame: Reading(()))
+    empty = np.full((240, 320, 3), 90, np.uint8)
+    runner.feed_frame(empty, 0.0)
+    assert runner.tracker.state == SettleState.MOVING and runner.camera_note() == ""
+    runner.feed_frame(empty, 0.1)
+    assert runner.camera_note() == ""
+    hand = empty.copy()
+    hand[60:180, 80:240] = 250
+    runner.feed_frame(hand, 0.2)
+    assert runner.camera_note() == "Dice moving..."
