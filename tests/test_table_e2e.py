@@ -280,22 +280,27 @@ def test_camera_unplugged_and_back_keeps_the_game(tmp_path):
     assert "Resumed" in again.flow.message.text
 
 
-def test_a_choice_taken_back_stays_taken_back_after_a_power_cut(tmp_path):
-    """The kiosk journals a take-back: a resumed table does not replay the choice undone."""
-    from controller.table_app import TableApp
+def _kiosk_after_a_throw(tmp_path):
+    """The kiosk's app with Ann's first throw (6 6 6 3 3) read and accepted, and `push(name)`,
+    a button press through the app."""
     from vision.types import Die, Reading
 
     app = table_app(tmp_path, NoFrames(), FakeButtons())
-    press = type("P", (), {"kind": "press", "name": ""})
 
     def push(name):
-        event = press()
-        event.name = name
-        app.on_button(event)
+        app.on_button(type("P", (), {"kind": "press", "name": name})())
 
     app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
                                       for i, v in enumerate([6, 6, 6, 3, 3]))))
     push("OK")
+    return app, push
+
+
+def test_a_choice_taken_back_stays_taken_back_after_a_power_cut(tmp_path):
+    """The kiosk journals a take-back: a resumed table does not replay the choice undone."""
+    from controller.table_app import TableApp
+
+    app, push = _kiosk_after_a_throw(tmp_path)
     before = snapshot(app.flow)
     push("OK")                                         # a box scored (the cursor's best one)
     assert len(app.flow.log.inputs) == 2
@@ -612,19 +617,8 @@ def test_an_abandoned_game_stays_abandoned_after_a_power_cut(tmp_path, capsys):
     the players had abandoned. Now its journal is archived at once as <game>-abandoned, and it
     still replays."""
     from controller.table_app import TableApp
-    from vision.types import Die, Reading
 
-    app = table_app(tmp_path, NoFrames(), FakeButtons())
-    press = type("P", (), {"kind": "press", "name": ""})
-
-    def push(name):
-        event = press()
-        event.name = name
-        app.on_button(event)
-
-    app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
-                                      for i, v in enumerate([6, 6, 6, 3, 3]))))
-    push("OK")
+    app, push = _kiosk_after_a_throw(tmp_path)
     push("ABANDON")
     assert (tmp_path / "current.jsonl").exists()         # once: only a warning
     push("ABANDON")

@@ -488,13 +488,17 @@ def test_the_last_box_of_the_game_can_be_taken_back_from_the_final_standings():
     assert replay(flow.log).snapshot() == flow.state.snapshot()
 
 
-def test_an_abandoned_game_is_not_taken_back():
+def test_an_abandoned_game_is_not_taken_back_and_names_no_winner():
     flow, clock = make()
     settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
     score(flow, "THREES")
     flow.on_button(Press("ABANDON"))
     flow.on_button(Press("ABANDON"))
     assert flow.phase == OVER
+    # it names no winner, and its header asks for no next move
+    view = flow.view()
+    assert view.title == "Game abandoned" and not any(s.winner for s in view.standings)
+    assert view.status == "Thirteen abandoned: the scores so far"
     flow.on_button(Press("BACK"))
     flow.on_button(Press("BACK"))
     assert flow.phase == OVER and flow.view().prompt is None
@@ -849,17 +853,6 @@ def test_abandon_at_a_closed_secret_menu_chooses_nothing_and_the_cursor_never_st
     assert flow.menu()[flow.cursor].key == "CONTINUE"    # a quick double OK does not give up the hand
     flow.on_button(Press("ABANDON"))
     assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "ABANDON"}
-
-
-def test_an_abandoned_game_names_no_winner_and_no_live_prompt():
-    flow, clock = make()
-    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
-    score(flow, "THREES")
-    flow.on_button(Press("ABANDON"))
-    flow.on_button(Press("ABANDON"))
-    view = flow.view()
-    assert view.title == "Game abandoned" and not any(s.winner for s in view.standings)
-    assert view.status == "Thirteen abandoned: the scores so far"
 
 
 def test_betting_classic_never_marks_another_players_dice_as_the_ones_decided_on():
