@@ -169,3 +169,87 @@ def test_words_left_over_are_still_unrecognized(capsys, argv, unrecognized):
         cli.main(argv)
     assert exc.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: unrecognized arguments: {unrecognized}")
+
+
+def _png_of_one_grey(path: Path, w: int, h: int) -> None:
+    """A valid 8-bit grey PNG of w x h, written row by row (a big one is a few hundred KB)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    z = zlib.compressobj(9)
+    row = b"\x00" + b"\x5a" * w
+    idat = b"".join(z.compress(row) for _ in range(h)) + z.flush()
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+                     + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+def test_read_a_file_whose_decoder_raises_is_an_error_line(tmp_path, capsys):
+    """OpenCV raises (cv2.error) for an OpenEXR file, its build leaves the codec off: that was a
+    traceback that stopped the images after it."""
+    exr = tmp_path / "x.exr"
+    exr.write_bytes(b"\x76\x2f\x31\x01" + b"\x02\x00\x00\x00" + b"\x00" * 200)
+    rc, out = run(["read", "--json", str(exr), str(PHOTO)], capsys)
+    assert rc == 1
+    recs = [json.loads(x) for x in out.strip().splitlines()]
+    assert recs[0]["image"] == str(exr) and recs[0]["error"].startswith("not a decodable image")
+    assert "Traceback" not in recs[0]["error"] and "\n" not in recs[0]["error"]
+    assert recs[1]["image"] == str(PHOTO) and len(recs[1]["dice"]) == 2
+
+
+def test_read_a_truncated_jpeg_is_an_error_not_an_empty_tray(tmp_path, capsys):
+    """libjpeg fills what is missing with grey and only warns: a half-copied photo read as a tray
+    with fewer dice (or none), no problem said. Appended data after the image (a phone's motion
+    video) is no truncation."""
+    data = PHOTO.read_bytes()
+    half, tail = tmp_path / "half.jpg", tmp_path / "tail.jpg"
+    half.write_bytes(data[: len(data) // 2])
+    tail.write_bytes(data + b"\x00\x00\x00\x18ftypmp42" + b"\x11" * 5000)
+    rc, out = run(["read", "--json", str(half), str(tail)], capsys)
+    recs = [json.loads(x) for x in out.strip().splitlines()]
+    assert recs[0] == {"image": str(half), "error": "truncated JPEG (the file ends before the image does)"}
+    assert sorted(d["value"] for d in recs[1]["dice"]) == [3, 5]
+    assert rc == 1
+
+
+def test_read_a_decompression_bomb_is_refused_before_it_is_decoded(tmp_path, capsys):
+    """A PNG of one grey, 10000 x 6000 (60 megapixels) in a few hundred KB: decoded, 180 MB, and a
+    20000 x 20000 one 1.2 GB (2.4 GB peak, 13 s) before it was found to hold nothing."""
+    bomb = tmp_path / "bomb.png"
+    _png_of_one_grey(bomb, 10000, 6000)
+    assert bomb.stat().st_size < 1_000_000
+    rc, out = run(["read", "--json", str(bomb), str(PHOTO)], capsys)
+    recs = [json.loads(x) for x in out.strip().splitlines()]
+    assert recs[0] == {"image": str(bomb), "error": "image too large (10000x6000, over 50 megapixels)"}
+    assert len(recs[1]["dice"]) == 2 and rc == 1
+    from vision import image_file
+
+    assert image_file.image_size(bomb.read_bytes()) == (10000, 6000)
+
+
+def test_read_a_huge_jpeg_is_decoded_at_a_fraction_of_its_size(tmp_path):
+    """libjpeg decodes at 1/2, 1/4 or 1/8 of the size at that cost: a JPEG over the limit is
+    read (the reader downscales to 1600 px anyway), not decoded whole."""
+    big = tmp_path / "big.jpg"
+    assert cv2.imwrite(str(big), np.full((7000, 8000), 90, np.uint8))
+    img, err = cli._load_image(str(big))
+    assert err is None and img.shape == (3500, 4000, 3) and img.dtype == np.uint8
+
+
+def test_read_says_a_broken_link(tmp_path, capsys):
+    (tmp_path / "broken.jpg").symlink_to(tmp_path / "gone.jpg")
+    rc, out = run(["read", "--json", str(tmp_path / "broken.jpg")], capsys)
+    assert json.loads(out)["error"] == "broken symbolic link" and rc == 1
+
+
+def test_read_a_file_too_big_to_be_an_image_is_not_read_whole(tmp_path, capsys, monkeypatch):
+    """A video or a disk image given by mistake was read whole into memory before decoding."""
+    from vision import image_file
+
+    blob = tmp_path / "video.jpg"
+    blob.write_bytes(b"\x00" * 5000)
+    monkeypatch.setattr(image_file, "MAX_FILE_BYTES", 4096)
+    rc, out = run(["read", "--json", str(blob)], capsys)
+    assert json.loads(out)["error"].startswith("file too large for an image") and rc == 1

@@ -80,24 +80,11 @@ def output_folder(text: str, flag: str) -> Path:
 
 
 def _load_image(path: str) -> tuple[np.ndarray | None, str | None]:
-    """Decode an image file; a missing, empty, corrupt or non-image file gives an error text."""
-    p = Path(path)
-    if p.is_dir():
-        return None, "a folder, not an image file (give the images in it, e.g. DIR/*.jpg)"
-    if not p.exists():
-        return None, "file not found"
-    if not p.is_file():
-        return None, "not a regular file"
-    try:
-        data = np.fromfile(str(p), dtype=np.uint8)
-    except OSError as exc:
-        return None, f"cannot read file: {exc}"
-    if data.size == 0:
-        return None, "empty file"
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if img is None or img.size == 0:
-        return None, "not a decodable image"
-    return img, None
+    """Decode an image file; a missing, empty, corrupt or non-image file gives an error text
+    (vision.image_file.load)."""
+    from vision.image_file import load
+
+    return load(path)
 
 
 def cmd_read(args: argparse.Namespace) -> int:
