@@ -253,3 +253,35 @@ def test_read_a_file_too_big_to_be_an_image_is_not_read_whole(tmp_path, capsys, 
     monkeypatch.setattr(image_file, "MAX_FILE_BYTES", 4096)
     rc, out = run(["read", "--json", str(blob)], capsys)
     assert json.loads(out)["error"].startswith("file too large for an image") and rc == 1
+
+
+def test_read_annotate_keeps_one_copy_per_image_when_names_clash(tmp_path, capsys):
+    """a/x.jpg, a/x.png and b/x.jpg all became x.annotated.png: two of three copies silently
+    overwritten. Into a folder that exists already, as the old copies there are replaced."""
+    for sub, name in (("a", "x.jpg"), ("a", "x.png"), ("b", "x.jpg")):
+        (tmp_path / sub).mkdir(exist_ok=True)
+        (tmp_path / sub / name).write_bytes(PHOTO.read_bytes())
+    out_dir = tmp_path / "ann"
+    out_dir.mkdir()
+    paths = [str(tmp_path / "a" / "x.jpg"), str(tmp_path / "a" / "x.png"), str(tmp_path / "b" / "x.jpg")]
+    rc, _ = run(["read", "--json", "--annotate", str(out_dir), *paths], capsys)
+    assert rc == 0
+    assert sorted(p.name for p in out_dir.iterdir()) == ["x-2.annotated.png", "x-3.annotated.png", "x.annotated.png"]
+
+
+def test_read_annotate_that_cannot_be_written_is_said_and_fails(tmp_path, capsys):
+    """cv2.imwrite returns False on a name too long for the file system: the copy was lost
+    without a word and the exit code was 0."""
+    long = tmp_path / ("L" * 246 + ".jpg")
+    long.write_bytes(PHOTO.read_bytes())
+    out_dir = tmp_path / "ann"
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    cli.register(sub)
+    args = parser.parse_args(["read", "--json", "--annotate", str(out_dir), str(long), str(PHOTO)])
+    rc = args.func(args)
+    cap = capsys.readouterr()
+    assert rc == 1
+    assert [len(json.loads(x)["dice"]) for x in cap.out.strip().splitlines()] == [2, 2]
+    assert "--annotate: cannot write" in cap.err
+    assert [p.name for p in out_dir.iterdir()] == [PHOTO.stem + ".annotated.png"]

@@ -88,11 +88,13 @@ def _load_image(path: str) -> tuple[np.ndarray | None, str | None]:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    """Read each image; exit 0 only if every image could be read."""
+    """Read each image; exit 0 only if every image could be read (and, with --annotate, its
+    annotated copy written)."""
     from vision.annotate import annotate
     from vision.reader import read
 
     ok = True
+    written: set[str] = set()
     try:
         out_dir = output_folder(args.annotate, "--annotate") if args.annotate else None
     except ValueError as exc:
@@ -120,9 +122,31 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"{path}: {len(reading.dice)} dice [{vals}]"
                   + (f" problems: {probs}" if probs else "") + f" ({ms:.0f} ms)", flush=True)
         if out_dir is not None:
-            name = Path(path).stem + ".annotated.png"
-            cv2.imwrite(str(out_dir / name), annotate(img, reading))
+            target = _annotated_name(out_dir, path, written)
+            if not _write_png(target, annotate(img, reading)):
+                ok = False
+                print(f"dicetable read: --annotate: cannot write {target}", file=sys.stderr, flush=True)
     return 0 if ok else 1
+
+
+def _annotated_name(out_dir: Path, path: str, written: set[str]) -> Path:
+    """STEM.annotated.png, or STEM-2.annotated.png, -3 ... when an image of this run already
+    took that name (a/x.jpg and b/x.jpg, x.jpg and x.png): each image keeps its own copy."""
+    stem = Path(path).stem
+    name, k = f"{stem}.annotated.png", 1
+    while name in written:
+        k += 1
+        name = f"{stem}-{k}.annotated.png"
+    written.add(name)
+    return out_dir / name
+
+
+def _write_png(target: Path, img: np.ndarray) -> bool:
+    """cv2.imwrite returns False (or raises) where the file cannot be written: said, not lost."""
+    try:
+        return bool(cv2.imwrite(str(target), img))
+    except cv2.error:
+        return False
 
 
 def bench_vision(args: argparse.Namespace) -> int:
