@@ -988,3 +988,28 @@ def test_pips_of_big_black_dice_on_dark_felt_are_not_read_as_ones():
     from vision import render_bench
     t = render_bench.run(["dark"], ["black"], seeds=6, die_px=120).total
     assert t.wrong == 0, t      # (trays 2 and 5 read "1 1 1 1": every die a pip, none bigger)
+
+
+def test_a_huge_frame_is_thinned_before_its_pixels_are_converted(monkeypatch):
+    """A 20000 x 20000 float frame was converted to float32 whole (three 4.8 GB copies) before
+    it was downscaled to 1600 px; a 20000 x 20000 view now converts ~3300 x 3300."""
+    import numpy as np
+
+    from vision import reader, reader_input
+
+    seen = []
+    real = reader_input._to_uint8
+    monkeypatch.setattr(reader_input, "_to_uint8", lambda a: seen.append(a.shape) or real(a))
+    frame = np.broadcast_to(np.float64(0.4), (20000, 20000, 3))
+    r = reader.read(frame)
+    assert seen and max(seen[0][:2]) <= 3400
+    assert r.size == (20000, 20000) and "bad_frame" not in r.problem_codes()
+
+
+def test_an_object_array_is_named_as_such():
+    import numpy as np
+
+    from vision import reader
+
+    r = reader.read(np.array([[1, 2], [3, None]], dtype=object))
+    assert [p.message for p in r.problems] == ["frame is not an array of numbers"]

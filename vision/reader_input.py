@@ -58,8 +58,10 @@ def to_bgr(frame: Any) -> tuple[np.ndarray | None, Problem | None]:
         arr = np.asarray(frame)
     except Exception:  # noqa: BLE001 - anything unconvertible is simply a bad frame
         return None, Problem(BAD_FRAME, "frame is not an array")
-    if arr.dtype == object or arr.size == 0:
+    if arr.size == 0:
         return None, Problem(BAD_FRAME, "empty frame")
+    if arr.dtype == object:
+        return None, Problem(BAD_FRAME, "frame is not an array of numbers")
     if arr.ndim == 3 and arr.shape[2] == 1:
         arr = arr[:, :, 0]
     if arr.ndim not in (2, 3) or (arr.ndim == 3 and arr.shape[2] not in (3, 4)):
@@ -67,12 +69,19 @@ def to_bgr(frame: Any) -> tuple[np.ndarray | None, Problem | None]:
     h, w = arr.shape[:2]
     if min(h, w) < MIN_SIDE:
         return None, Problem(BAD_FRAME, f"frame too small ({w}x{h})")
+    if max(h, w) > 4 * MAX_SIDE:
+        # every k-th pixel first (a view, no copy), so that a huge frame of floats is not
+        # converted whole: 20000 x 20000 float64 took three 4.8 GB copies. Frames up to
+        # 6400 px are downscaled from all their pixels, as before.
+        k = max(h, w) // (2 * MAX_SIDE)
+        arr = arr[::k, ::k]
     arr = _to_uint8(arr)
     if arr is None:
         return None, Problem(BAD_FRAME, f"unsupported pixel type {np.asarray(frame).dtype}")
     if max(h, w) > MAX_SIDE:
         f = MAX_SIDE / max(h, w)
-        arr = cv2.resize(arr, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+        arr = cv2.resize(np.ascontiguousarray(arr), (max(1, round(w * f)), max(1, round(h * f))),
+                         interpolation=cv2.INTER_AREA)
     if arr.ndim == 2:
         arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
     elif arr.shape[2] == 4:
