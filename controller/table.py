@@ -835,7 +835,13 @@ class TableFlow:
 
     def _late_fix_hint(self) -> str:
         """How to undo the last thing applied, while it can be (it is always the last input)."""
-        if self.correction_offered is not None:
+        last = self.correction_offered
+        if last is not None:
+            # (once the next player is asked to throw, a long OK still reopens the throw before:
+            # say whose, or players take it for their own)
+            thrower = getattr(last.state.expects(), "player", None)
+            if thrower is not None and thrower != getattr(self.expect, "player", None):
+                return f"hold OK: correct {self.state.player_name(thrower)}'s dice"
             return "hold OK: correct the dice"
         undo = self.take_back_offered
         return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""

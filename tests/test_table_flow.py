@@ -590,7 +590,8 @@ def test_the_dice_that_ended_a_game_can_be_corrected_from_the_final_standings():
     flow = TableFlow(replay(log), log, clock=clock, over_hint="OK: a new game")
     exp = flow.expect
     settle_and_confirm(flow, clock, list(exp.held) + inputs[-1]["values"])
-    assert flow.phase == OVER and flow.view().prompt.hint == "OK: a new game · hold OK: correct the dice"
+    thrower = ("Ann", "Bob")[exp.player]             # (named: the game is over, nobody's turn)
+    assert flow.phase == OVER and flow.view().prompt.hint == f"OK: a new game · hold OK: correct {thrower}'s dice"
     flow.on_button(Press("OK", "hold"))
     assert flow.phase == CORRECT and not flow.state.is_over
     flow.on_button(Press(f"HOLD{len(flow.pending)}"))  # a die just thrown (the held ones come first)
@@ -888,3 +889,15 @@ def test_the_held_dice_note_goes_inside_the_prompts_own_brackets():
     flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
     flow.on_button(Press("OK"))
     assert flow.view().prompt.text == "Ann: throw 3 dice again (throw 2 of 3, 2 held stay)"
+
+
+def test_a_late_correction_offered_during_the_next_players_throw_names_whose_dice():
+    """In betting Classic everyone throws in turn before the bets: while Bob is asked to throw,
+    a long OK still reopens Ann's throw, and the hint says it is Ann's."""
+    flow, clock = make("classic", ("Ann", "Bob"), {"variant": "betting"})
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    assert flow.state.expects().player == 1
+    assert "hold OK: correct Ann's dice" in flow.view().prompt.hint
+    settle_and_confirm(flow, clock, [4, 4, 3, 2, 1])
+    assert flow.state.expects().player == 0               # the bets open with Ann
+    assert "hold OK: correct Bob's dice" in flow.view().prompt.hint
