@@ -294,6 +294,18 @@ def test_cli_bad_images_exit_2_without_traceback(tmp_path, capsys):
     assert cfg.read_text() == "[display]\n"
 
 
+def test_cli_an_image_its_decoder_raises_on_is_named_not_a_traceback(tmp_path, capsys):
+    # OpenCV raises (cv2.error) for an OpenEXR file: its build leaves the codec off
+    exr = tmp_path / "empty.exr"
+    exr.write_bytes(b"\x76\x2f\x31\x01" + b"\x02\x00\x00\x00" + b"\x00" * 200)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[display]\n")
+    code = _cli(["calibrate", "--empty", str(exr), "--throw", str(exr), "--config", str(cfg)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"cannot read empty image {exr}: not a decodable image" in err
+    assert "Traceback" not in err and cfg.read_text() == "[display]\n"
+
+
 def _write(tmp_path, **images):
     for name, img in images.items():
         cv2.imwrite(str(tmp_path / f"{name}.png"), img)

@@ -505,11 +505,15 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
 
 
 def _load_images(paths: Sequence[str], what: str) -> list[np.ndarray]:
+    """The images, through the loader `dicetable read` uses (a decoder that raises, a truncated
+    JPEG, a decompression bomb, a FIFO: each a ValueError naming the file, never a traceback)."""
+    from .image_file import load
+
     out = []
     for p in paths:
-        img = cv2.imread(str(p), cv2.IMREAD_COLOR) if Path(p).is_file() else None
+        img, why = load(str(p))
         if img is None:
-            raise ValueError(f"cannot read {what} image {p}: missing, unreadable or not an image")
+            raise ValueError(f"cannot read {what} image {p}: {why}")
         out.append(img)
     return out
 
