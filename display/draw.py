@@ -78,8 +78,12 @@ def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int, colou
          bold: bool = False, anchor: str = "topleft", max_width: int | None = None,
          min_size: int = 10) -> pygame.Rect:
     """Draw one line; shrink it to `max_width` (not below `min_size`, then cut with an ellipsis)
-    rather than let it overflow."""
-    img = _render_fitted(s, int(size), tuple(colour), bold, max_width, int(min_size))
+    rather than let it overflow. Never below the screen's legible minimum (`theme.min_text`):
+    a line asked for smaller, or shrunk to fit, is drawn at that minimum (and cut if it must)."""
+    floor = theme.min_text(theme.scale(surface))
+    min_size = max(int(min_size), floor)
+    size = max(int(size), floor)
+    img = _render_fitted(s, size, tuple(colour), bold, max_width, min_size)
     rect = img.get_rect(**{anchor: pos})
     surface.blit(img, rect)
     return rect

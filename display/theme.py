@@ -39,7 +39,20 @@ def scale(surface: pygame.Surface) -> float:
     return max(0.5, min(h / 720.0, w / 1280.0 * 1.25))
 
 
-MIN_FONT = 10                  # px: the smallest type `font` gives (smaller is not legible)
+MIN_FONT = 10                  # px: the smallest type `font` gives at all (a floor for measuring)
+
+# The smallest type a player must read, in px of type size (pygame's bundled font: capitals ~0.48
+# of the size, lines ~0.66). On the 7" 800x480 Pi display (0.193 mm a pixel) 20 px type has
+# capitals ~10 px = ~1.9 mm, ~6.5 arc minutes at 1 m: clearly above the ~5' acuity limit, and
+# the most a 20-row score sheet allows in 480 px (its rows are ~20 px). Lines came out at
+# 10-17 px before (hints, cells, School's sheet) and could not be read from the table; what does
+# not fit at this size is shortened, wrapped or given room, never shrunk further.
+MIN_TEXT = 20
+
+
+def min_text(s: float) -> int:
+    """The smallest type size drawn on a screen of scale `s`: 20 px at 800x480, 30 at 1080p."""
+    return max(MIN_TEXT, int(20 * s))
 
 
 @lru_cache(maxsize=64)

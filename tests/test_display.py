@@ -468,3 +468,69 @@ def test_a_message_leaves_the_menu_rows_to_choose_from_and_the_cursor_in_sight(m
         rows = [line for line in drawn if line in labels]
         assert len(rows) >= 4 and labels[sel] in rows
         monkeypatch.undo()
+
+
+def _screens_of(game: str, tray_image) -> list[TableView]:
+    """A game's screens from its start to its end (4 to 6 players): each decision (menu, sheet
+    full of previews), the wait for dice before it, one under a message banner, the help card."""
+    from dataclasses import replace
+
+    from controller.help_card import help_card
+
+    views = []
+    for fraction in (0.0, 0.25, 0.5, 0.75, 0.95):
+        flow, rest = late_game(game, fraction)
+        views.append(flow.view(tray_image))
+        while flow.phase != DECIDE and rest:
+            flow.state = flow.state.apply(rest.pop(0))
+            flow._enter_phase()
+        views.append(flow.view(tray_image))
+    views.append(replace(views[-1], message=MessageView(
+        "I see 5 dice; the game needs 7 (5 held + 2 thrown). Fix the tray or throw again.", "warning")))
+    views.append(replace(views[3], help=help_card(flow.state)))
+    return views
+
+
+def _type_sizes(monkeypatch) -> list[tuple[int, str]]:
+    """(size, line) of every line drawn from now on: the font every drawing gets is instrumented
+    (through `theme.font`, which `text`, the tray's tags and the sheet all use)."""
+    from display import theme
+
+    seen: list[tuple[int, str]] = []
+    real_font = theme.font
+
+    class Recording:
+        def __init__(self, size, bold=False):
+            self.font, self.px = real_font(size, bold), max(theme.MIN_FONT, int(size))
+
+        def render(self, line, *a, **k):
+            seen.append((self.px, line))
+            return self.font.render(line, *a, **k)
+
+        def __getattr__(self, name):
+            return getattr(self.font, name)
+
+    monkeypatch.setattr(theme, "font", Recording)
+    draw._TEXT_CACHE.clear()
+    return seen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_nothing_a_player_reads_is_drawn_below_20_px_at_800x480(game, tray_image, monkeypatch):
+    """At 800x480 the prompt's button hints (and their second line, shrunk further), Objective
+    cards' status line, small sheet cells ("in hand: +1 now", "card committed") and School's
+    whole sheet came out at 10-17 px type: unreadable from 1 m on the 7" display. 20 px type
+    (capitals ~10 px, ~1.9 mm) is the least: what does not fit is shortened, wrapped or cut."""
+    from display.render import render
+
+    views = _screens_of(game, tray_image)
+    seen = _type_sizes(monkeypatch)
+    surface = pygame.Surface((800, 480))
+    smallest = []
+    for view in views:
+        seen.clear()
+        draw._TEXT_CACHE.clear()
+        render(surface, view)
+        assert seen
+        smallest += [(px, line) for px, line in seen if px < 20 and line.strip()]
+    assert not smallest, sorted(set(smallest))[:12]
