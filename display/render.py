@@ -31,13 +31,13 @@ def _frame(surface: pygame.Surface) -> tuple[float, int, pygame.Rect]:
 
 def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
     """The play screen's tray, the lower left (banner and prompt) and the sheet's column. A
-    message banner (`banner_h` high) takes up to a third of its height from the tray, the rest
+    message banner (`banner_h` high) takes up to 2/5 of its height from the tray, the rest
     from the prompt: under the banner the prompt kept room for only two menu rows, even at
     1920x1080, and the best-scoring box was off-screen."""
     margin = int(10 * s)
     left_w = int(body.width * 0.42)
     tray_h = int(body.height * 0.48)
-    tray_h -= min(banner_h, tray_h // 3)
+    tray_h -= min(banner_h, tray_h * 2 // 5)
     tray = pygame.Rect(body.x, body.y, left_w, tray_h)
     lower = pygame.Rect(body.x, body.y + tray_h + margin, left_w, body.height - tray_h - margin)
     right = pygame.Rect(body.x + left_w + margin, body.y, body.width - left_w - margin, body.height)
@@ -67,9 +67,12 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
     margin = int(10 * s)
     title = text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True, max_width=w // 2)
     if view.status:
-        # the prompt says the same in big type, so a long status is cut rather than shrunk to dust
-        text(surface, view.status, (w - margin, margin + int(4 * s)), int(34 * s), theme.ACCENT,
-             anchor="topright", max_width=w - title.right - 3 * margin, min_size=int(26 * s))
+        # a long status keeps its first part (where the game is) and its last (what to do now),
+        # then only the last, in type no smaller than the least legible, cut only as a last resort
+        room = w - title.right - 3 * margin
+        size, line = status_line(view.status, int(34 * s), theme.min_text(s), room)
+        text(surface, line, (w - margin, margin + int(4 * s)), size, theme.ACCENT,
+             anchor="topright", max_width=room, min_size=size)
     if view.mode == "final":
         _final(surface, view, body, s)
     elif view.mode == "setup":
@@ -86,6 +89,23 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
         _sheet_or_help(surface, view, right, s)
     if view.message and view.mode != "play":
         _banner(surface, view.message, pygame.Rect(int(w * 0.05), header_h, int(w * 0.9), h), s)
+
+
+def status_line(status: str, size: int, least: int, width: int) -> tuple[int, str]:
+    """The status to draw in `width` and its size: whole if it fits at a size from `size` down to
+    `least`; else without its middle " — " parts (Objective cards' "active: Ann, rolls used 1 of
+    3, dice ..." came out at 10 px on 800x480), else only its last part (what to do now)."""
+    parts = status.split(" — ")
+    tries = [status]
+    if len(parts) > 2:
+        tries.append(f"{parts[0]} — {parts[-1]}")
+    if len(parts) > 1:
+        tries.append(parts[-1])
+    for line in tries:
+        for k in range(max(size, least), least - 1, -1):
+            if theme.font(k).size(line)[0] <= width:
+                return k, line
+    return least, tries[-1]
 
 
 def render_tray(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:
@@ -148,7 +168,7 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
             surface.blit(num, num.get_rect(center=badge_rect.center))
             taken.append(badge_rect)
         if mark.held:
-            held_tag = theme.font(int(22 * s), True).render("HELD", True, theme.BG)
+            held_tag = theme.font(theme.min_text(s), True).render("HELD", True, theme.BG)
             below = badge_rect if badge_rect is not None and badge_rect.top > r.bottom else r
             held_rect = place_beside(held_tag.get_rect().inflate(6, 2), below, dst,
                                      others + taken[:i] + taken[i + 1:], gap=2)
@@ -200,10 +220,14 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     for line in wrap(prompt.text, big, width, bold=True)[:3]:
         last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
         y += int(big * 0.95)
-    hint_size = int(26 * s)
-    hints = _hint_lines(prompt.hint, hint_size, width)
-    hint_h = int(30 * s) * len(hints)
-    more_w = theme.font(int(22 * s)).size("more below")[0] + int(16 * s)
+    # (the hints and "more below" were 17 and 14 px at 800x480, the hint's overflow shrunk further:
+    # not readable from the table; now at the legible minimum, on up to 3 lines, 2 under a menu)
+    hint_size = max(int(26 * s), theme.min_text(s))
+    more_size = theme.min_text(s)
+    hints = _hint_lines(prompt.hint, hint_size, width, most=2 if prompt.options else 3)
+    hint_step = int(hint_size * 1.12)
+    hint_h = hint_step * len(hints)
+    more_w = theme.font(more_size).size("more below")[0] + int(16 * s)
     # "more above"/"more below" go at the end of the prompt's last line and of the hint's last
     # line when those leave room: lines of their own cost a menu row under a banner
     above_inline = last.width + more_w <= width
@@ -213,7 +237,7 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         line_h = int(34 * s)
         # ("more below" has a line of its own: over the last row it hid that row's points)
         fits = (rect.bottom - pad - hint_h - y) // line_h >= len(prompt.options)
-        more_h = 0 if fits or below_inline else int(22 * s)
+        more_h = 0 if fits or below_inline else int(more_size * 1.05)
         room = max(1, (rect.bottom - pad - hint_h - more_h - y) // line_h)
         sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
         start = max(0, min(sel - room // 2, len(prompt.options) - room))
@@ -221,11 +245,11 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
             # (a line of its own under the prompt: drawn in the panel's corner it ran into the
             # prompt's text on a small screen)
             if above_inline:
-                text(surface, "more above", (rect.right - pad, last.bottom), int(22 * s), theme.MUTED,
+                text(surface, "more above", (rect.right - pad, last.bottom), more_size, theme.MUTED,
                      anchor="bottomright")
             else:
-                text(surface, "more above", (rect.right - pad, y), int(22 * s), theme.MUTED, anchor="topright")
-                y += int(24 * s)
+                text(surface, "more above", (rect.right - pad, y), more_size, theme.MUTED, anchor="topright")
+                y += int(more_size * 1.1)
             room = max(1, (rect.bottom - pad - hint_h - more_h - y) // line_h)
             start = max(0, min(sel - room // 2, len(prompt.options) - room))
         shown = prompt.options[start:start + room]
@@ -244,20 +268,22 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
             y += line_h
         if start + room < len(prompt.options):
             if below_inline:
-                text(surface, "more below", (rect.right - pad, rect.bottom - pad), int(22 * s), theme.MUTED,
+                text(surface, "more below", (rect.right - pad, rect.bottom - pad), more_size, theme.MUTED,
                      anchor="bottomright")
             else:
-                text(surface, "more below", (rect.right - pad, rect.bottom - pad - hint_h), int(22 * s),
+                text(surface, "more below", (rect.right - pad, rect.bottom - pad - hint_h), more_size,
                      theme.MUTED, anchor="bottomright")
     for i, line in enumerate(hints):
-        text(surface, line, (x, rect.bottom - pad - hint_h + int(4 * s) + i * int(30 * s)), hint_size, theme.MUTED,
+        text(surface, line, (x, rect.bottom - pad - hint_h + int(2 * s) + i * hint_step), hint_size, theme.MUTED,
              max_width=width)
 
 
 def _hint_lines(hint: str, size: int, width: int, most: int = 2) -> list[str]:
     """The buttons' hint in lines that fit `width`, broken between its " · " parts (a whole hint
-    shrunk onto one line of a small screen was too small to read across a table); what does
-    not fit in `most` lines goes on the last, shrunk."""
+    shrunk onto one line of a small screen was too small to read across a table). What does not
+    fit in `most` lines is left off (the games put the most useful parts first); a part too wide
+    for a line alone is cut when drawn. Never shrunk: the overflow put on the last line used to
+    be, to 10 px at 800x480."""
     if not hint:
         return []
     f = theme.font(size)
@@ -267,13 +293,15 @@ def _hint_lines(hint: str, size: int, width: int, most: int = 2) -> list[str]:
             lines[-1] = f"{lines[-1]} · {part}"
         else:
             lines.append(part)
-    return lines[:most - 1] + [" · ".join(lines[most - 1:])] if len(lines) > most else lines
+    return lines[:most]
 
 
 def _banner_layout(message: MessageView, width: int, s: float) -> tuple[int, list[str], int]:
     """The banner's type size, lines and height (with the gap under it): at most four lines,
-    in type from 30 down to 24 (x scale) so that the message takes as few lines as it can."""
-    for size in range(int(30 * s), int(24 * s) - 1, -1):
+    in type from 30 down to 24 (x scale, never below the legible minimum) so that the message
+    takes as few lines as it can."""
+    least = theme.min_text(s)
+    for size in range(max(int(30 * s), least), max(int(24 * s), least) - 1, -1):
         lines = wrap(message.text, size, width - int(24 * s), bold=True)
         if len(lines) <= 2:
             break
@@ -309,7 +337,7 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
             y += int(60 * s)
     y += int(10 * s)
     # what the buttons do now (a new game; undo the last choice), at the panel's foot
-    hint_size = int(28 * s)
+    hint_size = max(int(28 * s), theme.min_text(s))
     hints = view.prompt.hint.split(" · ") if view.prompt and view.prompt.hint else []
     foot = left.bottom - int(14 * s) - len(hints) * int(hint_size * 1.2)
     for i, hint in enumerate(hints):
@@ -319,7 +347,7 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     line_h = min(int(64 * s), (foot - y - int(10 * s)) // room)
     for st in view.standings:
         colour = theme.WINNER if st.winner else theme.TEXT
-        size = int(line_h * 0.8)
+        size = max(int(line_h * 0.8), theme.min_text(s))
         text(surface, f"{st.place}. {st.name}", (left.x + int(20 * s), y), size, colour, bold=st.winner,
              max_width=int(left.width * 0.65))
         text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")
@@ -347,10 +375,11 @@ def _help(surface: pygame.Surface, help: HelpView, rect: pygame.Rect, s: float) 
     title_size = int(36 * s)
     text(surface, help.title, (x, y), title_size, theme.ACCENT, bold=True, max_width=width)
     y += int(title_size * 1.25)
-    foot_size = int(26 * s)
+    foot_size = max(int(26 * s), theme.min_text(s))
     bottom = rect.bottom - pad - (int(foot_size * 1.3) if help.foot else 0)
     indent = int(22 * s)              # the bullets' column (a disc: not every font has a bullet glyph)
-    for size in range(int(40 * s), max(12, int(20 * s)) - 1, -1):
+    least = theme.min_text(s)             # (it went down to 13 px at 800x480: the rest is cut)
+    for size in range(max(int(40 * s), least), least - 1, -1):
         blocks = [wrap(p, size, width - (indent if i else 0), bold=(i == 0)) for i, p in enumerate(help.paragraphs)]
         gap = int(size * 0.45)
         need = sum(len(b) for b in blocks) * int(size * 1.12) + gap * (len(blocks) - 1)
@@ -383,7 +412,7 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     about_h = int(about_size * 1.15)
     foot = int(40 * s) + len(about_lines) * about_h + (int(10 * s) if about_lines else 0)
     line_h = min(int(60 * s), max(1, (body.height - foot) // max(1, len(view.setup) + 1)))
-    size = int(line_h * 0.75)
+    size = max(int(line_h * 0.75), theme.min_text(s))
     for item in view.setup:
         row = pygame.Rect(body.x + int(16 * s), y, body.width - int(32 * s), line_h - 4)
         if item.selected:
@@ -399,4 +428,4 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
              theme.ACCENT, max_width=body.width - int(32 * s))
     if view.prompt:
         text(surface, view.prompt.hint or view.prompt.text, (body.x + int(16 * s), body.bottom - int(40 * s)),
-             int(28 * s), theme.MUTED, max_width=body.width - int(32 * s))
+             max(int(28 * s), theme.min_text(s)), theme.MUTED, max_width=body.width - int(32 * s))

@@ -90,8 +90,9 @@ def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect
             line = "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
         else:
             line = "Not shown: " + " · ".join(t.get("title", "") for t in hidden if t.get("title"))
-        text(surface, line, (inner.x, inner.bottom - footer_h + int(6 * s)), int(26 * s), theme.MUTED,
-             max_width=inner.width, min_size=int(24 * s))
+        size = max(int(26 * s), theme.min_text(s))
+        text(surface, line, (inner.x, inner.bottom - footer_h + int(6 * s)), size, theme.MUTED,
+             max_width=inner.width, min_size=size)
 
 
 def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect, s: float) -> None:
@@ -101,7 +102,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     active = table.get("active_column")
     n_lines = len(rows) + 1 + (1 if title else 0)
     row_h = max(12, min(int(52 * s), rect.height // max(n_lines, 1)))
-    size = max(12, int(row_h * 0.86))
+    # (School's 20 lines made 17 px type at 800x480: the bundled font's lines are 2/3 of its size,
+    # so type as big as the row still leaves a third of it between lines)
+    size = max(theme.min_text(s), int(row_h * 0.86))
     y = rect.y
     if title:
         text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
@@ -140,15 +143,38 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
                 draw_ticks(surface, ctext, pygame.Rect(cx + m, y, col_w - 2 * m, row_h), colour)
             elif ctext:
                 bold = kind == "total" or ckind == "total"
-                ctext = fit_cell_text(ctext, size, bold, col_w - 6)
-                text(surface, ctext, (cx + col_w // 2, y + row_h // 2), size, colour,
-                     bold=bold, anchor="center", max_width=col_w - 6)
+                lines = cell_lines(ctext, size, bold, col_w - 6, row_h)
+                step = min(theme.font(size, bold).get_height(), row_h // 2)
+                top = y + row_h // 2 - step * (len(lines) - 1) // 2
+                for k, line in enumerate(lines):
+                    text(surface, line, (cx + col_w // 2, top + k * step), size, colour,
+                         bold=bold, anchor="center", max_width=col_w - 6)
         y += row_h
         if y > rect.bottom:
             break
 
 
 TICK_GLYPHS = set("■□")
+
+
+def cell_lines(s: str, size: int, bold: bool, width: int, row_h: int) -> list[str]:
+    """A cell's text as the lines it is drawn on at `size` (never smaller): one line when it
+    fits; else (a "detail · summary" cell) the summary; else two lines when the row is tall
+    enough for them ("in hand:" over "+1 now", "card" over "committed": they shrank to 13 px
+    on an 800x480 screen); else one line, cut when drawn."""
+    f = theme.font(size, bold)
+    if f.size(s)[0] <= width:
+        return [s]
+    s = fit_cell_text(s, size, bold, width)
+    if f.size(s)[0] <= width:
+        return [s]
+    words = s.split()
+    if len(words) > 1 and row_h // 2 >= f.get_height() - 2:   # (its lines have blank above and below)
+        for k in range(len(words) - 1, 0, -1):   # the longest first line that fits
+            first, second = " ".join(words[:k]), " ".join(words[k:])
+            if f.size(first)[0] <= width:
+                return [first, second]
+    return [s]
 
 
 def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:
