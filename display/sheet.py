@@ -143,11 +143,11 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
                 draw_ticks(surface, ctext, pygame.Rect(cx + m, y, col_w - 2 * m, row_h), colour)
             elif ctext:
                 bold = kind == "total" or ckind == "total"
-                lines = cell_lines(ctext, size, bold, col_w - 6, row_h)
-                step = min(theme.font(size, bold).get_height(), row_h // 2)
+                csize, lines = cell_lines(ctext, size, bold, col_w - 6, row_h, theme.min_text(s))
+                step = min(theme.font(csize, bold).get_height(), row_h // 2)
                 top = y + row_h // 2 - step * (len(lines) - 1) // 2
                 for k, line in enumerate(lines):
-                    text(surface, line, (cx + col_w // 2, top + k * step), size, colour,
+                    text(surface, line, (cx + col_w // 2, top + k * step), csize, colour,
                          bold=bold, anchor="center", max_width=col_w - 6)
         y += row_h
         if y > rect.bottom:
@@ -157,24 +157,25 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
 TICK_GLYPHS = set("■□")
 
 
-def cell_lines(s: str, size: int, bold: bool, width: int, row_h: int) -> list[str]:
-    """A cell's text as the lines it is drawn on at `size` (never smaller): one line when it
-    fits; else (a "detail · summary" cell) the summary; else two lines when the row is tall
-    enough for them ("in hand:" over "+1 now", "card" over "committed": they shrank to 13 px
-    on an 800x480 screen); else one line, cut when drawn."""
-    f = theme.font(size, bold)
-    if f.size(s)[0] <= width:
-        return [s]
-    s = fit_cell_text(s, size, bold, width)
-    if f.size(s)[0] <= width:
-        return [s]
-    words = s.split()
-    if len(words) > 1 and row_h // 2 >= f.get_height() - 2:   # (its lines have blank above and below)
-        for k in range(len(words) - 1, 0, -1):   # the longest first line that fits
-            first, second = " ".join(words[:k]), " ".join(words[k:])
-            if f.size(first)[0] <= width:
-                return [first, second]
-    return [s]
+def cell_lines(s: str, size: int, bold: bool, width: int, row_h: int, least: int) -> tuple[int, list[str]]:
+    """A cell's size and the lines it is drawn on: the biggest size from `size` down to `least`
+    (the legible minimum: cells like "in hand: +1 now" shrank to 13 px on an 800x480 screen) at
+    which it fits on one line, or (a "detail · summary" cell) its summary does, or it does on two
+    lines the row has room for ("card" over "committed"); else one line at `least`, cut when drawn."""
+    for k in range(max(size, least), least - 1, -1):
+        f = theme.font(k, bold)
+        if f.size(s)[0] <= width:
+            return k, [s]
+        short = fit_cell_text(s, k, bold, width)
+        if f.size(short)[0] <= width:
+            return k, [short]
+        words = short.split()
+        if len(words) > 1 and row_h // 2 >= f.get_height() - 2:   # (its lines have blank above and below)
+            for n in range(len(words) - 1, 0, -1):                 # the longest first line that fits
+                first, second = " ".join(words[:n]), " ".join(words[n:])
+                if f.size(first)[0] <= width and f.size(second)[0] <= width:
+                    return k, [first, second]
+    return least, [fit_cell_text(s, least, bold, width)]
 
 
 def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:
