@@ -140,59 +140,80 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     k = dst.width / iw
     boxes = [pygame.Rect(dst.x + int(m.box[0] * k), dst.y + int(m.box[1] * k), max(4, int((m.box[2] - m.box[0]) * k)),
                          max(4, int((m.box[3] - m.box[1]) * k))) for m in tray.dice]
-    tags = []                              # each die's face tag, above it (below at the image's top)
+    marks = tray_marks(tray, boxes, dst, s)
+    for mark, r, (tag, tag_rect, badge, _) in zip(tray.dice, boxes, marks):
+        colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
+        if mark.selected:
+            colour = theme.ACCENT
+        pygame.draw.rect(surface, colour, r.inflate(6, 6), max(2, int(4 * s)), border_radius=6)
+        pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
+        surface.blit(tag, tag_rect)
+        if badge is not None:
+            num, badge_rect = badge
+            pygame.draw.circle(surface, theme.HELD if mark.held else theme.TEXT, badge_rect.center,
+                               badge_rect.width // 2)
+            surface.blit(num, num.get_rect(center=badge_rect.center))
+    held_tag = theme.font(theme.min_text(s), True).render("HELD", True, theme.BG)
+    for _, _, _, held_rect in marks:      # last: on its own die, never left off for want of room
+        if held_rect is not None:
+            pygame.draw.rect(surface, theme.HELD, held_rect, border_radius=4)
+            pygame.draw.rect(surface, theme.BG, held_rect, 1, border_radius=4)
+            surface.blit(held_tag, held_tag.get_rect(center=held_rect.center))
+    if tray.caption:
+        text(surface, tray.caption, (rect.x + int(10 * s), rect.bottom - caption_h), int(34 * s), theme.TEXT,
+             bold=True, max_width=rect.width - int(20 * s))
+
+
+def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: float) -> list[tuple]:
+    """Per die (its box in `boxes`): its face tag and the tag's rect (above the die, below it at
+    the image's top), its HOLD disc ((number, rect), or None), its HELD mark's rect (or None).
+
+    A disc covers no face tag, its own included (placed avoiding only the others, "3" hid a
+    poker die's own "J"), no other die and no disc before it. The HELD mark goes on its own
+    die, centred: placed beside a disc it sat under the next die (read as that die held), and
+    with no room beside (under a banner) it was left off."""
+    tags = []
     for mark, r in zip(tray.dice, boxes):
         tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(mark.label, True, theme.BG)
         tag_rect = tag.get_rect(midbottom=(r.centerx, r.y - 2))
         if tag_rect.top < dst.top:
             tag_rect.top = r.bottom + 2
         tags.append((tag, tag_rect))
-    taken = [tag_rect.inflate(8, 2) for _, tag_rect in tags]     # tags and HOLD badges: not to be covered
+    taken = [tag_rect.inflate(8, 2) for _, tag_rect in tags]     # tags and HOLD discs: not to be covered
+    held_size = theme.font(theme.min_text(s), True).size("HELD")
+    out = []
     for i, (mark, r) in enumerate(zip(tray.dice, boxes)):
-        colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
-        if mark.selected:
-            colour = theme.ACCENT
-        pygame.draw.rect(surface, colour, r.inflate(6, 6), max(2, int(4 * s)), border_radius=6)
-        tag, tag_rect = tags[i]
-        pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
-        surface.blit(tag, tag_rect)
-        badge_rect = None
-        others = [b.inflate(6, 6) for j, b in enumerate(boxes) if j != i]
+        badge = None
         if mark.position:
             # which HOLD button is this die's: a disc of its own under the die, else beside or
             # above it, never on another die (a small disc at every outline's left sat on the
             # corner of the die before it when dice were staggered); blue when the die is held
-            num, badge_rect = hold_badge(mark.position, r, dst, others + taken[:i] + taken[i + 1:], s)
-            pygame.draw.circle(surface, theme.HELD if mark.held else theme.TEXT, badge_rect.center,
-                               badge_rect.width // 2)
-            surface.blit(num, num.get_rect(center=badge_rect.center))
-            taken.append(badge_rect)
+            others = [b.inflate(6, 6) for j, b in enumerate(boxes) if j != i]
+            badge = hold_badge(mark.position, r, dst, others + taken, s)
+            taken.append(badge[1])
+        held_rect = None
         if mark.held:
-            held_tag = theme.font(theme.min_text(s), True).render("HELD", True, theme.BG)
-            below = badge_rect if badge_rect is not None and badge_rect.top > r.bottom else r
-            held_rect = place_beside(held_tag.get_rect().inflate(6, 2), below, dst,
-                                     others + taken[:i] + taken[i + 1:], gap=2)
-            if held_rect is not None:     # (no room by a neighbour: the blue outline and disc say it)
-                pygame.draw.rect(surface, colour, held_rect, border_radius=4)
-                surface.blit(held_tag, held_tag.get_rect(center=held_rect.center))
-                taken.append(held_rect)
-    if tray.caption:
-        text(surface, tray.caption, (rect.x + int(10 * s), rect.bottom - caption_h), int(34 * s), theme.TEXT,
-             bold=True, max_width=rect.width - int(20 * s))
+            held_rect = pygame.Rect(0, 0, held_size[0] + 6, held_size[1] + 2)
+            held_rect.center = r.center
+        out.append((tags[i][0], tags[i][1], badge, held_rect))
+    return out
 
 
 def hold_badge(position: int, r: pygame.Rect, area: pygame.Rect, avoid: list[pygame.Rect],
                s: float) -> tuple[pygame.Surface, pygame.Rect]:
     """The HOLD number of a die drawn at `r` and the disc it goes in: under the die, else left,
     right or above it, the first place inside `area` that touches none of `avoid` (the other
-    dice, the tags drawn so far); when none does, on the die's own lower edge (never on another
-    die)."""
+    dice, the face tags, the discs drawn so far); when none does, on the die's own lower edge
+    (never on another die), moved down off its own face tag if it would cover it."""
     img = theme.font(max(int(42 * s), 26), True).render(str(position), True, theme.BG)
     side = max(img.get_width(), img.get_height()) + 2
     rect = place_beside(pygame.Rect(0, 0, side, side), r, area, avoid)
     if rect is None:
         rect = pygame.Rect(0, 0, side, side)
         rect.midbottom = (r.centerx, r.bottom - 2)
+        for tag in avoid:
+            if rect.colliderect(tag) and tag.bottom <= r.top + 2:      # a tag over a die smaller than the disc
+                rect.top = tag.bottom + 1
     return img, rect
 
 

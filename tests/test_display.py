@@ -534,3 +534,43 @@ def test_nothing_a_player_reads_is_drawn_below_20_px_at_800x480(game, tray_image
         assert seen
         smallest += [(px, line) for px, line in seen if px < 20 and line.strip()]
     assert not smallest, sorted(set(smallest))[:12]
+
+
+@pytest.mark.parametrize("size", SIZES + [(1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("banner", [False, True])
+@pytest.mark.parametrize("layout", ["staggered", "column", "tight", "top"])
+def test_no_hold_disc_covers_a_face_tag_and_every_held_die_says_held_on_itself(layout, banner, size, monkeypatch):
+    """A disc placed avoiding every face tag but its own covered its own ("3" over a poker die's
+    "J"); a HELD tag beside die 2's disc sat under die 3, and under a banner it was left off."""
+    from display import render as render_module
+    from display.view import DieMark, PromptView, TrayView
+
+    def box(i):
+        if layout == "staggered":                            # the reviewer's tray: every other die lower
+            return (40 + 110 * i, 180 + 30 * (i % 2), 120 + 110 * i, 260 + 30 * (i % 2))
+        if layout == "column":
+            return (250, 20 + 90 * i, 330, 100 + 90 * i)
+        if layout == "top":                                  # dice at the image's top: tags below them
+            return (40 + 110 * i, 5 + 30 * (i % 2), 120 + 110 * i, 85 + 30 * (i % 2))
+        return (100 + 85 * i, 200, 180 + 85 * i, 280)       # side by side, 5 px apart
+
+    image = np.zeros((480, 640, 3), np.uint8)
+    marks = tuple(DieMark(box(i), "J", held=i in (0, 1, 3), position=i + 1) for i in range(5))
+    seen = []
+    real = render_module.tray_marks
+    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
+        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
+    view = TableView("play", "Thirteen", tray=TrayView(image, marks, caption="Dice: J J J J J"),
+                     prompt=PromptView("Ann", "Ann: choose", (), "OK"),
+                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game.",
+                                         "warning") if banner else None)
+    render_module.render(pygame.Surface(size), view)
+    (boxes, drawn), = seen
+    tags = [tag_rect for _, tag_rect, _, _ in drawn]
+    for i, (mark, die, (_, _, badge, held)) in enumerate(zip(marks, boxes, drawn)):
+        assert badge is not None and badge[1].collidelist(tags) < 0, (i, badge, tags)
+        if mark.held:
+            assert held is not None and die.collidepoint(held.center)        # on its own die
+            assert all(not other.collidepoint(held.center) for j, other in enumerate(boxes) if j != i)
+        else:
+            assert held is None
