@@ -6,6 +6,7 @@ acting player's table (the games put it first) is drawn whole and the others as 
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -135,20 +136,33 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             ctext = cell.get("text", "")
             ckind = cell.get("kind", "empty")
             colour = theme.CELL_COLOURS.get(ckind, theme.TEXT)
-            if cell.get("highlight"):
-                pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y + 1, col_w - 4, row_h - 2), 2, border_radius=6)
+            lit = bool(cell.get("highlight"))
+            # (the text 2 px clear of the outline, 2 px of the neighbouring cells' text: 6 px
+            # off every cell cut "33 to go" in a 55 px column where it fits)
+            width = col_w - (10 if lit else 4)
+            lines: list[str] = []
             if ctext and ckind == "tick" and set(ctext) <= TICK_GLYPHS:
                 # (a margin of its own on each side: the players' rows of boxes must not run together)
                 m = max(4, col_w // 12)
                 draw_ticks(surface, ctext, pygame.Rect(cx + m, y, col_w - 2 * m, row_h), colour)
             elif ctext:
                 bold = kind == "total" or ckind == "total"
-                csize, lines = cell_lines(ctext, size, bold, col_w - 6, row_h, theme.min_text(s))
-                step = min(theme.font(csize, bold).get_height(), row_h // 2)
-                top = y + row_h // 2 - step * (len(lines) - 1) // 2
-                for k, line in enumerate(lines):
-                    text(surface, line, (cx + col_w // 2, top + k * step), csize, colour,
-                         bold=bold, anchor="center", max_width=col_w - 6)
+                # two lines' ink 1 px clear of the outline (1 px wide around two lines) or the rows by
+                csize, lines = cell_lines(ctext, size, bold, width, row_h - (4 if lit else 2), theme.min_text(s))
+            if lit:
+                pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y, col_w - 4, row_h),
+                                 1 if len(lines) > 1 else 2, border_radius=6)
+            if lines:
+                if len(lines) == 1:
+                    text(surface, lines[0], (cx + col_w // 2, y + row_h // 2), csize, colour,
+                         bold=bold, anchor="center", max_width=width)
+                else:                       # the two lines' ink stacked, centred in the row
+                    inks = [_ink(line, csize, bold) for line in lines]
+                    top = y + (row_h - (inks[0].height + LINE_GAP + inks[1].height)) // 2
+                    for line, ink in zip(lines, inks):
+                        text(surface, line, (cx + col_w // 2, top - ink.top), csize, colour,
+                             bold=bold, anchor="midtop", max_width=width)
+                        top += ink.height + LINE_GAP
         y += row_h
         if y > rect.bottom:
             break
@@ -157,24 +171,44 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
 TICK_GLYPHS = set("■□")
 
 
-def cell_lines(s: str, size: int, bold: bool, width: int, row_h: int, least: int) -> tuple[int, list[str]]:
-    """A cell's size and the lines it is drawn on: the biggest size from `size` down to `least`
-    (the legible minimum: cells like "in hand: +1 now" shrank to 13 px on an 800x480 screen) at
-    which it fits on one line, or (a "detail · summary" cell) its summary does, or it does on two
-    lines the row has room for ("card" over "committed"); else one line at `least`, cut when drawn."""
-    for k in range(max(size, least), least - 1, -1):
+LINE_GAP = 1          # px between a two-line cell's lines' ink
+
+
+@lru_cache(maxsize=2048)
+def _ink(line: str, size: int, bold: bool) -> pygame.Rect:
+    """Where the line's ink is in its rendered image (its height: capitals to descenders)."""
+    return theme.font(size, bold).render(line, True, (255, 255, 255)).get_bounding_rect()
+
+
+def two_lines_fit(first: str, second: str, size: int, bold: bool, room: int) -> bool:
+    """Two lines stacked fit in `room` px (the row less the outline and a px clear of it): their
+    ink, not the font's line height (lines stepped by that ran into the outline and into each
+    other: "Two" over "pairs" in a 28 px row)."""
+    return _ink(first, size, bold).height + LINE_GAP + _ink(second, size, bold).height <= room
+
+
+def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int) -> tuple[int, list[str]]:
+    """A cell's size and the lines it is drawn on: one line at the biggest size from `size` down
+    to `least` (the legible minimum: cells like "in hand: +1 now" shrank to 13 px on an 800x480
+    screen) at which it, or (a "detail · summary" cell) its summary, fits; only when no size
+    does, two lines the row has room for ("card" over "committed"); else one line at `least`,
+    cut when drawn. (Two lines used to be tried at each size before one line at the next size
+    down: "Two pairs", "Three K", "33 to go" wrapped though they fitted one line 1-2 px smaller.)"""
+    sizes = range(max(size, least), least - 1, -1)
+    for k in sizes:
         f = theme.font(k, bold)
         if f.size(s)[0] <= width:
             return k, [s]
         short = fit_cell_text(s, k, bold, width)
         if f.size(short)[0] <= width:
             return k, [short]
-        words = short.split()
-        if len(words) > 1 and row_h // 2 >= f.get_height() - 2:   # (its lines have blank above and below)
-            for n in range(len(words) - 1, 0, -1):                 # the longest first line that fits
-                first, second = " ".join(words[:n]), " ".join(words[n:])
-                if f.size(first)[0] <= width and f.size(second)[0] <= width:
-                    return k, [first, second]
+    for k in sizes:
+        f = theme.font(k, bold)
+        words = fit_cell_text(s, k, bold, width).split()
+        for n in range(len(words) - 1, 0, -1):                 # the longest first line that fits
+            first, second = " ".join(words[:n]), " ".join(words[n:])
+            if f.size(first)[0] <= width and f.size(second)[0] <= width and two_lines_fit(first, second, k, bold, room):
+                return k, [first, second]
     return least, [fit_cell_text(s, least, bold, width)]
 
 

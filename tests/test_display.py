@@ -574,3 +574,23 @@ def test_no_hold_disc_covers_a_face_tag_and_every_held_die_says_held_on_itself(l
             assert all(not other.collidepoint(held.center) for j, other in enumerate(boxes) if j != i)
         else:
             assert held is None
+
+
+@pytest.mark.parametrize("cell", ["Two pairs", "Three K", "Three 10", "33 to go", "card committed"])
+@pytest.mark.parametrize("size,least", [(24, 20), (44, 30)])
+def test_a_cell_that_fits_one_line_at_any_size_down_to_the_minimum_stays_on_one_line(cell, size, least):
+    """Two lines were tried at each size before one line at the next size down: "Two pairs",
+    "Three K" and "33 to go" wrapped, and the two lines (stepped by the font's height) ran into
+    the highlight's outline and each other. Two lines only when no size fits one, and then
+    with their ink inside the room the row gives."""
+    from display import theme
+    from display.sheet import _ink, cell_lines
+
+    one_line_at_least = theme.font(least).size(cell)[0]
+    for width in (one_line_at_least, one_line_at_least + 3, theme.font(size).size(cell)[0] - 1):
+        k, lines = cell_lines(cell, size, False, width, 2 * size, least)
+        assert lines == [cell] and least <= k <= size and theme.font(k).size(cell)[0] <= width
+    k, lines = cell_lines(cell, size, False, one_line_at_least - 1, int(size * 1.2), least)
+    if len(lines) == 2:
+        assert _ink(lines[0], k, False).height + 1 + _ink(lines[1], k, False).height <= int(size * 1.2)
+        assert all(theme.font(k).size(line)[0] <= one_line_at_least - 1 for line in lines[:1])
