@@ -40,7 +40,9 @@ def layout_sheet(sheet: dict[str, Any], rect: pygame.Rect, s: float
     inner = rect.inflate(-int(16 * s), -int(16 * s))
     gap = int(12 * s)
     needs = [min(inner.width, (len(t.get("columns", [])) + 2) * MIN_TABLE_WIDTH_PER_COLUMN * s) for t in tables]
-    for footer_h in (0, int(34 * s)):
+    for footer_h in (0, int(34 * s), None):
+        if footer_h is None:        # a footer that needs two lines (School's totals of 6 at 800x480)
+            footer_h = footer_height(sheet, hidden, inner.width, footer_size(sheet, inner, s), s)
         height = inner.height - footer_h
         cols: list[list[dict[str, Any]]] = []
         widths: list[float] = []
@@ -57,7 +59,8 @@ def layout_sheet(sheet: dict[str, Any], rect: pygame.Rect, s: float
                 widths[-1] = max(widths[-1], need)
             else:
                 hidden.append(table)
-        if not hidden:
+        if not hidden or (footer_h and footer_height(sheet, hidden, inner.width,
+                                                     footer_size(sheet, inner, s), s) <= footer_h):
             break
     used = sum(widths) + gap * (len(widths) - 1)
     spare = max(0.0, inner.width - used)
@@ -85,15 +88,55 @@ def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect
         draw_table(surface, table, area, s)
     if footer_h:
         inner = rect.inflate(-int(16 * s), -int(16 * s))
-        players, totals = sheet.get("players", []), sheet.get("totals", [])
-        summary_hidden = any(list(t.get("columns", [])) == list(players) for t in hidden)
-        if players and totals and len(players) > 1 and summary_hidden:
-            line = "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
+        size = min([table_text_size(t, a, s) for t, a in placed] + [footer_size(sheet, inner, s)])
+        lines = footer_lines(sheet, hidden, inner.width, size)
+        y = inner.bottom - footer_h + int(6 * s)
+        for line in lines:
+            text(surface, line, (inner.x, y), size, theme.MUTED, max_width=inner.width, min_size=size)
+            y += theme.font(size).get_linesize()
+
+
+def footer_size(sheet: dict[str, Any], inner: pygame.Rect, s: float) -> int:
+    """The footer's type size at most (drawn no bigger than its tables': "Not shown: ..." came
+    out at 39 px under a table at 30 at 1920x1080), never below the legible minimum."""
+    return max(theme.min_text(s), int(26 * s))
+
+
+def footer_line(sheet: dict[str, Any], hidden: list[dict[str, Any]]) -> str:
+    """What the footer says of the tables left off: every player's total when the totals table
+    is among them, else the titles of those left off."""
+    players, totals = sheet.get("players", []), sheet.get("totals", [])
+    summary_hidden = any(list(t.get("columns", [])) == list(players) for t in hidden)
+    if players and totals and len(players) > 1 and summary_hidden:
+        return "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
+    return "Not shown: " + " · ".join(t.get("title", "") for t in hidden if t.get("title"))
+
+
+def footer_lines(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int, size: int) -> list[str]:
+    """The footer in lines that fit `width` at `size`, broken between its " · " parts; two at most
+    (the second cut when drawn: School's totals of 6 players lost the last one on one line)."""
+    f = theme.font(size)
+    lines: list[str] = []
+    for part in footer_line(sheet, hidden).split(" · "):
+        if lines and f.size(f"{lines[-1]} · {part}")[0] <= width:
+            lines[-1] = f"{lines[-1]} · {part}"
         else:
-            line = "Not shown: " + " · ".join(t.get("title", "") for t in hidden if t.get("title"))
-        size = max(int(26 * s), theme.min_text(s))
-        text(surface, line, (inner.x, inner.bottom - footer_h + int(6 * s)), size, theme.MUTED,
-             max_width=inner.width, min_size=size)
+            lines.append(part)
+    return lines[:1] + [" · ".join(lines[1:])] if len(lines) > 2 else lines
+
+
+def footer_height(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int, size: int, s: float) -> int:
+    """The footer's height for its lines at `size`."""
+    n = len(footer_lines(sheet, hidden, width, size))
+    return int(34 * s) + (n - 1) * theme.font(size).get_linesize()
+
+
+def table_text_size(table: dict[str, Any], rect: pygame.Rect, s: float) -> int:
+    """The type size `draw_table` gives a table in `rect`. (School's 20 lines made 17 px type at
+    800x480: the bundled font's lines are 2/3 of its size, so type as big as the row still
+    leaves a third of it between lines.)"""
+    row_h = max(12, min(int(52 * s), rect.height // max(_lines(table), 1)))
+    return max(theme.min_text(s), int(row_h * 0.86))
 
 
 def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect, s: float) -> None:
@@ -103,9 +146,7 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     active = table.get("active_column")
     n_lines = len(rows) + 1 + (1 if title else 0)
     row_h = max(12, min(int(52 * s), rect.height // max(n_lines, 1)))
-    # (School's 20 lines made 17 px type at 800x480: the bundled font's lines are 2/3 of its size,
-    # so type as big as the row still leaves a third of it between lines)
-    size = max(theme.min_text(s), int(row_h * 0.86))
+    size = table_text_size(table, rect, s)
     y = rect.y
     if title:
         text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
@@ -191,8 +232,8 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int)
     """A cell's size and the lines it is drawn on: one line at the biggest size from `size` down
     to `least` (the legible minimum: cells like "in hand: +1 now" shrank to 13 px on an 800x480
     screen) at which it, or (a "detail · summary" cell) its summary, fits; only when no size
-    does, two lines the row has room for ("card" over "committed"); else one line at `least`,
-    cut when drawn. (Two lines used to be tried at each size before one line at the next size
+    does, two lines the row has room for ("card" over "committed"); else at `least` the first
+    words that fit over the rest (cut when drawn) when the row has room, else one line cut. (Two lines used to be tried at each size before one line at the next size
     down: "Two pairs", "Three K", "33 to go" wrapped though they fitted one line 1-2 px smaller.)"""
     sizes = range(max(size, least), least - 1, -1)
     for k in sizes:
@@ -209,7 +250,16 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int)
             first, second = " ".join(words[:n]), " ".join(words[n:])
             if f.size(first)[0] <= width and f.size(second)[0] <= width and two_lines_fit(first, second, k, bold, room):
                 return k, [first, second]
-    return least, [fit_cell_text(s, least, bold, width)]
+    short = fit_cell_text(s, least, bold, width)
+    f = theme.font(least, bold)
+    words = short.split()
+    for n in range(len(words) - 1, 0, -1):
+        # its first words on a line, the rest cut on a second: "Two" over "pairs A..." keeps the
+        # hand a one-line "Two p..." lost, in a 28 px row that has room for two 20 px lines
+        first, rest = " ".join(words[:n]), " ".join(words[n:])
+        if f.size(first)[0] <= width and f.size(words[n])[0] <= width and two_lines_fit(first, rest, least, bold, room):
+            return least, [first, rest]
+    return least, [short]
 
 
 def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:

@@ -594,3 +594,33 @@ def test_a_cell_that_fits_one_line_at_any_size_down_to_the_minimum_stays_on_one_
     if len(lines) == 2:
         assert _ink(lines[0], k, False).height + 1 + _ink(lines[1], k, False).height <= int(size * 1.2)
         assert all(theme.font(k).size(line)[0] <= one_line_at_least - 1 for line in lines[:1])
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_sheet_footer_names_everyone_at_the_tables_type_size(size, tray_image, monkeypatch):
+    """School with 6 players: "Totals: ..." lost the last player at 800x480 (one line at 20 px),
+    "Not shown: ..." was cut at 1280 and 1920 and drawn at 39 px under tables at 30. The footer
+    now takes two lines when it needs them, at no more than its tables' type size."""
+    from display import render as render_module
+    from display import sheet as sheet_module
+
+    flow, _ = late_game("school", 0.95)
+    view = flow.view(tray_image)
+    sheet = view.sheet
+    calls = []
+    real_text = sheet_module.text
+    monkeypatch.setattr(sheet_module, "text", lambda surface, line, pos, size, *a, **k: (
+        calls.append((line, size, k.get("max_width"))), real_text(surface, line, pos, size, *a, **k))[1])
+    seen = _type_sizes(monkeypatch)
+    surface = pygame.Surface(size)
+    render_module.render(surface, view)
+    footer = [(line, px, w) for line, px, w in calls if line.startswith(("Totals: ", "Not shown: "))]
+    assert footer
+    i = calls.index(footer[0])
+    foot = [c for c in calls[i:i + 2]]
+    joined = " · ".join(line for line, _, _ in foot)
+    if footer[0][0].startswith("Totals: "):
+        assert all(f"{p} {t}" in joined for p, t in zip(sheet["players"], sheet["totals"]))
+    cell_px = max(px for line, px, _ in calls[:i])                 # the tables' type
+    assert all(px <= cell_px for _, px, _ in foot)
+    assert not [line for px, line in seen if line.startswith(("Totals", "Not shown")) and line.endswith("...")]
