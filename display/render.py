@@ -29,15 +29,20 @@ def _frame(surface: pygame.Surface) -> tuple[float, int, pygame.Rect]:
     return s, header_h, pygame.Rect(margin, header_h + margin, w - 2 * margin, h - header_h - 2 * margin)
 
 
-def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0, prompt_need: int | None = None
+                  ) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
     """The play screen's tray, the lower left (banner and prompt) and the sheet's column. A
-    message banner (`banner_h` high) takes up to 2/5 of its height from the tray, the rest
-    from the prompt: under the banner the prompt kept room for only two menu rows, even at
-    1920x1080, and the best-scoring box was off-screen."""
+    message banner (`banner_h` high) takes the room the prompt leaves empty (it needs
+    `prompt_need`; None: all it has) first, then up to 2/5 of the tray's height, then the rest
+    from the prompt. (Under the banner the prompt once kept room for only two menu rows, even at
+    1920x1080; then the banner took the tray's room while a short prompt left its panel
+    two-thirds empty: the camera image 375 px wide at 1920 rather than 535.)"""
     margin = int(10 * s)
     left_w = int(body.width * 0.42)
     tray_h = int(body.height * 0.48)
-    tray_h -= min(banner_h, tray_h * 2 // 5)
+    lower_h = body.height - tray_h - margin
+    spare = lower_h if prompt_need is None else max(0, lower_h - prompt_need)
+    tray_h -= min(max(0, banner_h - spare), tray_h * 2 // 5)
     tray = pygame.Rect(body.x, body.y, left_w, tray_h)
     lower = pygame.Rect(body.x, body.y + tray_h + margin, left_w, body.height - tray_h - margin)
     right = pygame.Rect(body.x + left_w + margin, body.y, body.width - left_w - margin, body.height)
@@ -45,10 +50,28 @@ def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0) -> tuple[pygam
 
 
 def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
-    """`_play_columns` of this screen with this view's banner."""
+    """`_play_columns` of this screen with this view's banner and prompt."""
     s, _, body = _frame(surface)
-    banner_h = _banner_layout(view.message, int(body.width * 0.42), s)[2] if view.message else 0
-    return _play_columns(body, s, banner_h)
+    left_w = int(body.width * 0.42)
+    if not view.message:
+        return _play_columns(body, s)
+    banner_h = _banner_layout(view.message, left_w, s)[2]
+    return _play_columns(body, s, banner_h, _prompt_need(view.prompt, left_w, s))
+
+
+def _prompt_need(prompt: PromptView | None, width: int, s: float) -> int:
+    """The height `_prompt` needs to show `prompt` whole (every menu row, no "more")."""
+    if prompt is None:
+        return 0
+    pad = int(12 * s)
+    big = int(36 * s)
+    need = 2 * pad + len(wrap(prompt.text, big, width - 2 * pad, bold=True)[:3]) * int(big * 0.95)
+    hint_size = max(int(26 * s), theme.min_text(s))
+    hints = _hint_lines(prompt.hint, hint_size, width - 2 * pad, most=2 if prompt.options else 3)
+    need += int(hint_size * 1.12) * len(hints)
+    if prompt.options:
+        need += int(6 * s) + int(34 * s) * len(prompt.options)
+    return need
 
 
 def tray_rect(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:

@@ -624,3 +624,18 @@ def test_the_sheet_footer_names_everyone_at_the_tables_type_size(size, tray_imag
     cell_px = max(px for line, px, _ in calls[:i])                 # the tables' type
     assert all(px <= cell_px for _, px, _ in foot)
     assert not [line for px, line in seen if line.startswith(("Totals", "Not shown")) and line.endswith("...")]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_banner_over_a_short_prompt_takes_the_prompts_empty_room_not_the_trays(size):
+    """The banner took 2/5 of the tray's height (the camera image 535 -> 375 px wide at 1920)
+    while the prompt under it ("Correct die 1: ...", no menu) left its panel two-thirds empty."""
+    from display.render import tray_rect
+    from display.view import PromptView
+
+    prompt = PromptView("Ann", "Correct die 1: UP/DOWN change it, OK next", (), "BACK cancels")
+    plain = TableView("play", "Objective cards", prompt=prompt)
+    banner = TableView("play", "Objective cards", prompt=prompt, message=MessageView(
+        "Correcting: UP/DOWN change the die, OK next die, BACK cancels.", "info"))
+    surface = pygame.Surface(size)
+    assert tray_rect(surface, banner) == tray_rect(surface, plain)
