@@ -228,7 +228,8 @@ def two_lines_fit(first: str, second: str, size: int, bold: bool, room: int) -> 
     return _ink(first, size, bold).height + LINE_GAP + _ink(second, size, bold).height <= room
 
 
-def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int) -> tuple[int, list[str]]:
+@lru_cache(maxsize=4096)
+def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int) -> tuple[int, tuple[str, ...]]:
     """A cell's size and the lines it is drawn on: one line at the biggest size from `size` down
     to `least` (the legible minimum: cells like "in hand: +1 now" shrank to 13 px on an 800x480
     screen) at which it, or (a "detail · summary" cell) its summary, fits; only when no size
@@ -239,17 +240,17 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int)
     for k in sizes:
         f = theme.font(k, bold)
         if f.size(s)[0] <= width:
-            return k, [s]
+            return k, (s,)
         short = fit_cell_text(s, k, bold, width)
         if f.size(short)[0] <= width:
-            return k, [short]
+            return k, (short,)
     for k in sizes:
         f = theme.font(k, bold)
         words = fit_cell_text(s, k, bold, width).split()
         for n in range(len(words) - 1, 0, -1):                 # the longest first line that fits
             first, second = " ".join(words[:n]), " ".join(words[n:])
             if f.size(first)[0] <= width and f.size(second)[0] <= width and two_lines_fit(first, second, k, bold, room):
-                return k, [first, second]
+                return k, (first, second)
     short = fit_cell_text(s, least, bold, width)
     f = theme.font(least, bold)
     words = short.split()
@@ -258,8 +259,8 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int)
         # hand a one-line "Two p..." lost, in a 28 px row that has room for two 20 px lines
         first, rest = " ".join(words[:n]), " ".join(words[n:])
         if f.size(first)[0] <= width and f.size(words[n])[0] <= width and two_lines_fit(first, rest, least, bold, room):
-            return least, [first, rest]
-    return least, [short]
+            return least, (first, rest)
+    return least, (short,)
 
 
 def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:

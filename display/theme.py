@@ -55,7 +55,7 @@ def min_text(s: float) -> int:
     return max(MIN_TEXT, int(20 * s))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)   # (every size from the 20 px minimum up, bold or not: 64 evicted fonts in use)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()

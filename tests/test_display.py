@@ -589,7 +589,7 @@ def test_a_cell_that_fits_one_line_at_any_size_down_to_the_minimum_stays_on_one_
     one_line_at_least = theme.font(least).size(cell)[0]
     for width in (one_line_at_least, one_line_at_least + 3, theme.font(size).size(cell)[0] - 1):
         k, lines = cell_lines(cell, size, False, width, 2 * size, least)
-        assert lines == [cell] and least <= k <= size and theme.font(k).size(cell)[0] <= width
+        assert lines == (cell,) and least <= k <= size and theme.font(k).size(cell)[0] <= width
     k, lines = cell_lines(cell, size, False, one_line_at_least - 1, int(size * 1.2), least)
     if len(lines) == 2:
         assert _ink(lines[0], k, False).height + 1 + _ink(lines[1], k, False).height <= int(size * 1.2)
