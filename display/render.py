@@ -110,7 +110,7 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
         _prompt(surface, view.prompt, lower, s)
         _sheet_or_help(surface, view, right, s)
-    if view.message and view.mode != "play":
+    if view.message and view.mode == "setup":
         _banner(surface, view.message, pygame.Rect(int(w * 0.05), header_h, int(w * 0.9), h), s)
 
 
@@ -372,6 +372,12 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     left = pygame.Rect(body.x, body.y, int(body.width * 0.45), body.height)
     panel(surface, left)
     y = left.y + int(16 * s)
+    if view.message:
+        # at the top of the standings' own panel, above them: laid over the screen, "Game
+        # abandoned. The log keeps every move." hid the first standing and the sheet's header
+        pad = int(10 * s)
+        y = left.y + pad + _banner(surface, view.message, pygame.Rect(left.x + pad, left.y + pad,
+                                                                       left.width - 2 * pad, left.height), s)
     winners = [st.name for st in view.standings if st.winner]
     if winners:
         head = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)

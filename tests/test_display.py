@@ -639,3 +639,34 @@ def test_a_banner_over_a_short_prompt_takes_the_prompts_empty_room_not_the_trays
         "Correcting: UP/DOWN change the die, OK next die, BACK cancels.", "info"))
     surface = pygame.Surface(size)
     assert tray_rect(surface, banner) == tray_rect(surface, plain)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_message_at_the_final_standings_sits_above_them_in_their_panel(size, monkeypatch):
+    """'Game abandoned. The log keeps every move.' was laid over the screen, across the first
+    standing and the sheet's header row."""
+    from display import render as render_module
+
+    banners, lines = [], []
+    real_banner, real_text = render_module._banner, render_module.text
+
+    def banner(surface, message, area, s):
+        used = real_banner(surface, message, area, s)
+        banners.append((area, used))
+        return used
+
+    monkeypatch.setattr(render_module, "_banner", banner)
+
+    def text(surface, line, pos, *a, **k):
+        lines.append((line, pos))
+        return real_text(surface, line, pos, *a, **k)
+
+    monkeypatch.setattr(render_module, "text", text)
+    screen = Screen(size, headless=True)
+    screen.show(TableView("final", "Game abandoned", "Thirteen abandoned: the scores so far",
+                          standings=(Standing("Ann", 12, 1), Standing("Bob", 9, 2)),
+                          message=MessageView("Game abandoned. The log keeps every move.", "warning")))
+    [(area, used)] = banners
+    assert area.right < size[0] * 0.5                        # in the standings' panel, not over the sheet
+    first = next(pos for line, pos in lines if line == "1. Ann")
+    assert first[1] >= area.y + used                         # the first standing below the banner
