@@ -25,6 +25,7 @@ from vision.settle import SettleConfig, SettleTracker
 
 from .config import screen_size_problem
 from .demo import DemoDirector, Press
+from .demo_text import check_player_count
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
 from .table import CONFIRM, DECIDE, OVER, WAIT_DICE, TableFlow
@@ -72,9 +73,8 @@ class GameReport:
 def demo_players(game: str, requested: int | None) -> list[str]:
     cls = GAMES[game]
     # School is 45 turns a player: one player shows every rule of its sheet in a third of the time
+    check_player_count([game], requested)
     n = (1 if game == "school" else max(cls.min_players, 2)) if requested is None else requested
-    if not cls.min_players <= n <= cls.max_players:
-        raise OptionError(f"{cls.title} takes {cls.min_players} to {cls.max_players} players, not {n}")
     return NAMES[:n]
 
 

@@ -63,15 +63,21 @@ def _prompt_need(prompt: PromptView | None, width: int, s: float) -> int:
     """The height `_prompt` needs to show `prompt` whole (every menu row, no "more")."""
     if prompt is None:
         return 0
-    pad = int(12 * s)
-    big = int(36 * s)
-    need = 2 * pad + len(wrap(prompt.text, big, width - 2 * pad, bold=True)[:3]) * int(big * 0.95)
-    hint_size = max(int(26 * s), theme.min_text(s))
+    pad, big, text_step, hint_size, hint_step, row_h = _prompt_metrics(s)
+    need = 2 * pad + len(wrap(prompt.text, big, width - 2 * pad, bold=True)[:3]) * text_step
     hints = _hint_lines(prompt.hint, hint_size, width - 2 * pad, most=2 if prompt.options else 3)
-    need += int(hint_size * 1.12) * len(hints)
+    need += hint_step * len(hints)
     if prompt.options:
-        need += int(6 * s) + int(34 * s) * len(prompt.options)
+        need += int(6 * s) + row_h * len(prompt.options)
     return need
+
+
+def _prompt_metrics(s: float) -> tuple[int, int, int, int, int, int]:
+    """The prompt panel's padding, text size and line step, hint size and line step, menu row
+    height: one place for `_prompt`, which draws with them, and `_prompt_need`, which measures."""
+    big = int(36 * s)
+    hint_size = theme.legible(26, s)
+    return int(12 * s), big, int(big * 0.95), hint_size, int(hint_size * 1.12), int(34 * s)
 
 
 def tray_rect(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:
@@ -257,19 +263,16 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     panel(surface, rect, theme.PANEL)
     if prompt is None:
         return
-    pad = int(12 * s)
+    pad, big, text_step, hint_size, hint_step, line_h = _prompt_metrics(s)
     x, y, width = rect.x + pad, rect.y + pad, rect.width - 2 * pad
-    big = int(36 * s)
     last = pygame.Rect(x, y, width, 0)
     for line in wrap(prompt.text, big, width, bold=True)[:3]:
         last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
-        y += int(big * 0.95)
+        y += text_step
     # (the hints and "more below" were 17 and 14 px at 800x480, the hint's overflow shrunk further:
     # not readable from the table; now at the legible minimum, on up to 3 lines, 2 under a menu)
-    hint_size = max(int(26 * s), theme.min_text(s))
     more_size = theme.min_text(s)
     hints = _hint_lines(prompt.hint, hint_size, width, most=2 if prompt.options else 3)
-    hint_step = int(hint_size * 1.12)
     hint_h = hint_step * len(hints)
     more_w = theme.font(more_size).size("more below")[0] + int(16 * s)
     # "more above"/"more below" go at the end of the prompt's last line and of the hint's last
@@ -278,7 +281,6 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     below_inline = bool(hints) and theme.font(hint_size).size(hints[-1])[0] + more_w <= width
     if prompt.options:
         y += int(6 * s)
-        line_h = int(34 * s)
         # ("more below" has a line of its own: over the last row it hid that row's points)
         fits = (rect.bottom - pad - hint_h - y) // line_h >= len(prompt.options)
         more_h = 0 if fits or below_inline else int(more_size * 1.05)
@@ -387,7 +389,7 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
             y += int(60 * s)
     y += int(10 * s)
     # what the buttons do now (a new game; undo the last choice), at the panel's foot
-    hint_size = max(int(28 * s), theme.min_text(s))
+    hint_size = theme.legible(28, s)
     hints = view.prompt.hint.split(" · ") if view.prompt and view.prompt.hint else []
     foot = left.bottom - int(14 * s) - len(hints) * int(hint_size * 1.2)
     for i, hint in enumerate(hints):
@@ -425,7 +427,7 @@ def _help(surface: pygame.Surface, help: HelpView, rect: pygame.Rect, s: float) 
     title_size = int(36 * s)
     text(surface, help.title, (x, y), title_size, theme.ACCENT, bold=True, max_width=width)
     y += int(title_size * 1.25)
-    foot_size = max(int(26 * s), theme.min_text(s))
+    foot_size = theme.legible(26, s)
     bottom = rect.bottom - pad - (int(foot_size * 1.3) if help.foot else 0)
     indent = int(22 * s)              # the bullets' column (a disc: not every font has a bullet glyph)
     least = theme.min_text(s)             # (it went down to 13 px at 800x480: the rest is cut)
@@ -478,4 +480,4 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
              theme.ACCENT, max_width=body.width - int(32 * s))
     if view.prompt:
         text(surface, view.prompt.hint or view.prompt.text, (body.x + int(16 * s), body.bottom - int(40 * s)),
-             max(int(28 * s), theme.min_text(s)), theme.MUTED, max_width=body.width - int(32 * s))
+             theme.legible(28, s), theme.MUTED, max_width=body.width - int(32 * s))

@@ -55,6 +55,12 @@ def min_text(s: float) -> int:
     return max(MIN_TEXT, int(20 * s))
 
 
+def legible(size: float, s: float) -> int:
+    """Type `size` (px at scale 1) on a screen of scale `s`, never below `min_text`: the size a
+    layout measures with must be the size `draw.text` draws at."""
+    return max(int(size * s), min_text(s))
+
+
 @lru_cache(maxsize=256)   # (every size from the 20 px minimum up, bold or not: 64 evicted fonts in use)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     if not pygame.font.get_init():

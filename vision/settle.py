@@ -118,8 +118,6 @@ class SettleConfig:
             value = getattr(self, name)
             if not (math.isfinite(value) and low <= value <= high):   # (nan fails every comparison)
                 raise ValueError(f"{name} must be from {low} to {high}{unit}, not {value}")
-        if self.still_frames < 1 or self.agree_readings < 1:
-            raise ValueError("still_frames and agree_readings must be at least 1")
         if self.unsure_after and self.unsure_after <= self.agree_readings:
             raise ValueError("unsure_after must be 0 or more than agree_readings")
         if self.work_width < 16:
