@@ -189,7 +189,8 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             elif ctext:
                 bold = kind == "total" or ckind == "total"
                 # two lines' ink 1 px clear of the outline (1 px wide around two lines) or the rows by
-                csize, lines = cell_lines(ctext, size, bold, width, row_h - (4 if lit else 2), theme.min_text(s))
+                csize, lines = cell_lines(ctext, size, bold, width, row_h - (4 if lit else 2), theme.min_text(s),
+                                          tuple(cell.get("short", ())))
             if lit:
                 pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y, col_w - 4, row_h),
                                  1 if len(lines) > 1 else 2, border_radius=6)
@@ -229,14 +230,34 @@ def two_lines_fit(first: str, second: str, size: int, bold: bool, room: int) -> 
 
 
 @lru_cache(maxsize=4096)
-def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int) -> tuple[int, tuple[str, ...]]:
+def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int,
+               short: tuple[str, ...] = ()) -> tuple[int, tuple[str, ...]]:
     """A cell's size and the lines it is drawn on: one line at the biggest size from `size` down
     to `least` (the legible minimum: cells like "in hand: +1 now" shrank to 13 px on an 800x480
     screen) at which it, or (a "detail · summary" cell) its summary, fits; only when no size
     does, two lines the row has room for ("card" over "committed"); else at `least` the first
-    words that fit over the rest (cut when drawn) when the row has room, else one line cut. (Two lines used to be tried at each size before one line at the next size
-    down: "Two pairs", "Three K", "33 to go" wrapped though they fitted one line 1-2 px smaller.)"""
+    words that fit over the rest (cut when drawn) when the row has room, else one line cut. (Two
+    lines used to be tried at each size before one line at the next size down: "Two pairs",
+    "Three K", "33 to go" wrapped though they fitted one line 1-2 px smaller.)
+
+    `short`: the game's shorter forms of the cell, longest first, tried after the text at each
+    step (one line, then two) before anything is cut: "captured by Eve" in a 5-player column at
+    800x480 was drawn "captu..." where the game's "to Eve" fits."""
+    forms = (s, *short)
     sizes = range(max(size, least), least - 1, -1)
+    for form in forms:
+        found = one_line(form, sizes, bold, width)
+        if found:
+            return found
+    for form in forms:
+        found = two_lines(form, sizes, bold, width, room)
+        if found:
+            return found
+    return first_words_over_the_rest(forms[-1], bold, width, room, least)
+
+
+def one_line(s: str, sizes: range, bold: bool, width: int) -> tuple[int, tuple[str, ...]] | None:
+    """The biggest of `sizes` at which `s`, or its summary, fits `width` on one line (None: none)."""
     for k in sizes:
         f = theme.font(k, bold)
         if f.size(s)[0] <= width:
@@ -244,6 +265,12 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int)
         short = fit_cell_text(s, k, bold, width)
         if f.size(short)[0] <= width:
             return k, (short,)
+    return None
+
+
+def two_lines(s: str, sizes: range, bold: bool, width: int, room: int) -> tuple[int, tuple[str, ...]] | None:
+    """The biggest of `sizes` at which `s` (or its summary) broken between words fits `width` on
+    two lines that the row has `room` for, the first line the longest (None: none)."""
     for k in sizes:
         f = theme.font(k, bold)
         words = fit_cell_text(s, k, bold, width).split()
@@ -251,12 +278,17 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int)
             first, second = " ".join(words[:n]), " ".join(words[n:])
             if f.size(first)[0] <= width and f.size(second)[0] <= width and two_lines_fit(first, second, k, bold, room):
                 return k, (first, second)
+    return None
+
+
+def first_words_over_the_rest(s: str, bold: bool, width: int, room: int, least: int) -> tuple[int, tuple[str, ...]]:
+    """The last resort, at `least`: its first words on a line, the rest cut on a second ("Two"
+    over "pairs A..." keeps the hand a one-line "Two p..." lost, in a 28 px row that has room for
+    two 20 px lines), else one line (cut when drawn)."""
     short = fit_cell_text(s, least, bold, width)
     f = theme.font(least, bold)
     words = short.split()
     for n in range(len(words) - 1, 0, -1):
-        # its first words on a line, the rest cut on a second: "Two" over "pairs A..." keeps the
-        # hand a one-line "Two p..." lost, in a 28 px row that has room for two 20 px lines
         first, rest = " ".join(words[:n]), " ".join(words[n:])
         if f.size(first)[0] <= width and f.size(words[n])[0] <= width and two_lines_fit(first, rest, least, bold, room):
             return least, (first, rest)

@@ -670,3 +670,15 @@ def test_a_message_at_the_final_standings_sits_above_them_in_their_panel(size, m
     assert area.right < size[0] * 0.5                        # in the standings' panel, not over the sheet
     first = next(pos for line, pos in lines if line == "1. Ann")
     assert first[1] >= area.y + used                         # the first standing below the banner
+
+
+def test_a_cell_too_wide_for_its_text_takes_the_games_short_form_before_any_cut():
+    """The short forms are tried, longest first, on one line and then on two, before the text
+    is cut; a text that fits is drawn as it is."""
+    from display.sheet import cell_lines
+
+    pygame.font.init()
+    assert cell_lines("captured by Eve", 24, False, 57, 24, 20, ("to Eve",))[1] == ("to Eve",)
+    assert cell_lines("captured by Eve", 24, False, 400, 24, 20, ("to Eve",))[1] == ("captured by Eve",)
+    assert cell_lines("won 7, captured by Eve", 24, False, 57, 24, 20, ("won 7, to Eve",))[1] == ("won 7,", "to Eve")
+    assert cell_lines("Two pairs K and 9", 24, False, 52, 26, 20, ("Pairs K+9",))[1] == ("Pairs", "K+9")

@@ -260,6 +260,9 @@ class Cell:
     value: int | None = None
     kind: str = "empty"    # empty | score | cross | award | preview | total | tick | info | hand
     highlight: bool = False  # e.g. the winner's total, the round winner's hand, the current cell
+    # shorter forms of `text`, longest first: the game words them, a screen too narrow for the
+    # text picks one ("captured by Eve" -> "to Eve"), never cuts the game's words itself first
+    short: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text, "kind": self.kind}
@@ -267,6 +270,8 @@ class Cell:
             out["value"] = self.value
         if self.highlight:
             out["highlight"] = True
+        if self.short:
+            out["short"] = list(self.short)
         return out
 
 
