@@ -672,6 +672,61 @@ def test_a_message_at_the_final_standings_sits_above_them_in_their_panel(size, m
     assert first[1] >= area.y + used                         # the first standing below the banner
 
 
+def _fitted_cells(monkeypatch) -> list[tuple[str, int, int, tuple[str, ...]]]:
+    """(text, width, size, lines) of every sheet cell fitted from now on (`cell_lines` instrumented)."""
+    from display import sheet as sheet_module
+
+    fitted: list[tuple[str, int, int, tuple[str, ...]]] = []
+    real = sheet_module.cell_lines
+
+    def spy(s, size, bold, width, room, least, *short):
+        k, lines = real(s, size, bold, width, room, least, *short)
+        fitted.append((s, width, k, lines))
+        return k, lines
+
+    monkeypatch.setattr(sheet_module, "cell_lines", spy)
+    return fitted
+
+
+def _cut(fitted: list[tuple[str, int, int, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
+    """The cells of `fitted` that a line of theirs does not fit: drawn cut with an ellipsis."""
+    from display import theme
+
+    return sorted({(s, lines) for s, width, k, lines in fitted
+                   if any(theme.font(k).size(line)[0] > width for line in lines)})
+
+
+def _game_views(game: str, tray_image, fractions) -> list[TableView]:
+    """A game's screens at each of `fractions` of it, and at the decision after each."""
+    views = []
+    for fraction in fractions:
+        flow, rest = late_game(game, fraction)
+        views.append(flow.view(tray_image))
+        while flow.phase != DECIDE and rest:
+            flow.state = flow.state.apply(rest.pop(0))
+            flow._enter_phase()
+        views.append(flow.view(tray_image))
+    return views
+
+
+def test_objective_cards_cells_of_5_players_fit_at_800x480_in_their_short_forms(tray_image, monkeypatch):
+    """With 5 players at 800x480 (columns ~57 px) "card committed", "captured by Eve" and
+    "discarded" were drawn cut ("captu...", "discar..."): the game gives them short forms
+    ("chosen", "to Eve", "lost") and the sheet draws those, whole, at a legible size."""
+    from display.render import render
+
+    views = _game_views("objective-cards", tray_image, [0.1, 0.3, 0.5, 0.7, 0.9, 0.95])
+    fitted = _fitted_cells(monkeypatch)
+    for view in views:
+        render(pygame.Surface((800, 480)), view)
+    texts = {s for s, *_ in fitted}
+    assert {"card committed", "discarded"} <= texts and any(s.startswith("captured by ") for s in texts)
+    assert not _cut(fitted)
+    assert min(k for _, _, k, _ in fitted) >= 20
+    drawn = {line for *_, lines in fitted for line in lines}
+    assert {"chosen", "lost", "to Eve"} <= drawn and "captured by Eve" not in drawn
+
+
 def test_a_cell_too_wide_for_its_text_takes_the_games_short_form_before_any_cut():
     """The short forms are tried, longest first, on one line and then on two, before the text
     is cut; a text that fits is drawn as it is."""

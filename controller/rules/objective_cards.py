@@ -308,44 +308,48 @@ class ObjectiveCards(GameState):
         committed = self.commits[seat].count(key)
         if self._hidden(seat):          # a secret card still looks like a card in hand
             hand, committed = hand + committed, 0
-        parts: list[str] = []
+        parts: list[tuple[str, str]] = []       # (words, their short form)
         value = None
         if self.won[seat][i]:
             value = self.won[seat][i] * POINTS[key]
-            parts.append(f"won {value}")
-        fates = Counter("discarded" if taker is None else f"captured by {self.players[taker]}"
+            parts.append((f"won {value}",) * 2)
+        fates = Counter(None if taker is None else self.players[taker]
                         for lost_key, taker in self.lost[seat] if lost_key == key)
-        parts += [f"{fate} ×{times}" if times > 1 else fate for fate, times in fates.items()]
+        parts += [_fate(taker, times) for taker, times in fates.items()]
         kind = "score" if value is not None else ("cross" if parts else "empty")
         highlight = False
         if committed:
             now = POINTS[key] * committed if key in met_now else 0
             preview = self.phase == "reroll"
-            parts.append(f"committed{' ×2' if committed == 2 else ''}" + (f": +{now} now" if preview else ""))
+            times = " ×2" if committed == 2 else ""
+            gain = f": +{now} now" if preview else ""
+            parts.append((f"committed{times}{gain}", f"chosen{times}{gain}"))
             kind, highlight = ("preview", True) if preview else ("info", True)
             if preview:
                 value = now
         if hand:
             if seat == acting and key in met_now:     # a card choice pending: what it would score now
-                parts.append(f"in hand{' ×2' if hand == 2 else ''}: +{POINTS[key]} now")
+                parts.append((f"in hand{' ×2' if hand == 2 else ''}: +{POINTS[key]} now",) * 2)
                 kind, value = "preview", POINTS[key]
             else:
-                parts.append(f"in hand{' ×2' if hand == 2 else ''}")
+                parts.append((f"in hand{' ×2' if hand == 2 else ''}",) * 2)
                 kind = kind if parts[:-1] else "hand"
-        return Cell(", ".join(parts), value, kind, highlight)
+        return _words_cell(parts, value, kind, highlight)
 
     def _committed_cell(self, seat: int) -> Cell:
         done = len(self.commits[seat])
         if self.phase == "choose":
             if done == self.per_round:
-                return Cell("card committed" if done == 1 else "2 cards committed", kind="info")
+                return _committed(done)
             if seat == self._chooser():
-                return Cell("choosing…" if not done else "1 of 2 committed, choosing…", kind="info", highlight=True)
-            return Cell("1 of 2 committed" if done else "", kind="info" if done else "empty")
+                if not done:
+                    return Cell("choosing…", kind="info", highlight=True, short=("picking",))
+                return Cell("1 of 2 committed, choosing…", kind="info", highlight=True, short=("1 of 2, picking",))
+            return Cell("1 of 2 committed", kind="info", short=("1 of 2",)) if done else Cell()
         if self.phase in ("reroll", "rethrow"):
             if seat == self.active:
                 return Cell(" + ".join(LABEL[k] for k in self.commits[seat]), kind="info", highlight=True)
-            return Cell("card committed" if self.per_round == 1 else "2 cards committed", kind="info")
+            return _committed(self.per_round)
         return Cell()
 
     def sheet(self) -> Sheet:
@@ -421,6 +425,26 @@ class ObjectiveCards(GameState):
             "captured": list(self.captured), "scores": list(self.scores),
             "last": None if self.last is None else {**self.last, "events": [list(e) for e in self.last["events"]]},
         }
+
+
+def _fate(taker: str | None, times: int) -> tuple[str, str]:
+    """How a lost card went, and its short form for a narrow column: "captured by Eve" / "to
+    Eve" (the active player took it), "discarded" / "lost" (the active player's own)."""
+    words = ("discarded", "lost") if taker is None else (f"captured by {taker}", f"to {taker}")
+    return words if times == 1 else (f"{words[0]} ×{times}", f"{words[1]} ×{times}")
+
+
+def _committed(cards: int) -> Cell:
+    """A player's "This round" cell once their cards are chosen (secret, or revealed elsewhere)."""
+    if cards == 1:
+        return Cell("card committed", kind="info", short=("chosen",))
+    return Cell("2 cards committed", kind="info", short=("2 chosen",))
+
+
+def _words_cell(parts: list[tuple[str, str]], value: int | None, kind: str, highlight: bool) -> Cell:
+    """A card's cell from its parts' (words, short form): the short form when one is shorter."""
+    text, short = ", ".join(w for w, _ in parts), ", ".join(s for _, s in parts)
+    return Cell(text, value, kind, highlight, (short,) if short != text else ())
 
 
 def discarded(state: ObjectiveCards) -> list[str]:
