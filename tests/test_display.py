@@ -737,3 +737,19 @@ def test_a_cell_too_wide_for_its_text_takes_the_games_short_form_before_any_cut(
     assert cell_lines("captured by Eve", 24, False, 400, 24, 20, ("to Eve",))[1] == ("captured by Eve",)
     assert cell_lines("won 7, captured by Eve", 24, False, 57, 24, 20, ("won 7, to Eve",))[1] == ("won 7,", "to Eve")
     assert cell_lines("Two pairs K and 9", 24, False, 52, 26, 20, ("Pairs K+9",))[1] == ("Pairs", "K+9")
+
+
+def test_classic_hands_of_6_players_fit_at_800x480_without_a_cut(tray_image, monkeypatch):
+    """With 6 players at 800x480 (columns ~50 px) "Two pairs K and 9" was drawn "Two" over
+    "pairs K and..." and a full house "Full" over "house A o...": the game gives each hand's name
+    short forms ("Pairs" over "K+9", "Full A/J") and the sheet draws one whole, at >= 20 px."""
+    from display.render import render
+
+    views = _game_views("classic", tray_image, [0.3, 0.6, 0.9])
+    fitted = _fitted_cells(monkeypatch)
+    for view in views:
+        render(pygame.Surface((800, 480)), view)
+    names = {s.rsplit(" · ", 1)[-1].split()[0] for s, *_ in fitted if " · " in s}
+    assert {"Two", "Full"} <= names                              # two pairs and full houses were drawn
+    assert not _cut(fitted)
+    assert min(k for _, _, k, _ in fitted) >= 20

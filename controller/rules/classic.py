@@ -82,21 +82,36 @@ def compare(a: Sequence[int], b: Sequence[int], **options: bool) -> int:
 
 def describe(ranks: Sequence[int], **options: bool) -> str:
     """Poker notation with the category: "K K K Q 10 · Three K"."""
+    order, names = _named(ranks, **options)
+    return " ".join(RANK_LABEL[r] for r in order) + " · " + names[0]
+
+
+def short_names(ranks: Sequence[int], **options: bool) -> tuple[str, ...]:
+    """The category's shorter names, longest first, for a sheet column too narrow for it:
+    "Two pairs K and 9" -> "Two pairs K+9", "Pairs K+9" (6 players at 800x480: ~50 px)."""
+    return _named(ranks, **options)[1][1:]
+
+
+def _named(ranks: Sequence[int], **options: bool) -> tuple[list[int], tuple[str, ...]]:
+    """The ranks in poker order (the biggest group first) and the hand's names, longest first."""
     cat, key = evaluate(ranks, **options)
     counts = Counter(ranks)
     order = sorted(ranks, key=lambda r: (counts[r], r), reverse=True)
     lab = RANK_LABEL
-    name = {
-        Category.FIVE_OF_A_KIND: lambda: f"Five {lab[key[0]]}",
-        Category.FOUR_OF_A_KIND: lambda: f"Four {lab[key[0]]}",
-        Category.FULL_HOUSE: lambda: f"Full house {lab[order[0]]} over {lab[order[3]]}",
-        Category.STRAIGHT: lambda: "Straight" if frozenset(ranks) == HIGH_STRAIGHT else "Straight (low)",
-        Category.THREE_OF_A_KIND: lambda: f"Three {lab[key[0]]}",
-        Category.TWO_PAIRS: lambda: f"Two pairs {lab[key[0]]} and {lab[key[1]]}",
-        Category.ONE_PAIR: lambda: f"Pair {lab[key[0]]}",
-        Category.NO_PAIR: lambda: f"No pair, {lab[key[0]]} high",
+    names = {
+        Category.FIVE_OF_A_KIND: lambda: (f"Five {lab[key[0]]}",),
+        Category.FOUR_OF_A_KIND: lambda: (f"Four {lab[key[0]]}",),
+        Category.FULL_HOUSE: lambda: (f"Full house {lab[order[0]]} over {lab[order[3]]}",
+                                      f"Full house {lab[order[0]]}/{lab[order[3]]}",
+                                      f"Full {lab[order[0]]}/{lab[order[3]]}"),
+        Category.STRAIGHT: lambda: ("Straight",) if frozenset(ranks) == HIGH_STRAIGHT else ("Straight (low)",),
+        Category.THREE_OF_A_KIND: lambda: (f"Three {lab[key[0]]}",),
+        Category.TWO_PAIRS: lambda: (f"Two pairs {lab[key[0]]} and {lab[key[1]]}",
+                                     f"Two pairs {lab[key[0]]}+{lab[key[1]]}", f"Pairs {lab[key[0]]}+{lab[key[1]]}"),
+        Category.ONE_PAIR: lambda: (f"Pair {lab[key[0]]}",),
+        Category.NO_PAIR: lambda: (f"No pair, {lab[key[0]]} high", f"{lab[key[0]]} high"),
     }[cat]()
-    return " ".join(lab[r] for r in order) + " · " + name
+    return order, names
 
 
 def parse_mapping(value: Any) -> tuple[int, ...]:
@@ -242,6 +257,14 @@ class ClassicPokerDice(GameState):
 
     def hand_text(self, faces: Iterable[int]) -> str:
         return describe([self.ranks[f - 1] for f in faces], **self.eval_opts)
+
+    def hand_cell(self, faces: Iterable[int], kind: str, highlight: bool = False, folded: bool = False) -> Cell:
+        """A hand's sheet cell: its notation and name, with the name's short forms for a narrow
+        column (a folded hand's too: its name alone is what a narrow column shows of it)."""
+        ranks = [self.ranks[f - 1] for f in faces]
+        text = describe(ranks, **self.eval_opts)
+        return Cell("folded · " + text if folded else text, kind=kind, highlight=highlight,
+                    short=short_names(ranks, **self.eval_opts))
 
     def _best(self, entries: Iterable[tuple[int, tuple[int, ...]]]) -> tuple[int, ...]:
         """Seats with the strictly best hand among (seat, faces) entries."""
@@ -494,11 +517,11 @@ class ClassicPokerDice(GameState):
             if s not in rec["order"]:
                 cells.append(Cell("out" if self.betting else "", kind="info" if self.betting else "empty"))
             elif self.betting and rec["folded"][s]:
-                cells.append(Cell("folded · " + self.hand_text(rec["first"][s]), kind="info"))
+                cells.append(self.hand_cell(rec["first"][s], "info", folded=True))
             elif hand is None:             # won by folds before the second throw
-                cells.append(Cell(self.hand_text(rec["first"][s]), kind="hand", highlight=s in rec["winners"]))
+                cells.append(self.hand_cell(rec["first"][s], "hand", s in rec["winners"]))
             else:
-                cells.append(Cell(self.hand_text(hand), kind="hand", highlight=s in rec["winners"]))
+                cells.append(self.hand_cell(hand, "hand", s in rec["winners"]))
         return tuple(cells)
 
     def _current_cells(self) -> tuple[Cell, ...]:
@@ -509,16 +532,16 @@ class ClassicPokerDice(GameState):
             if s not in self.order:
                 cells.append(Cell("out" if self.betting else "", kind="info" if self.betting else "empty"))
             elif self.hands[s] is not None:
-                cells.append(Cell(self.hand_text(self.hands[s]), kind="hand"))
+                cells.append(self.hand_cell(self.hands[s], "hand"))
             elif self.betting and self.folded[s]:
-                cells.append(Cell("folded · " + self.hand_text(self.first[s]), kind="info"))
+                cells.append(self.hand_cell(self.first[s], "info", folded=True))
             elif s == acting and self.step in ("keep", "declare"):
-                cells.append(Cell(self.hand_text(self.dice), kind="preview", highlight=True))
+                cells.append(self.hand_cell(self.dice, "preview", True))
             elif s == acting and self.step == "rethrow":
                 cells.append(Cell(f"{self._face_list(self.kept)} + {5 - len(self.kept)} dice".strip(),
                                   kind="preview", highlight=True))
             elif self.betting and self.first[s] is not None:
-                cells.append(Cell(self.hand_text(self.first[s]), kind="info", highlight=s == acting))
+                cells.append(self.hand_cell(self.first[s], "info", s == acting))
             else:
                 cells.append(Cell("", kind="empty", highlight=s == acting))
         return tuple(cells)
