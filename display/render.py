@@ -65,8 +65,7 @@ def _prompt_need(prompt: PromptView | None, width: int, s: float) -> int:
         return 0
     pad, big, text_step, hint_size, hint_step, row_h = _prompt_metrics(s)
     need = 2 * pad + len(wrap(prompt.text, big, width - 2 * pad, bold=True)[:3]) * text_step
-    hints = _hint_lines(prompt.hint, hint_size, width - 2 * pad, most=2 if prompt.options else 3)
-    need += hint_step * len(hints)
+    need += hint_step * len(_hint_lines(prompt.hint, hint_size, width - 2 * pad))
     if prompt.options:
         need += int(6 * s) + row_h * len(prompt.options)
     return need
@@ -270,9 +269,10 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
         y += text_step
     # (the hints and "more below" were 17 and 14 px at 800x480, the hint's overflow shrunk further:
-    # not readable from the table; now at the legible minimum, on up to 3 lines, 2 under a menu)
+    # not readable from the table; now at the legible minimum, on as many lines as they take: the
+    # menu scrolls in the rows left)
     more_size = theme.min_text(s)
-    hints = _hint_lines(prompt.hint, hint_size, width, most=2 if prompt.options else 3)
+    hints = _hint_lines(prompt.hint, hint_size, width)
     hint_h = hint_step * len(hints)
     more_w = theme.font(more_size).size("more below")[0] + int(16 * s)
     # "more above"/"more below" go at the end of the prompt's last line and of the hint's last
@@ -324,12 +324,13 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
              max_width=width)
 
 
-def _hint_lines(hint: str, size: int, width: int, most: int = 2) -> list[str]:
+def _hint_lines(hint: str, size: int, width: int) -> list[str]:
     """The buttons' hint in lines that fit `width`, broken between its " · " parts (a whole hint
-    shrunk onto one line of a small screen was too small to read across a table). What does not
-    fit in `most` lines is left off (the games put the most useful parts first); a part too wide
-    for a line alone is cut when drawn. Never shrunk: the overflow put on the last line used to
-    be, to 10 px at 800x480."""
+    shrunk onto one line of a small screen was too small to read across a table), every part on
+    a line: what a player is not told, he cannot do ("hold OK: correct Maximiliana's dice" and
+    "HINT: how to play" were left off a hint cut at 2 lines under a menu, 3 without). A part too
+    wide for a line alone is cut when drawn. Never shrunk: the overflow put on the last line used
+    to be, to 10 px at 800x480."""
     if not hint:
         return []
     f = theme.font(size)
@@ -339,7 +340,7 @@ def _hint_lines(hint: str, size: int, width: int, most: int = 2) -> list[str]:
             lines[-1] = f"{lines[-1]} · {part}"
         else:
             lines.append(part)
-    return lines[:most]
+    return lines
 
 
 def _banner_layout(message: MessageView, width: int, s: float) -> tuple[int, list[str], int]:

@@ -148,7 +148,8 @@ def test_the_final_standings_say_what_the_buttons_do_now(size, tmp_path):
 
 def test_a_long_hint_is_broken_between_its_parts_rather_than_shrunk():
     """On a small screen the decision's hint (holds, menu, late correction) takes two lines of
-    readable type; on a big one, one; a hint of many parts never takes more than two."""
+    readable type; on a big one, one; a hint of many parts takes as many lines as it needs,
+    every part on one of them."""
     from display import render, theme
 
     pygame.init()
@@ -158,7 +159,9 @@ def test_a_long_hint_is_broken_between_its_parts_rather_than_shrunk():
     assert lines == ["HOLD 1-5 keep dice · UP/DOWN choose · OK confirm", "hold OK: correct the dice"]
     assert all(theme.font(size).size(line)[0] <= width for line in lines)
     assert render._hint_lines(hint, 26, 1200) == [hint]
-    assert len(render._hint_lines(" · ".join(["a long part of a hint"] * 9), size, 200)) == 2
+    many = render._hint_lines(" · ".join(f"part {i} of a hint" for i in range(9)), size, 200)
+    assert " · ".join(many) == " · ".join(f"part {i} of a hint" for i in range(9))
+    assert all(theme.font(size).size(line)[0] <= 200 for line in many)
     assert render._hint_lines("", size, 500) == []
 
 
@@ -753,3 +756,34 @@ def test_classic_hands_of_6_players_fit_at_800x480_without_a_cut(tray_image, mon
     assert {"Two", "Full"} <= names                              # two pairs and full houses were drawn
     assert not _cut(fitted)
     assert min(k for _, _, k, _ in fitted) >= 20
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("banner", [False, True])
+def test_every_part_of_a_hint_under_a_menu_reaches_the_screen(banner, size, monkeypatch):
+    """A hint of more than two lines under a menu lost its last parts ("hold OK: correct
+    Maximiliana's dice", "HINT: how to play"): now every part is drawn, whole, and the menu
+    scrolls in the rows left, the cursor's row among them."""
+    from display import render as render_module
+    from display import theme
+    from display.view import OptionView, PromptView
+
+    parts = ["HOLD 1-5 keep dice", "UP/DOWN choose", "OK confirm", "BACK hides",
+             "hold OK: correct Maximiliana's dice", "HINT: how to play"]
+    labels = [f"Category {i}" for i in range(14)]
+    surface = pygame.Surface(size)
+    s = theme.scale(surface)
+    for sel in (0, 13):
+        prompt = PromptView("Ann", "Ann: choose a category, or hold dice and throw again (throw 2 of 3)",
+                            tuple(OptionView(label, i, i == sel) for i, label in enumerate(labels)), " · ".join(parts))
+        view = TableView("play", "Thirteen", prompt=prompt, message=MessageView(
+            "Press ABANDON again within 5 seconds to abandon the whole game.", "warning") if banner else None)
+        seen = _type_sizes(monkeypatch)
+        drawn = _drawn_text(monkeypatch, render_module)
+        render_module.render(surface, view)
+        hint_lines = [line for line in drawn if any(line.startswith(p) for p in parts)]
+        assert " · ".join(hint_lines) == " · ".join(parts)
+        assert not [line for px, line in seen if line.endswith("...") and any(p in line for p in parts)]
+        assert labels[sel] in drawn and len([line for line in drawn if line in labels]) >= 2
+        assert min(px for px, line in seen if line in hint_lines) >= theme.min_text(s)
+        monkeypatch.undo()
