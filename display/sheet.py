@@ -240,20 +240,16 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int,
     lines used to be tried at each size before one line at the next size down: "Two pairs",
     "Three K", "33 to go" wrapped though they fitted one line 1-2 px smaller.)
 
-    `short`: the game's shorter forms of the cell, longest first, tried after the text at each
-    step (one line, then two) before anything is cut: "captured by Eve" in a 5-player column at
-    800x480 was drawn "captu..." where the game's "to Eve" fits."""
-    forms = (s, *short)
+    `short`: the game's shorter forms of the cell, longest first, each tried (one line, then
+    two) when the one before does not fit, before anything is cut: "captured by Eve" in a
+    5-player column at 800x480 was drawn "captu..." where the game's "to Eve" fits. (The text
+    on two lines comes before a short form: the game's own words where a screen has room.)"""
     sizes = range(max(size, least), least - 1, -1)
-    for form in forms:
-        found = one_line(form, sizes, bold, width)
+    for form in (s, *short):
+        found = one_line(form, sizes, bold, width) or two_lines(form, sizes, bold, width, room)
         if found:
             return found
-    for form in forms:
-        found = two_lines(form, sizes, bold, width, room)
-        if found:
-            return found
-    return first_words_over_the_rest(forms[-1], bold, width, room, least)
+    return first_words_over_the_rest((s, *short)[-1], bold, width, room, least)
 
 
 def one_line(s: str, sizes: range, bold: bool, width: int) -> tuple[int, tuple[str, ...]] | None:
