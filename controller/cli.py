@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from .logsetup import log_handler
 from .rules import GAMES, OptionError, load_all
 from .tablelog import LogError, TableLog, replay
 
@@ -258,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     quiet = args.command in ("demo", "play", "replay", "read", "bench", "games", "check")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+                        handlers=[log_handler(sys.stderr)])     # (under systemd: with each line's priority)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -1,0 +1,55 @@
+"""Where the log goes: a terminal gets timed lines; systemd's journal gets each line's priority.
+
+journald stores every line a service prints on stderr at the unit's default priority (info)
+unless the line starts with a `<N>` syslog prefix (sd-daemon(3), `SyslogLevelPrefix=`, on by
+default). Without the prefix, `journalctl -u dicetable -p warning` (docs/install.md, section 10)
+showed nothing at all, warnings and errors included. systemd says stderr is the journal by
+setting `JOURNAL_STREAM` to its device and inode; the prefix is written only then.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from typing import IO, Mapping
+
+TERMINAL_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+#: syslog priorities (journalctl -p): err 3, warning 4, info 6, debug 7
+PRIORITIES = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))
+
+
+def priority(levelno: int) -> int:
+    """The syslog priority of a Python log level (a level between two takes the lower one's)."""
+    return next((p for level, p in PRIORITIES if levelno >= level), 7)
+
+
+class JournalFormatter(logging.Formatter):
+    """`<N>name: message`, with every line of a traceback prefixed too (else each is an info
+    line of its own); no time, as journald stamps each line itself."""
+
+    def __init__(self) -> None:
+        super().__init__("%(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        prefix = f"<{priority(record.levelno)}>"
+        return "\n".join(prefix + line for line in super().format(record).split("\n"))
+
+
+def is_journal(stream: IO[str], environ: Mapping[str, str] | None = None) -> bool:
+    """Is `stream` the journal's stream systemd gave this process (not a terminal or a pipe the
+    program was started with by hand, which inherits the variable)?"""
+    env = os.environ if environ is None else environ
+    expected = env.get("JOURNAL_STREAM", "")
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):     # (a stream without a file: pytest's capture)
+        return False
+    return bool(expected) and expected == f"{st.st_dev}:{st.st_ino}"
+
+
+def log_handler(stream: IO[str], environ: Mapping[str, str] | None = None) -> logging.Handler:
+    """The handler for the program's log on `stream` (stderr)."""
+    handler = logging.StreamHandler(stream)
+    journal = is_journal(stream, environ)
+    handler.setFormatter(JournalFormatter() if journal else logging.Formatter(TERMINAL_FORMAT))
+    return handler

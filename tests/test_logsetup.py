@@ -1,0 +1,60 @@
+"""The log under systemd: journald files a line printed on stderr as info unless it starts with
+`<N>`, so `journalctl -u dicetable -p warning` (docs/install.md, section 10) showed nothing, not
+even the errors. Each line now carries its priority when, and only when, stderr is the journal."""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from controller import cli
+from controller.logsetup import log_handler
+
+
+def journal_env(fh) -> dict[str, str]:
+    """What systemd sets for a unit with StandardError=journal: stderr's device and inode."""
+    st = os.fstat(fh.fileno())
+    return {"JOURNAL_STREAM": f"{st.st_dev}:{st.st_ino}"}
+
+
+def emit(handler: logging.Handler) -> None:
+    logger = logging.Logger("dicetable.test")
+    logger.addHandler(handler)
+    logger.info("config read")
+    logger.warning("no config file at /etc/dicetable/config.toml: using the built-in defaults")
+    try:
+        raise OSError("read-only file system")
+    except OSError:
+        logger.exception("cannot journal games")
+
+
+def test_dicetable_run_by_systemd_gives_each_line_its_priority(tmp_path, monkeypatch):
+    stderr = (tmp_path / "stderr").open("w")
+    for name, value in journal_env(stderr).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    given = {}
+    monkeypatch.setattr(logging, "basicConfig", lambda **kwargs: given.update(kwargs))
+    assert cli.main(["games"]) == 0
+    [handler] = given["handlers"]
+    emit(handler)
+    stderr.close()
+    lines = (tmp_path / "stderr").read_text().splitlines()
+    assert lines[:3] == ["<6>dicetable.test: config read",
+                         "<4>dicetable.test: no config file at /etc/dicetable/config.toml: using the built-in defaults",
+                         "<3>dicetable.test: cannot journal games"]
+    assert len(lines) > 4 and all(line.startswith("<3>") for line in lines[3:])    # the traceback too
+    assert lines[-1] == "<3>OSError: read-only file system"
+
+
+def test_a_terminal_keeps_timed_lines_without_prefixes(tmp_path):
+    """Also when the variable is inherited (dicetable typed in a shell started by a service): it
+    names another stream than this stderr."""
+    other = (tmp_path / "other").open("w")
+    with (tmp_path / "stderr").open("w") as stderr:
+        for environ in ({}, journal_env(other)):
+            emit(log_handler(stderr, environ))
+    other.close()
+    text = (tmp_path / "stderr").read_text()
+    assert "<" not in text.split("Traceback")[0]
+    assert " WARNING dicetable.test: no config file" in text
