@@ -111,7 +111,7 @@ class Journal:
         try:
             return TableLog.from_json(header), damage
         except LogError as exc:
-            raise LogError(f"journal {path}: {exc}") from None
+            raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 
 
 @dataclass

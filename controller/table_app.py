@@ -27,12 +27,20 @@ from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu
 from .short_panel import button_words, panel_buttons
 from .table import OVER, TableFlow
-from .tablelog import LogError, TableLog
+from .tablelog import LogError, OtherVersion, TableLog
 from .watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 
 CURRENT = "current.jsonl"
+
+
+def unresumable(exc: Exception) -> str:
+    """Why a journal could not be resumed, in the staff's words: after an update that renamed a
+    game's option, "damaged" sent them looking for a failing card."""
+    if isinstance(exc, OtherVersion):
+        return "it was saved by another version of the program"
+    return "its journal is damaged"
 
 
 class TableApp:
@@ -93,10 +101,11 @@ class TableApp:
                 return
             found = recover(path)
         except Exception as exc:  # LogError, or anything else: a journal must not stop the table
+            why = unresumable(exc)
             (log.error if isinstance(exc, LogError) else log.exception)(
-                "cannot resume %s: %s; it is kept aside", path, exc)
+                "cannot resume %s: %s; %s; it is kept aside", path, exc, why)
             kept = self._archive(path, "unreadable")
-            self.menu.message = MessageView("The last game could not be resumed: its journal is damaged"
+            self.menu.message = MessageView(f"The last game could not be resumed: {why}"
                                             + (f" (kept in {kept})." if kept else "."), "warning")
             return
         kept = None

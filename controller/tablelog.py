@@ -25,6 +25,12 @@ class LogError(Exception):
         self.index = index
 
 
+class OtherVersion(LogError):
+    """A whole log this version cannot take up: another format, or a game or an option it does
+    not know (renamed or removed by an update). Not damage: staff are told to update, not to
+    replace the card."""
+
+
 @dataclass
 class TableLog:
     game: str
@@ -42,7 +48,7 @@ class TableLog:
             raise LogError("a table log is a JSON object with game, players, options and inputs")
         fmt = data.get("format", FORMAT)
         if fmt != FORMAT:
-            raise LogError(f"unknown log format {fmt!r} (this program reads {FORMAT!r})")
+            raise OtherVersion(f"unknown log format {fmt!r} (this program reads {FORMAT!r})")
         game, players = data.get("game"), data.get("players")
         options, inputs = data.get("options", {}), data.get("inputs", [])
         if not isinstance(game, str):
@@ -80,8 +86,8 @@ class TableLog:
     def start(self) -> GameState:
         try:
             return new_game(self.game, self.players, self.options)
-        except RulesError as exc:
-            raise LogError(str(exc)) from None
+        except RulesError as exc:     # (an unknown game or option: a log of another version)
+            raise OtherVersion(str(exc)) from None
 
 
 def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:

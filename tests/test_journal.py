@@ -184,3 +184,24 @@ def test_starting_a_journal_over_an_old_one_replaces_it_whole_or_not_at_all(tmp_
     assert path.read_bytes() == before
     Journal(path, TableLog("thirteen", ["Ann"], {}, [json.loads(DICE)]))
     assert Journal.load(path).inputs == [json.loads(DICE)]
+
+
+OTHER_VERSIONS = {
+    "newer-format": {"format": "dicetable-log/2", "game": "thirteen", "players": ["Ann"], "options": {}},
+    "renamed-option": {"format": FORMAT, "game": "thirteen", "players": ["Ann"], "options": {"two_pair_value": 20}},
+    "renamed-game": {"format": FORMAT, "game": "thirteen-dice", "players": ["Ann"], "options": {}},
+}
+
+
+@pytest.mark.parametrize("header", OTHER_VERSIONS.values(), ids=OTHER_VERSIONS.keys())
+def test_a_journal_of_another_version_is_kept_and_named_as_such_not_as_damage(tmp_path, header, caplog):
+    """Staff update the table (docs/install.md, section 11) in the middle of a game whose option was
+    since renamed: the screen said the journal was damaged, and sent them looking for a bad card."""
+    path = write(tmp_path / "current.jsonl", json.dumps(header).encode(), DICE)
+    original = path.read_bytes()
+    app = table(tmp_path)
+    [kept] = (tmp_path / "games").iterdir()
+    assert app.flow is None and kept.read_bytes() == original          # the game is kept, whole
+    assert app.menu.view().message.text == ("The last game could not be resumed: it was saved by another "
+                                            f"version of the program (kept in {kept}).")
+    assert "saved by another version" in caplog.text
