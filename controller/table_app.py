@@ -43,6 +43,17 @@ def unresumable(exc: Exception) -> str:
     return "its journal is damaged"
 
 
+def archived_journals(folder: Path) -> list[str]:
+    """The names of the archived journals (files only), oldest first: they start with the date.
+
+    Read with scandir, whose entries know a file from a folder, and kept as names: Path.glob and
+    is_file read each file's inode and made a Path of each, 5,000 of them at the end of every
+    game (0.1-0.2 s of a frozen screen on a 2-core PC; more on a Pi's SD card, most after a boot,
+    when none of them is cached)."""
+    with os.scandir(folder) as entries:
+        return sorted(e.name for e in entries if e.name.endswith(".jsonl") and e.is_file())
+
+
 class TableApp:
     def __init__(self, config: Config, screen: Screen, frames: Any, buttons: Any, *,
                  clock: Callable[[], float] = time.monotonic, reader=None, fps: float = 20.0):
@@ -184,11 +195,12 @@ class TableApp:
         # only files count: a journal that was a folder is kept aside as one, and stays for the
         # staff to look at; one that cannot be removed must not keep the others forever
         try:
-            archived = sorted(p for p in folder.glob("*.jsonl") if p.is_file())  # oldest first (by name)
+            archived = archived_journals(folder)
         except OSError as exc:
             log.error("cannot remove old journals in %s: %s", folder, exc)
             return
-        for old in archived[:max(0, len(archived) - keep)]:
+        for name in archived[:max(0, len(archived) - keep)]:
+            old = folder / name
             try:
                 old.unlink()
             except OSError as exc:

@@ -631,3 +631,37 @@ def test_an_abandoned_game_stays_abandoned_after_a_power_cut(tmp_path, capsys):
     assert app.flow is None and list((tmp_path / "games").iterdir()) == [kept]
     assert main(["replay", str(kept)]) == 0
     assert "not over" in capsys.readouterr().out
+
+
+def test_archiving_a_game_beside_5000_others_reads_no_file_but_the_folder(tmp_path, monkeypatch):
+    """At `keep_games = 5000` (the default), every game's end listed the archive with Path.glob and
+    is_file: one stat, so one inode read, per archived game (0.1-0.2 s here, longer on a Pi's SD
+    card just after a boot) while the screen waits. The folder's entries say which are files."""
+    import os
+
+    from controller.config import parse_config
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for n in range(5000):
+        (games / f"2025{n:04d}-120000-thirteen.jsonl").write_text("{}\n")
+    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\n')
+    app = TableApp(config, Screen((800, 480), headless=True), NoFrames(), FakeButtons())
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    stats = []
+    real_stat = os.stat
+
+    def counting_stat(path, *args, **kw):
+        stats.append(path)
+        return real_stat(path, *args, **kw)
+
+    monkeypatch.setattr(os, "stat", counting_stat)
+    app.finish_game()
+    monkeypatch.undo()
+    names = sorted(p.name for p in games.iterdir())
+    assert len(names) == 5000 and names[0] == "20250001-120000-thirteen.jsonl"     # the oldest went
+    assert names[-1].endswith("-thirteen.jsonl") and not names[-1].startswith("2025")
+    assert len(stats) < 10
