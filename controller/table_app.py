@@ -82,9 +82,7 @@ class TableApp:
     # ---------------------------------------------------------------------------- building
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "TableApp":
-        config = load_config(args.config)
-        for warning in config.warnings:
-            log.warning("config: %s", warning)
+        config = load_config(args.config)     # (which logs its own warnings, each once)
         size = config.display.size
         screen = Screen(size, fullscreen=args.fullscreen or config.display.fullscreen, headless=args.headless)
         frames = RetryingFrameSource(make_frame_source(config.camera))

@@ -665,3 +665,21 @@ def test_archiving_a_game_beside_5000_others_reads_no_file_but_the_folder(tmp_pa
     assert len(names) == 5000 and names[0] == "20250001-120000-thirteen.jsonl"     # the oldest went
     assert names[-1].endswith("-thirteen.jsonl") and not names[-1].startswith("2025")
     assert len(stats) < 10
+
+
+def test_a_misspelt_setting_is_logged_once_when_the_table_starts(tmp_path, caplog):
+    """The config's reader logs each warning; `dicetable run` logged them all a second time."""
+    import argparse
+    import logging
+
+    from controller.table_app import TableApp
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[table]\njournal_dir = "{tmp_path}"\nconfrim_seconds = 2\n'
+                      f'[camera]\ntype = "folder"\npath = "{tmp_path}"\n')
+    caplog.set_level(logging.INFO)
+    app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
+    app.buttons.stop()
+    app.frames.close()
+    said = [r for r in caplog.records if "confrim_seconds" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
