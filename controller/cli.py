@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from .logsetup import log_handler
+from .logsetup import log_crashes, log_handler
 from .rules import GAMES, OptionError, load_all
 from .tablelog import LogError, TableLog, replay
 
@@ -253,6 +253,7 @@ def _capture_from_camera(args: argparse.Namespace):
 
 
 def main(argv: list[str] | None = None) -> int:
+    log_crashes(sys.stderr)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # (pygame's banner on stdout: not ours to print)
     load_all()
     parser = build_parser()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
+from types import TracebackType
 from typing import IO, Mapping
 
 TERMINAL_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -53,3 +55,23 @@ def log_handler(stream: IO[str], environ: Mapping[str, str] | None = None) -> lo
     journal = is_journal(stream, environ)
     handler.setFormatter(JournalFormatter() if journal else logging.Formatter(TERMINAL_FORMAT))
     return handler
+
+
+def log_crashes(stream: IO[str], environ: Mapping[str, str] | None = None) -> None:
+    """Have an uncaught exception logged like an error, traceback included: a table that crashes
+    at start-up (a library that no longer imports after an update) printed its traceback as info,
+    which `journalctl -p warning` does not show, while systemd restarted it every two seconds.
+    Only under systemd: a terminal shows Python's own traceback as it is."""
+    if not is_journal(stream, environ):
+        return
+    handler = log_handler(stream, environ)
+
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, value, tb)
+            return
+        record = logging.LogRecord("dicetable", logging.CRITICAL, __file__, 0, "crashed: %s: %s",
+                                   (kind.__name__, value), (kind, value, tb))
+        handler.handle(record)
+
+    sys.excepthook = hook

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
 import sys
+from pathlib import Path
 
 from controller import cli
 from controller.logsetup import log_handler
@@ -33,6 +35,7 @@ def test_dicetable_run_by_systemd_gives_each_line_its_priority(tmp_path, monkeyp
     for name, value in journal_env(stderr).items():
         monkeypatch.setenv(name, value)
     monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)      # (restored after: main sets it)
     given = {}
     monkeypatch.setattr(logging, "basicConfig", lambda **kwargs: given.update(kwargs))
     assert cli.main(["games"]) == 0
@@ -58,3 +61,21 @@ def test_a_terminal_keeps_timed_lines_without_prefixes(tmp_path):
     text = (tmp_path / "stderr").read_text()
     assert "<" not in text.split("Traceback")[0]
     assert " WARNING dicetable.test: no config file" in text
+
+
+def test_a_crash_at_start_up_is_logged_as_critical_under_systemd(tmp_path):
+    """A library that no longer imports after an update: Python printed the traceback, which the
+    journal filed as info, hidden from `journalctl -p warning` while the table restarted in a loop."""
+    crash = ("import controller.cli as cli\n"
+             "def broken():\n"
+             "    raise ImportError('numpy.core.multiarray failed to import')\n"
+             "cli.build_parser = broken\n"
+             "cli.main(['run'])\n")
+    with (tmp_path / "stderr").open("w") as stderr:
+        env = dict(os.environ, **journal_env(stderr))
+        done = subprocess.run([sys.executable, "-c", crash], stderr=stderr, env=env,
+                              cwd=Path(__file__).resolve().parents[1], timeout=120)
+    lines = (tmp_path / "stderr").read_text().splitlines()
+    assert done.returncode == 1
+    assert lines[0] == "<2>dicetable: crashed: ImportError: numpy.core.multiarray failed to import"
+    assert all(line.startswith("<2>") for line in lines) and "<2>Traceback (most recent call last):" in lines
