@@ -18,7 +18,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from display.view import MessageView, PromptView, SetupItem, TableView
+from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
 from .help_card import help_card
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
@@ -450,7 +450,13 @@ class SetupMenu:
                          status=f"{self.game.title} · step {PAGES.index(self.page) + 1} of {len(PAGES)}",
                          setup=self._window(items, cursor), prompt=self._prompt(rows[cursor]),
                          message=self.message,
-                         help=help_card(self.help_game) if self.help_game is not None else None)
+                         help=self._help())
+
+    def _help(self) -> HelpView | None:
+        """The HINT card, if shown: under the house rules chosen so far when it is the chosen game's."""
+        if self.help_game is None:
+            return None
+        return help_card(self.help_game, self.values if self.help_game is self.game else None)
 
     def _window(self, items: list[SetupItem], cursor: int) -> tuple[SetupItem, ...]:
         """At most `max_rows` rows around the cursor, so long rule lists stay legible."""

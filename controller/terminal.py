@@ -171,7 +171,8 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             print(state.sheet().to_text(), file=out)
             continue
         if cmd == "rules":
-            print(f"How to play {state.title}:\n" + "\n".join(f"  - {p}" for p in state.how_to_play), file=out)
+            card = state.rules_card(state.options)
+            print(f"How to play {state.title}:\n" + "\n".join(f"  - {p}" for p in card), file=out)
             continue
         if cmd == "undo":
             if not typed:

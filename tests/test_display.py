@@ -260,6 +260,45 @@ def test_the_help_card_takes_the_sheets_place_and_fits_it(game, size, tray_image
     assert " ".join(words[:-len(card.foot.split())]).endswith(card.paragraphs[-1])   # nothing cut
 
 
+def _one_rule_changed(game: str):
+    """The game's house rules changed one at a time: every other choice, the other yes/no, a
+    two-digit number (the card states some numbers)."""
+    from controller.rules import GAMES as REGISTRY
+
+    for spec in REGISTRY[game].OPTIONS:
+        if spec.choices is not None:
+            yield from ({spec.name: c} for c in spec.choices if c != spec.default)
+        elif isinstance(spec.default, bool):
+            yield {spec.name: not spec.default}
+        elif isinstance(spec.default, int):
+            yield {spec.name: 99 if spec.maximum is None else min(99, spec.maximum)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_help_card_under_every_house_rule_fits_at_800x480(game, monkeypatch):
+    """The card follows the house rules chosen, so each rule's card must fit the panel too,
+    nothing cut, at the legible size or above."""
+    from controller.help_card import help_card
+    from controller.rules import GAMES as REGISTRY
+    from display import render as render_module
+
+    surface = pygame.Surface((800, 480))
+    s, _, body = render_module._frame(surface)
+    _, _, right = render_module._play_columns(body, s)
+    drawn = []
+    real_text = render_module.text
+    monkeypatch.setattr(render_module, "text", lambda surface, line, pos, size, *a, **k: (
+        drawn.append((line, size)), real_text(surface, line, pos, size, *a, **k))[1])
+    for options in [{}, *_one_rule_changed(game)]:
+        card = help_card(REGISTRY[game], options)
+        drawn.clear()
+        render_module._help(surface, card, right, s)
+        words = " ".join(line for line, _ in drawn).split()
+        body_words = " ".join(words[:-len(card.foot.split())])
+        assert body_words.endswith(card.paragraphs[-1]), (options, card.paragraphs)     # nothing cut
+        assert min(size for _, size in drawn[1:-1]) >= 20, options
+
+
 def test_a_long_description_on_the_setup_screen_goes_on_two_lines(monkeypatch):
     """A house rule's description longer than the screen is wide is wrapped, at the size of the
     rest of the foot, instead of shrunk onto one line."""

@@ -255,6 +255,16 @@ def test_option_doc_shown_for_the_selected_rule():
     assert menu.editing is not None and menu.view().prompt.text == "upper bonus points"
 
 
+def test_hint_in_the_setup_shows_the_card_of_the_rules_chosen():
+    menu = menu_for("objective-cards")
+    to_options(menu)
+    select(menu, "Two pairs same face allowed")
+    press(menu, "OK", "HINT")
+    card = menu.view().help
+    assert card.paragraphs == GAMES["objective-cards"].rules_card({"two_pairs_same_face_allowed": True})
+    assert card.paragraphs != GAMES["objective-cards"].how_to_play
+
+
 # ------------------------------------------------------------------------------ BACK
 def test_back_goes_back_one_page_and_keeps_choices():
     menu = SetupMenu()

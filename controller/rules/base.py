@@ -405,8 +405,8 @@ class GameState(ABC):
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     max_inputs_per_player: ClassVar[int] = 10_000   # bound used by property tests
     # How the game is played, in a few sentences for players at a café table (the HINT button
-    # shows them; the first is the game's line on the setup menu). True under the default house
-    # rules; numbers a house rule can change are left out or said to be the usual ones.
+    # shows them; the first is the game's line on the setup menu): the card under the default
+    # house rules. `rules_card(options)` is the card under the house rules chosen.
     how_to_play: ClassVar[tuple[str, ...]] = ()
 
     players: tuple[str, ...]
@@ -426,6 +426,19 @@ class GameState(ABC):
             raise OptionError("player names must be different")
         resolved = resolve_options(cls.OPTIONS, options, cls.name)
         return cls._create(names, resolved)
+
+    @classmethod
+    def rules_card(cls, options: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+        """The how-to-play card under `options` (the defaults for any not given): what it says
+        that a house rule changes, it says as that rule has it. Values are not checked."""
+        chosen = {s.name: s.default for s in cls.OPTIONS}
+        chosen.update(options or {})
+        return cls._card(chosen)
+
+    @classmethod
+    def _card(cls, o: Mapping[str, Any]) -> tuple[str, ...]:
+        """The card under the full set of options `o`; a game whose rules change it overrides this."""
+        return cls.how_to_play
 
     @classmethod
     @abstractmethod

@@ -148,6 +148,52 @@ def parse_mapping(value: Any) -> tuple[int, ...]:
     return ranks
 
 
+# ------------------------------------------------------------------------------------- card
+def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
+    """The HINT card under the options `o` (all of them given)."""
+    betting = o["variant"] == "betting"
+    card = ["Poker hands with five dice showing 9 10 J Q K A: the best hand wins each round."]
+    if not betting:
+        card.append("Each round, every player in turn throws all five dice, may hold some and throw the "
+                    "others once more (or stand); the next players see the hand to beat.")
+    elif o["keep_declared_in_phase1"]:
+        card.append("Each round, all throw five dice once and say which to hold, then bet; then each player "
+                    "still in throws the others once more.")
+    else:
+        card.append("Each round, all throw five dice once, then bet; then each player still in may hold "
+                    "some dice and throw the others once more (or stand).")
+    straight = "straight (10 to A; 9 to K just below)" if o["low_straight_9_to_K"] else "straight (10 to A)"
+    card.append("Hands, best first: five of a kind, four of a kind, full house, " + straight
+                + ", three of a kind, two pairs, a pair, nothing.")
+    if betting:
+        tie = "split the pot"
+    elif o["round_tie"] == "roll_off":
+        tie = "throw all five again, once, until one is best"
+    else:
+        tie = "all win the round"
+    pair = " (then a full house's pair)" if o["full_house_pair_tiebreak"] else ""
+    card.append(f"Same hand: higher dice win, but of three or more alike only those count{pair}; "
+                f"equal best hands {tie}.")
+    if o["match_length"] == "first_to":
+        length = f"The match ends when someone has won {o['first_to']} rounds"
+    elif o["rounds"]:
+        length = f"The match is {o['rounds']} rounds"
+    else:
+        length = "The match is two rounds per player"
+    if betting:
+        card.append(f"{length}: the most points wins; a player with none left is out.")
+        bets = (f"stakes 0 to {o['max_bet']}" if o["betting_model"] == "simple_pot"
+                else f"checks, bets, calls, raises ({o['max_bet']} at most in all) or folds")
+        ante = f", ante {o['ante']} a round" if o["ante"] else ""
+        card.append(f"All start with {o['starting_bankroll']} points{ante}. Betting: each in turn {bets}; "
+                    "the best hand takes the pot.")
+    else:
+        tie = "sudden-death rounds break a tie" if o["match_tie"] == "sudden_death" else "a tie is shared"
+        card.append(f"{length}: the most rounds won wins; {tie}.")
+        card.append("With the betting house rule, players bet between the two throws and play for the pot.")
+    return tuple(card)
+
+
 # ------------------------------------------------------------------------------------- game
 @register
 class ClassicPokerDice(GameState):
@@ -157,15 +203,6 @@ class ClassicPokerDice(GameState):
     title = "Classic poker dice"
     min_players = 2
     max_players = 8
-    how_to_play = (
-        "Poker hands with five dice showing 9 10 J Q K A: the best hand wins each round.",
-        "Each round, every player in turn throws all five dice, may hold some, and throws the others "
-        "once more (or stands). The hand counts at once, so the next players know what to beat.",
-        "Hands, best first: five of a kind, four of a kind, full house, straight, three of a kind, "
-        "two pairs, a pair, nothing.",
-        "The match is a set number of rounds (usually two per player): the most rounds won wins.",
-        "With the betting house rule, players bet between the two throws and play for the pot.",
-    )
     OPTIONS = (
         OptionSpec("face_mapping", list(DEFAULT_MAPPING),
                    "ranks of die faces 1..6: a list of 6 ranks (9..14 or 9,10,J,Q,K,A) or a dict face->rank",
@@ -192,6 +229,11 @@ class ClassicPokerDice(GameState):
                    choices=("call_raise_fold", "simple_pot")),
         OptionSpec("keep_declared_in_phase1", False, "betting: the keep is chosen before the betting"),
     )
+    how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
+
+    @classmethod
+    def _card(cls, o: Mapping[str, Any]) -> tuple[str, ...]:
+        return how_to_play_under(o)
 
     # -------------------------------------------------------------------------- construction
     @classmethod

@@ -113,6 +113,39 @@ def _hand_is_pairable(hand: Sequence[int], rounds_left: int) -> bool:
     return max(hand) <= rounds_left
 
 
+def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
+    """The HINT card under the options `o` (all of them given)."""
+    if not o["two_player_strategic_variant"]:
+        picks = "one of their unplayed cards"
+    elif o["allow_duplicate_objective_in_round"]:
+        picks = "two of their unplayed cards"
+    else:
+        picks = "two different ones of their unplayed cards"
+    same, five = o["two_pairs_same_face_allowed"], o["full_house_accepts_five_of_a_kind"]
+    if same and five:
+        faces = "Four alike also make Two pairs, and five alike a Full house."
+    elif same:
+        faces = "Four alike also make Two pairs; Full house needs two different faces."
+    elif five:
+        faces = "Five alike also make a Full house; Two pairs needs two different faces."
+    else:
+        faces = "Two pairs and Full house need two different faces."
+    cards = "cards are" if o["two_player_strategic_variant"] else "card is"
+    tie = ("a tie goes to whoever was active last" if o["tie_break"] == "last_active"
+           else "a tie is shared")
+    return (
+        "Ten rounds of secret objective cards: meet yours, and catch the others failing theirs.",
+        f"Each round the active player throws all five dice; then everyone, the active player first, "
+        f"secretly picks {picks}. The active player's {cards} shown, and they may throw any of the "
+        "dice again, up to twice.",
+        "Every card is then checked against the final dice. Met: its owner scores its points. "
+        "Failed: the active player's own card is lost; anyone else's goes to the active player "
+        "for 1 point.",
+        f"More meets less: three alike also make One pair; Small straight is four in a row. {faces}",
+        f"The active player moves one seat each round. After ten rounds the most points wins; {tie}.",
+    )
+
+
 @register
 class ObjectiveCards(GameState):
     """One state of the game; immutable, `apply` builds a new one from shallow tuple copies."""
@@ -121,16 +154,6 @@ class ObjectiveCards(GameState):
     title = "Objective cards"
     min_players = 2
     max_players = 5
-    how_to_play = (
-        "Ten rounds of secret objective cards: meet yours, and catch the others failing theirs.",
-        "Each round the active player throws all five dice; then everyone, the active player first, "
-        "secretly picks one of their unplayed cards.",
-        "The active player's card is shown, and they may throw any of the dice again, up to twice.",
-        "Every card is then checked against the final dice. Met: its owner scores its points. "
-        "Failed: the active player's own card is lost; anyone else's is captured by the active "
-        "player for 1 point.",
-        "The active player moves one seat on each round. After ten rounds the most points wins.",
-    )
     max_inputs_per_player = 200
     OPTIONS = (
         OptionSpec("two_player_strategic_variant", False,
@@ -143,6 +166,11 @@ class ObjectiveCards(GameState):
                    choices=("last_active", "shared")),
         OptionSpec("start_seat", 0, "seat of the active player of round 1 (the youngest)", type=int, minimum=0),
     )
+    how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
+
+    @classmethod
+    def _card(cls, o: Mapping[str, Any]) -> tuple[str, ...]:
+        return how_to_play_under(o)
 
     __slots__ = ("players", "options", "n", "per_round", "round", "phase", "dice", "held", "rolls",
                  "hands", "commits", "won", "lost", "captured", "scores", "last", "_exp")

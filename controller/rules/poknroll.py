@@ -193,6 +193,33 @@ OPTIONS = (
 )
 
 
+# -------------------------------------------------------------------------------------- card
+def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
+    """The HINT card under the options `o` (all of them given)."""
+    dice = "Three" if o["mode"] == "expert" else "Two"
+    imaginary = "" if o["imaginary_player_dice"] == 2 else f" of {dice.lower()} dice"
+    when = "at once" if o["reveal_on_abandon"] == "immediate" else "at the hand's end"
+    line = "the best line" if o["must_mark_best"] else "a line (you choose)"
+    own = ", using one of yours" if o["must_use_private_die"] else ""
+    without = {"abandon_box_only": "", "nothing": " if you have a line",
+               "forbidden": "; no line, no abandoning"}[o["abandon_without_combination"]]
+    values = "equal lines compare face values" if o["showdown_value_tiebreak"] else "face values never count"
+    end = "The game ends at once when" if o["end_timing"] == "immediate" else "The game ends in the hand where"
+    full = "a combination line" if o["end_trigger_lines"] == "combination_lines_only" else "a line"
+    third = LABELS["THIRD_TURN_WON"]
+    return (
+        f"{dice} hidden dice each under a cup, five shared white dice: score poker lines, most points wins.",
+        "Each hand, shake your cup; white dice come 3, then 1, then 1; after the 3rd and 4th each player "
+        + ("in turn" if o["decision_order"] == "sequential" else "secretly") + " stays in or abandons.",
+        f"Abandoning scores {when} {line} of your dice and the white ones{own}; after the first three, "
+        f"also {LABELS['ABANDON_T1']}{without}.",
+        f"At the showdown the best hand alone scores its line, plus {third}; a tie scores just the lines "
+        f"({values}). With 3 players an imaginary cup{imaginary} plays but never scores.",
+        "Lines, lowest first: " + ", ".join(LABELS[line] for line in COMBOS) + " (five alike).",
+        f"{end} someone fills {full}: most points wins, then most {third} ticks.",
+    )
+
+
 # -------------------------------------------------------------------------------------- game
 @register
 class PoknRoll(GameState):
@@ -202,17 +229,12 @@ class PoknRoll(GameState):
     title = "Pok'n Roll"
     min_players = 3
     max_players = 6
-    how_to_play = (
-        "Two hidden dice each under a cup, five shared white dice: score poker lines, most points wins.",
-        "A hand: everyone shakes two dice under their cup; the white dice come three, then one, then "
-        "one more. After the third and the fourth white die, each player stays in or abandons.",
-        "Abandoning scores at once the best line of your own dice and the white dice; abandoning "
-        f"after the first three white dice also ticks {LABELS['ABANDON_T1']}.",
-        "At the showdown only the single best hand scores its line, and ticks "
-        f"{LABELS['THIRD_TURN_WON']}; tied players score their line without it.",
-        "Lines, lowest first: " + ", ".join(LABELS[line] for line in COMBOS) + " (five alike).",
-        "The game ends in the hand where someone fills a line: the most points wins.",
-    )
+    how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
+
+    @classmethod
+    def _card(cls, o: Mapping[str, Any]) -> tuple[str, ...]:
+        return how_to_play_under(o)
+
     OPTIONS = OPTIONS
     # A hand takes at most 4 inputs per player + 4; every hand but rare 3-player ones ticks a box
     # and a game holds at most 9 * (boxes - 1) * players + 1 boxes: far below this bound.

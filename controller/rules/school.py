@@ -104,25 +104,42 @@ def played(cells: tuple[int | None, ...]) -> int:
 Action = tuple[int, int, int, bool, int]
 
 
+def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
+    """The HINT card under the options `o` (all of them given)."""
+    where = "any empty column of one row" if o["row_fill_order"] == "any_free_column" else \
+        "one row's leftmost empty column"
+    cross = "or a cross (0)" if o["voluntary_cross_allowed"] else "or, if they score in no open row, a cross (0)"
+    reserve = {"player_choice": "School 1 to 6: three or more dice of that face, scoring face x dice; dice "
+                                "over three may be banked for a later column of the row.",
+               "fixed_three": "School 1 to 6: three or more dice of that face, scoring face x 3; dice over "
+                              "three are banked for a later column of the row.",
+               "none": "School 1 to 6: three or more dice of that face, scoring face x dice."}
+    card = [
+        "Fill a sheet of 15 rows by 3 columns: up to 3 throws a turn, then one entry.",
+        f"Hold any dice between throws, then write in {where} a score the dice make, {cross}.",
+        reserve[o["school_reserve_mode"]] + " Then Pair, Two pairs, Triplet, Small (1-5) and Large (2-6) "
+        "straight, Full house, Four of a kind, Poker (five alike), Chance.",
+    ]
+    if o["double_on_first_throw"]:
+        card.append("Scores outside the School written after throw 1 count double"
+                    + ("." if o["double_applies_to_chance"] else " (not Chance)."))
+    row = "its third column again" + ("" if o["award_copies_doubling"] else ", undoubled") \
+        + ("" if o["award_block_scope"] == "award_cell_only" else " (crossing others' empty cells in it)")
+    penalty = {"forfeit_all_awards": " A cross in the School loses every award, now and to come.",
+               "erase_earned_only": " A cross in the School loses the awards held.", "none": ""}
+    card.append(f"Awards: the first to fill a row without a cross scores {row}; the first to fill a column "
+                f"without a cross scores {o['column_award_value']}." + penalty[o["school_cross_penalty"]])
+    card.append("When every sheet is full, the highest total wins"
+                + ("; banked dice never used score their face." if o["unused_reserve_at_end"] == "scored" else "."))
+    return tuple(card)
+
+
 @register
 class School(GameState):
     name = "school"
     title = "School"
     min_players = 1
     max_players = 6
-    how_to_play = (
-        "Fill a sheet of 15 rows, three columns: up to three throws a turn, then one entry.",
-        "A turn: throw up to three times (hold any dice between throws), then write one row, in its "
-        "leftmost empty column: a score if the dice make it, else a cross (0).",
-        "School 1 to 6: at least three dice of that face, scoring face x dice. Then Pair, Two pairs, "
-        "Triplet, Small (1-5) and Large (2-6) straight, Full house, Four of a kind, Poker (five "
-        "alike) and Chance.",
-        "A score below the School written after the first throw counts double.",
-        "Awards: the first to fill a row without a cross scores its third column again; the first "
-        "to fill a column without a cross scores 60. A cross in the School loses every award, "
-        "now and to come.",
-        "When every sheet is full, the highest total wins.",
-    )
     max_inputs_per_player = NCELLS * 6       # 45 turns x (throw, reroll, throw, reroll, throw, choose)
     OPTIONS = (
         OptionSpec("row_fill_order", "left_to_right", "which column an entry goes to: the leftmost "
@@ -156,6 +173,11 @@ class School(GameState):
         OptionSpec("tie", "shared", "equal best totals share the win", choices=("shared",)),
         OptionSpec("start_seat", 0, "seat of the first player", type=int, minimum=0),
     )
+    how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
+
+    @classmethod
+    def _card(cls, o: Mapping[str, Any]) -> tuple[str, ...]:
+        return how_to_play_under(o)
 
     def __init__(self, players: tuple[str, ...], options: Mapping[str, Any], sheets: tuple[PlayerSheet, ...],
                  seat: int | None, throw_no: int, dice: tuple[int, ...], to_throw: int,

@@ -211,6 +211,41 @@ def joker_choices(card: Card, dice: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(c for c in cats if c >= TWO_PAIRS) or cats
 
 
+# --------------------------------------------------------------------------------- the card
+def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
+    """The HINT card under the options `o` (all of them given): its numbers are the rules' own."""
+    card = [
+        "13 turns each: throw five dice up to three times, holding any between throws, then fill a box.",
+        "Score any open box: Aces to Sixes add up the dice of that "
+        f"face; figures score 2 pairs {o['two_pairs_value']}, 3 of a kind 25, 4 of a kind 35, Straights "
+        "30 (1-5 or 2-6), Full house 30, 5 of a kind 50; Chance adds all five. A box the dice do not "
+        "make scores 0 and is used up.",
+    ]
+    early = o["early_close_bonus_per_roll"]
+    if early:
+        box = "filled before the third throw, even given up," if o["early_close_on_zero"] else \
+            "met before the third throw"
+        card.append(f"A figure box {box} earns +{early} for each throw not used"
+                    + ("" if o["early_close_on_joker"] else " (a joker's box does not)") + ".")
+    bonuses = []
+    if o["upper_bonus"]:
+        bonuses.append(f"+{o['upper_bonus']} for {o['upper_bonus_threshold']} or more in Aces to Sixes")
+    if o["bottom_bonus"]:
+        bonuses.append(f"+{o['bottom_bonus']} if no figure box is given up")
+    held = "once the 5 of a kind box holds one" if o["extra_five_eligibility"] == "five_box_nonzero" \
+        else "if your first one went into the 5 of a kind box"
+    earns = f"earns +{o['extra_five_bonus']} and " if o["extra_five_bonus"] else ""
+    joker = "is a joker: its face's box first if open, else a lower box" if o["joker_forced_order"] \
+        else "fits any box as a joker"
+    card.append(("Bonuses: " + "; ".join(bonuses) + ". " if bonuses else "")
+                + f"A further 5 of a kind, {held}, {earns}{joker}.")
+    tie = {"shared": "equal totals share the win",
+           "upper_total": "on equal totals the higher Aces to Sixes total ranks first",
+           "fewer_zeros": "on equal totals fewer boxes given up ranks first"}[o["tie"]]
+    card.append(f"After everyone's 13th turn, the highest total wins; {tie}.")
+    return tuple(card)
+
+
 # ------------------------------------------------------------------------------------ state
 class _Game:
     """The per-game constants every state of one game shares (players, options, rules), and memos
@@ -254,17 +289,6 @@ class ThirteenState(GameState):
     min_players = 1
     max_players = 6
     max_inputs_per_player = TURNS * 2 * THROWS
-    how_to_play = (
-        "13 turns each: throw five dice up to three times, then score one box of your sheet.",
-        "A turn: throw all five dice; hold any and throw the others again, up to three throws in all.",
-        "Then score one open box. Aces to Sixes count the dice of that face; 2 pairs, 3 and 4 of a "
-        "kind, Straights (1-5 or 2-6), Full house and 5 of a kind score fixed points; Chance adds all "
-        "five dice. A box the dice do not make scores 0, and is used up.",
-        "A figure scored before the third throw earns extra points for each throw not used.",
-        "Bonuses: 60 or more in Aces to Sixes; no figure box left at 0; each further 5 of a kind "
-        "once the 5 of a kind box has points.",
-        "After everyone's 13th turn, the highest total wins.",
-    )
     OPTIONS = (
         OptionSpec("two_pairs_value", 20, "points of 2 pairs (25 if the seed's example is taken literally)",
                    minimum=0),
@@ -286,6 +310,11 @@ class ThirteenState(GameState):
                    choices=("shared", "upper_total", "fewer_zeros")),
         OptionSpec("start_seat", 0, "seat of the first player", minimum=0),
     )
+    how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
+
+    @classmethod
+    def _card(cls, o: Mapping[str, Any]) -> tuple[str, ...]:
+        return how_to_play_under(o)
 
     __slots__ = ("_g", "cards", "turn", "roll", "held", "dice", "history", "_exp", "_entry")
 
