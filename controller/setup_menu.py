@@ -452,6 +452,12 @@ class SetupMenu:
                          message=self.message,
                          help=self._help())
 
+    def _about(self, spec: OptionSpec) -> str:
+        """What a house rule does, and its standard value (a rule set in the config file has none to show)."""
+        if option_kind(spec) == "fixed":
+            return spec.doc
+        return f"{spec.doc} (standard: {self._shown(spec, spec.default)})"
+
     def _help(self) -> HelpView | None:
         """The HINT card, if shown: under the house rules chosen so far when it is the chosen game's."""
         if self.help_game is None:
@@ -476,7 +482,7 @@ class SetupMenu:
                               hint="UP/DOWN letter · OK next letter · OK on _ ends the name · BACK previous")
         if isinstance(self.editing, _IntEdit):
             spec = next((s for s in self.game.OPTIONS if s.name == self.editing.name), None)
-            return PromptView("", spec.doc if spec else option_label(self.editing.name),
+            return PromptView("", self._about(spec) if spec else option_label(self.editing.name),
                               hint="UP/DOWN change (hold: by 10) · OK done · BACK cancel")
         text = _TITLES[self.page]
         if self.page == GAME and self.cursor[GAME] < len(self.games):
@@ -484,7 +490,7 @@ class SetupMenu:
         if self.page == OPTIONS:
             spec = next((s for s in self.game.OPTIONS if option_label(s.name) == row.label), None)
             if spec is not None:
-                text = spec.doc
+                text = self._about(spec)
         hints = {GAME: "UP/DOWN choose · OK next · hold OK: start now · HINT: how to play",
                  COUNT: "UP/DOWN choose · OK next · hold OK: start now",
                  NAMES: "OK on a seat: rename it · OK on Next: continue · hold OK: start now",

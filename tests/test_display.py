@@ -299,6 +299,23 @@ def test_the_help_card_under_every_house_rule_fits_at_800x480(game, monkeypatch)
         assert min(size for _, size in drawn[1:-1]) >= 20, options
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rules_description_with_its_standard_fits_two_lines_at_800x480(game):
+    """The setup screen draws a rule's description on at most two lines and drops the rest: each
+    one, with its standard value, must fit them."""
+    from controller.rules import GAMES as REGISTRY
+    from controller.setup_menu import SetupDefaults, SetupMenu
+    from display import render as render_module
+
+    surface = pygame.Surface((800, 480))
+    s, _, body = render_module._frame(surface)
+    menu = SetupMenu(defaults=SetupDefaults(game=game))
+    for spec in REGISTRY[game].OPTIONS:
+        about = menu._about(spec)
+        lines = draw.wrap(about[:1].upper() + about[1:], int(30 * s), body.width - int(32 * s))
+        assert len(lines) <= 2, about
+
+
 def test_a_long_description_on_the_setup_screen_goes_on_two_lines(monkeypatch):
     """A house rule's description longer than the screen is wide is wrapped, at the size of the
     rest of the foot, instead of shrunk onto one line."""

@@ -188,7 +188,7 @@ def test_choices_cycle_and_wrap():
     for _ in range(3):
         press(menu, "OK")
         seen.append(selected(menu).value)
-    assert seen == ["shared", "upper total", "fewer zeros", "shared"]
+    assert seen == ["shared", "Aces-Sixes total", "fewer given up", "shared"]
     assert menu.options() == {}
 
 
@@ -250,9 +250,23 @@ def test_option_doc_shown_for_the_selected_rule():
     menu = menu_for("thirteen")
     to_options(menu)
     select(menu, "Upper bonus")
-    assert menu.view().prompt.text == "upper bonus points"
+    assert menu.view().prompt.text == "upper bonus points (standard: 20)"
     press(menu, "OK")                            # editing the number: still said what it is
-    assert menu.editing is not None and menu.view().prompt.text == "upper bonus points"
+    assert menu.editing is not None and menu.view().prompt.text == "upper bonus points (standard: 20)"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_rule_says_what_it_is_and_its_standard_value(game):
+    """Staff setting up a table read the line under the rule: what it does and what the game
+    does when nobody changes it, in the words the row itself shows."""
+    menu = menu_for(game)
+    to_options(menu)
+    for spec in GAMES[game].OPTIONS:
+        if option_kind(spec) == "fixed":          # set in the config file: no value shown here
+            continue
+        select(menu, option_label(spec.name))
+        shown = selected(menu).value
+        assert menu.view().prompt.text == f"{spec.doc} (standard: {shown})"
 
 
 def test_hint_in_the_setup_shows_the_card_of_the_rules_chosen():

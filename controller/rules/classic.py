@@ -214,7 +214,7 @@ class ClassicPokerDice(GameState):
         OptionSpec("rounds", 0, "number of rounds; 0 means twice the number of players", minimum=0, maximum=200),
         OptionSpec("first_to", 3, "round wins that end the match, when Match length is 'first to'",
                    minimum=1, maximum=50),
-        OptionSpec("round_tie", "shared", "tied best hands: all credited, or a roll-off",
+        OptionSpec("round_tie", "shared", "tied best hands (base game): all win the round, or a roll-off",
                    choices=("shared", "roll_off")),
         OptionSpec("match_tie", "shared", "tied match (base game): shared, or sudden-death rounds",
                    choices=("shared", "sudden_death")),

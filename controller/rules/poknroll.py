@@ -186,7 +186,7 @@ OPTIONS = (
     OptionSpec("imaginary_dice_source", "physical", "the imaginary player's cup: rolled on the table, or drawn by the table",
                choices=("physical", "engine_rng"), shown=(("physical", "a cup on the table"),
                                                           ("engine_rng", "drawn by the table"))),
-    OptionSpec("end_timing", "end_of_hand", "after the trigger: finish the hand, or stop at once",
+    OptionSpec("end_timing", "end_of_hand", "once a line is full: finish the hand, or stop at once",
                choices=("end_of_hand", "immediate")),
     OptionSpec("end_trigger_lines", "any", "which full lines end the game", choices=("any", "combination_lines_only")),
     OptionSpec("start_seat", 0, "seat of the first player of hand 1", minimum=0),

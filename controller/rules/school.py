@@ -150,11 +150,11 @@ class School(GameState):
         OptionSpec("double_on_first_throw", True, "non-School scores written after throw 1 count double"),
         OptionSpec("double_applies_to_chance", True, "the doubling also applies to Chance"),
         OptionSpec("school_reserve_mode", "player_choice", "surplus School dice: banked by choice, "
-                   "banked automatically (every entry scores 3f), or no reserve",
+                   "banked automatically (every entry scores 3 x face), or no reserve",
                    choices=("player_choice", "fixed_three", "none")),
         OptionSpec("reserve_min_real_dice", 0, "real dice of the class needed to use the reserve",
                    type=int, minimum=0, maximum=2),
-        OptionSpec("unused_reserve_at_end", "lost", "banked dice never used: lost, or f points each",
+        OptionSpec("unused_reserve_at_end", "lost", "banked dice never used: lost, or their face value each",
                    choices=("lost", "scored")),
         OptionSpec("two_pairs_same_face_allowed", False, "four of a kind also counts as two pairs"),
         OptionSpec("full_house_accepts_poker", False, "five of a kind also counts as a full house"),

@@ -290,7 +290,7 @@ class ThirteenState(GameState):
     max_players = 6
     max_inputs_per_player = TURNS * 2 * THROWS
     OPTIONS = (
-        OptionSpec("two_pairs_value", 20, "points of 2 pairs (25 if the seed's example is taken literally)",
+        OptionSpec("two_pairs_value", 20, "points of 2 pairs (an example in the original rules reads as 25)",
                    minimum=0),
         OptionSpec("two_pairs_accepts_full_house", True, "a full house counts as 2 pairs"),
         OptionSpec("two_pairs_accepts_four_of_a_kind", False, "four of a kind counts as 2 pairs"),
@@ -298,16 +298,21 @@ class ThirteenState(GameState):
                    minimum=0),
         OptionSpec("early_close_on_zero", False, "the early-close bonus also goes to a figure given up (0)"),
         OptionSpec("early_close_on_joker", True, "the early-close bonus also goes to a figure met only as joker"),
-        OptionSpec("upper_bonus_threshold", 60, "upper sum needed for the upper bonus (inclusive)", minimum=0),
+        OptionSpec("upper_bonus_threshold", 60, "Aces to Sixes total that earns the upper bonus (this or more)",
+                   minimum=0),
         OptionSpec("upper_bonus", 20, "upper bonus points", minimum=0),
         OptionSpec("bottom_bonus", 30, "bonus when no bottom category is given up", minimum=0),
         OptionSpec("bottom_includes_chance", True, "Chance is part of the bottom-bonus test"),
         OptionSpec("extra_five_bonus", 40, "bonus for each repeated five of a kind", minimum=0),
-        OptionSpec("extra_five_eligibility", "five_box_nonzero", "when a repeated five of a kind earns the "
-                   "bonus and joker", choices=("five_box_nonzero", "first_five_in_box")),
-        OptionSpec("joker_forced_order", False, "a joker must go to its upper box, else bottom, else upper"),
-        OptionSpec("tie", "shared", "how equal totals are ranked",
-                   choices=("shared", "upper_total", "fewer_zeros")),
+        OptionSpec("extra_five_eligibility", "five_box_nonzero", "a further five of a kind earns the bonus and "
+                   "joker once the 5 of a kind box holds one, or only if the first one went there",
+                   choices=("five_box_nonzero", "first_five_in_box"),
+                   shown=(("five_box_nonzero", "box holds one"), ("first_five_in_box", "first went there"))),
+        OptionSpec("joker_forced_order", False, "a joker must go to its face's box among Aces to Sixes if open, "
+                   "else to a lower box"),
+        OptionSpec("tie", "shared", "equal totals: shared, or ranked by the Aces to Sixes total, or by fewer "
+                   "boxes given up", choices=("shared", "upper_total", "fewer_zeros"),
+                   shown=(("upper_total", "Aces-Sixes total"), ("fewer_zeros", "fewer given up"))),
         OptionSpec("start_seat", 0, "seat of the first player", minimum=0),
     )
     how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
