@@ -494,3 +494,13 @@ def test_random_play_is_deterministic_and_ends_for_every_player_count():
         a, ia = play_random("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], seed=n)
         b, ib = play_random("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], seed=n)
         assert ia == ib and a.snapshot() == b.snapshot() and a.is_over
+
+
+def test_the_notes_say_abandons_and_ticks_for_one_player():
+    """'Ann abandon' / 'Ann tick their line' read wrong on the screen's notes: one player, one verb in -s."""
+    s = go(new_game("poknroll", P3), [3, 5, 1], "ABANDON", "CONTINUE", "CONTINUE")
+    assert "Turn 1: Ann abandons" in s.sheet().notes
+    two = go(s, [3, 1], [4], "CONTINUE", "CONTINUE", [5], [6, 6], [1, 6], [6, 3])    # 3 Double paires
+    assert two.sheet().notes[-1].endswith("tie: Bob, Cy tick their lines"), two.sheet().notes
+    one = go(s, [3, 1], [4], "CONTINUE", "ABANDON", [1, 6], [5], [6, 6], [6, 3])     # Bob = the imaginary
+    assert one.sheet().notes[-1].endswith("tie: Bob ticks the line"), one.sheet().notes

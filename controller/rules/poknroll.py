@@ -411,7 +411,8 @@ class PoknRoll(GameState):
         elif self._next_decider() is None:        # simultaneous: all locked in, now reveal together
             batch = [s for s in self._order() if self.inhand[s] and self.decided[s] == "ABANDON"]
             if batch:
-                self._note(f"Turn {self.turn}: " + ", ".join(self.players[s] for s in batch) + " abandon")
+                self._note(f"Turn {self.turn}: " + ", ".join(self.players[s] for s in batch)
+                           + (" abandon" if len(batch) > 1 else " abandons"))
         else:
             return
         jobs = []
@@ -511,7 +512,8 @@ class PoknRoll(GameState):
             if out.third_turn is not None:
                 verdict = f"{self.players[out.third_turn]} wins turn 3"
             elif out.ticks:
-                verdict = "tie: " + ", ".join(self.players[s] for s in out.ticks) + " tick their line"
+                verdict = "tie: " + ", ".join(self.players[s] for s in out.ticks) + \
+                    (" tick their lines" if len(out.ticks) > 1 else " ticks the line")
             elif out.winners == (IMAGINARY,):
                 verdict = "the imaginary player is best: nobody scores"
             else:
@@ -597,8 +599,9 @@ class PoknRoll(GameState):
 
     def _status(self, exp: Expectation) -> str:
         if self.stage == "over":
-            names = ", ".join(self.players[i] for i in self.result().winners)
-            return f"Game over after hand {self.hand} — winner: {names}"
+            winners = self.result().winners
+            names = ", ".join(self.players[i] for i in winners)
+            return f"Game over after hand {self.hand} — {'winners' if len(winners) > 1 else 'winner'}: {names}"
         ins = ", ".join(p for p, i in zip(self.players, self.inhand) if i) or "nobody"
         return f"Hand {self.hand}, turn {self.turn} — in: {ins} — {exp.prompt}"
 
