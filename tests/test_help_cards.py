@@ -86,14 +86,16 @@ def play_classic(options: dict) -> int:
     return len(state.history)
 
 
-@pytest.mark.parametrize("options", [{}, {"rounds": 3}, {"match_length": "first_to", "first_to": 4}], ids=str)
+@pytest.mark.parametrize("options", [{}, {"rounds": 3}, {"rounds": 1}, {"match_length": "first_to", "first_to": 4},
+                                     {"match_length": "first_to", "first_to": 1}], ids=str)
 def test_classic_card_says_how_long_the_match_is(options):
     card = card_text("classic", options)
     rounds = play_classic(options)
+    said = f"{rounds} round" + ("s" if rounds > 1 else "")
     if options.get("match_length") == "first_to":
-        assert f"has won {rounds} rounds" in card
+        assert f"has won {said}:" in card
     elif options.get("rounds"):
-        assert f"The match is {rounds} rounds" in card
+        assert f"The match is {said}:" in card
     else:
         assert rounds == 2 * 2 and "two rounds per player" in card
 

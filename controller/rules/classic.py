@@ -149,6 +149,10 @@ def parse_mapping(value: Any) -> tuple[int, ...]:
 
 
 # ------------------------------------------------------------------------------------- card
+def _rounds(n: int) -> str:
+    return f"{n} round" if n == 1 else f"{n} rounds"
+
+
 def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     """The HINT card under the options `o` (all of them given)."""
     betting = o["variant"] == "betting"
@@ -175,9 +179,9 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     card.append(f"Same hand: higher dice win, but of three or more alike only those count{pair}; "
                 f"equal best hands {tie}.")
     if o["match_length"] == "first_to":
-        length = f"The match ends when someone has won {o['first_to']} rounds"
+        length = f"The match ends when someone has won {_rounds(o['first_to'])}"
     elif o["rounds"]:
-        length = f"The match is {o['rounds']} rounds"
+        length = f"The match is {_rounds(o['rounds'])}"
     else:
         length = "The match is two rounds per player"
     if betting:
