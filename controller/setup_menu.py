@@ -83,7 +83,9 @@ SEAT_OPTIONS = frozenset({"start_seat"})
 
 
 def option_label(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+    """A rule's row label: its name in words, capitalised ("low_straight_9_to_K": "Low straight 9 to K")."""
+    words = name.replace("_", " ")
+    return words[:1].upper() + words[1:]
 
 
 @dataclass

@@ -373,7 +373,8 @@ def test_imaginary_dice_source_changes_only_the_prompt_and_who_draws_the_dice():
            "CONTINUE", [5], [6, 6])
     b = go(new_game("poknroll", P3, {"imaginary_dice_source": "engine_rng"}), [1, 2, 3], "CONTINUE", "ABANDON",
            "ABANDON", [1, 1], [2, 2], [4], "CONTINUE", [5], [6, 6])
-    assert "controller" in b.expects().prompt and "controller" not in a.expects().prompt
+    assert "left to the table" in b.expects().prompt and "lift the cup" in a.expects().prompt
+    assert "controller" not in b.expects().prompt           # (players do not know what that is)
     assert a.expects().purpose == b.expects().purpose == "imaginary"
     assert b.expects().drawn and not a.expects().drawn          # the table draws them itself
 

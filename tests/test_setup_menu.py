@@ -599,3 +599,11 @@ def test_any_button_sequence_keeps_a_sane_menu(events):
     if menu.done is not None:
         state = new_game(menu.done.game, menu.done.players, menu.done.options)
         assert state.players == menu.done.players
+
+
+def test_a_rule_label_keeps_the_capitals_of_its_name():
+    """'Low straight 9 to k' named a King that is not there."""
+    menu = menu_for("classic")
+    to_options(menu)
+    select(menu, "Low straight 9 to K")
+    assert option_label("low_straight_9_to_K") == "Low straight 9 to K"
