@@ -461,10 +461,25 @@ class SetupMenu:
         return f"{spec.doc} (standard: {self._shown(spec, spec.default)})"
 
     def _help(self) -> HelpView | None:
-        """The HINT card, if shown: under the house rules chosen so far when it is the chosen game's."""
+        """The HINT card, if shown, under the house rules that game would be played with."""
         if self.help_game is None:
             return None
-        return help_card(self.help_game, self.values if self.help_game is self.game else None)
+        return help_card(self.help_game, self._rules_of(self.help_game))
+
+    def _rules_of(self, game: type[GameState]) -> dict[str, Any]:
+        """The house rules `game` would start with: those chosen so far for the chosen game, else
+        the table's configured ones (a value the game refuses is left out: its default stands)."""
+        if game is self.game:
+            return self.values
+        given = dict((getattr(self.defaults, "options", None) or {}).get(game.name, {}) or {})
+        specs = {spec.name: spec for spec in game.OPTIONS}
+        out = {}
+        for name, value in given.items():
+            try:
+                out[name] = specs[name].check(value)
+            except (KeyError, RulesError):
+                pass
+        return out
 
     def _window(self, items: list[SetupItem], cursor: int) -> tuple[SetupItem, ...]:
         """At most `max_rows` rows around the cursor, so long rule lists stay legible."""
@@ -488,7 +503,8 @@ class SetupMenu:
                               hint="UP/DOWN change (hold: by 10) · OK done · BACK cancel")
         text = _TITLES[self.page]
         if self.page == GAME and self.cursor[GAME] < len(self.games):
-            text = next(iter(self.games[self.cursor[GAME]].how_to_play), text)
+            shown = self.games[self.cursor[GAME]]
+            text = next(iter(shown.rules_card(self._rules_of(shown))), text)
         if self.page == OPTIONS:
             spec = next((s for s in self.game.OPTIONS if option_label(s.name) == row.label), None)
             if spec is not None:

@@ -607,3 +607,16 @@ def test_a_rule_label_keeps_the_capitals_of_its_name():
     to_options(menu)
     select(menu, "Low straight 9 to K")
     assert option_label("low_straight_9_to_K") == "Low straight 9 to K"
+
+
+def test_the_games_page_line_and_card_follow_the_tables_configured_rules():
+    """A café that plays Pok'n Roll's expert side by default: the line under the game and its
+    card say three hidden dice, whichever game the menu started on."""
+    defaults = SetupDefaults(game="thirteen", options={"poknroll": {"mode": "expert"}})
+    menu = SetupMenu(defaults=defaults)
+    while menu.games[menu.cursor["game"]].name != "poknroll":
+        press(menu, "DOWN")
+    expert = GAMES["poknroll"].rules_card({"mode": "expert"})
+    assert menu.view().prompt.text == expert[0] and expert[0].startswith("Three")
+    press(menu, "HINT")
+    assert menu.view().help.paragraphs == expert
