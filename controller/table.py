@@ -720,7 +720,11 @@ class TableFlow:
             status = f"{state.title} abandoned: the scores so far" if self.abandoned else sheet.status
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = self._named(PromptView("", "", hint=hint)) if hint else None
-            return TableView("final", title, status, sheet_json, tray, prompt, self._message_now(),
+            message = self._message_now()
+            if message is None and result.tie_break and not self.abandoned:
+                # equal scores placed apart (or played off): the standings alone do not say why
+                message = MessageView(f"Tie-break: {result.tie_break}", "info")
+            return TableView("final", title, status, sheet_json, tray, prompt, message,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
                          self._message_now(), notes=sheet.notes, help=self._help())

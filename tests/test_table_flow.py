@@ -901,3 +901,32 @@ def test_a_late_correction_offered_during_the_next_players_throw_names_whose_dic
     settle_and_confirm(flow, clock, [4, 4, 3, 2, 1])
     assert flow.state.expects().player == 0               # the bets open with Ann
     assert "hold OK: correct Bob's dice" in flow.view().prompt.hint
+
+
+def test_the_final_standings_say_why_equal_scores_are_placed_apart():
+    """Objective cards: Ann and Bob end on 37 each; Bob, active last, wins. The standings place
+    them 1 and 2, and the screen says which rule did it."""
+    from controller.rules import choose_input, dice_input
+
+    meets = [("JOKER", [1, 2, 3, 4, 6]), ("ONE_PAIR", [1, 1, 2, 3, 4]), ("THREE_OF_A_KIND", [1, 1, 1, 2, 3]),
+             ("TWO_PAIRS", [1, 1, 2, 2, 3]), ("SMALL_STRAIGHT", [1, 2, 3, 4, 6]), ("NO_EVENS", [1, 1, 3, 3, 5]),
+             ("NO_ODDS", [2, 2, 4, 4, 6]), ("FULL_HOUSE", [2, 2, 3, 3, 3]), ("LONG_STRAIGHT", [1, 2, 3, 4, 5]),
+             ("FOUR_OF_A_KIND", [1, 1, 1, 1, 2])]
+
+    def final_view(options):
+        state = new_game("objective-cards", ["Ann", "Bob"], options)
+        for r, (card, dice) in enumerate(meets):
+            active = r % 2
+            for data in (dice_input(active, dice), choose_input(active, card), choose_input(1 - active, card),
+                         choose_input(active, "STOP")):
+                state = state.apply(data)
+        assert state.scores == (37, 37)
+        return state, TableFlow(state, TableLog("objective-cards", ["Ann", "Bob"], options), clock=Clock()).view()
+
+    state, view = final_view({})
+    assert view.mode == "final"
+    assert [(st.name, st.place, st.winner) for st in view.standings] == [("Bob", 1, True), ("Ann", 2, False)]
+    assert view.message is not None and view.message.text == f"Tie-break: {state.result().tie_break}"
+    assert "Bob round 10 > Ann round 9" in view.message.text
+    _, shared = final_view({"tie_break": "shared"})          # a shared place needs no words
+    assert [st.place for st in shared.standings] == [1, 1] and shared.message is None
