@@ -31,17 +31,61 @@ class Journal:
         self.path = Path(path)
         self.fsync = fsync
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._rewrite(table_log)
+        except OSError as exc:
+            if not self._holds(table_log):
+                raise
+            # a full card: the copy could not be written, but the journal on the card is this
+            # very game, so it goes on being appended to rather than the game going unsaved
+            log.warning("journal %s: cannot rewrite it (%s); the game goes on appended to it as it was",
+                        self.path, exc.strerror or exc)
+
+    def _rewrite(self, table_log: TableLog) -> None:
+        """Write the journal of `table_log` beside and rename it over: a resume rewrites the
+        journal of the game it resumes, and a power cut in the middle must leave that journal
+        whole, not half of it. A copy that could not be finished is removed."""
         header = {"format": FORMAT, "game": table_log.game, "players": table_log.players,
                   "options": table_log.options}
-        # written beside and renamed over: a resume rewrites the journal of the game it resumes,
-        # and a power cut in the middle must leave that journal whole, not half of it
         tmp = self.path.with_name(self.path.name + ".tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(json.dumps(header) + "\n")
-            for data in table_log.inputs:
-                fh.write(json.dumps(data) + "\n")
-            self._sync(fh)
-        os.replace(tmp, self.path)
+        try:
+            with tmp.open("w", encoding="utf-8") as fh:
+                fh.write(json.dumps(header) + "\n")
+                for data in table_log.inputs:
+                    fh.write(json.dumps(data) + "\n")
+                self._sync(fh)
+            os.replace(tmp, self.path)
+        finally:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+    def _holds(self, table_log: TableLog) -> bool:
+        """Is the journal on the card already `table_log`'s game, undamaged, so that appending to
+        it keeps the game? A torn last line (the power cut being resumed from) is cut off first
+        (truncating needs no free space): the next line must not be glued to it."""
+        try:
+            found, damage = Journal.read(self.path)
+        except LogError:
+            return False
+        same = (found.game, found.players, found.options, found.inputs) == (
+            table_log.game, table_log.players, table_log.options, table_log.inputs)
+        if damage is not None or not same:
+            return False
+        try:
+            data = self.path.read_bytes()
+            end = data.rfind(b"\n") + 1
+            if end < len(data):
+                try:
+                    _record(data[end:])               # whole, only its newline lost: end it
+                    with self.path.open("ab") as fh:
+                        fh.write(b"\n")
+                except ValueError:                    # torn: cut it off
+                    os.truncate(self.path, end)
+        except OSError:
+            return False
+        return True
 
     def append(self, data: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as fh:

@@ -205,3 +205,43 @@ def test_a_journal_of_another_version_is_kept_and_named_as_such_not_as_damage(tm
     assert app.menu.view().message.text == ("The last game could not be resumed: it was saved by another "
                                             f"version of the program (kept in {kept}).")
     assert "saved by another version" in caplog.text
+
+
+RESUMED_TAILS = {"torn": b'{"type": "choose", "pla', "newline-lost": CHOOSE, "whole": None}
+
+
+@pytest.mark.parametrize("tail", RESUMED_TAILS.values(), ids=RESUMED_TAILS.keys())
+def test_a_resume_that_cannot_write_its_copy_goes_on_in_the_journal_as_it_was(tmp_path, tail, caplog):
+    """Found in review: a resume rewrites the journal through a copy; on a full card the copy
+    cannot be written, and the resumed game went on unsaved ("This game cannot be saved") though
+    the journal on the card held it whole. Here the copy's name is taken by a folder, so it cannot
+    be written either: the game must go on being journaled where it is, a torn tail cut off."""
+    path = tmp_path / "current.jsonl"
+    path.write_bytes(HEADER + b"\n" + DICE + b"\n" + (tail or b""))
+    (tmp_path / "current.jsonl.tmp").mkdir()
+    app = table(tmp_path)
+    assert app.flow is not None and app.flow.unsaved is None
+    assert "Resumed" in app.flow.message.text and "cannot rewrite it" in caplog.text
+    expected = [json.loads(DICE)] + ([json.loads(CHOOSE)] if tail == CHOOSE else [])
+    assert app.flow.log.inputs == expected
+    app.journal.append({"type": "dice", "player": 0, "values": [1, 1, 1, 1, 1]})
+    assert Journal.load(path).inputs == expected + [{"type": "dice", "player": 0, "values": [1, 1, 1, 1, 1]}]
+
+
+def test_a_journal_that_is_not_the_game_resumed_is_not_appended_to(tmp_path):
+    """The fallback above only appends to the very game: a copy that cannot be written over a
+    journal of another game is an error (the table then says the game cannot be saved)."""
+    path = write(tmp_path / "current.jsonl", HEADER, DICE)
+    (tmp_path / "current.jsonl.tmp").mkdir()
+    with pytest.raises(OSError):
+        Journal(path, TableLog("thirteen", ["Bob"], {}, []))
+    assert path.read_bytes() == HEADER + b"\n" + DICE + b"\n"
+
+
+def test_a_copy_that_could_not_be_finished_is_not_left_beside_the_journal(tmp_path):
+    """The install review found an empty current.jsonl.tmp left behind by a failed copy."""
+    path = write(tmp_path / "current.jsonl", HEADER, DICE)
+    broken = TableLog("thirteen", ["Ann"], {}, [{"type": "choose", "option": {1, 2}}])
+    with pytest.raises(TypeError):
+        Journal(path, broken)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["current.jsonl"]
