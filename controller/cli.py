@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from .logsetup import log_crashes, log_handler
+from .logsetup import log_crashes, log_handler, log_warnings
 from .rules import GAMES, OptionError, load_all
 from .tablelog import LogError, TableLog, replay
 
@@ -261,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     quiet = args.command in ("demo", "play", "replay", "read", "bench", "games", "check")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         handlers=[log_handler(sys.stderr)])     # (under systemd: with each line's priority)
+    log_warnings(sys.stderr)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

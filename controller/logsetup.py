@@ -34,7 +34,7 @@ class JournalFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         prefix = f"<{priority(record.levelno)}>"
-        return "\n".join(prefix + line for line in super().format(record).split("\n"))
+        return "\n".join(prefix + line for line in super().format(record).rstrip("\n").split("\n"))
 
 
 def is_journal(stream: IO[str], environ: Mapping[str, str] | None = None) -> bool:
@@ -75,3 +75,13 @@ def log_crashes(stream: IO[str], environ: Mapping[str, str] | None = None) -> No
         handler.handle(record)
 
     sys.excepthook = hook
+
+
+def log_warnings(stream: IO[str], environ: Mapping[str, str] | None = None) -> None:
+    """Have Python's warnings (gpiozero falling back to another pin factory, a library's
+    deprecations) go through the log under systemd, as warnings: printed by Python they reached
+    the journal without a prefix, filed as info. A terminal shows them as Python prints them.
+    Shown whatever the command's log level, as Python would have shown them."""
+    if is_journal(stream, environ):
+        logging.captureWarnings(True)
+        logging.getLogger("py.warnings").setLevel(logging.WARNING)

@@ -79,3 +79,20 @@ def test_a_crash_at_start_up_is_logged_as_critical_under_systemd(tmp_path):
     assert done.returncode == 1
     assert lines[0] == "<2>dicetable: crashed: ImportError: numpy.core.multiarray failed to import"
     assert all(line.startswith("<2>") for line in lines) and "<2>Traceback (most recent call last):" in lines
+
+
+def test_python_warnings_are_logged_as_warnings_under_systemd(tmp_path):
+    """gpiozero warns when it falls back to another pin factory (a missing lgpio): Python printed
+    the warning on stderr without a prefix, and the journal filed it as info."""
+    script = ("import warnings\n"
+              "import controller.cli as cli\n"
+              "cli.main(['games'])\n"
+              "warnings.warn('Falling back from lgpio: No module named lgpio', RuntimeWarning)\n")
+    with (tmp_path / "stderr").open("w") as stderr:
+        env = dict(os.environ, **journal_env(stderr))
+        done = subprocess.run([sys.executable, "-c", script], stderr=stderr, stdout=subprocess.DEVNULL,
+                              env=env, cwd=Path(__file__).resolve().parents[1], timeout=120)
+    lines = (tmp_path / "stderr").read_text().splitlines()
+    assert done.returncode == 0
+    assert lines and all(line.startswith("<4>py.warnings: ") for line in lines), lines
+    assert "Falling back from lgpio" in lines[0]
