@@ -40,28 +40,16 @@ def layout_sheet(sheet: dict[str, Any], rect: pygame.Rect, s: float
     inner = rect.inflate(-int(16 * s), -int(16 * s))
     gap = int(12 * s)
     needs = [min(inner.width, (len(t.get("columns", [])) + 2) * MIN_TABLE_WIDTH_PER_COLUMN * s) for t in tables]
-    for footer_h in (0, int(34 * s), None):
-        if footer_h is None:        # a footer that needs two lines (School's totals of 6 at 800x480)
-            footer_h = footer_height(sheet, hidden, inner.width, footer_size(sheet, inner, s), s)
+    size = footer_size(sheet, inner, s)
+    for footer_h in (0, int(34 * s)):
         height = inner.height - footer_h
-        cols: list[list[dict[str, Any]]] = []
-        widths: list[float] = []
-        hidden: list[dict[str, Any]] = []
-        for table, need in zip(tables, needs):
-            if not cols or sum(widths) + gap * len(widths) + need <= inner.width:
-                cols.append([table])
-                widths.append(need)
-                continue
-            col = cols[-1]
-            lines = sum(_lines(t) for t in col) + _lines(table)
-            if (height - gap * len(col)) / lines >= min_row_height(s):
-                col.append(table)
-                widths[-1] = max(widths[-1], need)
-            else:
-                hidden.append(table)
-        if not hidden or (footer_h and footer_height(sheet, hidden, inner.width,
-                                                     footer_size(sheet, inner, s), s) <= footer_h):
+        cols, widths, hidden = _columns(tables, needs, inner.width, height, gap, s)
+        if not hidden or (footer_h and footer_height(sheet, hidden, inner.width, size, s) <= footer_h):
             break
+    else:       # a footer that needs two lines (School's totals of 6 at 800x480)
+        footer_h = footer_height(sheet, hidden, inner.width, size, s)
+        height = inner.height - footer_h
+        cols, widths, hidden = _columns(tables, needs, inner.width, height, gap, s)
     used = sum(widths) + gap * (len(widths) - 1)
     spare = max(0.0, inner.width - used)
     placed = []
@@ -77,6 +65,27 @@ def layout_sheet(sheet: dict[str, Any], rect: pygame.Rect, s: float
             y += h + gap
         x += width + gap
     return placed, hidden, footer_h if hidden else 0
+
+
+def _columns(tables: list[dict[str, Any]], needs: list[float], width: int, height: int, gap: int, s: float
+             ) -> tuple[list[list[dict[str, Any]]], list[float], list[dict[str, Any]]]:
+    """The tables in columns (each with its width) within `width` x `height`, and those left off."""
+    cols: list[list[dict[str, Any]]] = []
+    widths: list[float] = []
+    hidden: list[dict[str, Any]] = []
+    for table, need in zip(tables, needs):
+        if not cols or sum(widths) + gap * len(widths) + need <= width:
+            cols.append([table])
+            widths.append(need)
+            continue
+        col = cols[-1]
+        lines = sum(_lines(t) for t in col) + _lines(table)
+        if (height - gap * len(col)) / lines >= min_row_height(s):
+            col.append(table)
+            widths[-1] = max(widths[-1], need)
+        else:
+            hidden.append(table)
+    return cols, widths, hidden
 
 
 def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect, s: float) -> None:
