@@ -4,16 +4,6 @@ reroll, choose), never by editing a sheet.
 """
 from __future__ import annotations
 
-
-def scores_table(sheet):
-    """The summary table (the acting player's own table is drawn first, then this one)."""
-    return next(t for t in sheet.tables if t.title == "Scores")
-
-
-def player_tables(sheet):
-    """The players' own tables, in the order the sheet gives them (acting player first)."""
-    return [t for t in sheet.tables if t.title != "Scores"]
-
 import random
 
 import pytest
@@ -24,6 +14,17 @@ from controller.rules import Decide, GameOver, IllegalInput, OptionError, Throw,
 from controller.rules.base import choose_input, dice_input, reroll_input
 from controller.rules.random_play import random_input
 from controller.rules.school import CROSS, ROW_INDEX, ROWS, School
+
+
+def scores_table(sheet):
+    """The summary table (the acting player's own table is drawn first, then this one)."""
+    return next(t for t in sheet.tables if t.title == "Scores")
+
+
+def player_tables(sheet):
+    """The players' own tables, in the order the sheet gives them (acting player first)."""
+    return [t for t in sheet.tables if t.title != "Scores"]
+
 
 FILLER = [1, 2, 3, 4, 6]      # scores only Chance: used for throws that are thrown again
 
