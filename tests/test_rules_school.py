@@ -520,6 +520,34 @@ def test_option_ineligible_player_blocks_award(blocks):
     assert award(s, 1, "PAIR") == (CROSS if blocks else None)
 
 
+def test_option_ineligible_player_blocks_award_not_with_a_crossed_row():
+    """§4.3 "A player who completes a row **with** a cross in it does not block anyone": even
+    when ineligible players block awards, only a cross-free completion blocks."""
+    s = new(("A", "B"), ineligible_player_blocks_award=True)
+    s = turn(s, FILLER, "X_S1")                          # A is now ineligible
+    s = crosser(s)                                       # (B crosses Chance)
+    s = turn(s, FILLER, "X_PAIR")                        # A's Pair row gets a cross
+    for _ in range(2):
+        s = turn(s, STD["PAIR"][0], "PAIR")
+        s = turn(s, STD["PAIR"][0], "PAIR")
+    assert row_cells(s, 0, "PAIR") == (CROSS, 10, 10)   # A completed the row first, with a cross
+    assert row_cells(s, 1, "PAIR") == (10, 10, None)
+    s = turn(s, STD["PAIR"][0], "PAIR")                  # B completes it without a cross
+    assert award(s, 1, "PAIR") == 10
+
+
+def test_option_ineligible_player_blocks_award_not_with_a_crossed_column():
+    """§4.4 a column award needs "all 15 cells of column c are SCORE (no cross)": a column
+    completed with a cross (here the School cross) does not block the others' column award."""
+    s = new(("A", "B"), ineligible_player_blocks_award=True)
+    s = turn(s, FILLER, "X_S1")                          # A: a cross in column 1, and ineligible
+    s = turn(s, STD["S1"][0], "S1")
+    for row in ROWS[1:]:
+        s = turn(s, STD[row][0], row)                    # A, then B, score column 1 of each row
+        s = turn(s, STD[row][0], row)
+    assert all(v is not None for v in s.sheets[0].cells[0::3])   # A's column 1 was full first
+    assert s.sheets[1].col_awards[0] == 60
+
 def test_option_tie_is_shared():
     s = new(("A", "B"), tie="shared")
     while not s.is_over:
