@@ -182,6 +182,17 @@ def test_value_tiebreak_full_compares_triple_then_pair_and_exact_ties_stay_tied(
     assert out.third_turn is None and out.ticks == {0: "FULL", 1: "FULL"}
 
 
+def test_value_tiebreak_equal_groups_compare_the_highest_remaining_faces():
+    """§4.3 value tie-break: "first the larger group's face, then the second group's face, then
+    the highest remaining faces" — the remaining faces are the dice outside the group."""
+    white = [6, 6, 5, 2, 1]
+    out = resolve_showdown(white, {0: [6, 4], 1: [6, 3]}, value_tiebreak=True)
+    assert out.lines == {0: "BRELAN", 1: "BRELAN"}
+    assert out.third_turn == 0 and out.ticks == {0: "BRELAN"}          # 666 5 4 beats 666 5 3
+    out = resolve_showdown(white, {0: [6, 3], 1: [6, 3]}, value_tiebreak=True)
+    assert out.third_turn is None and out.ticks == {0: "BRELAN", 1: "BRELAN"}
+
+
 def test_PR_17_through_the_engine():
     s = go(new_game("poknroll", P4), [6, 2, 3], "CONTINUE", "CONTINUE", "ABANDON", "ABANDON", (2, [1, 1]),
            (3, [5, 5]), [4], "CONTINUE", "CONTINUE", [1], (0, [6, 6]), (1, [5, 2]))
