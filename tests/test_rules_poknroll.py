@@ -193,6 +193,18 @@ def test_value_tiebreak_equal_groups_compare_the_highest_remaining_faces():
     assert out.third_turn is None and out.ticks == {0: "BRELAN", 1: "BRELAN"}
 
 
+def test_value_tiebreak_with_must_use_private_die_a_board_straight_does_not_count():
+    """§3 must_use_private_die: the combination must contain a private die, so with 1 1 under the
+    cup and 2-3-4-5-6 on the board the player's Grande Suite is 1-5 — and §4.3 "For a Grande
+    Suite, 2–6 beats 1–5" (the player with a private 6 wins alone)."""
+    white = [2, 3, 4, 5, 6]
+    out = resolve_showdown(white, {0: [1, 1], 1: [6, 6]}, must_use_private_die=True, value_tiebreak=True)
+    assert out.lines == {0: "GRANDE_SUITE", 1: "GRANDE_SUITE"}
+    assert out.third_turn == 1 and out.ticks == {1: "GRANDE_SUITE"}
+    out = resolve_showdown(white, {0: [1, 1], 1: [6, 6]}, value_tiebreak=True)   # playing the board
+    assert out.third_turn is None and set(out.ticks) == {0, 1}
+
+
 def test_PR_17_through_the_engine():
     s = go(new_game("poknroll", P4), [6, 2, 3], "CONTINUE", "CONTINUE", "ABANDON", "ABANDON", (2, [1, 1]),
            (3, [5, 5]), [4], "CONTINUE", "CONTINUE", [1], (0, [6, 6]), (1, [5, 2]))
