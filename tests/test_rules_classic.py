@@ -235,6 +235,42 @@ def test_CL_31_everyone_folds():
     assert isinstance(exp, Throw) and exp.purpose == "throw" and exp.player == 1 and len(g.history) == 1
 
 
+def test_betting_skips_a_folded_player_when_the_betting_goes_round_again():
+    """§6 betting goes "clockwise, repeated until settled" among the non-folded players: after
+    A re-raises, the turn passes over B (folded) to C."""
+    g = run(new_game("classic", ["A", "B", "C"], BET), *PHASE1,
+            ("choose", "BET_1"), ("choose", "FOLD"), ("choose", "RAISE_2"), ("choose", "RAISE_3"))
+    exp = g.expects()
+    assert isinstance(exp, Decide) and exp.player == 2 and "CALL" in [o.key for o in exp.options]
+    g = run(g, ("choose", "CALL"))
+    assert g.pot == 6 and g.bank == (17, 20, 17)               # B folded before paying anything
+    assert g.expects().player == 0 and g.expects().reroll is not None      # settled: A's second throw
+
+
+def test_betting_a_busted_player_is_out_of_the_next_rounds():
+    """§5 betting: the match runs until "the last player with points": a player with no points
+    left is not dealt in again, while the two others play on."""
+    g = new_game("classic", ["A", "B", "C"], {**BET, "starting_bankroll": 2})
+    g = run(g, ("dice", "K K K K K"), ("dice", "9 9 9 9 9"), ("dice", "9 10 J Q A"),
+            ("choose", "BET_2"), ("choose", "CALL"), ("choose", "FOLD"), ("stand",), ("stand",))
+    assert g.bank == (4, 0, 2) and not g.is_over
+    assert g.order == (2, 0)                           # round 2 starts at B's seat: B is skipped
+    g = run(g, ("dice", "9 9 9 9 9"), ("dice", "K K K K K"))
+    assert g.expects().player == 2 and g.sheet().tables[0].rows[1].cells[1].text == "out"
+
+
+def test_betting_with_nothing_to_bet_goes_straight_to_the_second_throws():
+    """§6: bets are "capped at the smallest bankroll among players at round start"; after an ante
+    that takes a player's last point the cap is 0, so there is no betting round to ask for."""
+    g = new_game("classic", ["A", "B"], {**BET, "starting_bankroll": 2, "ante": 2})
+    assert g.cap == 0 and g.pot == 4
+    g = run(g, ("dice", "K K K K K"), ("dice", "9 9 9 9 9"))
+    exp = g.expects()
+    assert isinstance(exp, Decide) and exp.player == 0 and exp.reroll is not None   # A's keep, no bet
+    g = run(g, ("stand",), ("stand",))
+    assert g.is_over and g.bank == (4, 0)
+
+
 # ------------------------------------------------------------------------------- option effects
 def test_face_mapping_list_and_dict():
     rev = [14, 13, 12, 11, 10, 9]
