@@ -316,7 +316,8 @@ def test_match_length_rounds_default_and_fixed():
 
 def test_match_length_first_to():
     opts = {"match_length": "first_to", "first_to": 2, "rounds": 50}
-    g = play_rounds(new_game("classic", ["A", "B"], opts), lambda s, r: "K K K K K" if s == [0, 1, 0][r] else "Q Q Q Q Q")
+    g = play_rounds(new_game("classic", ["A", "B"], opts),
+                    lambda s, r: "K K K K K" if s == [0, 1, 0][r] else "Q Q Q Q Q")
     assert g.wins == (2, 1) and len(g.history) == 3
     assert "first to 2" in new_game("classic", ["A", "B"], opts).sheet().status
 
