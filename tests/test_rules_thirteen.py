@@ -84,6 +84,9 @@ CATEGORY_VECTORS = [
     ("TH-07", [1, 2, 3, 4, 6], 1, {}, "Chance 16, Aces 1, Twos 2, Threes 3, Fours 4, Sixes 6", True),
     ("TH-08", [5, 5, 5, 5, 5], 2, {}, "5kind 55, 4kind 40, 3kind 30, Fives 25, Chance 25", True),
     ("TH-09", [3, 5, 5, 3, 3], 3, {}, "FullHouse 30, 3kind 25, 2pairs 20, Threes 9, Fives 10, Chance 19", True),
+    # (not a spec vector) §3: Full house is "signature exactly (3,2)" and 2 pairs needs "two different
+    # faces": a bare three of a kind makes neither
+    ("3kind-only", [4, 4, 4, 1, 2], 2, {}, "3kind 30, Aces 1, Twos 2, Fours 12, Chance 15", True),
 ]
 
 
