@@ -314,6 +314,19 @@ def test_tie(tie, ranking, broken):
     assert bool(result.tie_break) == broken
 
 
+@pytest.mark.parametrize("tie", ["shared", "upper_total", "fewer_zeros"])
+def test_tie_option_only_breaks_equal_totals(tie):
+    """§5 "The highest total wins" [SOURCE]; the `tie` option only ranks *equal* totals: Bob's
+    higher total beats Ann's higher upper total and fewer zeros."""
+    rest = [([1, 2, 3, 4, 6], 3, c) for c in ["Twos", "Threes", "Fours", "Fives", "Sixes", "2pairs", "3kind",
+                                               "4kind", "Straights", "FullHouse", "5kind"]]
+    ann = [([1, 1, 1, 1, 3], 3, "Aces"), ([1, 1, 1, 2, 2], 3, "Chance")] + rest
+    bob = [([2, 2, 3, 3, 4], 3, "Aces"), ([6, 6, 6, 6, 5], 3, "Chance")] + rest
+    result = play_turns([t for pair in zip(ann, bob) for t in pair], ("Ann", "Bob"), tie=tie).result()
+    assert result.scores == (26, 44) and result.details["upper"] == [19, 15]
+    assert result.ranking == ((1,), (0,)) and result.tie_break == ""
+
+
 def test_start_seat():
     state = game(("Ann", "Bob", "Cy"), start_seat=2)
     assert state.expects().player == 2 and state.expects().prompt == "Cy: throw all 5 dice"
