@@ -131,6 +131,13 @@ LEGALITY = [
                  id="SC-12-throw3"),
     pytest.param([6, 6, 5, 5, 5], 3, {}, dict(S5=15, PAIR=12, TWO_PAIRS=22, TRIPLET=15, FULL_HOUSE=27, CHANCE=27),
                  id="SC-13"),
+    # §3 two_pairs_same_face_allowed: "If the option is set, the score is 4 × v" for four or five of a
+    # kind only: a triple is not two pairs of one face
+    pytest.param([1, 3, 4, 4, 4], 3, {"two_pairs_same_face_allowed": True},
+                 dict(S4=12, PAIR=8, TRIPLET=12, CHANCE=16), id="SC-07-two_pairs_same_face_allowed"),
+    pytest.param([2, 2, 5, 5, 5], 3, {"two_pairs_same_face_allowed": True},
+                 dict(S5=15, PAIR=10, TWO_PAIRS=14, TRIPLET=15, FULL_HOUSE=19, CHANCE=19),
+                 id="full-house-two_pairs_same_face_allowed"),
     pytest.param([1, 2, 3, 4, 6], 1, {}, dict(CHANCE=32), id="SC-14"),
 ]
 
