@@ -193,6 +193,22 @@ def test_value_tiebreak_equal_groups_compare_the_highest_remaining_faces():
     assert out.third_turn is None and out.ticks == {0: "BRELAN", 1: "BRELAN"}
 
 
+def test_value_tiebreak_full_compares_the_triple_before_the_pair():
+    """§4.3 value tie-break: "first the larger group's face, then the second group's face":
+    666-55 beats 555-66."""
+    out = resolve_showdown([6, 6, 5, 5, 1], {0: [6, 1], 1: [5, 1]}, value_tiebreak=True)
+    assert out.lines == {0: "FULL", 1: "FULL"}
+    assert out.third_turn == 0 and out.ticks == {0: "FULL"}
+
+
+def test_value_tiebreak_two_pairs_kicker_is_outside_both_pairs():
+    """§4.3 value tie-break: after both pairs' faces come "the highest remaining faces": 66-55
+    with a 4 beats 66-55 with a 3 (the fifth die is never one of the pairs)."""
+    out = resolve_showdown([6, 6, 5, 3, 1], {0: [5, 2], 1: [5, 4]}, value_tiebreak=True)
+    assert out.lines == {0: "DOUBLE_PAIRE", 1: "DOUBLE_PAIRE"}
+    assert out.third_turn == 1 and out.ticks == {1: "DOUBLE_PAIRE"}
+
+
 def test_value_tiebreak_with_must_use_private_die_a_board_straight_does_not_count():
     """§3 must_use_private_die: the combination must contain a private die, so with 1 1 under the
     cup and 2-3-4-5-6 on the board the player's Grande Suite is 1-5 — and §4.3 "For a Grande
