@@ -42,6 +42,8 @@ PREDICATES = [
     ("OC-10", [1, 1, 1, 1, 1], {}, {J, P1, K3, K4, NE}),
     ("OC-11", [2, 4, 6, 6, 2], {}, {J, P1, P2, NO}),
     ("OC-12", [1, 2, 3, 5, 6], {}, {J}),
+    # §6 two_pairs_same_face_allowed: "(4,1) and (5) also satisfy Two pairs" — not a bare (3,1,1)
+    ("three-of-a-kind-two_pairs_same_face_allowed", [3, 3, 3, 1, 5], SAME_FACE, {J, P1, K3, NE}),
 ]
 
 
