@@ -198,6 +198,15 @@ def test_OC_22_three_way_tie():
     assert ranking == ((0,), (2,), (1,))
 
 
+def test_tie_break_is_for_the_final_ranking_only():
+    """§5: the "last to be the active player" tie-break decides the winner once "the game ends
+    after round 10"; before that, equal scores share their place in the standing."""
+    g = play_round(new_game(GAME, NAMES[:2]), [1, 2, 3, 5, 5], {0: [J], 1: [J]})
+    result = g.result()
+    assert g.scores == (1, 1) and not g.is_over
+    assert result.ranking == ((0, 1),) and result.tie_break == ""
+
+
 def test_OC_23_four_players():
     last = [last_active_round(s, 4, 0) for s in range(4)]
     assert [active_seat(r, 4, 0) for r in range(1, 11)] == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
