@@ -379,9 +379,17 @@ def test_malformed_inputs_take_the_uniform_checks():
     state = game()
     for bad in ({"type": "dice", "player": 0, "values": [1, 2, 3, 4, True]},
                 {"type": "dice", "player": 0, "values": [1, 2, 3, 4, 5.0]},
-                {"type": "dice", "player": 0, "values": (1, 2, 3, 4, 7)}):
+                {"type": "dice", "player": 0, "values": (1, 2, 3, 4, 7)},
+                {"type": "dice", "player": 0, "values": [0, 2, 3, 4, 5]},     # a die shows 1 to 6
+                {"type": "dice", "player": 0, "values": [1, 2, 3, 4, 5, 6]},  # 5 dice are thrown
+                {"type": "dice", "player": 0, "values": [1, 2, 3, 4]}):
         with pytest.raises(IllegalInput):
             state.apply(bad)
+    two = game(("Ann", "Bob"))                                # Ann's turn: Bob cannot throw for her
+    for bad in ({"type": "dice", "player": 1, "values": [1, 2, 3, 4, 5]},
+                {"type": "choose", "player": 1, "option": "CHANCE"}):
+        with pytest.raises(IllegalInput):
+            (throw(two, [1, 2, 3, 4, 5]) if bad["type"] == "choose" else two).apply(bad)
     # what check_input accepts, the engine accepts too (a tuple, a missing player)
     assert state.apply({"type": "dice", "values": (1, 2, 3, 4, 5)}).dice == (1, 2, 3, 4, 5)
 
