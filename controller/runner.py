@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from vision.settle import DiceMoved, FinalReading, SettleState, SettleTracker
+from vision.settle import DiceMoved, FinalReading, SettleState, SettleTracker, StateChanged
 from vision.types import BAD_FRAME, FOREIGN_OBJECT, Problem, Reading
 
 from .table import TableFlow
@@ -73,6 +73,8 @@ class TableRunner:
                 self.flow.on_reading(event.reading)
             elif isinstance(event, DiceMoved):
                 self.flow.on_dice_moved(event.reading, event.changed)
+            elif isinstance(event, StateChanged) and event.new == SettleState.EMPTY:
+                self.flow.on_tray_empty()
 
     def _read(self, image: np.ndarray) -> Reading:
         self.readings += 1

@@ -133,6 +133,9 @@ class TableFlow:
         self._message_until = 0.0
         self.tray_values: list[int] = []              # dice on the tray, left to right (last accepted)
         self.tray_boxes: list[tuple[int, int, int, int]] = []
+        # the dice last accepted from the tray, as they lay, held dice included (never trimmed
+        # to the held ones): a tray that still shows them is not a new throw (see _lying_as_played)
+        self.played: list[tuple[int, tuple]] = []
         self.last_reading: Reading | None = None
         self.pending: list[int] | None = None         # full tray values awaiting confirmation
         self.pending_new: list[int] = []
@@ -310,6 +313,11 @@ class TableFlow:
                      "or hold OK to enter the values.", "warning")
             self._offer_correction(reading)
             return
+        if self._lying_as_played(reading, exp):
+            who = self.state.player_name(exp.player)
+            self.say(f"Those dice were only moved, not thrown: they are already in the game. {who}: throw "
+                     f"{exp.count} {'die' if exp.count == 1 else 'dice'}.", "warning")
+            return
         problems = [p for p in reading.problems if p.code in BLOCKING]
         doubtful = [i for i, d in enumerate(reading.dice) if d.value is None or d.confidence < MIN_CONFIDENCE]
         if problems or doubtful:
@@ -329,6 +337,11 @@ class TableFlow:
             self.message = None    # (about an earlier tray: "I see 4 dice" beside "Is this right?")
         self._stage(values, [d.box for d in reading.dice], exp, check)
 
+    def on_tray_empty(self) -> None:
+        """The tray was seen empty: the dice last accepted were taken out, so dice that lie
+        there next were thrown (or put) anew, wherever they lie."""
+        self.played = []
+
     def on_dice_moved(self, reading: Reading, changed: Sequence[int]) -> None:
         """Dice were slid by hand, not thrown. While waiting for a throw this may be the throw
         (a gentle one); during a decision it only moves the dice, unless a value changed."""
@@ -339,11 +352,28 @@ class TableFlow:
         if self.phase == DECIDE and Counter(d.value for d in reading.dice) == Counter(self.tray_values):
             self.tray_values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
             self.tray_boxes = [d.box for d in reading.dice]
+            self.played = list(zip(self.tray_values, self.tray_boxes))
             self.holds = [False] * len(self.tray_values) if self.holds else []
             self.say("Dice moved: check which dice are held.")
         elif self.phase == DECIDE and changed:
             self.say(f"Die {changed[0] + 1} was turned over. Put it back as it was: the game keeps "
                      f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
+
+    def _lying_as_played(self, reading: Reading, exp: Throw) -> bool:
+        """Whether most of the dice to throw still lie just where the last accepted dice lay,
+        with the same faces (beyond the held dice, which stay). A hand reaching in for the dice
+        nudges one of them, or sweeps over the tray: the tracker sees a moved die or a large
+        motion, but the tray was not thrown, and its dice (already in the game) must not count
+        again as the next throw. (One die of a real throw may land where one lay: most do not.)"""
+        left = list(self.played)
+        same = 0
+        for die in reading.dice:
+            hit = next((k for k, (value, box) in enumerate(left)
+                        if value == die.value and _same_spot(box, die.box)), None)
+            if hit is not None:
+                left.pop(hit)
+                same += 1
+        return same - len(exp.held) > exp.count / 2
 
     def _tray_changed(self, reading: Reading) -> bool:
         return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
@@ -399,6 +429,7 @@ class TableFlow:
         if self._apply(dice_input(exp.player, new)):
             self._last_read = AppliedReading(before, len(self.log.inputs), tuple(values), tuple(boxes))
             self.tray_values, self.tray_boxes = list(values), list(boxes)
+            self.played = list(zip(values, boxes))
             if isinstance(self.expect, Decide):
                 self._reset_decision(self.expect, keep_open=True)  # tray now known: holds line up with it
         else:
@@ -854,6 +885,15 @@ class TableFlow:
 def _is_abandon(option) -> bool:
     """A game's own abandon choice (Pok'n Roll's hand), which the ABANDON button makes."""
     return option.key == "ABANDON" or option.group == "abandon"
+
+
+def _same_spot(a: Sequence[int], b: Sequence[int], tolerance: float = 0.3) -> bool:
+    """Whether two boxes are one die left where it was: centres within `tolerance` x its side
+    (the settle tracker's own test of a moved die, with a little more room)."""
+    side = max(1.0, ((a[2] - a[0]) * (a[3] - a[1])) ** 0.5)
+    dx = (a[0] + a[2] - b[0] - b[2]) / 2
+    dy = (a[1] + a[3] - b[1] - b[3]) / 2
+    return (dx * dx + dy * dy) ** 0.5 <= tolerance * side
 
 
 def _face(value: int | None, faces: Sequence[str] | None) -> str:

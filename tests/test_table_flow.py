@@ -2,6 +2,7 @@
 input of every kind is explained and leaves the game exactly as it was."""
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -15,8 +16,15 @@ from table_helpers import Clock, Press
 from vision.types import Die, Problem, Reading
 
 
+_THROWS = itertools.count()
+
+
 def reading(values, problems=(), confidence=0.95) -> Reading:
-    dice = tuple(Die(v, (40 + 80 * i, 40, 90 + 80 * i, 90), (65 + 80 * i, 65), confidence) for i, v in enumerate(values))
+    """The dice in a row, a row lower at each call: dice thrown anew lie elsewhere (a tray whose
+    dice lie just where the last accepted ones did was not thrown, and is not taken again)."""
+    y = 40 + 60 * (next(_THROWS) % 5)
+    dice = tuple(Die(v, (40 + 80 * i, y, 90 + 80 * i, y + 50), (65 + 80 * i, y + 25), confidence)
+                 for i, v in enumerate(values))
     return Reading(dice, tuple(problems))
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from controller.rules import new_game
 from controller.runner import TableRunner
-from controller.table import CONFIRM, WAIT_DICE, TableFlow
+from controller.table import CONFIRM, DECIDE, WAIT_DICE, TableFlow
 from controller.tablelog import TableLog
 from vision.settle import SettleConfig, SettleState, SettleTracker
 from vision.synthetic import render_tray
@@ -95,3 +97,87 @@ def test_a_still_tray_is_not_called_moving_while_the_tracker_makes_up_its_mind()
     hand[60:180, 80:240] = 250
     runner.feed_frame(hand, 0.2)
     assert runner.camera_note() == "Dice moving..."
+
+
+def _table(game="thirteen", players=("Ann", "Bob"), options=None):
+    """A table with the real reader and tracker, on a clock that moves only with the frames."""
+    from controller.runner import VirtualClock
+
+    from vision.reader import read
+
+    clock = VirtualClock()
+    flow = TableFlow(new_game(game, list(players), options), TableLog(game, list(players), dict(options or {})),
+                     clock=clock)
+    runner = TableRunner(flow, SettleTracker(SettleConfig()), read)
+    t = [0.0]
+
+    def feed(image, frames=1):
+        for _ in range(frames):
+            t[0] += 0.1
+            clock.advance(0.1)
+            runner.feed_frame(image, t[0])
+            flow.tick()
+
+    return flow, runner, feed
+
+
+def _scene(dice, seed, hand=None):
+    from vision.synthetic import render_scene
+
+    return render_scene(dice, seed=seed, hand=hand).image
+
+
+def _throw(feed, values, seed, held=()):
+    """A throw: the hand and the tumbling dice, then the dice at rest. Returns the dice as they lie."""
+    shot = render_tray(values, held=held, seed=seed)
+    feed(render_tray(values, held=held, seed=seed, hands=True, motion_blur=12).image, 3)
+    feed(shot.image, 12)
+    return shot.truth
+
+
+def _choose(flow, runner, label):
+    from table_helpers import Press
+
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.label.startswith(label))
+    runner.feed_button(Press("OK"))
+
+
+@pytest.mark.parametrize("reach", [150, 330], ids=["a die nudged", "a hand sweeping over"])
+def test_the_last_players_dice_nudged_are_not_the_next_players_throw(reach):
+    """Ann has scored; Bob reaches into the tray for the dice and moves one of hers. Before,
+    her dice were read again as Bob's throw (a small nudge was taken for a gentle throw, a large
+    hand for a new one) and applied after the usual moment."""
+    import dataclasses
+
+    from vision.synthetic import HandSpec
+
+    flow, runner, feed = _table()
+    ann = _throw(feed, [6, 6, 2, 3, 5], seed=21)
+    feed(_scene(ann, 1), 20)
+    assert flow.phase == DECIDE
+    _choose(flow, runner, "Chance")
+    assert flow.state.expects().player == 1 and len(flow.log.inputs) == 2
+    nudged = list(ann)
+    nudged[4] = dataclasses.replace(ann[4], centre=(ann[4].centre[0] + 50, ann[4].centre[1] + 60))
+    feed(_scene(nudged, 2, HandSpec(edge="bottom", pos=0.3, reach=reach, width=80 if reach < 200 else 160)), 2)
+    feed(_scene(nudged, 3), 25)
+    assert flow.phase == WAIT_DICE and len(flow.log.inputs) == 2
+    assert "only moved, not thrown" in flow.message.text
+    bob = _throw(feed, [1, 1, 4, 4, 2], seed=55)          # Bob's own throw counts
+    feed(_scene(bob, 3), 20)
+    last = flow.log.inputs[-1]
+    assert last["player"] == 1 and sorted(last["values"]) == [1, 1, 2, 4, 4]
+
+
+def test_dice_taken_out_then_lying_just_as_before_are_a_new_throw():
+    """Once the tray was seen empty, the dice were picked up: the next player's dice count
+    wherever they lie, even (as with a fixture image shown twice) just where the last ones lay."""
+    flow, runner, feed = _table()
+    ann = _throw(feed, [6, 6, 2, 3, 5], seed=21)
+    feed(_scene(ann, 1), 20)
+    _choose(flow, runner, "Chance")
+    feed(render_tray([], seed=3).image, 15)
+    assert runner.tracker.state == SettleState.EMPTY
+    feed(_scene(ann, 4), 25)
+    last = flow.log.inputs[-1]
+    assert last["player"] == 1 and sorted(last["values"]) == [2, 3, 5, 6, 6]
