@@ -349,13 +349,18 @@ class TableFlow:
             self.on_reading(reading)
             return
         self.last_reading = reading
-        if self.phase == DECIDE and Counter(d.value for d in reading.dice) == Counter(self.tray_values):
+        if self.phase != DECIDE or not self.tray_boxes:
+            return      # (no tray decided on: betting Classic decides on dice thrown before others)
+        if Counter(d.value for d in reading.dice) == Counter(self.tray_values):
+            moved = not all(self._lies_as_before(d) for d in reading.dice)
+            holds = self._holds_carried(reading) if self.holds else []
             self.tray_values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
             self.tray_boxes = [d.box for d in reading.dice]
             self.played = list(zip(self.tray_values, self.tray_boxes))
-            self.holds = [False] * len(self.tray_values) if self.holds else []
-            self.say("Dice moved: check which dice are held.")
-        elif self.phase == DECIDE and changed:
+            self.holds = holds
+            if moved:
+                self.say("Dice moved: the dice held stay held." if any(holds) else "Dice moved.")
+        elif changed:
             self.say(f"Die {changed[0] + 1} was turned over. Put it back as it was: the game keeps "
                      f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
 
@@ -374,6 +379,28 @@ class TableFlow:
                 left.pop(hit)
                 same += 1
         return same - len(exp.held) > exp.count / 2
+
+    def _lies_as_before(self, die: Die) -> bool:
+        """Whether a die lies where a die of its face lay on the tray decided on."""
+        return any(v == die.value and _same_spot(b, die.box) for v, b in zip(self.tray_values, self.tray_boxes))
+
+    def _holds_carried(self, reading: Reading) -> list[bool]:
+        """The holds for the dice of `reading` (the tray decided on, some dice slid): each die
+        keeps the hold of the die it was, the one left in its place, else the nearest of its
+        face. A knocked die must not release the dice a player has just held (they threw them
+        all again without noticing); and keeping is by faces, so two dice of a face are alike."""
+        old = list(range(len(self.tray_values)))
+        order = sorted(range(len(reading.dice)), key=lambda i: not self._lies_as_before(reading.dice[i]))
+        holds = [False] * len(reading.dice)
+        for i in order:
+            die = reading.dice[i]
+            same = [k for k in old if self.tray_values[k] == die.value]
+            if not same:
+                continue
+            k = min(same, key=lambda k: _distance(self.tray_boxes[k], die.box))
+            old.remove(k)
+            holds[i] = self.holds[k]
+        return holds
 
     def _tray_changed(self, reading: Reading) -> bool:
         return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
@@ -887,13 +914,18 @@ def _is_abandon(option) -> bool:
     return option.key == "ABANDON" or option.group == "abandon"
 
 
+def _distance(a: Sequence[int], b: Sequence[int]) -> float:
+    """Between the centres of two boxes, in pixels."""
+    dx = (a[0] + a[2] - b[0] - b[2]) / 2
+    dy = (a[1] + a[3] - b[1] - b[3]) / 2
+    return (dx * dx + dy * dy) ** 0.5
+
+
 def _same_spot(a: Sequence[int], b: Sequence[int], tolerance: float = 0.3) -> bool:
     """Whether two boxes are one die left where it was: centres within `tolerance` x its side
     (the settle tracker's own test of a moved die, with a little more room)."""
     side = max(1.0, ((a[2] - a[0]) * (a[3] - a[1])) ** 0.5)
-    dx = (a[0] + a[2] - b[0] - b[2]) / 2
-    dy = (a[1] + a[3] - b[1] - b[3]) / 2
-    return (dx * dx + dy * dy) ** 0.5 <= tolerance * side
+    return _distance(a, b) <= tolerance * side
 
 
 def _face(value: int | None, faces: Sequence[str] | None) -> str:

@@ -181,3 +181,29 @@ def test_dice_taken_out_then_lying_just_as_before_are_a_new_throw():
     feed(_scene(ann, 4), 25)
     last = flow.log.inputs[-1]
     assert last["player"] == 1 and sorted(last["values"]) == [2, 3, 5, 6, 6]
+
+
+def test_a_die_knocked_while_a_player_holds_dice_leaves_their_holds_on_the_same_dice():
+    """Ann holds her two sixes; a hand knocks the 2 across the tray (it is now the leftmost die,
+    so every die's number changes). Before, every hold was released ("check which dice are held")
+    and the menu's first line became "Throw 5 again": one OK threw the sixes away too."""
+    import dataclasses
+
+    from table_helpers import Press
+    from vision.synthetic import HandSpec
+
+    flow, runner, feed = _table()
+    ann = _throw(feed, [6, 6, 2, 3, 5], seed=21)
+    feed(_scene(ann, 1), 20)
+    for i, v in enumerate(flow.tray_values):
+        if v == 6:
+            runner.feed_button(Press(f"HOLD{i + 1}"))
+    knocked = list(ann)
+    two = ann[2]
+    knocked[2] = dataclasses.replace(two, centre=(90.0, two.centre[1] + 250))
+    feed(_scene(knocked, 2, HandSpec(edge="left", pos=0.8, reach=120, width=80)), 2)
+    feed(_scene(knocked, 3), 20)
+    assert flow.tray_values[0] == 2                    # the knocked die is now die 1
+    assert sorted(v for v, h in zip(flow.tray_values, flow.holds) if h) == [6, 6]
+    assert flow.menu()[0].label == "Throw 3 again"
+    assert flow.message.text == "Dice moved: the dice held stay held."
