@@ -315,7 +315,7 @@ class TableFlow:
             return
         if self._lying_as_played(reading, exp):
             who = self.state.player_name(exp.player)
-            self.say(f"Those dice were only moved, not thrown: they are already in the game. {who}: throw "
+            self.say(f"Those are the dice read before, only moved, not thrown. {who}: throw "
                      f"{exp.count} {'die' if exp.count == 1 else 'dice'}.", "warning")
             return
         problems = [p for p in reading.problems if p.code in BLOCKING]
