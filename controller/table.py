@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Protocol, Sequence
 
+from display.recorded import dice_picture
 from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, Die, Reading
 
@@ -763,7 +764,8 @@ class TableFlow:
         caption = self._caption(faces)
         if camera_note and self.phase == WAIT_DICE:
             caption = camera_note
-        tray = TrayView(image, tuple(self._marks(faces)), caption)
+        tray = (self._recorded_tray(faces) if self._decided_off_tray
+                else TrayView(image, tuple(self._marks(faces)), caption))
         if self.phase == OVER:
             result = state.result()
             standings = []
@@ -812,14 +814,7 @@ class TableFlow:
                             position=i + 1 if self.phase == CORRECT or i in self.pending_check else 0)
                     for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
         if self.phase == DECIDE and self.tray_boxes:
-            entries = self.menu()
-            cur = entries[self.cursor] if self.choices_shown and 0 <= self.cursor < len(entries) else None
-            return [DieMark(tuple(b), _face(v, faces), held=bool(self.holds and self.holds[i]),
-                            selected=bool(cur and cur.action == "die" and cur.index == i),
-                            position=i + 1 if self.holds and self.choices_shown else 0)
-                    for i, (v, b) in enumerate(zip(self.tray_values, self.tray_boxes))]
-        if self.phase == DECIDE and self.tray_values and not self.tray_boxes:
-            return []    # the dice decided on were thrown before others (betting Classic): not these
+            return self._decision_marks(self.tray_boxes, faces)
         if self.last_reading is not None:
             exp = self.expect
             # held dice are marked where the tray is the one decided on; after other players'
@@ -834,6 +829,30 @@ class TableFlow:
                                      doubtful=d.value is None or d.confidence < MIN_CONFIDENCE))
             return marks
         return []
+
+    def _decision_marks(self, boxes: Sequence, faces) -> list[DieMark]:
+        """The dice decided on, at `boxes`: held, under the cursor, numbered for HOLD1..5."""
+        entries = self.menu()
+        cur = entries[self.cursor] if self.choices_shown and 0 <= self.cursor < len(entries) else None
+        return [DieMark(tuple(b), _face(v, faces), held=bool(self.holds and self.holds[i]),
+                        selected=bool(cur and cur.action == "die" and cur.index == i),
+                        position=i + 1 if self.holds and self.choices_shown else 0)
+                for i, (v, b) in enumerate(zip(self.tray_values, boxes))]
+
+    @property
+    def _decided_off_tray(self) -> bool:
+        """Whether the dice decided on are not the tray's: in betting Classic everyone throws
+        before the bets, then each decides on their own first throw while the tray holds the
+        last thrower's dice."""
+        return self.phase == DECIDE and bool(self.tray_values) and not self.tray_boxes
+
+    def _recorded_tray(self, faces) -> TrayView:
+        """The dice decided on, drawn in place of the camera image, named as the player's: the
+        live tray there showed another player's dice under this player's name and menu."""
+        image, boxes = dice_picture(tuple(self.tray_values), self._frame_size)
+        who = self.state.player_name(getattr(self.expect, "player", None))
+        caption = f"{who}'s throw: {' '.join(_face(v, faces) for v in self.tray_values)} (not the tray)"
+        return TrayView(image, tuple(self._decision_marks(boxes, faces)), caption)
 
     def _caption(self, faces) -> str:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:

@@ -843,3 +843,17 @@ def test_every_part_of_a_hint_under_a_menu_reaches_the_screen(banner, size, monk
         assert labels[sel] in drawn and len([line for line in drawn if line in labels]) >= 2
         assert min(px for px, line in seen if line in hint_lines) >= theme.min_text(s)
         monkeypatch.undo()
+
+
+def test_recorded_dice_are_drawn_in_a_row_with_their_pips():
+    """The picture shown in place of the tray when the dice decided on are not on it."""
+    from display.recorded import PIP, dice_picture
+
+    image, boxes = dice_picture((1, 6, 3), (640, 480))
+    assert image.shape == (480, 640, 3) and len(boxes) == 3
+    assert all(0 <= b[0] < b[2] <= 640 and 0 <= b[1] < b[3] <= 480 for b in boxes)
+    assert boxes[0][2] < boxes[1][0] < boxes[1][2] < boxes[2][0]           # side by side, apart
+    side = boxes[0][2] - boxes[0][0]
+    assert side >= 640 // 8                                               # legible across a table
+    pip_pixels = [int((image[b[1]:b[3], b[0]:b[2]] == PIP).all(axis=2).sum()) for b in boxes]
+    assert pip_pixels[0] * 5 < pip_pixels[1] and pip_pixels[0] * 2 < pip_pixels[2] < pip_pixels[1]

@@ -864,10 +864,11 @@ def test_abandon_at_a_closed_secret_menu_chooses_nothing_and_the_cursor_never_st
     assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "ABANDON"}
 
 
-def test_betting_classic_never_marks_another_players_dice_as_the_ones_decided_on():
+def test_betting_classic_draws_the_dice_decided_on_not_another_players_tray():
     """In betting Classic everyone throws before the bets; Ann's second throw is decided on her
     recorded dice while the tray still shows Cy's. Before, Cy's dice were numbered for Ann's HOLD
-    buttons and one of Cy's kings was tagged HELD."""
+    buttons and one of Cy's kings was tagged HELD; then Cy's tray was shown with no marks under
+    Ann's name and menu. Now Ann's recorded dice are drawn in its place, numbered, and named."""
     flow, clock = make("classic", ("Ann", "Bob", "Cy"), {"variant": "betting"})
     for values in ([5, 5, 5, 1, 2], [4, 4, 3, 2, 1], [6, 5, 3, 2, 1]):
         settle_and_confirm(flow, clock, values)
@@ -879,11 +880,17 @@ def test_betting_classic_never_marks_another_players_dice_as_the_ones_decided_on
     for label in ("Bet 2", "Call", "Raise to 4", "Call", "Fold"):
         choose(label)
     assert flow.phase == DECIDE and flow.state.expects().player == 0 and flow.tray_values
-    view = flow.view()
-    assert view.tray.dice == () and view.tray.caption.startswith("Dice: ")
+    camera = np.full((480, 640, 3), 90, np.uint8)          # Cy's dice, as the camera sees them
+    view = flow.view(camera)
+    assert view.tray.image is not camera
+    assert [m.label for m in view.tray.dice] == ["K", "K", "K", "9", "10"]
+    assert [m.position for m in view.tray.dice] == [1, 2, 3, 4, 5]
+    assert view.tray.caption == "Ann's throw: K K K 9 10 (not the tray)"
     for i in (1, 2, 3):
         flow.on_button(Press(f"HOLD{i}"))
+    assert [m.held for m in flow.view(camera).tray.dice] == [True, True, True, False, False]
     choose("Throw 2")
+    assert flow.view(camera).tray.image is camera            # her throw: the tray again
     view = flow.view()
     assert "with your held K K K back in the tray" in view.prompt.text
     assert not any(m.held for m in view.tray.dice)          # Cy's dice, still on the tray
