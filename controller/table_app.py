@@ -33,6 +33,9 @@ from .watchdog import Watchdog
 log = logging.getLogger(__name__)
 
 CURRENT = "current.jsonl"
+# A camera that has sent pictures and then sends none for this long, with no error, has hung
+# (a driver that stalls, or one that repeats a frame the source drops as not new).
+CAMERA_QUIET_SECONDS = 3.0
 
 
 def unresumable(exc: Exception) -> str:
@@ -75,6 +78,7 @@ class TableApp:
         self.journal: Journal | None = None
         self.running = True
         self._camera_error = ""
+        self._last_frame_at: float | None = None    # (None: no picture yet, the camera is starting)
         self._buttons_error = ""
         self._last_failure = ""
         self.resume()
@@ -245,6 +249,8 @@ class TableApp:
                 self.flow.say(f"Camera: {error}. Retrying...", "error")
             elif self.flow:
                 self.flow.say("Camera back.")
+        if frame is not None:
+            self._last_frame_at = self.clock()
         if frame is not None and self.runner is not None:
             full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
             self.runner.feed_frame(frame.image, frame.timestamp, full)
@@ -280,9 +286,17 @@ class TableApp:
         fades after a few seconds; players would then throw dice that are never read)."""
         if self._camera_error:
             return MessageView(f"Camera: {self._camera_error}. Retrying...", "error")
+        if self._camera_quiet():
+            return MessageView("Camera: no new picture for a few seconds. Dice thrown now are not seen; "
+                               "waiting for it...", "error")
         if self._buttons_error:
             return MessageView(f"Buttons: {self._buttons_error}. Retrying...", "error")
         return None
+
+    def _camera_quiet(self) -> bool:
+        """Whether the camera has stopped sending pictures without saying why: the screen kept
+        its last picture as if live, and dice thrown meanwhile were never read, without a word."""
+        return self._last_frame_at is not None and self.clock() - self._last_frame_at >= CAMERA_QUIET_SECONDS
 
     def on_button(self, event: Any) -> None:
         if self.flow is None:

@@ -683,3 +683,47 @@ def test_a_misspelt_setting_is_logged_once_when_the_table_starts(tmp_path, caplo
     app.frames.close()
     said = [r for r in caplog.records if "confrim_seconds" in r.getMessage()]
     assert len(said) == 1 and said[0].levelno == logging.WARNING
+
+
+class _Pictures(NoFrames):
+    """A camera sending `image` at every read while it is set, nothing (and no error) while None."""
+
+    def __init__(self, image):
+        super().__init__()
+        self.image = image
+        self.t = 0.0
+
+    def read(self):
+        if self.image is None:
+            return None
+        self.t += 0.05
+        return type("Frame", (), {"image": self.image, "timestamp": self.t})()
+
+
+def test_a_camera_that_stops_sending_pictures_is_said_until_they_come_back(tmp_path):
+    """A camera driver that hangs (or repeats a frame the source drops as not new) sends no
+    picture and no error: before, the screen kept its last picture as if live and dice thrown
+    meanwhile went unread without a word."""
+    from table_helpers import Clock
+
+    from vision.synthetic import render_tray
+
+    clock = Clock()
+    tray = render_tray([], seed=3).image
+    frames = _Pictures(tray)
+    app = table_app(tmp_path, frames, FakeButtons(), clock=clock)
+    for _ in range(3):
+        clock.t += 0.05
+        app.step()
+    frames.image = None
+    clock.t += 1.0
+    app.step()
+    assert app.flow.view().message is None                       # a frame or two late: nothing to say
+    clock.t += 2.5
+    app.step()
+    notice = app.flow.view().message
+    assert notice.level == "error" and "Camera: no new picture" in notice.text
+    frames.image = tray
+    clock.t += 0.05
+    app.step()
+    assert app.flow.view().message is None
