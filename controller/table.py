@@ -160,7 +160,7 @@ class TableFlow:
         # the camera or the buttons down (set by the app at each pass): shown whenever no
         # message is, for as long as it lasts
         self.device_notice: MessageView | None = None
-        self._correctable: tuple[list[int], list] | None = None
+        self._correctable: tuple[list[int], list, list[int]] | None = None
         self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
         self._faces: tuple[str, ...] | None = None
         self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
@@ -421,15 +421,19 @@ class TableFlow:
         assert isinstance(exp, Throw)
         self._correctable = self._hand_entry(exp, reading.dice)
 
-    def _hand_entry(self, exp: Throw, dice: Sequence[Die]) -> tuple[list[int], list]:
+    def _hand_entry(self, exp: Throw, dice: Sequence[Die]) -> tuple[list[int], list, list[int]]:
         """The dice as players start entering them by hand: those read, in their order (the
         surest when the tray shows more than the game needs); then, for each die the camera
         did not see, a held value the reading lacks, else 1, drawn in a row along the bottom
-        of the camera image (it has no place of its own)."""
+        of the camera image (it has no place of its own). Last, the positions of the dice
+        whose value is a stand-in (unread, unsure or unseen), for the players to set first."""
         want = len(exp.held) + exp.count
         kept = sorted(sorted(range(len(dice)), key=lambda i: -dice[i].confidence)[:want])
         values = [dice[i].value or 1 for i in kept]
         boxes = [tuple(dice[i].box) for i in kept]
+        unsure = [k for k, i in enumerate(kept) if dice[i].value is None or dice[i].confidence < MIN_CONFIDENCE]
+        if kept:    # (with nothing read, every die is entered: none stands out)
+            unsure += list(range(len(kept), want))
         unseen = multiset_minus(list(exp.held), values)
         sides = sorted(b[2] - b[0] for b in boxes)
         side = sides[len(sides) // 2] if sides else max(16, self._frame_size[0] // 12)
@@ -437,7 +441,7 @@ class TableFlow:
             values.append(unseen[k] if k < len(unseen) else 1)
             x0 = 6 + k * (side + side // 2)
             boxes.append((x0, self._frame_size[1] - side - 6, x0 + side, self._frame_size[1] - 6))
-        return values, boxes
+        return values, boxes, unsure
 
     def _commit_pending(self) -> None:
         exp = self.expect
@@ -489,8 +493,8 @@ class TableFlow:
 
     def _button_wait(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold" and self._correctable:
-            entry, self._correctable = self._correctable, None
-            self._correct(*entry, "Correcting: UP/DOWN change the die, OK next die, BACK cancels.")
+            (values, boxes, unsure), self._correctable = self._correctable, None
+            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, BACK cancels.", unsure)
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
             self._amend()
@@ -499,8 +503,8 @@ class TableFlow:
         if name == "OK" and kind == "hold" and isinstance(exp, Throw) and not exp.drawn:
             # nothing read at all (a camera that sees none of these dice, or no camera): the
             # players enter the whole throw, as they read it, rather than wait for ever
-            self._correct(*self._hand_entry(exp, ()), "Enter the dice: UP/DOWN change the die, OK next die, "
-                                                      "BACK cancels.")
+            values, boxes, _ = self._hand_entry(exp, ())
+            self._correct(values, boxes, "Enter the dice: UP/DOWN change the die, OK next die, BACK cancels.")
             return
         if name == "BACK" and self.take_back_offered is not None:
             self._take_back_choice()
@@ -511,7 +515,7 @@ class TableFlow:
         if name == "OK" and kind == "hold":
             assert self.pending is not None
             self._correct(self.pending, self.pending_boxes, "Correcting: UP/DOWN change the die, OK next die, "
-                                                            "BACK cancels.")
+                                                            "BACK cancels.", self.pending_check)
         elif name == "OK":
             self._commit_pending()
         elif name == "BACK":
@@ -526,10 +530,11 @@ class TableFlow:
         n = len(self.pending)
         if name.startswith("HOLD") and name[4:].isdigit() and 1 <= int(name[4:]) <= n:
             self.correct_index = int(name[4:]) - 1
-        elif name == "UP":
-            self.pending[self.correct_index] = self.pending[self.correct_index] % 6 + 1
-        elif name == "DOWN":
-            self.pending[self.correct_index] = (self.pending[self.correct_index] - 2) % 6 + 1
+        elif name in ("UP", "DOWN"):
+            step = 1 if name == "UP" else -1
+            self.pending[self.correct_index] = (self.pending[self.correct_index] - 1 + step) % 6 + 1
+            if self.correct_index in self.pending_check:     # set by the players: no longer in doubt
+                self.pending_check.remove(self.correct_index)
         elif name == "OK":
             if kind == "hold" or self.correct_index >= n - 1:
                 self.say("Corrected values accepted.")
@@ -565,10 +570,13 @@ class TableFlow:
         self._correct(last.values, last.boxes,
                       "Correcting the dice read: UP/DOWN change the die, OK next die, BACK leaves them as read.")
 
-    def _correct(self, values: Sequence[int], boxes: Sequence, message: str) -> None:
-        """Players set the dice with the buttons, from `values` (CORRECT), the first die selected."""
+    def _correct(self, values: Sequence[int], boxes: Sequence, message: str, unsure: Sequence[int] = ()) -> None:
+        """Players set the dice with the buttons, from `values` (CORRECT). The first of the
+        `unsure` dice (outlined) is selected, else the first die: an unread die stood in as a 1,
+        captioned "Read: ... 1 ..." under die 1's cursor, and one long OK took it for a 1."""
         self.pending, self.pending_boxes = list(values), list(boxes)
-        self.correct_index = 0
+        self.pending_check = list(unsure)
+        self.correct_index = unsure[0] if unsure else 0
         self.phase = CORRECT
         self.say(message)
 
@@ -810,7 +818,7 @@ class TableFlow:
             # numbered where the prompt names dice by number: the ones to check, and every die
             # while correcting (HOLD1..5 pick the die to correct)
             return [DieMark(tuple(b), _face(v, faces), selected=(self.phase == CORRECT and i == self.correct_index),
-                            doubtful=self.phase == CONFIRM and i in self.pending_check,
+                            doubtful=i in self.pending_check,
                             position=i + 1 if self.phase == CORRECT or i in self.pending_check else 0)
                     for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
         if self.phase == DECIDE and self.tray_boxes:
@@ -856,7 +864,9 @@ class TableFlow:
 
     def _caption(self, faces) -> str:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
-            return "Read: " + " ".join(_face(v, faces) for v in self.pending)
+            # (while correcting, the values are the players', stand-ins for unread dice included)
+            word = "Read: " if self.phase == CONFIRM else "Setting: "
+            return word + " ".join(_face(v, faces) for v in self.pending)
         if self.tray_values:
             return "Dice: " + " ".join(_face(v, faces) for v in self.tray_values)
         return ""

@@ -110,8 +110,8 @@ def test_a_doubtful_die_can_be_corrected_with_a_long_ok():
     flow, clock = make()
     flow.on_reading(reading([6, 6, None, 3, 5]))
     flow.on_button(Press("OK", "hold"))
-    assert flow.phase == CORRECT
-    for name in ("OK", "OK", "UP", "UP", "UP", "OK", "OK", "OK"):   # die 3: 1 -> 4
+    assert flow.phase == CORRECT and flow.correct_index == 2          # on the die not read
+    for name in ("UP", "UP", "UP", "OK", "OK", "OK"):               # die 3: 1 -> 4
         flow.on_button(Press(name))
     assert flow.log.inputs[-1]["values"] == [6, 6, 4, 3, 5]
     assert flow.phase == DECIDE
@@ -755,7 +755,8 @@ def test_a_die_the_camera_does_not_see_can_be_entered_by_hand(tmp_path):
     x0, y0, x1, y1 = flow.pending_boxes[-1]
     assert (x1 - x0, y1) == (50, 474) and x0 >= 0                 # the size of the dice read, at the bottom
     marks = flow.view(np.zeros((480, 640, 3), np.uint8)).tray.dice
-    assert len(marks) == 5 and marks[4].selected is False and marks[4].position == 5
+    assert len(marks) == 5 and marks[4].position == 5
+    assert marks[4].selected and marks[4].doubtful                   # the one to set, selected first
     flow.on_button(Press("HOLD5"))
     for _ in range(4):
         flow.on_button(Press("UP"))                                  # the unseen die shows a 5
@@ -945,3 +946,30 @@ def test_the_final_standings_say_why_equal_scores_are_placed_apart():
     assert "Bob round 10 > Ann round 9" in view.message.text
     _, shared = final_view({"tie_break": "shared"})          # a shared place needs no words
     assert [st.place for st in shared.standings] == [1, 1] and shared.message is None
+
+
+def test_correcting_a_die_the_camera_could_not_read_starts_on_that_die():
+    """A reading with die 3 unread: a long OK opens the correction on die 3, outlined, its
+    stand-in value not called a reading. Before, the cursor sat on die 1 under "Read: 5 6 1 6 2"
+    (the unread die shown as a 1), and one more long OK took it for a 1."""
+    flow, clock = make()
+    sure = reading([5, 6, 3, 6, 2])
+    unread = Reading(sure.dice[:2] + (Die(None, sure.dice[2].box, sure.dice[2].centre, 0.0),) + sure.dice[3:], ())
+    flow.on_reading(unread)
+    assert flow.phase == WAIT_DICE and "die 3" in flow.message.text
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT and flow.correct_index == 2
+    view = flow.view()
+    assert view.prompt.text.startswith("Correct die 3:")
+    assert [m.doubtful for m in view.tray.dice] == [False, False, True, False, False]
+    assert view.tray.caption.startswith("Setting: ")
+    flow.on_button(Press("UP"))
+    flow.on_button(Press("UP"))
+    assert not any(m.doubtful for m in flow.view().tray.dice)     # set by the players
+    flow.on_button(Press("OK", "hold"))
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [5, 6, 3, 6, 2]}]
+    flow.on_button(Press("HOLD1"))                                 # then the next throw, as usual
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
+    flow.on_button(Press("OK"))
+    settle_and_confirm(flow, clock, [5, 1, 1, 4, 4])
+    assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 1, 4, 4]}
