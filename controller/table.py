@@ -310,8 +310,9 @@ class TableFlow:
             # game up for good: the players may enter the dice themselves
             where = f" ({len(held)} held + {exp.count} thrown)" if held else ""
             seen = "1 die" if found == 1 else f"{found} dice"
-            self.say(f"I see {seen}; the game needs {want}{where}. Fix the tray or throw again, "
-                     "or hold OK to enter the values.", "warning")
+            fix = (f"Put the held {_fmt(held, exp)} back in the tray beside them" if self._held_taken_out(reading, exp)
+                   else "Fix the tray or throw again")
+            self.say(f"I see {seen}; the game needs {want}{where}. {fix}, or hold OK to enter the values.", "warning")
             self._offer_correction(reading)
             return
         if self._lying_as_played(reading, exp):
@@ -364,6 +365,13 @@ class TableFlow:
         elif changed:
             self.say(f"Die {changed[0] + 1} was turned over. Put it back as it was: the game keeps "
                      f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
+
+    def _held_taken_out(self, reading: Reading, exp: Throw) -> bool:
+        """Whether the tray shows just the dice thrown, the held ones taken out to keep them
+        safe: "throw again" would then be a second try at the throw, not a fix."""
+        values = [d.value for d in reading.dice]
+        return (bool(exp.held) and len(values) == exp.count and None not in values
+                and not multiset_contains(values, list(exp.held)))
 
     def _lying_as_played(self, reading: Reading, exp: Throw) -> bool:
         """Whether most of the dice to throw still lie just where the last accepted dice lay,

@@ -973,3 +973,22 @@ def test_correcting_a_die_the_camera_could_not_read_starts_on_that_die():
     flow.on_button(Press("OK"))
     settle_and_confirm(flow, clock, [5, 1, 1, 4, 4])
     assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 1, 4, 4]}
+
+
+def test_held_dice_taken_out_of_the_tray_are_asked_back_not_thrown_again():
+    """Ann keeps her sixes out of the tray while she throws the other three. Before, the table
+    said "Fix the tray or throw again": a second try at the throw. It asks for the held dice."""
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("HOLD1"))
+    flow.on_button(Press("HOLD2"))
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
+    flow.on_button(Press("OK"))
+    before = snap(flow)
+    flow.on_reading(reading([1, 4, 4]))
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+    text = flow.message.text
+    assert "Put the held 6 6 back in the tray beside them, or hold OK to enter the values." in text
+    assert "throw again" not in text
+    settle_and_confirm(flow, clock, [1, 4, 4, 6, 6])
+    assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 4, 4]}
