@@ -21,7 +21,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from display.recorded import dice_picture
 from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
-from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, Die, Reading
+from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, UNSURE_VALUE, Die, Reading
 
 from .draws import draw
 from .help_card import help_card
@@ -320,6 +320,7 @@ class TableFlow:
             self.say(f"Those are the dice read before, only moved, not thrown. {who}: throw "
                      f"{exp.count} {'die' if exp.count == 1 else 'dice'}.", "warning")
             return
+        reading = self._held_as_set(reading, exp)
         problems = [p for p in reading.problems if p.code in BLOCKING]
         doubtful = [i for i, d in enumerate(reading.dice) if d.value is None or d.confidence < MIN_CONFIDENCE]
         if problems or doubtful:
@@ -365,6 +366,29 @@ class TableFlow:
         elif changed:
             self.say(f"Die {changed[0] + 1} was turned over. Put it back as it was: the game keeps "
                      f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
+
+    def _held_as_set(self, reading: Reading, exp: Throw) -> Reading:
+        """`reading` with each unread die that lies just where a held die lay given the value
+        it had (players set it by hand when the camera could not read it), to be checked
+        (outlined) rather than entered by hand again at every throw. A held die never read
+        surely otherwise stopped every throw after it: "I cannot read die 3 for sure"."""
+        held = Counter(exp.held)
+        dice = list(reading.dice)
+        filled: list[tuple] = []
+        for i, die in enumerate(dice):
+            if die.value is not None and die.confidence >= MIN_CONFIDENCE:
+                continue
+            value = next((v for v, box in self.played if held[v] > 0 and _same_spot(box, die.box)), None)
+            if value is not None:
+                held[value] -= 1
+                dice[i] = replace(die, value=value, confidence=MIN_CONFIDENCE,
+                                  problems=tuple(c for c in die.problems if c != UNSURE_VALUE))
+                filled.append(tuple(die.box))
+        if not filled:
+            return reading
+        problems = tuple(p for p in reading.problems if not (p.code == UNSURE_VALUE and p.box is not None
+                                                             and tuple(p.box) in filled))
+        return replace(reading, dice=tuple(dice), problems=problems)
 
     def _held_taken_out(self, reading: Reading, exp: Throw) -> bool:
         """Whether the tray shows just the dice thrown, the held ones taken out to keep them
