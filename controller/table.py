@@ -899,6 +899,11 @@ class TableFlow:
             # (while correcting, the values are the players', stand-ins for unread dice included)
             word = "Read: " if self.phase == CONFIRM else "Setting: "
             return word + " ".join(_face(v, faces) for v in self.pending)
+        exp = self.expect
+        if self.phase == WAIT_DICE and isinstance(exp, Throw):
+            # (the dice of the throw before, maybe another player's, are not this throw's: under
+            # "Bob: throw all 5 dice" and beside Bob's dice refused, "Dice: <Ann's>" misled)
+            return "Held: " + _fmt(exp.held, exp) if exp.held else ""
         if self.tray_values:
             return "Dice: " + " ".join(_face(v, faces) for v in self.tray_values)
         return ""

@@ -992,3 +992,20 @@ def test_held_dice_taken_out_of_the_tray_are_asked_back_not_thrown_again():
     assert "throw again" not in text
     settle_and_confirm(flow, clock, [1, 4, 4, 6, 6])
     assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 4, 4]}
+
+
+def test_while_a_throw_is_awaited_the_caption_names_only_the_held_dice():
+    """Under "Bob: throw all 5 dice", beside the four dice of his throw that the table refused,
+    the caption said "Dice: 6 6 2 3 5": Ann's dice, as if they were Bob's."""
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("HOLD1"))
+    flow.on_button(Press("HOLD2"))
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
+    flow.on_button(Press("OK"))
+    assert flow.view().tray.caption == "Held: 6 6"
+    settle_and_confirm(flow, clock, [6, 6, 1, 4, 4])
+    assert flow.view().tray.caption == "Dice: 6 6 1 4 4"          # deciding: the dice decided on
+    score(flow, "CHANCE")
+    flow.on_reading(reading([1, 1, 4, 4]))
+    assert flow.state.expects().player == 1 and flow.view().tray.caption == ""
