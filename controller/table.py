@@ -301,6 +301,9 @@ class TableFlow:
             if self.phase == DECIDE and reading.dice and self._tray_changed(reading):
                 self.say(f"{self.state.player_name(exp.player)}: decide first (OK on the menu), then throw.",
                          "warning")
+            elif self.phase == DECIDE and reading.dice:
+                # the same dice, slid by a hand large enough for the tracker to call it a throw
+                self._follow_tray(reading)
             return
         held = list(exp.held)
         want = len(held) + exp.count
@@ -354,15 +357,8 @@ class TableFlow:
         self.last_reading = reading
         if self.phase != DECIDE or not self.tray_boxes:
             return      # (no tray decided on: betting Classic decides on dice thrown before others)
-        if Counter(d.value for d in reading.dice) == Counter(self.tray_values):
-            moved = not all(self._lies_as_before(d) for d in reading.dice)
-            holds = self._holds_carried(reading) if self.holds else []
-            self.tray_values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
-            self.tray_boxes = [d.box for d in reading.dice]
-            self.played = list(zip(self.tray_values, self.tray_boxes))
-            self.holds = holds
-            if moved:
-                self.say("Dice moved: the dice held stay held." if any(holds) else "Dice moved.")
+        if not self._tray_changed(reading):
+            self._follow_tray(reading)
         elif changed:
             self.say(f"Die {changed[0] + 1} was turned over. Put it back as it was: the game keeps "
                      f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
@@ -412,6 +408,20 @@ class TableFlow:
                 left.pop(hit)
                 same += 1
         return same - len(exp.held) > exp.count / 2
+
+    def _follow_tray(self, reading: Reading) -> None:
+        """The dice decided on, slid by hand: their marks, HOLD numbers and holds follow them
+        (a mark left on an empty spot named the die there no longer)."""
+        if not self.tray_boxes:
+            return      # (no tray decided on: betting Classic decides on dice thrown before others)
+        moved = not all(self._lies_as_before(d) for d in reading.dice)
+        holds = self._holds_carried(reading) if self.holds else []
+        self.tray_values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
+        self.tray_boxes = [d.box for d in reading.dice]
+        self.played = list(zip(self.tray_values, self.tray_boxes))
+        self.holds = holds
+        if moved:
+            self.say("Dice moved: the dice held stay held." if any(holds) else "Dice moved.")
 
     def _lies_as_before(self, die: Die) -> bool:
         """Whether a die lies where a die of its face lay on the tray decided on."""

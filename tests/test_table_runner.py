@@ -185,10 +185,13 @@ def test_dice_taken_out_then_lying_just_as_before_are_a_new_throw():
     assert last["player"] == 1 and sorted(last["values"]) == [2, 3, 5, 6, 6]
 
 
-def test_a_die_knocked_while_a_player_holds_dice_leaves_their_holds_on_the_same_dice():
+@pytest.mark.parametrize("reach,width", [(120, 80), (420, 170)], ids=["a small hand", "a large hand"])
+def test_a_die_knocked_while_a_player_holds_dice_leaves_their_holds_on_the_same_dice(reach, width):
     """Ann holds her two sixes; a hand knocks the 2 across the tray (it is now the leftmost die,
     so every die's number changes). Before, every hold was released ("check which dice are held")
-    and the menu's first line became "Throw 5 again": one OK threw the sixes away too."""
+    and the menu's first line became "Throw 5 again": one OK threw the sixes away too. A hand
+    large enough for the tracker to call it a new throw left the 2's mark and HOLD number on the
+    empty spot where it had been."""
     import dataclasses
 
     from table_helpers import Press
@@ -203,9 +206,11 @@ def test_a_die_knocked_while_a_player_holds_dice_leaves_their_holds_on_the_same_
     knocked = list(ann)
     two = ann[2]
     knocked[2] = dataclasses.replace(two, centre=(90.0, two.centre[1] + 250))
-    feed(_scene(knocked, 2, HandSpec(edge="left", pos=0.8, reach=120, width=80)), 2)
+    feed(_scene(knocked, 2, HandSpec(edge="left", pos=0.8, reach=reach, width=width)), 2)
     feed(_scene(knocked, 3), 20)
     assert flow.tray_values[0] == 2                    # the knocked die is now die 1
+    x0, y0, x1, y1 = flow.view().tray.dice[0].box      # marked where it lies now
+    assert abs((x0 + x1) / 2 - 90) < 10 and abs((y0 + y1) / 2 - two.centre[1] - 250) < 10
     assert sorted(v for v, h in zip(flow.tray_values, flow.holds) if h) == [6, 6]
     assert flow.menu()[0].label == "Throw 3 again"
     assert flow.message.text == "Dice moved: the dice held stay held."
