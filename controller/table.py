@@ -299,8 +299,11 @@ class TableFlow:
         exp = self.expect
         if not isinstance(exp, Throw):
             if self.phase == DECIDE and reading.dice and self._tray_changed(reading):
-                self.say(f"{self.state.player_name(exp.player)}: decide first (OK on the menu), then throw.",
-                         "warning")
+                if self._mostly_as_before(reading):
+                    self._say_turned(reading)       # (a hand knocked a die: nobody threw)
+                else:
+                    self.say(f"{self.state.player_name(exp.player)}: decide first (OK on the menu), then throw.",
+                             "warning")
             elif self.phase == DECIDE and reading.dice:
                 # the same dice, slid by a hand large enough for the tracker to call it a throw
                 self._follow_tray(reading)
@@ -360,8 +363,23 @@ class TableFlow:
         if not self._tray_changed(reading):
             self._follow_tray(reading)
         elif changed:
-            self.say(f"Die {changed[0] + 1} was turned over. Put it back as it was: the game keeps "
-                     f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
+            self._say_turned(reading)
+
+    def _mostly_as_before(self, reading: Reading) -> bool:
+        """Whether most dice of `reading` lie, unchanged, where the dice decided on lay."""
+        return bool(self.tray_boxes) and len(reading.dice) == len(self.tray_values) and \
+            2 * sum(self._lies_as_before(d) for d in reading.dice) > len(reading.dice)
+
+    def _say_turned(self, reading: Reading) -> None:
+        """A die of the tray decided on shows another face: named by its number on screen (the
+        marks stay where the dice were decided on; the reading's order is not theirs)."""
+        odd = next((d for d in reading.dice if not self._lies_as_before(d)), None)
+        which = "A die"
+        if odd is not None and self.tray_boxes:
+            k = min(range(len(self.tray_boxes)), key=lambda k: _distance(self.tray_boxes[k], odd.box))
+            which = f"Die {k + 1}"
+        self.say(f"{which} was turned over. Put it back as it was: the game keeps "
+                 f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
 
     def _held_as_set(self, reading: Reading, exp: Throw) -> Reading:
         """`reading` with each unread die that lies just where a held die lay given the value

@@ -255,3 +255,27 @@ def test_a_held_die_the_camera_never_reads_keeps_the_value_the_players_set():
     feed(_scene(second, 1), 50)
     last = flow.log.inputs[-1]
     assert last["player"] == 0 and sorted(last["values"]) == [1, 2]
+
+
+@pytest.mark.parametrize("reach,width", [(120, 80), (420, 170)], ids=["a small hand", "a large hand"])
+def test_a_die_turned_over_by_a_hand_during_a_decision_is_named_by_its_number_on_screen(reach, width):
+    """A hand knocks Ann's 2 onto a 4 while she decides. With a hand large enough for the tracker
+    to call it a new throw, the table said "Ann: decide first (OK on the menu), then throw":
+    nobody had thrown."""
+    import dataclasses
+
+    from vision.synthetic import HandSpec
+
+    flow, runner, feed = _table()
+    ann = _throw(feed, [6, 6, 2, 3, 5], seed=21)
+    feed(_scene(ann, 1), 20)
+    before = list(flow.tray_values)
+    turned = list(ann)
+    two = ann[2]
+    turned[2] = dataclasses.replace(two, value=4, centre=(two.centre[0] - 30, two.centre[1] + 60))
+    feed(_scene(turned, 2, HandSpec(edge="right", pos=0.5, reach=reach, width=width)), 2)
+    feed(_scene(turned, 3), 20)
+    number = before.index(2) + 1
+    assert flow.message.text == (f"Die {number} was turned over. Put it back as it was: the game keeps "
+                                 f"{' '.join(str(v) for v in before)}.")
+    assert flow.tray_values == before and len(flow.log.inputs) == 1
