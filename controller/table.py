@@ -358,11 +358,11 @@ class TableFlow:
             self.on_reading(reading)
             return
         self.last_reading = reading
-        if self.phase != DECIDE or not self.tray_boxes:
-            return      # (no tray decided on: betting Classic decides on dice thrown before others)
+        if self.phase != DECIDE:
+            return
         if not self._tray_changed(reading):
             self._follow_tray(reading)
-        elif changed:
+        elif changed and self.tray_boxes:    # (else the tray is not the one decided on: betting Classic)
             self._say_turned(reading)
 
     def _mostly_as_before(self, reading: Reading) -> bool:
@@ -429,10 +429,9 @@ class TableFlow:
 
     def _follow_tray(self, reading: Reading) -> None:
         """The dice decided on, slid by hand: their marks, HOLD numbers and holds follow them
-        (a mark left on an empty spot named the die there no longer)."""
-        if not self.tray_boxes:
-            return      # (no tray decided on: betting Classic decides on dice thrown before others)
-        moved = not all(self._lies_as_before(d) for d in reading.dice)
+        (a mark left on an empty spot named the die there no longer). Dice decided on whose
+        places were not known (a game resumed after a power cut) are found on the tray."""
+        moved = bool(self.tray_boxes) and not all(self._lies_as_before(d) for d in reading.dice)
         holds = self._holds_carried(reading) if self.holds else []
         self.tray_values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
         self.tray_boxes = [d.box for d in reading.dice]
@@ -458,7 +457,7 @@ class TableFlow:
             same = [k for k in old if self.tray_values[k] == die.value]
             if not same:
                 continue
-            k = min(same, key=lambda k: _distance(self.tray_boxes[k], die.box))
+            k = min(same, key=lambda k: _distance(self.tray_boxes[k], die.box) if self.tray_boxes else k)
             old.remove(k)
             holds[i] = self.holds[k]
         return holds
@@ -916,10 +915,11 @@ class TableFlow:
 
     def _recorded_tray(self, faces) -> TrayView:
         """The dice decided on, drawn in place of the camera image, named as the player's: the
-        live tray there showed another player's dice under this player's name and menu."""
+        live tray there showed another player's dice under this player's name and menu (and,
+        in a game resumed after a power cut, unmarked dice until they are found on it)."""
         image, boxes = dice_picture(tuple(self.tray_values), self._frame_size)
         who = self.state.player_name(getattr(self.expect, "player", None))
-        caption = f"{who}'s throw: {' '.join(_face(v, faces) for v in self.tray_values)} (not the tray)"
+        caption = f"{who}'s throw, as recorded: {' '.join(_face(v, faces) for v in self.tray_values)}"
         return TrayView(image, tuple(self._decision_marks(boxes, faces)), caption)
 
     def _caption(self, faces) -> str:

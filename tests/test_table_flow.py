@@ -886,7 +886,7 @@ def test_betting_classic_draws_the_dice_decided_on_not_another_players_tray():
     assert view.tray.image is not camera
     assert [m.label for m in view.tray.dice] == ["K", "K", "K", "9", "10"]
     assert [m.position for m in view.tray.dice] == [1, 2, 3, 4, 5]
-    assert view.tray.caption == "Ann's throw: K K K 9 10 (not the tray)"
+    assert view.tray.caption == "Ann's throw, as recorded: K K K 9 10"
     for i in (1, 2, 3):
         flow.on_button(Press(f"HOLD{i}"))
     assert [m.held for m in flow.view(camera).tray.dice] == [True, True, True, False, False]
@@ -1009,3 +1009,27 @@ def test_while_a_throw_is_awaited_the_caption_names_only_the_held_dice():
     score(flow, "CHANCE")
     flow.on_reading(reading([1, 1, 4, 4]))
     assert flow.state.expects().player == 1 and flow.view().tray.caption == ""
+
+
+def test_a_game_resumed_at_a_decision_draws_the_dice_until_it_finds_them_on_the_tray():
+    """After a power cut at Ann's decision the table knows her dice, not where they lie: they
+    are drawn (numbered for the HOLD buttons) until the camera's first reading of them, then
+    marked on the tray itself, holds kept."""
+    from controller.rules.base import dice_input
+
+    state = new_game("thirteen", ["Ann", "Bob"], None)
+    log = TableLog("thirteen", ["Ann", "Bob"], {})
+    data = dice_input(0, [6, 6, 2, 3, 5])
+    state = state.apply(data)
+    log.inputs.append(data)
+    flow = TableFlow(state, log, clock=Clock())
+    camera = np.full((480, 640, 3), 90, np.uint8)
+    view = flow.view(camera)
+    assert view.tray.image is not camera and view.tray.caption == "Ann's throw, as recorded: 2 3 5 6 6"
+    assert [m.position for m in view.tray.dice] == [1, 2, 3, 4, 5]
+    flow.on_button(Press("HOLD4"))                                 # a six
+    flow.on_reading(reading([2, 6, 5, 3, 6]))                      # the tray, still after the restart
+    view = flow.view(camera)
+    assert view.tray.image is camera and [m.label for m in view.tray.dice] == ["2", "6", "5", "3", "6"]
+    assert sorted(v for v, h in zip(flow.tray_values, flow.holds) if h) == [6]
+    assert flow.log.inputs == [data]
