@@ -69,7 +69,9 @@ class TableRunner:
                           "error")
             return
         for event in events:
-            if isinstance(event, FinalReading):
+            if isinstance(event, FinalReading) and event.found:
+                self.flow.on_found_tray(event.reading)
+            elif isinstance(event, FinalReading):
                 self.flow.on_reading(event.reading)
             elif isinstance(event, DiceMoved):
                 self.flow.on_dice_moved(event.reading, event.changed)

@@ -346,6 +346,23 @@ class TableFlow:
             self.message = None    # (about an earlier tray: "I see 4 dice" beside "Is this right?")
         self._stage(values, [d.box for d in reading.dice], exp, check)
 
+    def on_found_tray(self, reading: Reading) -> None:
+        """The tray as the table found it on starting, nothing seen moving yet: dice left from
+        the game before, or lying there through a restart. They were not thrown now (they
+        used to count as the first player's throw after the usual moment); they are taken as
+        the dice already played, so that moving them is not a throw either. At a decision they
+        are the dice decided on, found on the tray."""
+        exp = self.expect
+        if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn:
+            self.on_reading(reading)
+            return
+        self.last_reading = reading
+        self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
+        if reading.dice:
+            who = self.state.player_name(exp.player)
+            self.say(f"The dice in the tray were there before: they do not count. {who}: throw {exp.count} "
+                     f"{'die' if exp.count == 1 else 'dice'}.")
+
     def on_tray_empty(self) -> None:
         """The tray was seen empty: the dice last accepted were taken out, so dice that lie
         there next were thrown (or put) anew, wherever they lie."""

@@ -341,6 +341,8 @@ def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_
 
     full = cv2.imread(str(FRAMES / "d12345.jpg"))
     lores = cv2.resize(full, (200, 150))
+    felt = np.empty_like(lores)
+    felt[:] = np.median(lores[0], axis=0).astype(np.uint8)       # the tray empty, then the throw
     calls = {"lores": 0, "full": 0}
 
     class TwoStreamCamera:
@@ -348,7 +350,8 @@ def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_
 
         def read_lores(self):
             calls["lores"] += 1
-            return type("F", (), {"image": lores, "timestamp": calls["lores"] * 0.1})()
+            image = felt if calls["lores"] <= 2 else lores
+            return type("F", (), {"image": image, "timestamp": calls["lores"] * 0.1})()
 
         def read(self):
             calls["full"] += 1

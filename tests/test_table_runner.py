@@ -32,6 +32,7 @@ def test_a_die_read_differently_frame_to_frame_is_asked_about_not_waited_on():
     before = json.dumps(state.snapshot(), sort_keys=True)
     config = SettleConfig()
     runner = TableRunner(flow, SettleTracker(config), read)
+    runner.feed_frame(render_tray([], seed=21).image, -0.1)     # the tray empty, then the throw
     notes = []
     for i in range(config.still_frames + config.unsure_after + 2):
         runner.feed_frame(shot.image, i / 10)
@@ -279,3 +280,26 @@ def test_a_die_turned_over_by_a_hand_during_a_decision_is_named_by_its_number_on
     assert flow.message.text == (f"Die {number} was turned over. Put it back as it was: the game keeps "
                                  f"{' '.join(str(v) for v in before)}.")
     assert flow.tray_values == before and len(flow.log.inputs) == 1
+
+
+def test_dice_lying_in_the_tray_when_the_table_starts_are_not_the_first_throw():
+    """A new game (or one resumed after a power cut) with the dice of the game before still in
+    the tray: nothing moved, yet they were read and applied as Ann's first throw after the
+    usual moment. They are not a throw; nudged, they are still not one; thrown, they count."""
+    import dataclasses
+
+    from vision.synthetic import HandSpec
+
+    flow, runner, feed = _table()
+    left = render_tray([6, 6, 2, 3, 5], seed=21)
+    feed(left.image, 40)
+    assert flow.phase == WAIT_DICE and flow.log.inputs == []
+    assert "were there before: they do not count. Ann: throw 5 dice." in flow.message.text
+    nudged = list(left.truth)
+    nudged[0] = dataclasses.replace(nudged[0], centre=(nudged[0].centre[0] + 40, nudged[0].centre[1] + 50))
+    feed(_scene(nudged, 2, HandSpec(edge="bottom", pos=0.5, reach=150, width=80)), 2)
+    feed(_scene(nudged, 3), 40)
+    assert flow.phase == WAIT_DICE and flow.log.inputs == []
+    ann = _throw(feed, [1, 1, 4, 4, 2], seed=55)
+    feed(_scene(ann, 3), 20)
+    assert flow.log.inputs[-1]["player"] == 0 and sorted(flow.log.inputs[-1]["values"]) == [1, 1, 2, 4, 4]

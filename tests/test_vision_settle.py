@@ -369,3 +369,18 @@ def test_a_knob_out_of_its_range_is_refused_naming_it(knob, value):
     """With these the tracker never saw a still (or an occupied) tray: the table waited for ever."""
     with pytest.raises(ValueError, match=f"{knob} must be from .* not {value}"):
         SettleConfig(**{knob: value})
+
+
+def test_dice_found_lying_at_the_start_are_read_but_not_called_thrown():
+    """A tray still from the first frame: its final reading says `found` (nothing was seen
+    thrown); a throw seen after that is an ordinary one."""
+    shot = render_tray([3, 5, 1, 6], seed=11)
+    tracker = SettleTracker()
+    _, events = feed(tracker, still_frames(shot.truth, K + M + 1), reading=reading_of(shot.truth))
+    finals = [e for e in events if isinstance(e, FinalReading)]
+    assert len(finals) == 1 and finals[0].found
+    again = render_tray([2, 2, 4, 6], seed=12)
+    _, events = feed(tracker, [render_tray([], seed=3).image] + still_frames(again.truth, K + M + 1), t0=5.0,
+                     reading=reading_of(again.truth))
+    finals = [e for e in events if isinstance(e, FinalReading)]
+    assert len(finals) == 1 and not finals[0].found

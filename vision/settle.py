@@ -133,11 +133,15 @@ class StateChanged:
 
 @dataclass(frozen=True)
 class FinalReading:
-    """A throw is over and read: `throw` counts throws seen by this tracker (1, 2, ...)."""
+    """A throw is over and read: `throw` counts throws seen by this tracker (1, 2, ...).
+
+    `found`: nothing has moved since the tracker started, so these dice were lying there
+    already (left from a game before, or from before a restart): read, but not seen thrown."""
 
     reading: Reading
     throw: int
     t: float
+    found: bool = False
 
 
 @dataclass(frozen=True)
@@ -254,6 +258,7 @@ class SettleTracker:
         self._last_final: Reading | None = None  # most recent final (kept through motion)
         self._episode: np.ndarray | None = None  # union of motion since the last final
         self._foreign = False
+        self._seen_motion = False                # anything moved since the start (see FinalReading.found)
         self._throws = 0
         self._t = 0.0
         self.last_motion = 0.0
@@ -396,6 +401,7 @@ class SettleTracker:
         return bool((dev > cfg.occupancy_threshold).mean() >= cfg.occupancy_fraction)
 
     def _on_motion(self, mask: np.ndarray) -> None:
+        self._seen_motion = True
         self._still = 0
         self._anchor = None
         self._occupied = None
@@ -461,4 +467,4 @@ class SettleTracker:
 
     def _new_throw(self, reading: Reading) -> None:
         self._throws += 1
-        self._events.append(FinalReading(reading, self._throws, self._t))
+        self._events.append(FinalReading(reading, self._throws, self._t, found=not self._seen_motion))
