@@ -47,6 +47,8 @@ final again, the new reading is compared with the previous final one:
       was turned rather than slid);
     * the count changed, most dice moved, or the motion covered a large part of the tray
       (`large_motion_fraction`) -> FinalReading with a new throw number.
+A FinalReading before anything was seen moving since the tracker started is `found`: dice
+lying there already (a game before, a restart), read but not seen thrown.
 
 Everything is plain Python and numpy + OpenCV; no hardware, no controller imports.
 """
