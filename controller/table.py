@@ -395,8 +395,10 @@ class TableFlow:
         if odd is not None and self.tray_boxes:
             k = min(range(len(self.tray_boxes)), key=lambda k: _distance(self.tray_boxes[k], odd.box))
             which = f"Die {k + 1}"
-        self.say(f"{which} was turned over. Put it back as it was: the game keeps "
-                 f"{' '.join(_face(v, self._faces) for v in self.tray_values)}.", "warning")
+        # (or thrown before the menu was: a die thrown again looks the same)
+        keeps = " ".join(_face(v, self._faces) for v in self.tray_values)
+        self.say(f"{which} was turned over. The game keeps {keeps}: put it back as it was, or to throw it "
+                 "again choose that on the menu first.", "warning")
 
     def _held_as_set(self, reading: Reading, exp: Throw) -> Reading:
         """`reading` with each unread die that lies just where a held die lay given the value

@@ -277,8 +277,8 @@ def test_a_die_turned_over_by_a_hand_during_a_decision_is_named_by_its_number_on
     feed(_scene(turned, 2, HandSpec(edge="right", pos=0.5, reach=reach, width=width)), 2)
     feed(_scene(turned, 3), 20)
     number = before.index(2) + 1
-    assert flow.message.text == (f"Die {number} was turned over. Put it back as it was: the game keeps "
-                                 f"{' '.join(str(v) for v in before)}.")
+    assert flow.message.text == (f"Die {number} was turned over. The game keeps {' '.join(str(v) for v in before)}: "
+                                 "put it back as it was, or to throw it again choose that on the menu first.")
     assert flow.tray_values == before and len(flow.log.inputs) == 1
 
 
