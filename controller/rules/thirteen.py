@@ -500,7 +500,9 @@ class ThirteenState(GameState):
                 hl = last is not None and last[0] == seat and last[1] == cat
                 return Cell(str(s), s, "cross" if card.scratch >> cat & 1 else "score", hl)
             if isinstance(exp, Decide) and seat == exp.player and cat in preview:
-                return Cell(str(preview[cat].points), preview[cat].points, "preview")
+                # "+25", never a bare "25": a preview and a written score in one column differed
+                # by colour alone (blue and green, one colour to a tritanope; faint from a metre)
+                return Cell(f"+{preview[cat].points}", preview[cat].points, "preview")
             return Cell()
 
         def row(key: str, label: str, make, kind: str = "normal") -> Row:
