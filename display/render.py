@@ -11,7 +11,7 @@ import pygame
 from . import theme
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .sheet import draw_sheet
-from .view import HelpView, MessageView, PromptView, TableView, TrayView
+from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
 
 
 def render(surface: pygame.Surface, view: TableView) -> None:
@@ -202,7 +202,7 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
     with no room beside (under a banner) it was left off."""
     tags = []
     for mark, r in zip(tray.dice, boxes):
-        tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(mark.label, True, theme.BG)
+        tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(face_tag(mark), True, theme.BG)
         tag_rect = tag.get_rect(midbottom=(r.centerx, r.y - 2))
         if tag_rect.top < dst.top:
             tag_rect.top = r.bottom + 2
@@ -225,6 +225,12 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
             held_rect.center = r.center
         out.append((tags[i][0], tags[i][1], badge, held_rect))
     return out
+
+
+def face_tag(mark: DieMark) -> str:
+    """The face tag's text: a die read unsurely says so, "3?" (its orange outline alone was one
+    colour with the sure dice's green to a red-green colour-blind player)."""
+    return mark.label if not mark.doubtful or mark.label.endswith("?") else mark.label + "?"
 
 
 def hold_badge(position: int, r: pygame.Rect, area: pygame.Rect, avoid: list[pygame.Rect],
