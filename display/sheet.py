@@ -327,6 +327,6 @@ def draw_ticks(surface: pygame.Surface, s: str, rect: pygame.Rect, colour) -> No
         box = pygame.Rect(x, y, side, side)
         if ch == "■":
             pygame.draw.rect(surface, colour, box, border_radius=2)
-        else:
-            pygame.draw.rect(surface, theme.GRID, box, 1, border_radius=2)
+        else:       # (in GRID's grey, 2:1 on the panel, the free boxes left to tick all but vanished)
+            pygame.draw.rect(surface, theme.BOX_FREE, box, max(1, side // 10), border_radius=2)
         x += side + gap

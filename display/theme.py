@@ -13,6 +13,7 @@ BG = (14, 18, 24)
 PANEL = (28, 34, 44)
 PANEL_LIGHT = (44, 52, 66)
 GRID = (70, 80, 96)
+BOX_FREE = (125, 135, 150)     # a free box's outline: 3:1 and more on PANEL and PANEL_LIGHT (GRID was 1.5-2)
 TEXT = (240, 242, 245)
 MUTED = (165, 172, 184)
 ACCENT = (255, 204, 0)         # the player to act, the cursor

@@ -10,7 +10,9 @@ import pytest
 
 from controller.autoplay import AutoPlayer
 from controller.rules import new_game
+from display import theme
 from display.render import tray_marks
+from display.sheet import draw_ticks
 from display.view import DieMark, TrayView
 
 GAME_OPTIONS = [("thirteen", {}), ("classic", {}), ("school", {}), ("poknroll", {"must_mark_best": False}),
@@ -50,3 +52,43 @@ def test_a_die_read_unsurely_says_so_on_its_face_tag():
     question = tray_marks(TrayView(None, (DieMark((0, 0, 1, 1), "?"),)), boxes[:1], area, 1.0)
     assert unsure.get_width() > sure.get_width()
     assert unread.get_width() == question[0][0].get_width()         # "?", not "??"
+
+
+def luminance(rgb) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in rgb[:3])]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a, b) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# every text colour on the ground it is drawn on (WCAG AA: 4.5:1 for text a player must read)
+TEXT_ON = [(fg, bg) for fg in sorted(set(theme.CELL_COLOURS.values()) | {theme.TEXT, theme.ACCENT})
+           for bg in (theme.PANEL, theme.PANEL_LIGHT)]            # sheet cells, the acting player's column
+TEXT_ON += [(theme.TEXT, theme.BG), (theme.ACCENT, theme.BG),       # title, status
+            (theme.TEXT, theme.INFO_BG), (theme.TEXT, theme.WARN_BG), (theme.TEXT, theme.ERROR_BG),  # banners
+            (theme.MUTED, theme.PANEL), (theme.PREVIEW, theme.PANEL), (theme.ACCENT, theme.PANEL),  # prompt, menu
+            (theme.BG, theme.ACCENT),                                  # the menu's cursor row
+            (theme.BG, theme.SCORE), (theme.BG, theme.HELD), (theme.BG, theme.DOUBT),  # face tags, HELD
+            (theme.BG, theme.TEXT),                                    # HOLD number discs
+            (theme.WINNER, theme.PANEL), (theme.TEXT, theme.PANEL)]    # standings
+
+
+@pytest.mark.parametrize("fg,bg", TEXT_ON, ids=[f"{f}-on-{b}" for f, b in TEXT_ON])
+def test_every_text_colour_reads_on_its_ground(fg, bg):
+    assert contrast(fg, bg) >= 4.5
+
+
+@pytest.mark.parametrize("ground", [theme.PANEL, theme.PANEL_LIGHT], ids=["panel", "acting-column"])
+def test_the_free_boxes_left_to_tick_stand_out_from_their_ground(ground):
+    """Pok'n Roll's free boxes are what a player has left on a line: their outline needs 3:1 on
+    the panel (WCAG's least for a shape that must be seen); in GRID's grey it was 2:1, 1.5:1 in
+    the acting player's lit column."""
+    surface = pygame.Surface((200, 40))
+    surface.fill(ground)
+    draw_ticks(surface, "■□□", pygame.Rect(0, 0, 200, 40), theme.SCORE)
+    pixels = {tuple(p) for p in pygame.surfarray.array3d(surface).reshape(-1, 3)} - {tuple(ground), theme.SCORE}
+    assert pixels and max(contrast(p, ground) for p in pixels) >= 3.0
