@@ -171,9 +171,12 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     marks = tray_marks(tray, boxes, dst, s)
     for mark, r, (tag, tag_rect, badge, _) in zip(tray.dice, boxes, marks):
         colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
+        width, outline = max(2, int(4 * s)), r.inflate(6, 6)
         if mark.selected:
-            colour = theme.ACCENT
-        pygame.draw.rect(surface, colour, r.inflate(6, 6), max(2, int(4 * s)), border_radius=6)
+            # twice as thick (outwards, off the face): the cursor's yellow and a sure die's green
+            # are one colour to a red-green colour-blind player
+            colour, outline, width = theme.ACCENT, outline.inflate(2 * width, 2 * width), 2 * width
+        pygame.draw.rect(surface, colour, outline, width, border_radius=6)
         pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
         surface.blit(tag, tag_rect)
         if badge is not None:

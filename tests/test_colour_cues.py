@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pygame
 import pytest
 
 from controller.autoplay import AutoPlayer
 from controller.rules import new_game
 from display import theme
-from display.render import tray_marks
+from display.render import render, tray_marks, tray_rect
 from display.sheet import draw_ticks
-from display.view import DieMark, TrayView
+from display.view import DieMark, TableView, TrayView
 
 GAME_OPTIONS = [("thirteen", {}), ("classic", {}), ("school", {}), ("poknroll", {"must_mark_best": False}),
                 ("objective-cards", {})]
@@ -92,3 +93,20 @@ def test_the_free_boxes_left_to_tick_stand_out_from_their_ground(ground):
     draw_ticks(surface, "■□□", pygame.Rect(0, 0, 200, 40), theme.SCORE)
     pixels = {tuple(p) for p in pygame.surfarray.array3d(surface).reshape(-1, 3)} - {tuple(ground), theme.SCORE}
     assert pixels and max(contrast(p, ground) for p in pixels) >= 3.0
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+def test_the_die_under_the_cursor_is_outlined_thicker_not_only_in_another_colour(size):
+    """The die being corrected (or under a 3-button panel's cursor) is outlined in the cursor's
+    yellow, the others green: one colour to a protanope or deuteranope (simulated). Its outline
+    is twice as thick, so that it stands out by its weight too."""
+    image = np.full((300, 400, 3), 90, np.uint8)
+    dice = (DieMark((40, 100, 120, 180), "4", selected=True), DieMark((240, 100, 320, 180), "4"))
+    view = TableView("play", "Thirteen", tray=TrayView(image, dice))
+    surface = pygame.Surface(size)
+    render(surface, view)
+    rect = tray_rect(surface, view)
+    pixels = pygame.surfarray.array3d(surface)[rect.left:rect.right, rect.top:rect.bottom].reshape(-1, 3)
+    cursor = np.all(pixels == theme.ACCENT, axis=1).sum()
+    other = np.all(pixels == theme.SCORE, axis=1).sum()         # the same die, the same tag: its outline
+    assert cursor > 1.5 * other > 0
