@@ -78,9 +78,32 @@ TEXT_ON += [(theme.TEXT, theme.BG), (theme.ACCENT, theme.BG),       # title, sta
             (theme.WINNER, theme.PANEL), (theme.TEXT, theme.PANEL)]    # standings
 
 
+# how a protanope, deuteranope and tritanope see a colour (Machado, Oliveira & Fernandes 2009,
+# severity 1, on linear RGB)
+CVD = {
+    "normal": np.eye(3),
+    "protan": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                        [-0.003882, -0.048116, 1.051998]]),
+    "deutan": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                        [-0.011820, 0.042940, 0.968881]]),
+    "tritan": np.array([[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+                        [0.004733, 0.691367, 0.303900]]),
+}
+
+
+def seen(rgb, vision: str) -> tuple[int, int, int]:
+    c = np.array(rgb[:3], float) / 255
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    out = np.clip(CVD[vision] @ lin, 0, 1)
+    out = np.where(out <= 0.0031308, 12.92 * out, 1.055 * out ** (1 / 2.4) - 0.055)
+    return tuple(int(round(v * 255)) for v in out)
+
+
+@pytest.mark.parametrize("vision", list(CVD))
 @pytest.mark.parametrize("fg,bg", TEXT_ON, ids=[f"{f}-on-{b}" for f, b in TEXT_ON])
-def test_every_text_colour_reads_on_its_ground(fg, bg):
-    assert contrast(fg, bg) >= 4.5
+def test_every_text_colour_reads_on_its_ground(fg, bg, vision):
+    """WCAG's 4.5:1, as each of the colour-blind sees the pair too."""
+    assert contrast(seen(fg, vision), seen(bg, vision)) >= 4.5
 
 
 @pytest.mark.parametrize("ground", [theme.PANEL, theme.PANEL_LIGHT], ids=["panel", "acting-column"])
