@@ -8,7 +8,7 @@ from . import theme
 
 
 # Glyphs the bundled font lacks, replaced by what it has (it has Latin-1 and a few more).
-FALLBACK = {"✕": "X", "✗": "X", "×": "x", "■": "#", "□": "-", "▲": "^", "▼": "v", "✓": "+", "★": "*",
+FALLBACK = {"✕": "X", "✗": "X", "×": "x", "■": "#", "□": "-", "▣": "+", "▲": "^", "▼": "v", "✓": "+", "★": "*",
             "…": "...", "•": "·", "→": "->", "←": "<-"}
 
 

@@ -191,10 +191,12 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             # off every cell cut "33 to go" in a 55 px column where it fits)
             width = col_w - (10 if lit else 4)
             lines: list[str] = []
-            if ctext and ckind == "tick" and set(ctext) <= TICK_GLYPHS:
+            boxes, _, tail = ctext.partition(" ")
+            if boxes and ckind in ("tick", "preview") and set(boxes) <= TICK_GLYPHS:
                 # (a margin of its own on each side: the players' rows of boxes must not run together)
                 m = max(4, col_w // 12)
-                draw_ticks(surface, ctext, pygame.Rect(cx + m, y, col_w - 2 * m, row_h), colour)
+                draw_ticks(surface, boxes, pygame.Rect(cx + m, y, col_w - 2 * m, row_h), colour, tail,
+                           min(size, int(row_h * 0.8)))
             elif ctext:
                 bold = kind == "total" or ckind == "total"
                 # two lines' ink 1 px clear of the outline (1 px wide around two lines) or the rows by
@@ -219,7 +221,7 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             break
 
 
-TICK_GLYPHS = set("■□")
+TICK_GLYPHS = set("■▣□")      # ticked, the one a choice would tick (a preview), free
 
 
 LINE_GAP = 1          # px between a two-line cell's lines' ink
@@ -310,23 +312,34 @@ def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:
     return s.rsplit(" · ", 1)[1]
 
 
-def draw_ticks(surface: pygame.Surface, s: str, rect: pygame.Rect, colour) -> None:
-    """A line of boxes (■ ticked, □ free) drawn as squares: the bundled font has no such glyphs."""
+def draw_ticks(surface: pygame.Surface, s: str, rect: pygame.Rect, colour, tail: str = "",
+               size: int | None = None) -> None:
+    """A line of boxes (■ ticked, ▣ the one a choice would tick, □ free) drawn as squares (the
+    bundled font has no such glyphs: a preview's "■▣□□ +3" came out as "#?-- +3", its ▣ a blank
+    box), then `tail` ("+3") after them at `size`."""
     n = len(s)
+    size = max(int(size or rect.height * 0.8), theme.min_text(theme.scale(surface)))
+    tail_w = theme.font(size, True).size(" " + tail)[0] if tail else 0
     # boxes a quarter of their side apart, all inside `rect`
-    side = min(rect.height * 6 // 10, int(rect.width / (n + 0.25 * (n - 1))) if n else 0)
+    side = min(rect.height * 6 // 10, int((rect.width - tail_w) / (n + 0.25 * (n - 1))) if n else 0)
     if side < 10:  # too small to see from across the table: say how many instead
-        text(surface, f"{s.count('■')}/{n}", rect.center, int(rect.height * 0.8), colour, bold=True,
+        count = f"{s.count('■')}/{n}" + (f" {tail}" if tail else "")
+        text(surface, count, rect.center, int(rect.height * 0.8), colour, bold=True,
              anchor="center", max_width=rect.width)
         return
     gap = max(1, side // 4)
-    total = n * side + (n - 1) * gap
+    total = n * side + (n - 1) * gap + tail_w
     x = rect.centerx - total // 2
     y = rect.centery - side // 2
     for ch in s:
         box = pygame.Rect(x, y, side, side)
         if ch == "■":
             pygame.draw.rect(surface, colour, box, border_radius=2)
+        elif ch == "▣":         # the box this choice would tick: a thick outline in the cell's colour
+            pygame.draw.rect(surface, colour, box, max(2, side // 4), border_radius=2)
         else:       # (in GRID's grey, 2:1 on the panel, the free boxes left to tick all but vanished)
             pygame.draw.rect(surface, theme.BOX_FREE, box, max(1, side // 10), border_radius=2)
         x += side + gap
+    if tail:
+        text(surface, tail, (x - gap + tail_w, rect.centery), size, colour, bold=True,
+             anchor="midright", max_width=tail_w)

@@ -133,3 +133,40 @@ def test_the_die_under_the_cursor_is_outlined_thicker_not_only_in_another_colour
     cursor = np.all(pixels == theme.ACCENT, axis=1).sum()
     other = np.all(pixels == theme.SCORE, axis=1).sum()         # the same die, the same tag: its outline
     assert cursor > 1.5 * other > 0
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+def test_a_line_of_boxes_previewed_is_drawn_as_boxes_not_as_glyphs_the_font_lacks(size, monkeypatch):
+    """Pok'n Roll's preview "■▣□□□□ +1" (the box a choice would tick, and its points) was drawn
+    as text: a blank box for ▣, dashes for the free boxes. Its boxes are drawn as squares (or
+    counted, "0/6 +1", where they would be too small), its points beside them."""
+    from display import sheet as sheet_mod
+
+    drawn: list[str] = []
+    real_text = sheet_mod.text
+
+    def text(surface, s, *a, **k):
+        drawn.append(s)
+        return real_text(surface, s, *a, **k)
+
+    monkeypatch.setattr(sheet_mod, "text", text)
+    cell = {"text": "■▣□□□□ +1", "kind": "preview", "value": 1}
+    table = {"title": "", "columns": ["Ann", "Bob"], "active_column": 0,
+             "rows": [{"key": "PAIRE", "label": "Paire (1)", "kind": "normal",
+                       "cells": [cell, {"text": "■□□□□□", "kind": "tick"}]}]}
+    surface = pygame.Surface(size)
+    width = size[0] // 3
+    sheet_mod.draw_table(surface, table, pygame.Rect(0, 0, width, size[1] // 6), theme.scale(surface))
+    cells = [s for s in drawn if s not in ("Ann", "Bob", "Paire (1)")]
+    assert cells and all(not set(s) & set("■▣□") for s in cells), cells
+    assert any("+1" in s for s in cells)
+
+
+@pytest.mark.parametrize("width", [60, 73, 90, 120, 160, 240])
+def test_a_previewed_line_of_boxes_and_its_points_stay_inside_their_cell(width):
+    surface = pygame.Surface((width + 40, 60))
+    surface.fill((0, 0, 0))
+    cell = pygame.Rect(20, 10, width, 40)
+    draw_ticks(surface, "■▣□□□□", cell, (0, 255, 0), "+3", 30)
+    inked = np.nonzero(pygame.surfarray.array3d(surface).max(axis=2).max(axis=1))[0]
+    assert len(inked) and inked.min() >= cell.left and inked.max() < cell.right
