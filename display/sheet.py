@@ -174,6 +174,11 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
              bold=True, anchor="center", max_width=col_w - 4)
     y += row_h
     pygame.draw.line(surface, theme.GRID, (rect.x, y - 2), (rect.right, y - 2), 2)
+    if active is not None and 0 <= active < len(columns):
+        # the acting player's name underlined, thick: its yellow against the others' white and its
+        # column's lighter panel (1.3:1) were all that told it, colours alike to a tritanope
+        cx = rect.x + label_w + active * col_w
+        pygame.draw.line(surface, theme.ACCENT, (cx + 4, y - 2), (cx + col_w - 5, y - 2), max(3, int(5 * s)))
     for row in rows:
         kind = row.get("kind", "normal")
         if kind == "total":

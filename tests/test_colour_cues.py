@@ -170,3 +170,24 @@ def test_a_previewed_line_of_boxes_and_its_points_stay_inside_their_cell(width):
     draw_ticks(surface, "■▣□□□□", cell, (0, 255, 0), "+3", 30)
     inked = np.nonzero(pygame.surfarray.array3d(surface).max(axis=2).max(axis=1))[0]
     assert len(inked) and inked.min() >= cell.left and inked.max() < cell.right
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+def test_the_acting_players_column_is_marked_by_a_shape_not_only_by_colour(size):
+    """The acting player's name was told from the others by its yellow (white for the others)
+    and its column's lighter panel, 1.3:1 against the panel: the name is underlined too, a bar
+    as wide as the column on the line under the names (grey elsewhere)."""
+    from display import sheet as sheet_mod
+
+    row = {"key": "ACES", "label": "Aces", "kind": "normal", "cells": [{"text": "3", "kind": "score"}] * 3}
+    table = {"title": "", "columns": ["Ann", "Bob", "Cy"], "active_column": 1, "rows": [row] * 5}
+    surface = pygame.Surface(size)
+    surface.fill(theme.PANEL)
+    s = theme.scale(surface)
+    rect = pygame.Rect(0, 0, size[0] // 2, size[1] // 2)
+    sheet_mod.draw_table(surface, table, rect, s)
+    row_h = max(12, min(int(52 * s), rect.height // 6))
+    band = pygame.surfarray.array3d(surface)[:, row_h - 4:row_h + 2]          # around the names' rule
+    accent = np.nonzero(np.all(band == theme.ACCENT, axis=2).any(axis=1))[0]   # the x where accent is
+    assert len(accent) > rect.width // 6, "no bar under the acting player's name"
+    assert rect.width // 3 < accent.mean() < rect.width * 5 // 6          # under Bob, the middle column
