@@ -9,6 +9,7 @@ from __future__ import annotations
 import pygame
 
 from . import theme
+from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .sheet import draw_sheet
 from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
@@ -105,7 +106,7 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
         _final(surface, view, body, s)
     elif view.mode == "setup":
         if view.help:
-            _help(surface, view.help, body, s)
+            draw_card(surface, view.help, body, s)
         else:
             _setup(surface, view, body, s)
     else:
@@ -380,8 +381,15 @@ def _banner(surface: pygame.Surface, message: MessageView, area: pygame.Rect, s:
     return used
 
 
-def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
+def _final_columns(body: pygame.Rect, s: float) -> tuple[pygame.Rect, pygame.Rect]:
+    """The final screen's standings and the sheet's column."""
     left = pygame.Rect(body.x, body.y, int(body.width * 0.45), body.height)
+    gap = int(10 * s)
+    return left, pygame.Rect(left.right + gap, body.y, body.right - left.right - gap, body.height)
+
+
+def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
+    left, right = _final_columns(body, s)
     panel(surface, left)
     y = left.y + int(16 * s)
     if view.message:
@@ -414,51 +422,33 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
              max_width=int(left.width * 0.65))
         text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")
         y += line_h
-    right = pygame.Rect(left.right + int(10 * s), body.y, body.right - left.right - int(10 * s), body.height)
     _sheet_or_help(surface, view, right, s)
+
+
+def help_rect(surface: pygame.Surface, mode: str) -> pygame.Rect:
+    """Where the HINT card goes on this screen: in place of the menu (setup), else of the sheet."""
+    s, _, body = _frame(surface)
+    if mode == "setup":
+        return body
+    if mode == "final":
+        return _final_columns(body, s)[1]
+    return _play_columns(body, s)[2]
+
+
+def help_pages(help: HelpView, mode: str, size: tuple[int, int]) -> int:
+    """How many pages `help` takes on a screen of `size` showing `mode`: the controller turns
+    them with HINT and closes the card after the last, so it must know where that is."""
+    surface = pygame.Surface(size)
+    frame = card_frame(help, help_rect(surface, mode), theme.scale(surface))
+    return len(card_layout(help, frame).pages)
 
 
 def _sheet_or_help(surface: pygame.Surface, view: TableView, rect: pygame.Rect, s: float) -> None:
     """The score sheet's place: the HINT card while it is asked for, else the sheet."""
     if view.help:
-        _help(surface, view.help, rect, s)
+        draw_card(surface, view.help, rect, s)
     elif view.sheet:
         draw_sheet(surface, view.sheet, rect, s)
-
-
-def _help(surface: pygame.Surface, help: HelpView, rect: pygame.Rect, s: float) -> None:
-    """How the game is played: the first paragraph (what the game is) in bold, the others as
-    bullets, in the biggest type that fits the panel (down to a size still readable across a
-    table, then cut)."""
-    panel(surface, rect, theme.PANEL)
-    pad = int(16 * s)
-    x, width = rect.x + pad, rect.width - 2 * pad
-    y = rect.y + pad
-    title_size = int(36 * s)
-    text(surface, help.title, (x, y), title_size, theme.ACCENT, bold=True, max_width=width)
-    y += int(title_size * 1.25)
-    foot_size = theme.legible(26, s)
-    bottom = rect.bottom - pad - (int(foot_size * 1.3) if help.foot else 0)
-    indent = int(22 * s)              # the bullets' column (a disc: not every font has a bullet glyph)
-    least = theme.min_text(s)             # (it went down to 13 px at 800x480: the rest is cut)
-    for size in range(max(int(40 * s), least), least - 1, -1):
-        blocks = [wrap(p, size, width - (indent if i else 0), bold=(i == 0)) for i, p in enumerate(help.paragraphs)]
-        gap = int(size * 0.45)
-        need = sum(len(b) for b in blocks) * int(size * 1.12) + gap * (len(blocks) - 1)
-        if y + need <= bottom:
-            break
-    line_h = int(size * 1.12)
-    for i, lines in enumerate(blocks):
-        for j, line in enumerate(lines):
-            if y + line_h > bottom:
-                break
-            if i and j == 0:
-                pygame.draw.circle(surface, theme.ACCENT, (x + indent // 3, y + int(size * 0.55)), max(2, size // 7))
-            text(surface, line, (x + (indent if i else 0), y), size, theme.TEXT, bold=(i == 0), max_width=width)
-            y += line_h
-        y += gap
-    if help.foot:
-        text(surface, help.foot, (x, rect.bottom - pad - foot_size), foot_size, theme.MUTED, max_width=width)
 
 
 def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:

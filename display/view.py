@@ -71,11 +71,15 @@ class Standing:
 
 @dataclass(frozen=True)
 class HelpView:
-    """How a game is played, shown on request (the HINT button) over the sheet's place."""
+    """How a game is played, shown on request (the HINT button) over the sheet's place. A card
+    longer than its panel is drawn in pages (the display splits it: only it knows the room);
+    `page` says which one, 1/2 on screen."""
 
     title: str                           # "How to play Thirteen"
     paragraphs: tuple[str, ...]
     foot: str = ""                       # how to close it: "HINT again: back to the sheet"
+    page: int = 0                        # the page shown, when the card is longer than its panel
+    next_foot: str = ""                  # the foot of every page but the last: "HINT: next page"
 
 
 @dataclass(frozen=True)

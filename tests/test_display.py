@@ -235,6 +235,7 @@ def test_the_help_card_takes_the_sheets_place_and_fits_it(game, size, tray_image
     from dataclasses import replace
 
     from controller.help_card import help_card
+    from display import card as card_module
     from display import render as render_module
 
     flow, _ = late_game(game)
@@ -251,10 +252,10 @@ def test_the_help_card_takes_the_sheets_place_and_fits_it(game, size, tray_image
     assert np.array_equal(surfaces[0][:right.x], surfaces[1][:right.x])     # left column untouched
     assert not np.array_equal(surfaces[0][right.x:], surfaces[1][right.x:])
     drawn = []
-    real_text = render_module.text
-    monkeypatch.setattr(render_module, "text",
+    real_text = card_module.text
+    monkeypatch.setattr(card_module, "text",
                         lambda surface, line, *a, **k: (drawn.append(line), real_text(surface, line, *a, **k))[1])
-    render_module._help(pygame.Surface(size), card, right, s)
+    card_module.draw_card(pygame.Surface(size), card, right, s)
     words = " ".join(drawn).split()
     assert words[-len(card.foot.split()):] == card.foot.split()
     assert " ".join(words[:-len(card.foot.split())]).endswith(card.paragraphs[-1])   # nothing cut
@@ -280,19 +281,20 @@ def test_the_help_card_under_every_house_rule_fits_at_800x480(game, monkeypatch)
     nothing cut, at the legible size or above."""
     from controller.help_card import help_card
     from controller.rules import GAMES as REGISTRY
+    from display import card as card_module
     from display import render as render_module
 
     surface = pygame.Surface((800, 480))
     s, _, body = render_module._frame(surface)
     _, _, right = render_module._play_columns(body, s)
     drawn = []
-    real_text = render_module.text
-    monkeypatch.setattr(render_module, "text", lambda surface, line, pos, size, *a, **k: (
+    real_text = card_module.text
+    monkeypatch.setattr(card_module, "text", lambda surface, line, pos, size, *a, **k: (
         drawn.append((line, size)), real_text(surface, line, pos, size, *a, **k))[1])
     for options in [{}, *_one_rule_changed(game)]:
         card = help_card(REGISTRY[game], options)
         drawn.clear()
-        render_module._help(surface, card, right, s)
+        card_module.draw_card(surface, card, right, s)
         words = " ".join(line for line, _ in drawn).split()
         body_words = " ".join(words[:-len(card.foot.split())])
         assert body_words.endswith(card.paragraphs[-1]), (options, card.paragraphs)     # nothing cut
@@ -857,3 +859,65 @@ def test_recorded_dice_are_drawn_in_a_row_with_their_pips():
     assert side >= 640 // 8                                               # legible across a table
     pip_pixels = [int((image[b[1]:b[3], b[0]:b[2]] == PIP).all(axis=2).sum()) for b in boxes]
     assert pip_pixels[0] * 5 < pip_pixels[1] and pip_pixels[0] * 2 < pip_pixels[2] < pip_pixels[1]
+
+
+def _card_pages_drawn(card, mode: str, size: tuple[int, int], monkeypatch) -> list[list[tuple[str, int]]]:
+    """Every page of `card` as the screen draws it in `mode`: the lines (text, type size) of each,
+    title first, foot last."""
+    from dataclasses import replace
+
+    from display import card as card_module
+    from display import render as render_module
+
+    drawn: list[tuple[str, int]] = []
+    real_text = card_module.text
+    monkeypatch.setattr(card_module, "text", lambda surface, line, pos, size, *a, **k: (
+        drawn.append((line, size)), real_text(surface, line, pos, size, *a, **k))[1])
+    pages = []
+    for page in range(render_module.help_pages(card, mode, size)):
+        drawn.clear()
+        render_module.render(pygame.Surface(size), TableView(mode, card.title, help=replace(card, page=page)))
+        pages.append(list(drawn))
+    return pages
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("mode", ["play", "final", "setup"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_longest_card_is_read_whole_across_its_pages(game, mode, size, monkeypatch):
+    """With every house rule at its longest at once, the card's every line reaches the screen (on
+    the sheet's place while playing, beside the final standings, in place of the setup menu):
+    Pok'n Roll's last line was cut at 800x480, the final standings cut Pok'n Roll's and Objective
+    cards' standard cards. A card too long for its panel is drawn in pages, never below the
+    legible size; each page but the last says HINT turns it, and the page is numbered."""
+    from card_helpers import longest_rules
+    from controller.help_card import help_card
+    from controller.rules import GAMES as REGISTRY
+    from display import theme
+
+    card = help_card(REGISTRY[game], longest_rules(game))
+    pages = _card_pages_drawn(card, mode, size, monkeypatch)
+    body = []
+    for number, lines in enumerate(pages, 1):
+        words = [line for line, _ in lines]
+        assert words[0] == card.title
+        assert words[-1] == (card.foot if number == len(pages) else card.next_foot)
+        marker = [f"{number}/{len(pages)}"] if len(pages) > 1 else []
+        assert words[1:1 + len(marker)] == marker
+        body += words[1 + len(marker):-1]
+        assert min(px for _, px in lines[1 + len(marker):-1]) >= theme.min_text(theme.scale(pygame.Surface(size)))
+    assert " ".join(body).split() == " ".join(card.paragraphs).split()     # every word, in order, once
+    if size == (1920, 1080):
+        assert len(pages) == 1                       # room for it all: the card as it always was
+
+
+def test_a_card_that_fits_is_one_page_as_before():
+    """The standard cards fit the play screen at 800x480: one page, no page number, the foot
+    that says HINT closes it."""
+    from controller.help_card import CLOSE_HINT, help_card
+    from controller.rules import GAMES as REGISTRY
+    from display import render as render_module
+
+    for game in GAMES:
+        assert render_module.help_pages(help_card(REGISTRY[game]), "play", (800, 480)) == 1
+    assert help_card(REGISTRY["thirteen"]).foot == CLOSE_HINT
