@@ -1,7 +1,8 @@
 """The HINT button's card: how the game on the table is played, from its rules class.
 
 A card longer than its panel is drawn in pages (the display splits it where the room ends):
-each page but the last says how to turn it.
+HINT opens the card, turns its pages, and closes it after the last, so the one button that
+shows it is all a player needs to read it through.
 """
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from .rules import GameState
 
 CLOSE_HINT = "HINT again: close · the other buttons work as usual"
 NEXT_PAGE_HINT = "HINT: next page · the other buttons work as usual"
+# the smallest screen the table runs on (the 7" Pi display): where a table that does not say
+# its screen's size counts the card's pages, so that none is ever out of HINT's reach
+SMALLEST_SCREEN = (800, 480)
 
 
 def help_card(game: type[GameState] | GameState, options: Mapping[str, Any] | None = None,
@@ -23,3 +27,14 @@ def help_card(game: type[GameState] | GameState, options: Mapping[str, Any] | No
         options = game.options
     return HelpView(f"How to play {game.title}", tuple(game.rules_card(options)), CLOSE_HINT, page,
                     NEXT_PAGE_HINT)
+
+
+def hint_pressed(shown: HelpView | None, mode: str, size: tuple[int, int]) -> int | None:
+    """The page of the card that HINT leaves on a screen of `size` showing `mode`: the first
+    when no card was shown, the next while `shown` has one, else None (the card closes)."""
+    from display.render import help_pages    # (pygame: only where a screen shows the card)
+
+    if shown is None:
+        return 0
+    page = shown.page + 1
+    return page if page < help_pages(shown, mode, size) else None

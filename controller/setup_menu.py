@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
-from .help_card import help_card
+from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
 
 # pages, in order
@@ -128,7 +128,7 @@ class SetupMenu:
     """The setup pages as a state machine fed with button events."""
 
     def __init__(self, games: Mapping[str, type[GameState]] = GAMES, defaults: Any = None,
-                 max_rows: int = 10) -> None:
+                 max_rows: int = 10, screen_size: tuple[int, int] = SMALLEST_SCREEN) -> None:
         if not games:
             raise ValueError("no games to choose from")
         self.games: list[type[GameState]] = list(games.values())
@@ -140,6 +140,8 @@ class SetupMenu:
         self.cursor: dict[str, int] = {p: 0 for p in PAGES}
         self.editing: _NameEdit | _IntEdit | None = None
         self.help_game: type[GameState] | None = None    # the HINT card shown, if any
+        self.help_page = 0                                # its page (a long card's pages are counted
+        self.screen_size = screen_size                    # for the screen it is drawn on)
         self.seat_names: list[str] = [str(n).strip() for n in getattr(self.defaults, "players", ()) or ()
                                       if str(n).strip()]
         self.names: list[str] = []
@@ -214,8 +216,9 @@ class SetupMenu:
         self.message = None
         if name == "HINT":
             # how the game under the cursor (or the one chosen) is played, in place of the menu;
-            # HINT again closes it, and any other button closes it and does what it always does
-            self.help_game = None if self.help_game is not None else self._game_in_view()
+            # HINT again turns its page, or closes it after the last; any other button closes it
+            # and does what it always does
+            self._hint()
             return True
         self.help_game = None
         if kind == "hold" and name == "OK":
@@ -236,6 +239,15 @@ class SetupMenu:
         if name == "BACK":
             return self._back()
         return False
+
+    def _hint(self) -> None:
+        """HINT: the card of the game in view opened, its page turned, or closed after its last."""
+        page = hint_pressed(self._help(), "setup", self.screen_size)
+        if page is None:
+            self.help_game = None
+        elif self.help_game is None:
+            self.help_game = self._game_in_view()
+        self.help_page = page or 0
 
     def _game_in_view(self) -> type[GameState]:
         """The game under the cursor on the games page, else the game chosen."""
@@ -464,7 +476,7 @@ class SetupMenu:
         """The HINT card, if shown, under the house rules that game would be played with."""
         if self.help_game is None:
             return None
-        return help_card(self.help_game, self._rules_of(self.help_game))
+        return help_card(self.help_game, self._rules_of(self.help_game), self.help_page)
 
     def _rules_of(self, game: type[GameState]) -> dict[str, Any]:
         """The house rules `game` would start with: those chosen so far for the chosen game, else

@@ -24,7 +24,7 @@ from display.view import DieMark, HelpView, MessageView, OptionView, PromptView,
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, UNSURE_VALUE, Die, Reading
 
 from .draws import draw
-from .help_card import help_card
+from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
@@ -113,7 +113,7 @@ class TableFlow:
                  confirm_seconds: float = 1.5, message_seconds: float = 6.0,
                  rng: random.Random | None = None, over_hint: str = "",
                  check_below: float = CHECK_BELOW, check_seconds: float = 4.0,
-                 words: Mapping[str, str] | None = None):
+                 words: Mapping[str, str] | None = None, screen_size: tuple[int, int] = SMALLEST_SCREEN):
         self.state = state
         # what the screen calls BACK and ABANDON: a panel without them has long UP and DOWN
         self.words = dict(words) if words else button_words(None)
@@ -122,7 +122,10 @@ class TableFlow:
         self.rng = rng
         self.log = table_log
         self.over_hint = over_hint    # what the buttons do after the final standings (the app's business)
-        self.help_shown = False       # the HINT button's card (how the game is played) over the sheet
+        # the HINT button's card (how the game is played) over the sheet: the page shown, None when
+        # closed; its pages are counted for the screen it is drawn on
+        self.help_page: int | None = None
+        self.screen_size = screen_size
         self.on_apply = on_apply
         self.on_take_back = on_take_back
         self.clock = clock
@@ -551,11 +554,12 @@ class TableFlow:
         if kind not in ("press", "hold"):
             return
         if name == "HINT":
-            # how the game is played, over the sheet; HINT again closes it, and so does any other
-            # button, which then does what it always does (the menu stays in view beside the card)
-            self.help_shown = not self.help_shown
+            # how the game is played, over the sheet; HINT again turns its page, or closes it after
+            # the last; any other button closes it and does what it always does (the menu stays in
+            # view beside the card)
+            self.help_page = hint_pressed(self._help(), "final" if self.phase == OVER else "play", self.screen_size)
             return
-        self.help_shown = False
+        self.help_page = None
         if name == "ABANDON":
             self._abandon()
             return
@@ -878,8 +882,13 @@ class TableFlow:
     def _message_now(self) -> MessageView | None:
         return self.message or self.device_notice or self.unsaved
 
+    @property
+    def help_shown(self) -> bool:
+        """Whether the HINT card is on screen."""
+        return self.help_page is not None
+
     def _help(self) -> HelpView | None:
-        return help_card(self.state) if self.help_shown else None
+        return None if self.help_page is None else help_card(self.state, page=self.help_page)
 
     def _sheet(self) -> tuple[Sheet, dict]:
         """The game's sheet and its JSON, worked out once a state: states never change (`apply`

@@ -72,7 +72,7 @@ class TableApp:
         self.two_streams = hasattr(getattr(frames, "source", frames), "read_lores")
         self.journal_dir = Path(config.table.journal_dir)
         self.menu = SetupMenu(defaults=SetupDefaults(config.table.game, config.table.players,
-                                                     config.table.options))
+                                                     config.table.options), screen_size=screen.size)
         self.flow: TableFlow | None = None
         self.runner: TableRunner | None = None
         self.journal: Journal | None = None
@@ -165,7 +165,8 @@ class TableApp:
                               confirm_seconds=self.config.table.confirm_seconds,
                               check_below=self.config.table.check_below,
                               check_seconds=self.config.table.check_seconds,
-                              words=button_words(panel_buttons(self.config.buttons)))
+                              words=button_words(panel_buttons(self.config.buttons)),
+                              screen_size=self.screen.size)
         tracker = SettleTracker(self.config.vision.settle_config())
         self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
         if resumed:

@@ -78,6 +78,12 @@ def demo_players(game: str, requested: int | None) -> list[str]:
     return NAMES[:n]
 
 
+def screen_size_of(screen: Screen | None) -> dict[str, tuple[int, int]]:
+    """The flow's `screen_size` for this screen (none: the flow's own, the smallest), so that
+    HINT turns the card's pages as this screen draws them."""
+    return {} if screen is None else {"screen_size": screen.size}
+
+
 def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed: int, shots: Path | None,
                    realtime: bool, options: dict | None = None, max_frames: int = 400_000,
                    progress: Callable[[str], None] | None = None) -> GameReport:
@@ -86,7 +92,7 @@ def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed
     clock: Callable[[], float] = time.monotonic if realtime else VirtualClock()
     state = new_game(game, players, options)
     table_log = TableLog(game, players, dict(options or {}))
-    flow = TableFlow(state, table_log, clock=clock, confirm_seconds=1.2)
+    flow = TableFlow(state, table_log, clock=clock, confirm_seconds=1.2, **screen_size_of(screen))
     director = DemoDirector(flow, rng, fps=10.0 if realtime else 6.0, brisk=not realtime)
     fps = director.fps
     source = make_frame_source({"type": "generated", "factory": director.frames, "fps": fps})
@@ -255,7 +261,8 @@ class FixturePlayer:
 
     def start_game(self, game: str, players: list[str], options: dict) -> None:
         state = new_game(game, players, options)
-        self.flow = TableFlow(state, TableLog(game, players, options), clock=self.clock, confirm_seconds=1.5)
+        self.flow = TableFlow(state, TableLog(game, players, options), clock=self.clock, confirm_seconds=1.5,
+                              **screen_size_of(self.screen))
         self.runner = TableRunner(self.flow, SettleTracker(SettleConfig()), vision_reader.read, self.screen)
 
     def _frame(self, image: np.ndarray) -> None:

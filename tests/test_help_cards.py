@@ -167,3 +167,18 @@ def test_school_card_says_what_doubles_and_where_an_entry_goes(options):
     assert ("(not Chance)" in card) == (points["PAIR"] == 20 and points["CHANCE"] == 22)
     any_column = any(re.search(r"_C[1-3]", o.key) for o in exp.options)
     assert ("any empty column" in card) == any_column and ("leftmost" in card) == (not any_column)
+
+
+def test_hint_turns_the_pages_its_screen_draws():
+    """Beside the final standings at 800x480 (a narrower panel than the sheet's place while
+    playing) Pok'n Roll's standard card takes two pages: HINT turns to the second, then closes.
+    While playing it is one page: HINT again closes it."""
+    from dataclasses import replace
+
+    from controller.help_card import hint_pressed
+
+    card = help_card(GAMES["poknroll"])
+    assert hint_pressed(None, "final", (800, 480)) == 0
+    assert hint_pressed(card, "final", (800, 480)) == 1
+    assert hint_pressed(replace(card, page=1), "final", (800, 480)) is None
+    assert hint_pressed(card, "play", (800, 480)) is None

@@ -620,3 +620,37 @@ def test_the_games_page_line_and_card_follow_the_tables_configured_rules():
     assert menu.view().prompt.text == expert[0] and expert[0].startswith("Three")
     press(menu, "HINT")
     assert menu.view().help.paragraphs == expert
+
+
+def test_hint_on_the_setup_menu_turns_a_long_cards_pages(monkeypatch):
+    """The setup menu's card turns its pages with HINT like the table's, and closes after the
+    last; another button closes it and still acts. (In place of the menu at 800x480 even the
+    longest cards fit one page: two pages are asked for here.)"""
+    from display import render
+
+    monkeypatch.setattr(render, "help_pages", lambda help, mode, size: 2 if mode == "setup" else 1)
+    menu = SetupMenu()
+    press(menu, "DOWN", "HINT")
+    assert menu.view().help.page == 0 and menu.view().help.title == f"How to play {menu.games[1].title}"
+    press(menu, "HINT")
+    assert menu.view().help.page == 1 and menu.view().help.title == f"How to play {menu.games[1].title}"
+    press(menu, "HINT")
+    assert menu.view().help is None and menu.cursor["game"] == 1
+    press(menu, "HINT", "HINT", "DOWN")
+    assert menu.view().help is None and menu.cursor["game"] == 2
+    press(menu, "HINT")
+    assert menu.view().help.page == 0                       # opened again: from its first page
+
+
+def test_the_setup_menus_longest_cards_are_one_page_at_800x480():
+    """In place of the whole menu every game's card fits one page, even with every house rule at
+    its longest: HINT again closes it, as before."""
+    from card_helpers import longest_rules
+
+    for game in GAME_NAMES:
+        menu = SetupMenu(defaults=SetupDefaults(game=game, options={game: longest_rules(game)}),
+                         screen_size=(800, 480))
+        press(menu, "HINT")
+        assert menu.view().help.paragraphs == GAMES[game].rules_card(longest_rules(game))
+        press(menu, "HINT")
+        assert menu.view().help is None

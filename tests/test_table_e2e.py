@@ -730,3 +730,24 @@ def test_a_camera_that_stops_sending_pictures_is_said_until_they_come_back(tmp_p
     clock.t += 0.05
     app.step()
     assert app.flow.view().message is None
+
+
+def test_the_table_counts_the_cards_pages_for_its_own_screen(tmp_path):
+    """HINT turns a long card's pages as the table's own screen draws them: on a 1920x1080 screen
+    Pok'n Roll's longest card is one page, and HINT again closes it (counted for the smallest
+    screen, it would have taken a press that changes nothing)."""
+    from card_helpers import longest_rules
+    from controller.config import parse_config
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((1920, 1080), headless=True),
+                   NoFrames(), FakeButtons())
+    assert app.menu.screen_size == (1920, 1080)
+    app.menu.done = SetupResult("poknroll", ("Ann", "Bob", "Cy"), longest_rules("poknroll"))
+    app.start_new()
+    assert app.flow.screen_size == (1920, 1080)
+    app.on_button(type("P", (), {"kind": "press", "name": "HINT"})())
+    assert app.flow.help_shown
+    app.on_button(type("P", (), {"kind": "press", "name": "HINT"})())
+    assert not app.flow.help_shown

@@ -1033,3 +1033,41 @@ def test_a_game_resumed_at_a_decision_draws_the_dice_until_it_finds_them_on_the_
     assert view.tray.image is camera and [m.label for m in view.tray.dice] == ["2", "6", "5", "3", "6"]
     assert sorted(v for v, h in zip(flow.tray_values, flow.holds) if h) == [6]
     assert flow.log.inputs == [data]
+
+
+def test_hint_turns_the_pages_of_a_long_card_and_closes_it_after_the_last():
+    """Pok'n Roll with every house rule at its longest does not fit the sheet's place at 800x480:
+    HINT opens its first page, HINT again turns to the next, and after the last closes it. The
+    same card fits a 1920x1080 screen whole: HINT again closes it, as always."""
+    from card_helpers import longest_rules
+    from display.render import help_pages
+
+    flow, _ = make("poknroll", ("Ann", "Bob", "Cy"), longest_rules("poknroll"))
+    assert flow.screen_size == (800, 480)                  # the smallest screen, unless told its own
+    flow.on_button(Press("HINT"))
+    pages = help_pages(flow.view().help, "play", flow.screen_size)
+    assert pages > 1
+    for page in range(pages):
+        assert flow.view().help.page == page
+        flow.on_button(Press("HINT"))
+    assert flow.view().help is None
+    flow.screen_size = (1920, 1080)
+    flow.on_button(Press("HINT"))
+    assert flow.view().help.page == 0
+    flow.on_button(Press("HINT"))
+    assert flow.view().help is None
+
+
+def test_another_button_closes_a_card_on_any_page_and_still_acts():
+    """On a long card's second page a player who wants to go on playing presses the button they
+    need: the card goes and the button does what it always does."""
+    from card_helpers import longest_rules
+
+    flow, clock = make("classic", options=longest_rules("classic"))
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    assert flow.phase == CONFIRM
+    flow.on_button(Press("HINT"))
+    flow.on_button(Press("HINT"))
+    assert flow.view().help.page == 1
+    flow.on_button(Press("OK"))                             # accepts the reading shown
+    assert flow.view().help is None and flow.phase != CONFIRM and flow.log.inputs
