@@ -36,6 +36,9 @@ CURRENT = "current.jsonl"
 # A camera that has sent pictures and then sends none for this long, with no error, has hung
 # (a driver that stalls, or one that repeats a frame the source drops as not new).
 CAMERA_QUIET_SECONDS = 3.0
+#: an OK this soon after the game ended is the last choice's OK pressed twice (an impatient or
+#: bouncing press), not a request for the next game: it would wipe the standings unseen
+STANDINGS_SECONDS = 2.0
 
 
 def unresumable(exc: Exception) -> str:
@@ -81,6 +84,7 @@ class TableApp:
         self._last_frame_at: float | None = None    # (None: no picture yet, the camera is starting)
         self._buttons_error = ""
         self._last_failure = ""
+        self._over_at: float | None = None     # when the game on the table ended (see _note_over)
         self.resume()
 
     # ---------------------------------------------------------------------------- building
@@ -272,6 +276,7 @@ class TableApp:
 
     def _step_screen(self) -> None:
         notice = self.device_notice()
+        self._note_over()
         if self.flow is not None:
             self.flow.device_notice = notice
             self.flow.tick()
@@ -300,16 +305,34 @@ class TableApp:
         return self._last_frame_at is not None and self.clock() - self._last_frame_at >= CAMERA_QUIET_SECONDS
 
     def on_button(self, event: Any) -> None:
+        self._note_over()
         if self.flow is None:
             self.menu.on_button(event.kind, event.name)
             if self.menu.done is not None:
                 self.start_new()
         elif self.flow.phase == OVER and event.kind == "press" and event.name == "OK":
-            self.finish_game()
+            self._leave_standings()
         elif self.runner is not None:
             self.runner.feed_button(event)
             if self.flow.abandoned and self.journal is not None:
                 self._end_abandoned()
+        self._note_over()
+
+    def _note_over(self) -> None:
+        """Remember when the game on the table ended (None while it goes on: a choice taken back
+        at the standings brings it back)."""
+        if self.flow is None or self.flow.phase != OVER:
+            self._over_at = None
+        elif self._over_at is None:
+            self._over_at = self.clock()
+
+    def _leave_standings(self) -> None:
+        """OK at the final standings: a new game, unless the game ended a moment ago."""
+        assert self.flow is not None and self._over_at is not None
+        if self.clock() - self._over_at < STANDINGS_SECONDS:
+            self.flow.say("These are the final standings. Press OK again for a new game.")
+            return
+        self.finish_game()
 
     def _end_abandoned(self) -> None:
         """ABANDON twice ends the game for good. The journal has no line for it, so it is archived

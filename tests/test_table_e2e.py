@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from controller.table import CONFIRM, DECIDE, WAIT_DICE
+from controller.table import CONFIRM, DECIDE, OVER, WAIT_DICE
 from controller import table_cli
 from controller.table_cli import FixturePlayer
 from controller.tablelog import TableLog, replay
 from display.screen import Screen
 from hardware.button_scripted import parse_script
+from table_helpers import Clock
 
 FIX = Path(__file__).parent / "fixtures"
 FRAMES = FIX / "table"
@@ -280,12 +281,12 @@ def test_camera_unplugged_and_back_keeps_the_game(tmp_path):
     assert "Resumed" in again.flow.message.text
 
 
-def _kiosk_after_a_throw(tmp_path):
+def _kiosk_after_a_throw(tmp_path, **kw):
     """The kiosk's app with Ann's first throw (6 6 6 3 3) read and accepted, and `push(name)`,
     a button press through the app."""
     from vision.types import Die, Reading
 
-    app = table_app(tmp_path, NoFrames(), FakeButtons())
+    app = table_app(tmp_path, NoFrames(), FakeButtons(), **kw)
 
     def push(name):
         app.on_button(type("P", (), {"kind": "press", "name": name})())
@@ -294,6 +295,45 @@ def _kiosk_after_a_throw(tmp_path):
                                       for i, v in enumerate([6, 6, 6, 3, 3]))))
     push("OK")
     return app, push
+
+
+def test_the_final_standings_survive_the_last_choices_ok_pressed_twice(tmp_path):
+    """The last box's OK pressed twice (impatience, a bouncing button) went on to the setup menu
+    at once: the standings were never seen, and the last choice could no longer be taken back.
+    An OK within a moment of the end says what the screen is; a later one starts a new game."""
+    from controller.setup_menu import SetupResult
+    from vision.types import Die, Reading
+
+    clock = Clock()
+    app = table_app(tmp_path, NoFrames(), FakeButtons(), clock=clock)
+    app.menu.done = SetupResult("classic", ("Ann", "Bob"), {"rounds": 1})
+    app.start_new()
+
+    def push(name):
+        app.on_button(type("P", (), {"kind": "press", "name": name})())
+        clock.t += 0.1
+
+    def throw_and_keep(values):
+        app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
+                                          for i, v in enumerate(values))))
+        push("OK")                                          # the reading
+        while not app.flow.menu()[app.flow.cursor].label.startswith("Keep all"):
+            push("DOWN")
+        push("OK")
+
+    throw_and_keep([6, 6, 6, 6, 6])
+    throw_and_keep([1, 2, 3, 4, 6])
+    assert app.flow.phase == OVER
+    push("OK")                                              # the same OK, pressed twice
+    assert app.flow is not None and app.flow.phase == OVER
+    assert "final standings" in app.flow.view().message.text
+    push("BACK")
+    push("BACK")                                            # the last choice can still be taken back
+    assert app.flow.phase == DECIDE and len(app.flow.log.inputs) == 3
+    push("OK")                                              # chosen again
+    clock.t += 3
+    push("OK")                                              # seen: a new game
+    assert app.flow is None and app.menu.page == "game"
 
 
 def test_a_choice_taken_back_stays_taken_back_after_a_power_cut(tmp_path):
@@ -621,7 +661,8 @@ def test_an_abandoned_game_stays_abandoned_after_a_power_cut(tmp_path, capsys):
     still replays."""
     from controller.table_app import TableApp
 
-    app, push = _kiosk_after_a_throw(tmp_path)
+    clock = Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock)
     push("ABANDON")
     assert (tmp_path / "current.jsonl").exists()         # once: only a warning
     push("ABANDON")
@@ -630,6 +671,7 @@ def test_an_abandoned_game_stays_abandoned_after_a_power_cut(tmp_path, capsys):
     assert kept.name.endswith("-thirteen-abandoned.jsonl")
     again = TableApp(app.config, app.screen, NoFrames(), FakeButtons())   # the power cut
     assert again.flow is None and again.menu.view().message is None
+    clock.t += 3
     push("OK")                                           # the players go on: back to the menu
     assert app.flow is None and list((tmp_path / "games").iterdir()) == [kept]
     assert main(["replay", str(kept)]) == 0
