@@ -31,6 +31,7 @@ CALIBRATION_KEYS = ("tray", "die_px", "frame_size", "background_bgr", "backgroun
                     "dice_seen", "advice", "calibrated_at", "walls")
 SECTIONS = ("table", "camera", "buttons", "vision", "display")
 MAX_SHOW_SECONDS = 60       # the longest confirm_seconds / check_seconds: a minute
+MAX_IDLE_MINUTES = 24 * 60  # the longest idle_minutes: a day
 
 
 class ConfigError(ValueError):
@@ -49,6 +50,7 @@ class TableConfig:
     check_below: float = 0.9                        # dice read less surely than this are outlined to check
     check_seconds: float = 4.0                      # ... and such a reading is shown this long
     keep_games: int = 5000                          # finished games' journals kept (oldest go first); 0: all
+    idle_minutes: float = 30.0                      # a table left alone this long asks "Still playing?"; 0: never
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ class _Reader:
     # -- sections
     def table(self, section: dict[str, Any]) -> TableConfig:
         self.unknown(section, ("game", "players", "options", "journal_dir", "confirm_seconds", "check_below",
-                               "check_seconds", "keep_games"), "table")
+                               "check_seconds", "keep_games", "idle_minutes"), "table")
         game = self.value(section, "table", "game", str, None)
         players = self.value(section, "table", "players", list, [])
         names = []
@@ -221,6 +223,8 @@ class _Reader:
         keep_games = self.value(section, "table", "keep_games", int, 5000)
         if keep_games < 0:
             raise self.error("table", "keep_games", f"must be 0 (keep all) or more, not {keep_games}")
+        # (a day at most: beyond it "never" is 0, and a typo of hours for minutes is caught)
+        idle = self.number(section, "table", "idle_minutes", float, 30.0, 0, MAX_IDLE_MINUTES, " minutes (0: never)")
         options = self.value(section, "table", "options", dict, {})
         from .rules import GAMES
 
@@ -229,7 +233,7 @@ class _Reader:
             game = None
         return TableConfig(game=game, players=tuple(names), options=self.game_options(options),
                            journal_dir=Path(journal), confirm_seconds=confirm, check_below=check_below,
-                           check_seconds=check_seconds, keep_games=keep_games)
+                           check_seconds=check_seconds, keep_games=keep_games, idle_minutes=idle)
 
     def game_options(self, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """Check house rules against each game's OptionSpecs: bad values are errors, unknown names warnings."""

@@ -101,6 +101,11 @@ class TableRunner:
             log.exception("button %s could not be handled", event)
             self.flow.say(f"Button {getattr(event, 'name', '?')} could not be handled ({exc}).", "error")
 
+    @property
+    def tray_moving(self) -> bool:
+        """Whether the last frame saw motion in the tray (someone is playing)."""
+        return self.tracker.last_motion >= self.tracker.config.motion_fraction
+
     # ------------------------------------------------------------------------------ screen
     def camera_note(self) -> str:
         state = self.tracker.state

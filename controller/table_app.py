@@ -22,10 +22,11 @@ from vision import reader as vision_reader
 from vision.settle import SettleTracker
 
 from .config import Config, load_config
+from .idle import IdleWatch, left_message
 from .journal import Journal, recover
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu
-from .short_panel import button_words, panel_buttons
+from .short_panel import aliased, button_words, panel_buttons
 from .table import OVER, TableFlow
 from .tablelog import LogError, OtherVersion, TableLog
 from .watchdog import Watchdog
@@ -85,6 +86,8 @@ class TableApp:
         self._buttons_error = ""
         self._last_failure = ""
         self._over_at: float | None = None     # when the game on the table ended (see _note_over)
+        self.idle = IdleWatch(config.table.idle_minutes * 60, clock)
+        self._menu_used = False                # the setup menu shows someone's choices, not the café's
         self.resume()
 
     # ---------------------------------------------------------------------------- building
@@ -219,6 +222,7 @@ class TableApp:
             self._archive(self.journal_dir / CURRENT, self.flow.log.game)
         self.flow = self.runner = self.journal = None
         self.menu.reset()
+        self._menu_used = True                 # (it keeps the last game's choices for a game again)
 
     # ------------------------------------------------------------------------------- loop
     def step(self) -> None:
@@ -259,6 +263,8 @@ class TableApp:
         if frame is not None and self.runner is not None:
             full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
             self.runner.feed_frame(frame.image, frame.timestamp, full)
+            if self.runner.tray_moving:
+                self.idle.touch()              # (dice thrown: the players are there)
 
     def _step_buttons(self) -> None:
         for event in self.screen.events():
@@ -275,7 +281,8 @@ class TableApp:
             self.on_button(event)
 
     def _step_screen(self) -> None:
-        notice = self.device_notice()
+        self._check_idle()
+        notice = self._still_playing_notice() or self.device_notice()
         self._note_over()
         if self.flow is not None:
             self.flow.device_notice = notice
@@ -306,7 +313,14 @@ class TableApp:
 
     def on_button(self, event: Any) -> None:
         self._note_over()
+        if event.kind in ("press", "hold"):
+            asked = self._still_playing_asked()
+            self.idle.touch()
+            if asked and aliased(event.kind, event.name)[1] != "ABANDON":
+                self.flow.say("Carry on: the game goes on.")    # (a passer-by's OK must not score a box)
+                return
         if self.flow is None:
+            self._menu_used = True
             self.menu.on_button(event.kind, event.name)
             if self.menu.done is not None:
                 self.start_new()
@@ -333,6 +347,50 @@ class TableApp:
             self.flow.say("These are the final standings. Press OK again for a new game.")
             return
         self.finish_game()
+
+    # ------------------------------------------------------------------------------- idle
+    def _still_playing_asked(self) -> bool:
+        """Whether "Still playing?" is on screen: a game in progress left alone for idle_minutes."""
+        return self.flow is not None and self.flow.phase != OVER and self.idle.left
+
+    def _still_playing_notice(self) -> MessageView | None:
+        if not self._still_playing_asked():
+            return None
+        assert self.flow is not None
+        return MessageView(self.idle.still_playing(), "warning")
+
+    def _check_idle(self) -> None:
+        """A table left alone goes back to the café's setup menu (see controller.idle)."""
+        if not self.idle.left:
+            return
+        if self.flow is None:
+            if self._menu_used:
+                self._fresh_menu()
+        elif self.flow.phase == OVER:
+            self.finish_game()
+            self._fresh_menu()
+        elif self.idle.given_up:
+            self._put_away_left_game()
+
+    def _put_away_left_game(self) -> None:
+        """Nobody answered "Still playing?": the game is kept as abandoned, the menu comes back."""
+        assert self.flow is not None
+        state = self.flow.state
+        log.info("%s (%s) left alone for %.0f minutes: put away", state.title, ", ".join(state.players),
+                 self.idle.left_for / 60)
+        if self.journal is not None:
+            self._archive(self.journal_dir / CURRENT, f"{self.flow.log.game}-abandoned")
+        message = MessageView(left_message(state.title, state.players, self.idle.left_for), "info")
+        self.flow = self.runner = self.journal = None
+        self._fresh_menu(message)
+
+    def _fresh_menu(self, message: MessageView | None = None) -> None:
+        """The setup menu as the café set it up (not the last group's names and rules)."""
+        self.menu = SetupMenu(defaults=self.menu.defaults)
+        if message is not None:
+            self.menu.message = message
+        self._menu_used = False
+        self.idle.touch()
 
     def _end_abandoned(self) -> None:
         """ABANDON twice ends the game for good. The journal has no line for it, so it is archived

@@ -58,6 +58,7 @@ confirm_seconds = 2
 check_below = 0.8
 check_seconds = 6
 keep_games = 200
+idle_minutes = 45
 
 [table.options.thirteen]
 two_pairs_value = 25
@@ -70,6 +71,7 @@ tie = "fewer_zeros"
     assert t.confirm_seconds == 2.0 and isinstance(t.confirm_seconds, float)
     assert (t.check_below, t.check_seconds) == (0.8, 6.0)
     assert t.keep_games == 200
+    assert t.idle_minutes == 45.0 and load_config(write(tmp_path, "")).table.idle_minutes == 30.0
     assert t.options == {"thirteen": {"two_pairs_value": 25, "tie": "fewer_zeros"}}
 
 
@@ -192,6 +194,8 @@ def test_unknown_default_game_is_a_warning(tmp_path):
     ('[table]\ncheck_below = "sure"\n', "check_below"),
     ("[table]\ncheck_seconds = -4\n", "check_seconds"),
     ("[table]\nkeep_games = -1\n", "keep_games"),
+    ("[table]\nidle_minutes = -5\n", "idle_minutes"),
+    ("[table]\nidle_minutes = 1800\n", "idle_minutes"),
     ("[table]\nkeep_games = 2.5\n", "keep_games"),
     ('[table]\nplayers = "Ann, Bob"\n', "players"),
     ("[table]\nplayers = [1, 2]\n", "players"),

@@ -172,12 +172,12 @@ class NoFrames:
         pass
 
 
-def table_app(tmp_path, frames, buttons, game="thirteen", **kw):
+def table_app(tmp_path, frames, buttons, game="thirteen", table="", **kw):
     from controller.config import parse_config
     from controller.setup_menu import SetupResult
     from controller.table_app import TableApp
 
-    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n{table}'), Screen((800, 480), headless=True),
                    frames, buttons, **kw)
     app.menu.done = SetupResult(game, ("Ann",), {})
     app.start_new()
@@ -334,6 +334,66 @@ def test_the_final_standings_survive_the_last_choices_ok_pressed_twice(tmp_path)
     clock.t += 3
     push("OK")                                              # seen: a new game
     assert app.flow is None and app.menu.page == "game"
+
+
+def test_a_game_left_alone_asks_still_playing_then_is_put_away_and_kept(tmp_path):
+    """Players walk off mid-game: the table used to keep their game for ever, and the next group
+    had to guess ABANDON twice (no screen of a game names it; long DOWN twice on three buttons).
+    Now after idle_minutes it asks; a press answers (and does nothing else); unanswered, the game
+    is archived as abandoned and the café's setup menu comes back, even after a restart."""
+    from controller.idle import STILL_PLAYING_SECONDS
+    from controller.table_app import TableApp
+
+    clock = Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, table="idle_minutes = 20\n")
+    before = snapshot(app.flow)
+    clock.t += 19 * 60
+    app.step()
+    assert app.flow.view().message is None
+    clock.t += 60
+    app.step()
+    asked = app.flow.view().message
+    assert asked.text.startswith("Still playing? Press any button to carry on") and "2 minutes" in asked.text
+    push("OK")                                            # answered: the OK scores nothing
+    assert snapshot(app.flow) == before and "Carry on" in app.flow.view().message.text
+    clock.t += 20 * 60 + STILL_PLAYING_SECONDS - 1
+    app.step()
+    assert app.flow is not None and app.flow.view().message.text.startswith("Still playing?")
+    clock.t += 2
+    app.step()
+    assert app.flow is None and app.menu.page == "game"
+    assert app.menu.view().message.text.startswith("Nobody played Thirteen (Ann) for 22 minutes")
+    [kept] = (tmp_path / "games").iterdir()
+    assert kept.name.endswith("-thirteen-abandoned.jsonl") and not (tmp_path / "current.jsonl").exists()
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons())   # a restart: nothing to resume
+    assert again.flow is None
+
+
+def test_the_standings_and_a_half_set_menu_left_alone_go_back_to_the_cafes_menu(tmp_path):
+    """The final standings, or the last group's names and rules on the menu, are not what the
+    next group should find: after idle_minutes the table shows the setup menu as configured."""
+    clock = Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, table='idle_minutes = 5\n')
+    push("ABANDON")
+    push("ABANDON")
+    assert app.flow.phase == OVER
+    clock.t += 5 * 60
+    app.step()
+    assert app.flow is None and app.menu.page == "game"
+    for name in ("DOWN", "OK", "DOWN", "OK"):                 # Classic, 3 players, on the names page
+        push(name)
+    assert app.menu.page == "names" and app.menu.count == 3
+    clock.t += 5 * 60
+    app.step()
+    assert app.menu.page == "game" and app.menu.game.name == "thirteen" and app.menu.count == 2
+
+
+def test_idle_minutes_0_keeps_a_game_for_ever(tmp_path):
+    clock = Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, table="idle_minutes = 0\n")
+    clock.t += 7 * 24 * 3600
+    app.step()
+    assert app.flow is not None and app.flow.view().message is None
 
 
 def test_a_choice_taken_back_stays_taken_back_after_a_power_cut(tmp_path):

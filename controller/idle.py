@@ -1,0 +1,62 @@
+"""A table left alone: players walk off mid-game, and the next group finds a stranger's game.
+
+Ending it takes ABANDON twice (a long DOWN twice on a three-button panel), which no screen of a
+game in progress names, and which a secret choice in Pok'n Roll does not even take. So after
+`idle_minutes` (`[table]`) with no press and nothing moving in the tray, the screen asks *Still
+playing?*; any button answers it (and does nothing else: the OK of a passer-by must not score a
+box), and a game nobody claims within `STILL_PLAYING_SECONDS` is put away as abandoned (its
+journal kept, as for ABANDON) and the setup menu comes back. A table at the final standings, or
+on a setup menu someone began to change, goes back to the café's setup menu without asking.
+
+No pygame, no game: the app tells the watch what happens and asks it what time it is.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+#: how long "Still playing?" stays on screen before the game is put away
+STILL_PLAYING_SECONDS = 120.0
+
+
+class IdleWatch:
+    """How long the table has been left alone (`idle_seconds` 0: it never counts as left)."""
+
+    def __init__(self, idle_seconds: float, clock: Callable[[], float]) -> None:
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self.since = clock()
+
+    def touch(self) -> None:
+        """Someone is there: a button, dice moving."""
+        self.since = self.clock()
+
+    @property
+    def left_for(self) -> float:
+        """Seconds since anyone was last seen."""
+        return self.clock() - self.since
+
+    @property
+    def left(self) -> bool:
+        """Alone for `idle_seconds`: time to ask (a game) or to tidy up (a menu, the standings)."""
+        return self.idle_seconds > 0 and self.left_for >= self.idle_seconds
+
+    @property
+    def given_up(self) -> bool:
+        """Nobody answered "Still playing?" in time."""
+        return self.left and self.left_for >= self.idle_seconds + STILL_PLAYING_SECONDS
+
+    def still_playing(self) -> str:
+        """The question on screen while it is asked, with the time left to answer it."""
+        remaining = self.idle_seconds + STILL_PLAYING_SECONDS - self.left_for
+        minutes = max(1, math.ceil(remaining / 60))
+        return (f"Still playing? Press any button to carry on. If nobody does, this game is put away "
+                f"(it is kept) in {minutes} minute{'s' if minutes > 1 else ''} and the table is free "
+                "for a new game.")
+
+
+def left_message(title: str, players: tuple[str, ...] | list[str], seconds: float) -> str:
+    """What the setup menu says after a game was put away for being left alone."""
+    minutes = int(seconds // 60)
+    return (f"Nobody played {title} ({', '.join(players)}) for {minutes} minutes: it was put away "
+            "and kept for the staff. Choose a game.")
