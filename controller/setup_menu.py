@@ -135,6 +135,7 @@ class SetupMenu:
         self.defaults = defaults or SetupDefaults()
         self.max_rows = max(3, max_rows)
         self.done: SetupResult | None = None
+        self.last: SetupResult | None = None     # the game just played, kept for "play again"
         self.message: MessageView | None = None
         self.page = GAME
         self.cursor: dict[str, int] = {p: 0 for p in PAGES}
@@ -164,7 +165,7 @@ class SetupMenu:
 
     def reset(self) -> None:
         """Back to the first page for the next game, keeping the last choices as the defaults."""
-        self.done = None
+        self.last, self.done = self.done or self.last, None
         self.editing = None
         self.help_game = None
         self.page = GAME
@@ -466,6 +467,15 @@ class SetupMenu:
                          message=self.message,
                          help=self._help())
 
+    def _start_now_words(self) -> str:
+        """What a long OK on the games page starts: the same game again, with the same players and
+        rules, is named (the last group's choices are kept, unseen on this page)."""
+        again = self.last
+        if (again is not None and self.cursor[GAME] == self.game_index and again.game == self.game.name
+                and again.players == self.players() and again.options == self.options()):
+            return f"play again ({', '.join(again.players)})"
+        return "start now"
+
     def _about(self, spec: OptionSpec) -> str:
         """What a house rule does, and its standard value (a rule set in the config file has none to show)."""
         if option_kind(spec) == "fixed":
@@ -521,7 +531,7 @@ class SetupMenu:
             spec = next((s for s in self.game.OPTIONS if option_label(s.name) == row.label), None)
             if spec is not None:
                 text = self._about(spec)
-        hints = {GAME: "UP/DOWN choose · OK next · hold OK: start now · HINT: how to play",
+        hints = {GAME: f"UP/DOWN choose · OK next · hold OK: {self._start_now_words()} · HINT: how to play",
                  COUNT: "UP/DOWN choose · OK next · hold OK: start now",
                  NAMES: "OK on a seat: rename it · OK on Next: continue · hold OK: start now",
                  OPTIONS: "OK on a rule changes it · OK on Next: continue · hold OK: start now",

@@ -411,6 +411,24 @@ def test_done_menu_ignores_buttons_until_reset():
     assert selected(menu).label == "School"        # last game preselected for the next one
 
 
+def test_after_a_game_the_games_page_says_a_long_ok_plays_it_again():
+    """After a game the menu keeps its game, players and rules, and a long OK started them again
+    while the page said only "start now": the same group did not know, and a new group was
+    started under the last one's names. The hint names the players while the cursor is on it."""
+    menu = menu_for("classic")
+    press(menu, "OK", "DOWN", "OK", "OK", "OK", "OK")      # 3 players, rules as they are, start
+    played = menu.done
+    assert played is not None and len(played.players) == 3
+    assert "hold OK: start now" in menu_for("classic").view().prompt.hint
+    menu.reset()
+    assert f"hold OK: play again ({', '.join(played.players)})" in menu.view().prompt.hint
+    press(menu, "DOWN")                                     # another game: its own start
+    assert "hold OK: start now" in menu.view().prompt.hint
+    press(menu, "UP")
+    hold(menu)
+    assert menu.done == played
+
+
 # -------------------------------------------------------------------------- validation
 def test_game_refusal_becomes_a_message_and_the_menu_stays():
     menu = menu_for("objective-cards")
