@@ -57,6 +57,11 @@ def button_words(panel: frozenset[str] | None) -> dict[str, str]:
     return words
 
 
+def has_hold_buttons(panel: frozenset[str] | None) -> bool:
+    """Whether this panel may have HOLD1..5 (else the dice are held with the menu's die lines)."""
+    return panel is None or any(name.startswith("HOLD") for name in panel)
+
+
 def reworded(text: str, words: Mapping[str, str]) -> str:
     """`text` with BACK and ABANDON named as this panel has them ("Press BACK" → "Hold UP")."""
     for name, word in words.items():

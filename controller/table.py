@@ -113,10 +113,13 @@ class TableFlow:
                  confirm_seconds: float = 1.5, message_seconds: float = 6.0,
                  rng: random.Random | None = None, over_hint: str = "",
                  check_below: float = CHECK_BELOW, check_seconds: float = 4.0,
-                 words: Mapping[str, str] | None = None, screen_size: tuple[int, int] = SMALLEST_SCREEN):
+                 words: Mapping[str, str] | None = None, screen_size: tuple[int, int] = SMALLEST_SCREEN,
+                 hold_buttons: bool = True):
         self.state = state
         # what the screen calls BACK and ABANDON: a panel without them has long UP and DOWN
         self.words = dict(words) if words else button_words(None)
+        # False: a panel without HOLD1..5, whose dice are held with the menu's die lines
+        self.hold_buttons = hold_buttons
         # dice the table draws itself (Throw.drawn, controller.draws); the values are journaled
         # like any throw, so a resumed game replays them
         self.rng = rng
@@ -1010,7 +1013,7 @@ class TableFlow:
                         for i, e in enumerate(entries))
         hint = "UP/DOWN choose · OK confirm"
         if exp.reroll is not None:
-            hint = "HOLD 1-5 keep dice · " + hint
+            hint = ("HOLD 1-5 keep dice" if self.hold_buttons else "OK on a die holds it") + " · " + hint
         if exp.secret:
             hint += " · BACK hides"
         if self._late_fix_hint():

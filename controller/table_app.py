@@ -26,7 +26,7 @@ from .idle import IdleWatch, left_message
 from .journal import Journal, recover
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu
-from .short_panel import aliased, button_words, panel_buttons
+from .short_panel import aliased, button_words, has_hold_buttons, panel_buttons
 from .table import OVER, TableFlow
 from .tablelog import LogError, OtherVersion, TableLog
 from .watchdog import Watchdog
@@ -173,7 +173,8 @@ class TableApp:
                               check_below=self.config.table.check_below,
                               check_seconds=self.config.table.check_seconds,
                               words=button_words(panel_buttons(self.config.buttons)),
-                              screen_size=self.screen.size)
+                              screen_size=self.screen.size,
+                              hold_buttons=has_hold_buttons(panel_buttons(self.config.buttons)))
         tracker = SettleTracker(self.config.vision.settle_config())
         self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
         if resumed:

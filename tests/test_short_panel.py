@@ -25,6 +25,21 @@ def three_button_flow():
     return flow, clock
 
 
+def test_a_panel_without_hold_buttons_is_not_told_to_press_them(tmp_path):
+    """The decision's hint said "HOLD 1-5 keep dice" on a panel of UP, DOWN and OK, whose dice
+    are held with the menu's die lines."""
+    from test_table_e2e import table_app
+
+    panel = '[buttons]\ntype = "gpio"\npins = { UP = 27, DOWN = 22, OK = 17 }\n'
+    three = table_app(tmp_path, NoFrames(), FakeButtons(), table=panel)
+    three.flow.on_reading(reading([6, 6, 6, 3, 3]))
+    three.flow.on_button(Press("OK"))
+    hint = three.flow.view().prompt.hint
+    assert three.flow.phase == DECIDE and "HOLD" not in hint and hint.startswith("OK on a die holds it")
+    flow, _ = three_button_flow()                  # (a flow told nothing of its panel: it may have them)
+    assert flow.view().prompt.hint.startswith("HOLD 1-5 keep dice")
+
+
 def test_long_up_and_down_stand_for_back_and_abandon_short_presses_do_not():
     assert aliased("hold", "UP") == ("press", "BACK")
     assert aliased("hold", "DOWN") == ("press", "ABANDON")
