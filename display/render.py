@@ -105,6 +105,10 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
     if view.mode == "final":
         _final(surface, view, body, s)
     elif view.mode == "setup":
+        if view.message:
+            # above the rows, not over them: the first row is often the one under the cursor
+            used = _banner(surface, view.message, pygame.Rect(body.x, body.y, body.width, body.height), s)
+            body = pygame.Rect(body.x, body.y + used, body.width, body.height - used)
         if view.help:
             draw_card(surface, view.help, body, s)
         else:
@@ -116,8 +120,6 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
         _prompt(surface, view.prompt, lower, s)
         _sheet_or_help(surface, view, right, s)
-    if view.message and view.mode == "setup":
-        _banner(surface, view.message, pygame.Rect(int(w * 0.05), header_h, int(w * 0.9), h), s)
 
 
 def status_line(status: str, size: int, least: int, width: int) -> tuple[int, str]:

@@ -531,6 +531,32 @@ def test_a_message_leaves_the_menu_rows_to_choose_from_and_the_cursor_in_sight(m
         monkeypatch.undo()
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_setup_message_is_above_the_menu_rows_not_over_the_cursors(size, monkeypatch):
+    """The setup menu's banner was drawn over its first rows, where the cursor usually is (the
+    games page after a game was put away: 'Thirteen' hidden under the news of it)."""
+    from controller.setup_menu import SetupMenu
+    from display import render as render_module
+    from display.theme import ACCENT, INFO_BG
+
+    filled = []
+    real_rect = pygame.draw.rect
+
+    def rect(surface, colour, area, *args, **kw):
+        if not args:                                   # (a filled box, not an outline)
+            filled.append((tuple(colour), pygame.Rect(area)))
+        return real_rect(surface, colour, area, *args, **kw)
+
+    monkeypatch.setattr(pygame.draw, "rect", rect)
+    menu = SetupMenu()
+    menu.message = MessageView("Nobody played Thirteen (Ann, Bob) for 32 minutes: it was put away and kept for the "
+                               "staff. Choose a game.", "info")
+    render_module.render(pygame.Surface(size), menu.view())
+    [banner] = [r for colour, r in filled if colour == INFO_BG]
+    [cursor] = [r for colour, r in filled if colour == ACCENT]
+    assert cursor.top >= banner.bottom
+
+
 def _screens_of(game: str, tray_image) -> list[TableView]:
     """A game's screens from its start to its end (4 to 6 players): each decision (menu, sheet
     full of previews), the wait for dice before it, one under a message banner, the help card."""
