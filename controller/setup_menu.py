@@ -15,12 +15,13 @@ The menu is a plain state machine (no clock, no pygame): `view()` gives the `Tab
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
 from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
+from .short_panel import without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
 
 # pages, in order
@@ -128,11 +129,13 @@ class SetupMenu:
     """The setup pages as a state machine fed with button events."""
 
     def __init__(self, games: Mapping[str, type[GameState]] = GAMES, defaults: Any = None,
-                 max_rows: int = 10, screen_size: tuple[int, int] = SMALLEST_SCREEN) -> None:
+                 max_rows: int = 10, screen_size: tuple[int, int] = SMALLEST_SCREEN,
+                 buttons: frozenset[str] | None = None) -> None:
         if not games:
             raise ValueError("no games to choose from")
         self.games: list[type[GameState]] = list(games.values())
         self.defaults = defaults or SetupDefaults()
+        self.buttons = buttons           # the panel's, where known: hints name no button it lacks
         self.max_rows = max(3, max_rows)
         self.done: SetupResult | None = None
         self.last: SetupResult | None = None     # the game just played, kept for "play again"
@@ -463,7 +466,7 @@ class SetupMenu:
         items = [SetupItem(r.label, r.value, i == cursor) for i, r in enumerate(rows)]
         return TableView(mode="setup", title=_TITLES[self.page],
                          status=f"{self.game.title} · step {PAGES.index(self.page) + 1} of {len(PAGES)}",
-                         setup=self._window(items, cursor), prompt=self._prompt(rows[cursor]),
+                         setup=self._window(items, cursor), prompt=self._panel_prompt(rows[cursor]),
                          message=self.message,
                          help=self._help())
 
@@ -514,6 +517,11 @@ class SetupMenu:
         head = [SetupItem("...", f"{above} more")] if above else []
         tail = [SetupItem("...", f"{below} more")] if below else []
         return tuple(head + shown + tail)
+
+    def _panel_prompt(self, row: _Row) -> PromptView:
+        """The prompt, its hint naming no button the panel lacks (a "< Back" row stands for BACK)."""
+        prompt = self._prompt(row)
+        return replace(prompt, hint=without_missing(prompt.hint, self.buttons, ("HINT", "BACK")))
 
     def _prompt(self, row: _Row) -> PromptView:
         if isinstance(self.editing, _NameEdit):

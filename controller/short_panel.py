@@ -62,6 +62,18 @@ def has_hold_buttons(panel: frozenset[str] | None) -> bool:
     return panel is None or any(name.startswith("HOLD") for name in panel)
 
 
+def has_button(panel: frozenset[str] | None, name: str) -> bool:
+    """Whether this panel may have the button `name` (a hint must not send players to one it lacks)."""
+    return panel is None or name in panel
+
+
+def without_missing(hint: str, panel: frozenset[str] | None, names: tuple[str, ...]) -> str:
+    """`hint` ("UP/DOWN choose · HINT: how to play") without the parts that start with one of the
+    buttons `names` this panel is known to lack."""
+    parts = [p for p in hint.split(" · ") if not any(p.startswith(n) and not has_button(panel, n) for n in names)]
+    return " · ".join(parts)
+
+
 def reworded(text: str, words: Mapping[str, str]) -> str:
     """`text` with BACK and ABANDON named as this panel has them ("Press BACK" → "Hold UP")."""
     for name, word in words.items():

@@ -28,7 +28,7 @@ from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
-from .short_panel import aliased, button_words, reworded
+from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import TableLog
 
 log = logging.getLogger(__name__)
@@ -114,12 +114,14 @@ class TableFlow:
                  rng: random.Random | None = None, over_hint: str = "",
                  check_below: float = CHECK_BELOW, check_seconds: float = 4.0,
                  words: Mapping[str, str] | None = None, screen_size: tuple[int, int] = SMALLEST_SCREEN,
-                 hold_buttons: bool = True):
+                 panel: frozenset[str] | None = None):
         self.state = state
         # what the screen calls BACK and ABANDON: a panel without them has long UP and DOWN
         self.words = dict(words) if words else button_words(None)
-        # False: a panel without HOLD1..5, whose dice are held with the menu's die lines
-        self.hold_buttons = hold_buttons
+        # the buttons of a panel known to lack some (None: any): HOLD1..5 (the menu's die lines
+        # hold the dice without them) and HINT are named only where they are
+        self.hold_buttons = has_hold_buttons(panel)
+        self.hint_button = has_button(panel, "HINT")
         # dice the table draws itself (Throw.drawn, controller.draws); the values are journaled
         # like any throw, so a resumed game replays them
         self.rng = rng
@@ -1001,8 +1003,8 @@ class TableFlow:
                 key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
             # a long OK corrects the dice just accepted while it can, else enters the throw by hand
             by_hand = "" if self.correction_offered is not None or exp.drawn else "hold OK: enter the dice"
-            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(), by_hand,
-                                          "HINT: how to play") if h)
+            how = "HINT: how to play" if self.hint_button else ""
+            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(), by_hand, how) if h)
             return PromptView(who, text + key, hint=hint)
         assert isinstance(exp, Decide)
         if not self.choices_shown:

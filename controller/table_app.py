@@ -26,7 +26,7 @@ from .idle import IdleWatch, left_message
 from .journal import Journal, recover
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu
-from .short_panel import aliased, button_words, has_hold_buttons, panel_buttons
+from .short_panel import aliased, button_words, panel_buttons
 from .table import OVER, TableFlow
 from .tablelog import LogError, OtherVersion, TableLog
 from .watchdog import Watchdog
@@ -75,8 +75,10 @@ class TableApp:
         # a full frame is taken only when the tray is still and a reading is wanted
         self.two_streams = hasattr(getattr(frames, "source", frames), "read_lores")
         self.journal_dir = Path(config.table.journal_dir)
+        self.panel = panel_buttons(config.buttons)     # (None: any button may come)
         self.menu = SetupMenu(defaults=SetupDefaults(config.table.game, config.table.players,
-                                                     config.table.options), screen_size=screen.size)
+                                                     config.table.options),
+                              screen_size=screen.size, buttons=self.panel)
         self.flow: TableFlow | None = None
         self.runner: TableRunner | None = None
         self.journal: Journal | None = None
@@ -172,9 +174,7 @@ class TableApp:
                               confirm_seconds=self.config.table.confirm_seconds,
                               check_below=self.config.table.check_below,
                               check_seconds=self.config.table.check_seconds,
-                              words=button_words(panel_buttons(self.config.buttons)),
-                              screen_size=self.screen.size,
-                              hold_buttons=has_hold_buttons(panel_buttons(self.config.buttons)))
+                              words=button_words(self.panel), screen_size=self.screen.size, panel=self.panel)
         tracker = SettleTracker(self.config.vision.settle_config())
         self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
         if resumed:
@@ -387,7 +387,7 @@ class TableApp:
 
     def _fresh_menu(self, message: MessageView | None = None) -> None:
         """The setup menu as the café set it up (not the last group's names and rules)."""
-        self.menu = SetupMenu(defaults=self.menu.defaults)
+        self.menu = SetupMenu(defaults=self.menu.defaults, buttons=self.panel)
         if message is not None:
             self.menu.message = message
         self._menu_used = False

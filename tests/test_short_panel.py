@@ -32,12 +32,26 @@ def test_a_panel_without_hold_buttons_is_not_told_to_press_them(tmp_path):
 
     panel = '[buttons]\ntype = "gpio"\npins = { UP = 27, DOWN = 22, OK = 17 }\n'
     three = table_app(tmp_path, NoFrames(), FakeButtons(), table=panel)
+    assert "HINT" not in three.flow.view().prompt.hint              # (nor HINT, while waiting for a throw)
     three.flow.on_reading(reading([6, 6, 6, 3, 3]))
     three.flow.on_button(Press("OK"))
     hint = three.flow.view().prompt.hint
     assert three.flow.phase == DECIDE and "HOLD" not in hint and hint.startswith("OK on a die holds it")
     flow, _ = three_button_flow()                  # (a flow told nothing of its panel: it may have them)
     assert flow.view().prompt.hint.startswith("HOLD 1-5 keep dice")
+
+
+def test_the_setup_menu_of_a_three_button_panel_names_no_hint_or_back_button():
+    """The games page said "HINT: how to play" and the last page "BACK: change something" on a
+    panel of UP, DOWN and OK (its "< Back" rows stand for BACK)."""
+    from controller.setup_menu import SetupMenu
+
+    menu = SetupMenu(buttons=panel_buttons(THREE))
+    assert menu.view().prompt.hint == "UP/DOWN choose · OK next · hold OK: start now"
+    assert "HINT: how to play" in SetupMenu().view().prompt.hint
+    for _ in range(4):
+        menu.on_button("press", "OK")
+    assert menu.page == "start" and menu.view().prompt.hint == "OK: start the game"
 
 
 def test_long_up_and_down_stand_for_back_and_abandon_short_presses_do_not():
