@@ -2,7 +2,7 @@
 
 Ending it takes ABANDON twice (a long DOWN twice on a three-button panel), which no screen of a
 game in progress names, and which a secret choice in Pok'n Roll does not even take. So after
-`idle_minutes` (`[table]`) with no press and nothing moving in the tray, the screen asks *Still
+`idle_minutes` (`[table]`) with no press and no dice thrown, the screen asks *Still
 playing?*; any button answers it (and does nothing else: the OK of a passer-by must not score a
 box), and a game nobody claims within `STILL_PLAYING_SECONDS` is put away as abandoned (its
 journal kept, as for ABANDON) and the setup menu comes back. A table at the final standings, or

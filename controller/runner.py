@@ -45,6 +45,7 @@ class TableRunner:
         self.readings = 0
         self.last_read_ms = 0.0
         self.last_problems: set[str] = set()
+        self.settled = 0        # dice seen to come to rest (thrown or slid): someone is playing
 
     # ------------------------------------------------------------------------------ camera
     def feed_frame(self, image: np.ndarray, timestamp: float,
@@ -70,10 +71,12 @@ class TableRunner:
             return
         for event in events:
             if isinstance(event, FinalReading) and event.found:
-                self.flow.on_found_tray(event.reading)
+                self.flow.on_found_tray(event.reading)      # (lying there: nobody played)
             elif isinstance(event, FinalReading):
+                self.settled += 1
                 self.flow.on_reading(event.reading)
             elif isinstance(event, DiceMoved):
+                self.settled += 1
                 self.flow.on_dice_moved(event.reading, event.changed)
             elif isinstance(event, StateChanged) and event.new == SettleState.EMPTY:
                 self.flow.on_tray_empty()
@@ -100,11 +103,6 @@ class TableRunner:
         except Exception as exc:  # pragma: no cover - the flow handles its own errors
             log.exception("button %s could not be handled", event)
             self.flow.say(f"Button {getattr(event, 'name', '?')} could not be handled ({exc}).", "error")
-
-    @property
-    def tray_moving(self) -> bool:
-        """Whether the last frame saw motion in the tray (someone is playing)."""
-        return self.tracker.last_motion >= self.tracker.config.motion_fraction
 
     # ------------------------------------------------------------------------------ screen
     def camera_note(self) -> str:

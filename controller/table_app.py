@@ -263,9 +263,11 @@ class TableApp:
             self._last_frame_at = self.clock()
         if frame is not None and self.runner is not None:
             full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
+            settled = self.runner.settled
             self.runner.feed_frame(frame.image, frame.timestamp, full)
-            if self.runner.tray_moving:
-                self.idle.touch()              # (dice thrown: the players are there)
+            if self.runner.settled != settled:
+                self.idle.touch()              # (dice thrown and at rest: the players are there,
+                                               # where a noisy camera's frame of "motion" is not)
 
     def _step_buttons(self) -> None:
         for event in self.screen.events():

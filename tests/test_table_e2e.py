@@ -369,6 +369,25 @@ def test_a_game_left_alone_asks_still_playing_then_is_put_away_and_kept(tmp_path
     assert again.flow is None
 
 
+def test_a_throw_is_someone_playing_a_camera_frame_alone_is_not(tmp_path):
+    clock = Clock()
+    camera = TrayCamera(None)
+    app = table_app(tmp_path, camera, FakeButtons(), clock=clock, table="idle_minutes = 30\n")
+    for _ in range(10):
+        app.step()                                          # (frames of the empty tray)
+    clock.t += 25 * 60
+    camera.show("d12345.jpg")                               # a throw, 25 minutes in
+    for _ in range(40):
+        app.step()
+    assert app.flow.phase == CONFIRM                        # (read, shown)
+    clock.t += 10 * 60
+    app.step()
+    assert app.flow.view().message is None                  # 10 minutes after the throw: not asked
+    clock.t += 20 * 60
+    app.step()
+    assert app.flow.view().message.text.startswith("Still playing?")
+
+
 def test_the_standings_and_a_half_set_menu_left_alone_go_back_to_the_cafes_menu(tmp_path):
     """The final standings, or the last group's names and rules on the menu, are not what the
     next group should find: after idle_minutes the table shows the setup menu as configured."""
