@@ -872,6 +872,8 @@ class TableFlow:
                                               i in result.winners and not self.abandoned))
                 place += len(group)
             title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
+            if self.abandoned:
+                sheet_json = _without_previews(sheet_json)
             status = f"{state.title} abandoned: the scores so far" if self.abandoned else sheet.status
             hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
             prompt = self._named(PromptView("", "", hint=hint)) if hint else None
@@ -1034,6 +1036,18 @@ class TableFlow:
             return "hold OK: correct the dice"
         undo = self.take_back_offered
         return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""
+
+
+def _without_previews(sheet: dict) -> dict:
+    """A sheet's JSON without what the decision never made would have scored: an abandoned
+    game's "scores so far" showed the last dice's previews like scores, its player's column lit."""
+    def cell(c: dict) -> dict:
+        return {"text": "", "kind": "empty"} if c.get("kind") == "preview" else c
+
+    tables = [{**t, "active_column": None,
+               "rows": [{**r, "cells": [cell(c) for c in r["cells"]]} for r in t["rows"]]}
+              for t in sheet.get("tables", ())]
+    return {**sheet, "tables": tables}
 
 
 def _is_abandon(option) -> bool:

@@ -213,6 +213,22 @@ def test_abandon_needs_a_second_press_and_keeps_the_log():
     assert replay(flow.log).snapshot() == flow.state.snapshot()
 
 
+def test_an_abandoned_games_scores_so_far_show_no_previews_as_scores():
+    """Abandoned at a decision, the sheet under 'the scores so far' still showed what each box
+    would have scored with the last dice, drawn like scores, in the player's lit column."""
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    kinds = {c["kind"] for t in flow.view().sheet["tables"] for r in t["rows"] for c in r["cells"]}
+    assert "preview" in kinds
+    flow.on_button(Press("ABANDON"))
+    flow.on_button(Press("ABANDON"))
+    sheet = flow.view().sheet
+    kinds = {c["kind"] for t in sheet["tables"] for r in t["rows"] for c in r["cells"]}
+    assert flow.abandoned and "preview" not in kinds
+    assert all(t["active_column"] is None for t in sheet["tables"])
+    assert sheet["tables"][0]["rows"][-1]["cells"][0]["text"] == "0"       # (the totals stay)
+
+
 def test_view_names_the_player_and_shows_previews():
     flow, clock = make()
     settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
