@@ -26,10 +26,25 @@ class IdleWatch:
         self.idle_seconds = idle_seconds
         self.clock = clock
         self.since = clock()
+        self.unseen_before = 0.0      # how long nobody was there before the watch began (left_before)
 
     def touch(self) -> None:
-        """Someone is there: a button, dice moving."""
+        """Someone is there: a button, a throw."""
         self.since = self.clock()
+        self.unseen_before = 0.0
+
+    def left_before(self, seconds: float) -> None:
+        """Nobody was there for `seconds` before the watch began (a game resumed from a journal
+        last written then: the table was switched off over night): if that is `idle_seconds`
+        or more, the question is asked at once, with its whole time to answer it."""
+        if self.idle_seconds > 0 and seconds >= self.idle_seconds:
+            self.since = self.clock() - self.idle_seconds
+            self.unseen_before = seconds - self.idle_seconds
+
+    @property
+    def alone_for(self) -> float:
+        """Seconds since anyone was last seen, counting the time before the watch began."""
+        return self.left_for + self.unseen_before
 
     @property
     def left_for(self) -> float:
@@ -57,6 +72,14 @@ class IdleWatch:
 
 def left_message(title: str, players: tuple[str, ...] | list[str], seconds: float) -> str:
     """What the setup menu says after a game was put away for being left alone."""
-    minutes = int(seconds // 60)
-    return (f"Nobody played {title} ({', '.join(players)}) for {minutes} minutes: it was put away "
+    return (f"Nobody played {title} ({', '.join(players)}) for {_duration(seconds)}: it was put away "
             "and kept for the staff. Choose a game.")
+
+
+def _duration(seconds: float) -> str:
+    """"32 minutes", "12 hours", "3 days": as long as it was, to the unit that matters."""
+    minutes = int(seconds // 60)
+    for unit, size in (("day", 24 * 60), ("hour", 60)):
+        if minutes >= 2 * size:
+            return f"{minutes // size} {unit}s"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"

@@ -142,11 +142,22 @@ class TableApp:
             else:
                 self._archive(path, found.log.game)
             return
+        untouched = self._journal_age(path)
         self._start(found.state, found.log, resumed=True)
+        self.idle.left_before(untouched)
         if found.damage:
             self.flow.say(f"Resumed {found.state.title} for {', '.join(found.state.players)} after a restart, "
                           f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
                           + (f" (kept in {kept})." if kept else "."), "warning")
+
+    @staticmethod
+    def _journal_age(path: Path) -> float:
+        """Seconds since the journal was last written (0 if unknown or in the future: a Pi
+        without a clock battery may boot with a wrong time)."""
+        try:
+            return max(0.0, time.time() - path.stat().st_mtime)
+        except OSError:
+            return 0.0
 
     def start_new(self) -> None:
         result = self.menu.done
@@ -380,10 +391,10 @@ class TableApp:
         assert self.flow is not None
         state = self.flow.state
         log.info("%s (%s) left alone for %.0f minutes: put away", state.title, ", ".join(state.players),
-                 self.idle.left_for / 60)
+                 self.idle.alone_for / 60)
         if self.journal is not None:
             self._archive(self.journal_dir / CURRENT, f"{self.flow.log.game}-abandoned")
-        message = MessageView(left_message(state.title, state.players, self.idle.left_for), "info")
+        message = MessageView(left_message(state.title, state.players, self.idle.alone_for), "info")
         self.flow = self.runner = self.journal = None
         self._fresh_menu(message)
 

@@ -388,6 +388,34 @@ def test_a_throw_is_someone_playing_a_camera_frame_alone_is_not(tmp_path):
     assert app.flow.view().message.text.startswith("Still playing?")
 
 
+def test_a_game_resumed_from_last_nights_journal_asks_still_playing_at_once(tmp_path):
+    """The café closed with a game on the table: at opening the table resumed it, and the first
+    group had to wait idle_minutes (or guess ABANDON twice) for the menu. A journal untouched
+    for idle_minutes or more is asked about at once; a recent one (a power cut) is not."""
+    import os
+    import time
+
+    from controller.table_app import TableApp
+
+    clock = Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, table="idle_minutes = 30\n")
+    journal = tmp_path / "current.jsonl"
+    os.utime(journal, (time.time() - 10 * 60,) * 2)           # a power cut ten minutes ago
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock)
+    clock.t += 10                                               # (the "Resumed" notice has faded)
+    again.step()
+    assert again.flow is not None and again.flow.view().message is None
+    os.utime(journal, (time.time() - 12 * 3600,) * 2)          # last night
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock)
+    clock.t += 10
+    again.step()
+    assert again.flow.view().message.text.startswith("Still playing?")
+    clock.t += 120
+    again.step()
+    assert again.flow is None
+    assert again.menu.view().message.text.startswith("Nobody played Thirteen (Ann) for 12 hours: it was put away")
+
+
 def test_the_standings_and_a_half_set_menu_left_alone_go_back_to_the_cafes_menu(tmp_path):
     """The final standings, or the last group's names and rules on the menu, are not what the
     next group should find: after idle_minutes the table shows the setup menu as configured."""
