@@ -358,7 +358,7 @@ class TableApp:
         """OK at the final standings: a new game, unless the game ended a moment ago."""
         assert self.flow is not None and self._over_at is not None
         if self.clock() - self._over_at < STANDINGS_SECONDS:
-            self.flow.say("These are the final standings. Press OK again for a new game.")
+            self.flow.say("The game is over: these are the scores. Press OK again for a new game.")
             return
         self.finish_game()
 

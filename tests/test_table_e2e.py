@@ -326,7 +326,7 @@ def test_the_final_standings_survive_the_last_choices_ok_pressed_twice(tmp_path)
     assert app.flow.phase == OVER
     push("OK")                                              # the same OK, pressed twice
     assert app.flow is not None and app.flow.phase == OVER
-    assert "final standings" in app.flow.view().message.text
+    assert "Press OK again for a new game" in app.flow.view().message.text
     push("BACK")
     push("BACK")                                            # the last choice can still be taken back
     assert app.flow.phase == DECIDE and len(app.flow.log.inputs) == 3
