@@ -524,6 +524,57 @@ def test_the_kiosk_watches_motion_on_the_lores_stream_and_reads_full_frames(tmp_
     assert sorted(app.flow.pending or app.flow.tray_values) == [1, 2, 3, 4, 5]
 
 
+class TrayCamera(NoFrames):
+    """A camera that sees `image` (a fixture's name, None: bare felt), one frame a tenth of a second."""
+
+    def __init__(self, image: str | None = None):
+        super().__init__()
+        self.n = 0
+        self.show(image)
+
+    def show(self, image: str | None) -> None:
+        self.image = np.full((480, 640, 3), 60, np.uint8) if image is None else cv2.imread(str(FRAMES / image))
+
+    def read(self):
+        self.n += 1
+        return type("F", (), {"image": self.image, "timestamp": self.n * 0.1})()
+
+
+def test_dice_left_in_the_tray_are_not_the_new_games_first_throw(tmp_path):
+    """The staff review, on the kiosk itself: the last group's dice lie still in the tray when a
+    game starts; they were read and taken as the first player's throw within two seconds. Now the
+    screen says they do not count, and the next throw is read."""
+    camera = TrayCamera("d66235.jpg")
+    app = table_app(tmp_path, camera, FakeButtons())
+    for _ in range(40):
+        app.step()
+    assert app.flow.phase == WAIT_DICE and app.flow.log.inputs == []
+    assert "were there before: they do not count" in app.flow.view().message.text
+    camera.show(None)                                  # picked up...
+    for _ in range(5):
+        app.step()
+    camera.show("d12345.jpg")                          # ...and thrown
+    for _ in range(40):
+        app.step()
+    assert app.flow.phase in (CONFIRM, DECIDE)
+    assert sorted(app.flow.pending or app.flow.tray_values) == [1, 2, 3, 4, 5]
+
+
+def test_after_a_restart_the_dice_in_the_tray_are_not_the_awaited_throw(tmp_path):
+    """Ann kept 6 6 6 and is to throw two dice when the table restarts: the five dice lying in
+    the tray (her three and two from before) were read and applied as her throw."""
+    from controller.table_app import TableApp
+
+    app, push = _kiosk_after_a_throw(tmp_path)
+    for name in ("HOLD1", "HOLD2", "HOLD3", "OK"):           # keep 6 6 6, throw 2 again
+        push(name)
+    assert app.flow.phase == WAIT_DICE and len(app.flow.log.inputs) == 2
+    again = TableApp(app.config, app.screen, TrayCamera("d66611.jpg"), FakeButtons())
+    for _ in range(40):
+        again.step()
+    assert again.flow.phase == WAIT_DICE and len(again.flow.log.inputs) == 2
+
+
 def test_button_box_unplugged_is_shown_and_the_game_waits(tmp_path):
     box = FakeButtons()
     app = table_app(tmp_path, NoFrames(), box)
