@@ -1,0 +1,122 @@
+"""The settle tracker's guards, one behaviour a test: each of these was found missing by mutation
+testing (the tracker could be broken there and every other test still passed). They are what
+makes a reading final (docs/vision.md, the module docstring of vision/settle.py): the tray still
+for `still_frames` frames, `agree_readings` readings in a row that agree, motion seen however it
+comes (a slow creep, a small nudge), and a die changed after the throw never passing unnoticed."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from vision.settle import DiceMoved, FinalReading, SettleConfig, SettleState, SettleTracker
+from vision.synthetic import HandSpec, render_scene, render_tray
+from vision.types import Die, Reading, TrueDie
+
+K = SettleConfig().still_frames
+M = SettleConfig().agree_readings
+
+
+def reading_of(truth: list[TrueDie], values: list[int] | None = None) -> Reading:
+    """What a perfect reader would say about these dice (left to right)."""
+    dice = sorted(truth, key=lambda d: d.centre[0])
+    vals = values if values is not None else [d.value for d in dice]
+    return Reading(tuple(Die(v, d.box, d.centre, 0.95) for v, d in zip(vals, dice)))
+
+
+def still_frames(truth: list[TrueDie], n: int, seed0: int = 100):
+    return [render_scene(truth, seed=seed0 + i).image for i in range(n)]
+
+
+def feed(tracker: SettleTracker, frames, t0: float = 0.0, reading: Reading | None = None):
+    states, events = [], []
+    for i, frame in enumerate(frames):
+        states.append(tracker.update(frame, t0 + i / 10))
+        if reading is not None and tracker.wants_reading:
+            tracker.offer(reading)
+        events += tracker.drain_events()
+    return states, events
+
+
+def settled(values=(3, 5, 1, 6), seed=11):
+    shot = render_tray(list(values), seed=seed)
+    tracker = SettleTracker()
+    _, events = feed(tracker, still_frames(shot.truth, K + M + 1), reading=reading_of(shot.truth))
+    assert [e.throw for e in events if isinstance(e, FinalReading)] == [1]
+    return shot, tracker
+
+
+def test_only_the_last_agree_readings_in_a_row_make_a_reading_final():
+    """A reading is final when the last `agree_readings` readings agree: after one odd reading,
+    M - 1 agreeing ones are not enough, the M-th makes it final."""
+    shot = render_tray([3, 5, 1], seed=5)
+    good = reading_of(shot.truth)
+    odd = reading_of(shot.truth, [d.value for d in good.dice][:2] + [good.dice[2].value % 6 + 1])
+    tracker = SettleTracker()
+    frames = still_frames(shot.truth, K + M + 2)
+    offered = [odd] + [good] * M
+    finals = []
+    for i, frame in enumerate(frames):
+        tracker.update(frame, i / 10)
+        if tracker.still_frames >= K and offered:
+            tracker.offer(offered.pop(0))
+            finals.append((len(offered), tracker.final_reading()))
+    # (readings left to offer, final reading) after each offer
+    assert [f for _left, f in finals[:M]] == [None] * M          # the odd one, then M - 1 good ones
+    assert finals[M] == (0, good)
+
+
+def test_a_die_creeping_across_the_tray_never_lets_it_settle():
+    """A die still sliding, a pixel a frame (too little from one frame to the next to count as
+    motion), is caught by comparing with the first frame of the still spell: the tray never
+    settles while it creeps, and no reading of it becomes final."""
+    tracker = SettleTracker()
+    creeping = Reading((Die(4, (200, 200, 250, 250), (225, 225), 0.95),))
+    states, events = [], []
+    for i in range(6 * K):
+        frame = np.full((480, 640), 90, np.uint8)
+        frame[200:250, 200 + i:250 + i] = 230                        # one light die on dark felt
+        states.append(tracker.update(frame, i / 10))
+        if tracker.wants_reading:
+            tracker.offer(creeping)
+        events += tracker.drain_events()
+    assert tracker.still_frames < K
+    assert SettleState.SETTLED not in states
+    assert not any(isinstance(e, (FinalReading, DiceMoved)) for e in events)
+
+
+def test_a_die_nudged_half_its_size_without_a_hand_in_view_is_a_moved_die():
+    """A die knocked half its side (a bump of the table, a die pushed with a pen): a small patch
+    of the frame changes, and that is motion: the die is reported moved, the throw is the same."""
+    shot, tracker = settled()
+    k = 1
+    nudged = [dataclasses.replace(d, centre=(d.centre[0], d.centre[1] + 0.5 * d.size_px)) if j == k else d
+              for j, d in enumerate(shot.truth)]
+    after = reading_of(nudged)
+    states, events = feed(tracker, still_frames(nudged, K + M + 1, seed0=400), t0=10, reading=after)
+    assert states[0] is SettleState.MOVING
+    assert not any(isinstance(e, FinalReading) for e in events)
+    moved = [e for e in events if isinstance(e, DiceMoved)]
+    assert len(moved) == 1 and moved[0].throw == 1
+    index = sorted(range(len(nudged)), key=lambda j: nudged[j].centre[0]).index(k)
+    assert moved[0].moved == (index,) and moved[0].changed == ()
+    assert tracker.final_reading() == after
+
+
+def test_a_die_turned_over_where_it_lies_is_reported_changed():
+    """A hand reaches in and turns one die over without moving it: the dice are where they
+    were, but one shows another value. That is no "hand passed over": the die is reported
+    (moved and changed), never silently taken as the same throw."""
+    shot, tracker = settled()
+    before = tracker.final_reading()
+    hand = HandSpec(edge="left", pos=0.5, reach=150, width=90)
+    frames = [render_scene(shot.truth, seed=700 + i, hand=dataclasses.replace(hand, reach=80 + 40 * i)).image
+              for i in range(3)]
+    feed(tracker, frames, t0=20)
+    k = 2
+    turned = reading_of(shot.truth, [v if i != k else v % 6 + 1 for i, v in enumerate(before.values)])
+    _, events = feed(tracker, still_frames(shot.truth, K + M, seed0=800), t0=30, reading=turned)
+    assert not any(isinstance(e, FinalReading) for e in events)
+    (moved,) = [e for e in events if isinstance(e, DiceMoved)]
+    assert moved.moved == (k,) and moved.changed == (k,) and moved.previous == before
+    assert tracker.final_reading() == turned
