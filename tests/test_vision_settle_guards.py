@@ -120,3 +120,78 @@ def test_a_die_turned_over_where_it_lies_is_reported_changed():
     (moved,) = [e for e in events if isinstance(e, DiceMoved)]
     assert moved.moved == (k,) and moved.changed == (k,) and moved.previous == before
     assert tracker.final_reading() == turned
+
+
+def nudge(truth: list[TrueDie], ks, by: float = 0.5) -> list[TrueDie]:
+    """The dice `ks` pushed down by `by` of their side."""
+    return [dataclasses.replace(d, centre=(d.centre[0], d.centre[1] + by * d.size_px)) if j in ks else d
+            for j, d in enumerate(truth)]
+
+
+def test_half_the_dice_moved_is_still_the_same_throw():
+    """More than `max_moved_fraction` (half) of the dice moved is a new throw; exactly half is
+    not: two dice of four pushed aside are moved dice of the same throw."""
+    shot, tracker = settled()
+    moved_truth = nudge(shot.truth, (0, 2))
+    after = reading_of(moved_truth)
+    _, events = feed(tracker, still_frames(moved_truth, K + M + 1, seed0=450), t0=10, reading=after)
+    assert not any(isinstance(e, FinalReading) for e in events)
+    (moved,) = [e for e in events if isinstance(e, DiceMoved)]
+    order = sorted(range(4), key=lambda j: moved_truth[j].centre[0])
+    assert moved.moved == tuple(sorted(order.index(k) for k in (0, 2))) and moved.throw == 1
+
+
+def test_a_die_added_to_a_still_tray_is_a_new_throw():
+    """The count changed: whatever moved, that is a new throw (a FinalReading with the next
+    number), never dice of the old one."""
+    shot, tracker = settled()
+    extra = dataclasses.replace(shot.truth[0], value=2,
+                                centre=(shot.truth[0].centre[0], shot.truth[0].centre[1] + 2.2 * shot.truth[0].size_px))
+    more = list(shot.truth) + [extra]
+    after = reading_of(more)
+    _, events = feed(tracker, still_frames(more, K + M + 1, seed0=460), t0=10, reading=after)
+    assert not any(isinstance(e, DiceMoved) for e in events)
+    assert [(e.throw, e.reading) for e in events if isinstance(e, FinalReading)] == [(2, after)]
+
+
+def test_a_reading_offered_while_the_tray_moves_never_counts_towards_agreement():
+    """docs: readings offered while moving are dropped. The one taken on the last moving frame
+    does not make up one of the `agree_readings` of the still spell after it."""
+    shot = render_tray([3, 5, 1], seed=5)
+    good = reading_of(shot.truth)
+    other = render_tray([3, 5, 1], seed=6)
+    tracker = SettleTracker()
+    # the dice jump between two places, and the last moving frame is already the still tray's
+    moving = [render_scene(other.truth if i % 2 else shot.truth, seed=i).image for i in range(5)]
+    for i, frame in enumerate(moving):
+        tracker.update(frame, i / 10)
+        assert tracker.offer(good) is None
+    assert tracker.state is SettleState.MOVING
+    frames = still_frames(shot.truth, K + M + 1)
+    finals = []
+    for i, frame in enumerate(frames):
+        tracker.update(frame, 1 + i / 10)
+        if tracker.still_frames >= K:
+            tracker.offer(good)
+            finals.append(tracker.final_reading())
+    assert finals[:M - 1] == [None] * (M - 1) and finals[M - 1] == good
+
+
+def test_a_reading_that_disagrees_with_the_final_one_undoes_it():
+    """Already final, a reading that disagrees (something changed that the camera did not see
+    move) makes the tray unfinal again, and the readings after it decide anew: a new throw."""
+    shot, tracker = settled((3, 5, 1))
+    final = tracker.final_reading()
+    changed = reading_of(shot.truth, [final.values[0] % 6 + 1] + final.values[1:])
+    frames = still_frames(shot.truth, M + 1, seed0=600)
+    tracker.update(frames[0], 10)
+    tracker.offer(changed)
+    assert tracker.final_reading() is None and tracker.wants_reading
+    events = []
+    for i, frame in enumerate(frames[1:]):
+        tracker.update(frame, 10.1 + i / 10)
+        if tracker.wants_reading:
+            tracker.offer(changed)
+        events += tracker.drain_events()
+    assert tracker.final_reading() == changed
+    assert [(e.throw, e.reading) for e in events if isinstance(e, FinalReading)] == [(2, changed)]
