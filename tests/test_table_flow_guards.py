@@ -99,3 +99,128 @@ def test_the_camera_does_not_overrule_players_correcting_by_hand():
     assert flow.phase == CORRECT and flow.pending == [6, 6, 1, 3, 5] and flow.log.inputs == []
     flow.on_button(Press("OK", "hold"))
     assert flow.log.inputs[-1]["values"] == [6, 6, 1, 3, 5]
+
+
+# ------------------------------------------------------------ dice slid or turned, not thrown
+def moved(values, dx: int = 0, confidence: float = 0.95) -> Reading:
+    """The tray after a slide: the same places shifted by `dx` px (a die pushed, the others kept)."""
+    return Reading(tuple(die(i, v, confidence, dx=dx) for i, v in enumerate(values)))
+
+
+def test_a_die_turned_while_the_reading_is_shown_replaces_the_reading_shown():
+    """The reading is on screen for a moment before it counts; a die turned in that moment (the
+    tracker reports it moved and changed) is read again: the dice that count are the ones on
+    the tray, not the ones first shown."""
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    assert flow.phase == CONFIRM
+    flow.on_dice_moved(moved([6, 6, 4, 3, 5]), changed=[2])
+    assert flow.phase == CONFIRM and flow.pending == [6, 6, 4, 3, 5]
+    clock.t += 10
+    flow.tick()
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 6, 4, 3, 5]}]
+
+
+def test_a_die_turned_during_a_decision_is_refused_and_the_game_keeps_its_dice():
+    """While a player decides, a die turned over is not a new value: the game keeps the dice it
+    applied, says to put the die back, and nothing changes (docs/table.md: the game never
+    guesses, a held die is never silently changed)."""
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("HOLD1"))
+    flow.on_button(Press("HOLD2"))
+    before = snap(flow)
+    flow.on_dice_moved(moved([6, 6, 4, 3, 5]), changed=[2])
+    assert flow.tray_values == [6, 6, 2, 3, 5] and flow.holds == [True, True, False, False, False]
+    assert snap(flow) == before
+    assert flow.message.level == "warning" and "Die 3 was turned over" in flow.message.text
+
+
+def test_dice_slid_during_a_decision_move_with_the_tray_and_their_holds_are_cleared():
+    """A slide keeps the values but may change the dice's order left to right, so the hold
+    marks (by position) would now mark other dice: they are cleared and the players are asked
+    to check which dice are held; the dice on screen follow the tray."""
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("HOLD1"))
+    flow.on_button(Press("HOLD2"))
+    before = snap(flow)
+    slid = Reading((die(0, 2), die(1, 6), die(2, 6), die(3, 3), die(4, 5)))   # the 2 pushed to the left
+    flow.on_dice_moved(slid, changed=[])
+    assert snap(flow) == before
+    assert flow.tray_values == [2, 6, 6, 3, 5] and flow.tray_boxes == [d.box for d in slid.dice]
+    assert flow.holds == [False] * 5
+    assert "check which dice are held" in flow.message.text
+
+
+# --------------------------------------------------------------- journaled before it counts
+class Journal:
+    """A journal whose storage breaks once with an error the table does not expect (not a full
+    card: a driver fault), as a power cut at that moment would leave it: nothing written."""
+
+    def __init__(self):
+        self.lines: list = []
+        self.fail_next = False
+
+    def _write(self, line):
+        if self.fail_next:
+            self.fail_next = False
+            raise RuntimeError("the storage driver failed")
+        self.lines.append(line)
+
+    def append(self, data):
+        self._write(data)
+
+    def take_back(self):
+        self._write({"undo": True})
+
+
+def replayed(journal: Journal) -> list:
+    out: list = []
+    for line in journal.lines:
+        if line == {"undo": True}:
+            out.pop()
+        else:
+            out.append(line)
+    return out
+
+
+def test_a_move_that_could_not_be_journaled_never_counts():
+    """The move is journaled before it counts: when the journal write fails (the runner turns
+    the error into a message), the game is as it was and the journal and the game agree; the
+    next OK applies it, journaled."""
+    from controller.runner import TableRunner
+    from vision.settle import SettleTracker
+
+    journal = Journal()
+    flow, clock = make(on_apply=journal.append, on_take_back=journal.take_back)
+    runner = TableRunner(flow, SettleTracker(), read=lambda frame: Reading(()))
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    before = snap(flow)
+    journal.fail_next = True
+    runner.feed_button(Press("OK"))
+    assert snap(flow) == before and flow.log.inputs == replayed(journal) == []
+    assert flow.message.level == "error"
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    runner.feed_button(Press("OK"))
+    assert flow.log.inputs == replayed(journal) == [{"type": "dice", "player": 0, "values": [6, 6, 2, 3, 5]}]
+
+
+def test_a_take_back_that_could_not_be_journaled_is_not_taken_back():
+    """Taking a choice back is journaled before the game goes back: if that write fails, the
+    choice stands, as the journal says (a resume would replay it)."""
+    from controller.runner import TableRunner
+    from vision.settle import SettleTracker
+
+    journal = Journal()
+    flow, clock = make(on_apply=journal.append, on_take_back=journal.take_back)
+    runner = TableRunner(flow, SettleTracker(), read=lambda frame: Reading(()))
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "THREES")
+    flow.on_button(Press("OK"))
+    chosen = snap(flow)
+    runner.feed_button(Press("BACK"))
+    journal.fail_next = True
+    runner.feed_button(Press("BACK"))
+    assert snap(flow) == chosen and flow.log.inputs == replayed(journal)
+    assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "THREES"}
