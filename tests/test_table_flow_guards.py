@@ -11,7 +11,7 @@ import json
 import pytest
 
 from controller.rules import new_game
-from controller.table import CONFIRM, CORRECT, WAIT_DICE, TableFlow
+from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE, TableFlow
 from controller.tablelog import TableLog
 from table_helpers import Clock, Press
 from vision.types import Die, Problem, Reading
@@ -224,3 +224,61 @@ def test_a_take_back_that_could_not_be_journaled_is_not_taken_back():
     runner.feed_button(Press("BACK"))
     assert snap(flow) == chosen and flow.log.inputs == replayed(journal)
     assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "THREES"}
+
+
+# ------------------------------------------------------------------ whose dice are decided on
+def test_after_one_players_throw_the_next_decides_on_their_own_dice_not_the_tray():
+    """Betting Classic: after the bets Ann throws two dice again, and at once Cy decides what to
+    throw again from *his* recorded dice, while the tray shows Ann's. Cy's HOLD buttons number
+    his dice, nothing on the tray is marked as his, and what he keeps is his."""
+    flow, clock = make("classic", ("Ann", "Bob", "Cy"), {"variant": "betting"})
+    for values in ([5, 5, 5, 1, 2], [4, 4, 3, 2, 1], [6, 5, 3, 2, 1]):
+        settle_and_confirm(flow, clock, values)
+
+    def choose(label):
+        flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.label.startswith(label))
+        flow.on_button(Press("OK"))
+
+    for label in ("Bet 2", "Call", "Raise to 4", "Call", "Fold"):
+        choose(label)
+    for i in (1, 2, 3):
+        flow.on_button(Press(f"HOLD{i}"))
+    choose("Throw 2")
+    settle_and_confirm(flow, clock, [5, 5, 5, 3, 4])               # Ann's throw, on the tray
+    assert flow.expect.player == 2 and flow.phase == DECIDE
+    assert sorted(flow.tray_values) == [1, 2, 3, 5, 6] and flow.view().tray.dice == ()
+    ace = flow.tray_values.index(6)
+    flow.on_button(Press(f"HOLD{ace + 1}"))
+    choose("Throw 4")
+    assert flow.log.inputs[-1] == {"type": "reroll", "player": 2, "keep": [6]}
+
+
+# ------------------------------------------------------------- what BACK and ABANDON may undo
+def test_a_secret_card_is_not_taken_back_from_the_next_players_public_menu():
+    """docs/table.md: taking a choice back is not offered for a secret choice (anyone could
+    press BACK, and only its player knows whether it was a slip), on whichever menu comes next."""
+    flow, clock = make(game="objective-cards", players=("Ann", "Bob"))
+    settle_and_confirm(flow, clock, [3, 3, 3, 5, 5])
+    for _ in range(2):                                  # Ann's then Bob's secret card
+        flow.on_button(Press("OK"))
+        flow.on_button(Press("OK"))
+    assert not flow.expect.secret and flow.phase == DECIDE     # Ann's public stop-or-throw-again
+    before = snap(flow)
+    assert "undo" not in flow.view().prompt.hint
+    for _ in range(2):
+        flow.on_button(Press("BACK"))
+        assert snap(flow) == before and flow.log.inputs[-1]["player"] == 1
+
+
+def test_abandon_at_the_final_standings_does_not_turn_a_finished_game_into_an_abandoned_one():
+    """ABANDON ends a game being played; a game over has its winner, whatever is pressed."""
+    flow, clock = make(players=("Ann",))
+    while flow.phase != OVER:
+        settle_and_confirm(flow, clock, [1, 2, 3, 4, 6])
+        flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "option")
+        flow.on_button(Press("OK"))
+    for _ in range(2):
+        flow.on_button(Press("ABANDON"))
+    assert not flow.abandoned
+    view = flow.view()
+    assert view.title != "Game abandoned" and any(s.winner for s in view.standings)
