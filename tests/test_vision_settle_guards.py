@@ -195,3 +195,36 @@ def test_a_reading_that_disagrees_with_the_final_one_undoes_it():
         events += tracker.drain_events()
     assert tracker.final_reading() == changed
     assert [(e.throw, e.reading) for e in events if isinstance(e, FinalReading)] == [(2, changed)]
+
+
+def test_a_dark_die_moved_on_dark_felt_is_motion():
+    """Dark dice on dark felt differ from it by a few grey levels only (docs/vision.md: black
+    dice on black felt); one of them pushed across the tray is still motion, 25 grey levels
+    being well above the sensor's noise (`pixel_threshold`)."""
+    def frame(x):
+        img = np.full((480, 640), 60, np.uint8)
+        img[200:250, x:x + 50] = 85
+        return img
+
+    tracker = SettleTracker()
+    for i in range(K + 1):
+        tracker.update(frame(200), i / 10)
+    assert tracker.still_frames == K
+    assert tracker.update(frame(240), 1.0) is SettleState.MOVING and tracker.still_frames == 0
+
+
+def test_the_tray_is_called_unsteady_only_after_twice_the_readings_that_should_agree():
+    """Readings that disagree for a moment are normal while a tray settles; the players are
+    told "Readings disagree" only once twice `agree_readings` readings of the still tray have
+    not agreed."""
+    shot = render_tray([3, 5, 1], seed=5)
+    a = reading_of(shot.truth)
+    b = Reading(a.dice[:2])                              # a die seen in some frames only
+    tracker = SettleTracker()
+    unsteady = []
+    for i, frame in enumerate(still_frames(shot.truth, K + 2 * M)):
+        tracker.update(frame, i / 10)
+        if tracker.still_frames >= K:
+            tracker.offer(a if len(unsteady) % 2 else b)
+            unsteady.append(tracker.unsteady)
+    assert unsteady[:2 * M - 1] == [False] * (2 * M - 1) and unsteady[2 * M - 1]
