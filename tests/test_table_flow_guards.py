@@ -282,3 +282,20 @@ def test_abandon_at_the_final_standings_does_not_turn_a_finished_game_into_an_ab
     assert not flow.abandoned
     view = flow.view()
     assert view.title != "Game abandoned" and any(s.winner for s in view.standings)
+
+
+# ------------------------------------------------------------------- the moment to look again
+def test_a_reading_counts_by_itself_only_after_a_second_and_a_half():
+    """docs/table.md: the reading shown is accepted by itself after about a second and a half:
+    a second after it appears the players can still drop it with BACK."""
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    clock.t += 1.0
+    flow.tick()
+    assert flow.phase == CONFIRM and flow.log.inputs == []
+    flow.on_button(Press("BACK"))
+    assert flow.phase == WAIT_DICE and flow.log.inputs == []
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    clock.t += 1.5
+    flow.tick()
+    assert flow.phase == DECIDE and len(flow.log.inputs) == 1
