@@ -101,6 +101,20 @@ def test_the_camera_does_not_overrule_players_correcting_by_hand():
     assert flow.log.inputs[-1]["values"] == [6, 6, 1, 3, 5]
 
 
+def test_a_newer_tray_that_does_not_fit_drops_the_reading_being_shown():
+    """A newer still tray replaces the one being shown: if the dice are picked up or one falls
+    off the tray while "Read: ..." is on screen, that reading must not count a moment later."""
+    flow, clock = make()
+    before = snap(flow)
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    assert flow.phase == CONFIRM
+    flow.on_reading(reading([6, 6, 2, 3]))             # a die went off the tray
+    assert flow.phase == WAIT_DICE and "I see 4 dice" in flow.message.text
+    clock.t += 10
+    flow.tick()
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+
+
 # ------------------------------------------------------------ dice slid or turned, not thrown
 def moved(values, dx: int = 0, confidence: float = 0.95) -> Reading:
     """The tray after a slide: the same places shifted by `dx` px (a die pushed, the others kept)."""
