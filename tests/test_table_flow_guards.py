@@ -313,3 +313,24 @@ def test_a_reading_counts_by_itself_only_after_a_second_and_a_half():
     clock.t += 1.5
     flow.tick()
     assert flow.phase == DECIDE and len(flow.log.inputs) == 1
+
+
+def test_after_a_late_correction_the_next_correction_cancelled_applies_nothing():
+    """BACK while correcting leaves late-corrected dice "as they were read", but only those: the
+    next player's reading corrected and then cancelled must not bring the earlier dice back."""
+    flow, clock = make()
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("OK", "hold"))                 # late correction of Ann's dice
+    flow.on_button(Press("HOLD5"))
+    flow.on_button(Press("UP"))
+    flow.on_button(Press("OK", "hold"))
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "SIXES")
+    flow.on_button(Press("OK"))
+    assert flow.expect.player == 1
+    before = snap(flow)
+    flow.on_reading(reading([1, 2, 3, 4, 5]))           # Bob's throw, shown
+    flow.on_button(Press("OK", "hold"))                 # corrected, then cancelled: throw again
+    flow.on_button(Press("BACK"))
+    assert flow.phase == WAIT_DICE and snap(flow) == before
+    assert flow.message.text == "Correction cancelled: throw again."
+
