@@ -1,0 +1,66 @@
+"""The runner's guards, one behaviour a test: each of these was found missing by mutation
+testing (the runner could be broken there and every other test still passed)."""
+from __future__ import annotations
+
+import numpy as np
+
+from controller.rules import new_game
+from controller.runner import TableRunner
+from controller.table import CONFIRM, TableFlow
+from controller.tablelog import TableLog
+from table_helpers import Clock, Press
+from vision.settle import DiceMoved
+from vision.types import Die, Reading
+
+
+def die(i: int, value, confidence: float = 0.95) -> Die:
+    x = 40 + 80 * i
+    return Die(value, (x, 40, x + 50, 90), (x + 25, 65), confidence)
+
+
+def reading(values) -> Reading:
+    return Reading(tuple(die(i, v) for i, v in enumerate(values)))
+
+
+def make():
+    clock = Clock()
+    flow = TableFlow(new_game("thirteen", ["Ann", "Bob"]), TableLog("thirteen", ["Ann", "Bob"], {}), clock=clock)
+    return flow, clock
+
+
+def settle_and_confirm(flow, clock, values):
+    flow.on_reading(reading(values))
+    assert flow.phase == CONFIRM, flow.message
+    clock.t += 2.0
+    flow.tick()
+
+
+class ScriptedTracker:
+    """A settle tracker that reports what the test scripts, whatever the frames."""
+
+    def __init__(self):
+        self.events: list = []
+        self.wants_reading = False
+
+    def update(self, image, timestamp):
+        return None
+
+    def drain_events(self):
+        out, self.events = self.events, []
+        return out
+
+
+def test_dice_slid_during_a_decision_reach_the_table_as_moved_not_as_a_new_reading():
+    """The runner passes the tracker's DiceMoved on as such: the table then follows the slid
+    dice and clears the holds, which a mere new reading of the same values would not do."""
+    flow, clock = make()
+    tracker = ScriptedTracker()
+    runner = TableRunner(flow, tracker, read=lambda frame: Reading(()))
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    flow.on_button(Press("HOLD1"))
+    flow.on_button(Press("HOLD2"))
+    slid = Reading((die(0, 2), die(1, 6), die(2, 6), die(3, 3), die(4, 5)))
+    tracker.events.append(DiceMoved(slid, reading([6, 6, 2, 3, 5]), (0, 2), (), 1, 1.0))
+    runner.feed_frame(np.zeros((48, 64), np.uint8), 1.0)
+    assert flow.tray_values == [2, 6, 6, 3, 5] and flow.holds == [False] * 5
+    assert "check which dice are held" in flow.message.text
