@@ -228,3 +228,34 @@ def test_the_tray_is_called_unsteady_only_after_twice_the_readings_that_should_a
             tracker.offer(a if len(unsteady) % 2 else b)
             unsteady.append(tracker.unsteady)
     assert unsteady[:2 * M - 1] == [False] * (2 * M - 1) and unsteady[2 * M - 1]
+
+
+def test_an_empty_tray_becomes_final_without_a_throw():
+    """docs: an empty tray is a state (EMPTY), not a throw: emptying the tray after a throw is
+    no FinalReading (the table would say "I see 0 dice"), and the next throw is number 2."""
+    shot, tracker = settled()
+    empty = render_tray([], seed=3)
+    states, events = feed(tracker, [empty.image] + still_frames(empty.truth, K + M + 1, seed0=40), t0=10,
+                          reading=Reading(()))
+    assert tracker.state is SettleState.EMPTY and tracker.final_reading() == Reading(())
+    assert not any(isinstance(e, (FinalReading, DiceMoved)) for e in events)
+    again = render_tray([2, 2, 6], seed=9)
+    _, events = feed(tracker, still_frames(again.truth, K + M + 1, seed0=70), t0=20, reading=reading_of(again.truth))
+    assert [e.throw for e in events if isinstance(e, FinalReading)] == [2]
+
+
+def test_a_hand_that_passed_over_does_not_make_a_later_nudge_a_new_throw():
+    """The motion that counts towards "a new throw" is the motion since the last final reading:
+    a hand that passed over the tray and left it as it was is forgotten once the tray is final
+    again, so a die nudged after that is a moved die, not a new throw."""
+    shot, tracker = settled()
+    hand = HandSpec(edge="left", pos=0.5, reach=300, width=160)
+    frames = [render_scene(shot.truth, seed=700 + i, hand=dataclasses.replace(hand, reach=120 + 90 * i)).image
+              for i in range(3)]
+    _, events = feed(tracker, frames + still_frames(shot.truth, K + M, seed0=750), t0=20,
+                     reading=reading_of(shot.truth))
+    assert not any(isinstance(e, (FinalReading, DiceMoved)) for e in events)
+    nudged = nudge(shot.truth, (1,))
+    _, events = feed(tracker, still_frames(nudged, K + M + 1, seed0=800), t0=30, reading=reading_of(nudged))
+    assert not any(isinstance(e, FinalReading) for e in events)
+    assert len([e for e in events if isinstance(e, DiceMoved)]) == 1
