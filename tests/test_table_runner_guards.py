@@ -64,3 +64,29 @@ def test_dice_slid_during_a_decision_reach_the_table_as_moved_not_as_a_new_readi
     runner.feed_frame(np.zeros((48, 64), np.uint8), 1.0)
     assert flow.tray_values == [2, 6, 6, 3, 5] and flow.holds == [False] * 5
     assert "check which dice are held" in flow.message.text
+
+
+def test_a_reader_that_fails_for_a_while_loses_no_throw():
+    """A reader that raises becomes a bad frame (never an empty tray): when it works again, the
+    dice lying still on the tray are read and offered, without anyone having to touch them."""
+    from vision.settle import SettleConfig, SettleTracker
+    from vision.synthetic import render_tray
+
+    shot = render_tray([6, 6, 2, 3, 5], seed=21)
+    dice = sorted(shot.truth, key=lambda d: d.centre[0])
+    good = Reading(tuple(Die(d.value, d.box, d.centre, 0.95) for d in dice))
+    calls = []
+
+    def read(frame):
+        calls.append(1)
+        if len(calls) <= 6:
+            raise RuntimeError("the model could not be loaded")
+        return good
+
+    flow, clock = make()
+    config = SettleConfig()
+    runner = TableRunner(flow, SettleTracker(config), read)
+    for i in range(config.still_frames + 6 + config.agree_readings + 2):
+        runner.feed_frame(shot.image, i / 10)
+    assert runner.camera_note() != "Tray empty"
+    assert flow.phase == CONFIRM and flow.pending == good.values
