@@ -90,3 +90,28 @@ def test_a_reader_that_fails_for_a_while_loses_no_throw():
         runner.feed_frame(shot.image, i / 10)
     assert runner.camera_note() != "Tray empty"
     assert flow.phase == CONFIRM and flow.pending == good.values
+
+
+def test_a_two_stream_camera_shows_the_tray_from_the_first_frame():
+    """With a low-resolution stream for motion (picamera2), the screen has the tray to show from
+    the first frame on, not only once the dice lie still; once a full frame was read, that one
+    is shown (the dice outlined on it are in its coordinates)."""
+    from vision.settle import SettleTracker
+    from vision.synthetic import render_tray
+
+    shot = render_tray([6, 6, 2, 3, 5], seed=21)
+    full = shot.image
+    lores = full[::4, ::4].copy()
+    fetched = []
+
+    def fetch_full():
+        fetched.append(1)
+        return full
+
+    flow, clock = make()
+    runner = TableRunner(flow, SettleTracker(), read=lambda frame: Reading(()))
+    runner.feed_frame(lores, 0.0, full=fetch_full)
+    assert runner.last_image is lores and not fetched
+    for i in range(1, 4):
+        runner.feed_frame(lores, i / 10, full=fetch_full)
+    assert fetched and runner.last_image is full
