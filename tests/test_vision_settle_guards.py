@@ -259,3 +259,49 @@ def test_a_hand_that_passed_over_does_not_make_a_later_nudge_a_new_throw():
     _, events = feed(tracker, still_frames(nudged, K + M + 1, seed0=800), t0=30, reading=reading_of(nudged))
     assert not any(isinstance(e, FinalReading) for e in events)
     assert len([e for e in events if isinstance(e, DiceMoved)]) == 1
+
+
+def test_the_flicker_rule_never_covers_a_die_that_moved_between_readings():
+    """The flicker rule is only for values (docs/table.md: the dice still, one read differently
+    from frame to frame): when some of the readings also place a die elsewhere, nothing is
+    final, however long it goes on, and the tray is called unsteady."""
+    shot = render_tray([3, 5, 1], seed=5)
+    a = reading_of(shot.truth)
+    b = Reading(tuple(dataclasses.replace(d, value=d.value % 6 + 1) if i == 1 else d for i, d in enumerate(a.dice)))
+    d2 = a.dice[2]
+    side = d2.box[2] - d2.box[0]
+    elsewhere = Reading(a.dice[:2] + (dataclasses.replace(d2, centre=(d2.centre[0], d2.centre[1] + 0.6 * side)),))
+    tracker = SettleTracker()
+    events = []
+    cycle = [a, b, elsewhere]
+    for i, frame in enumerate(still_frames(shot.truth, K + 3 * SettleConfig().unsure_after)):
+        tracker.update(frame, i / 10)
+        if tracker.wants_reading:
+            tracker.offer(cycle[i % 3])
+        events += tracker.drain_events()
+    assert tracker.final_reading() is None and tracker.unsteady
+    assert not any(isinstance(e, FinalReading) for e in events)
+
+
+def test_readings_before_a_motion_never_count_after_it():
+    """Readings agree within one still spell: after the tray moved, the readings taken before
+    it are gone, and `agree_readings` new ones are needed."""
+    shot = render_tray([3, 5, 1], seed=5)
+    good = reading_of(shot.truth)
+    tracker = SettleTracker()
+    frames = still_frames(shot.truth, K + M - 1)
+    for i, frame in enumerate(frames):
+        tracker.update(frame, i / 10)
+        if tracker.still_frames >= K:
+            tracker.offer(good)
+    assert tracker.final_reading() is None                     # M - 1 readings: not yet
+    other = render_tray([3, 5, 1], seed=6)
+    tracker.update(render_scene(other.truth, seed=50).image, 5.0)     # the tray is knocked
+    assert tracker.state is SettleState.MOVING
+    finals = []
+    for i, frame in enumerate(still_frames(shot.truth, K + M, seed0=60)):
+        tracker.update(frame, 6 + i / 10)
+        if tracker.still_frames >= K:
+            tracker.offer(good)
+            finals.append(tracker.final_reading())
+    assert finals[:M - 1] == [None] * (M - 1) and finals[M - 1] == good
