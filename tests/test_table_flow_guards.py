@@ -334,3 +334,19 @@ def test_after_a_late_correction_the_next_correction_cancelled_applies_nothing()
     assert flow.phase == WAIT_DICE and snap(flow) == before
     assert flow.message.text == "Correction cancelled: throw again."
 
+
+
+def test_players_correcting_take_their_time():
+    """While correcting, nothing counts by itself: the values count when the players accept
+    them (OK on the last die, or a long OK)."""
+    flow, clock = make()
+    flow.on_reading(reading([6, 6, None, 3, 5]))
+    flow.on_button(Press("OK", "hold"))
+    assert flow.phase == CORRECT
+    clock.t += 60
+    flow.tick()
+    assert flow.phase == CORRECT and flow.log.inputs == []
+    flow.on_button(Press("HOLD3"))
+    flow.on_button(Press("UP"))                                  # (an unread die starts at 1)
+    flow.on_button(Press("OK", "hold"))
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 6, 2, 3, 5]}]
