@@ -168,7 +168,7 @@ def test_dice_slid_during_a_decision_move_with_the_tray_and_their_holds_are_clea
 
 
 # --------------------------------------------------------------- journaled before it counts
-class Journal:
+class FlakyJournal:
     """A journal whose storage breaks once with an error the table does not expect (not a full
     card: a driver fault), as a power cut at that moment would leave it: nothing written."""
 
@@ -189,7 +189,7 @@ class Journal:
         self._write({"undo": True})
 
 
-def replayed(journal: Journal) -> list:
+def replayed(journal: FlakyJournal) -> list:
     out: list = []
     for line in journal.lines:
         if line == {"undo": True}:
@@ -206,7 +206,7 @@ def test_a_move_that_could_not_be_journaled_never_counts():
     from controller.runner import TableRunner
     from vision.settle import SettleTracker
 
-    journal = Journal()
+    journal = FlakyJournal()
     flow, clock = make(on_apply=journal.append, on_take_back=journal.take_back)
     runner = TableRunner(flow, SettleTracker(), read=lambda frame: Reading(()))
     flow.on_reading(reading([6, 6, 2, 3, 5]))
@@ -226,7 +226,7 @@ def test_a_take_back_that_could_not_be_journaled_is_not_taken_back():
     from controller.runner import TableRunner
     from vision.settle import SettleTracker
 
-    journal = Journal()
+    journal = FlakyJournal()
     flow, clock = make(on_apply=journal.append, on_take_back=journal.take_back)
     runner = TableRunner(flow, SettleTracker(), read=lambda frame: Reading(()))
     settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
