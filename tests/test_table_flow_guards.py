@@ -150,10 +150,10 @@ def test_a_die_turned_during_a_decision_is_refused_and_the_game_keeps_its_dice()
     assert flow.message.level == "warning" and "Die 3 was turned over" in flow.message.text
 
 
-def test_dice_slid_during_a_decision_move_with_the_tray_and_their_holds_are_cleared():
-    """A slide keeps the values but may change the dice's order left to right, so the hold
-    marks (by position) would now mark other dice: they are cleared and the players are asked
-    to check which dice are held; the dice on screen follow the tray."""
+def test_dice_slid_during_a_decision_move_with_the_tray_and_their_holds_follow_them():
+    """A slide keeps the values but may change the dice's order left to right: the hold marks
+    must follow the dice held (the two 6s), not stay on the places that now hold other dice;
+    the dice on screen follow the tray."""
     flow, clock = make()
     settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
     flow.on_button(Press("HOLD1"))
@@ -163,8 +163,8 @@ def test_dice_slid_during_a_decision_move_with_the_tray_and_their_holds_are_clea
     flow.on_dice_moved(slid, changed=[])
     assert snap(flow) == before
     assert flow.tray_values == [2, 6, 6, 3, 5] and flow.tray_boxes == [d.box for d in slid.dice]
-    assert flow.holds == [False] * 5
-    assert "check which dice are held" in flow.message.text
+    assert flow.holds == [False, True, True, False, False]
+    assert flow.message.text == "Dice moved: the dice held stay held."
 
 
 # --------------------------------------------------------------- journaled before it counts
@@ -247,7 +247,8 @@ def test_after_one_players_throw_the_next_decides_on_their_own_dice_not_the_tray
     his dice, nothing on the tray is marked as his, and what he keeps is his."""
     flow, clock = make("classic", ("Ann", "Bob", "Cy"), {"variant": "betting"})
     for values in ([5, 5, 5, 1, 2], [4, 4, 3, 2, 1], [6, 5, 3, 2, 1]):
-        settle_and_confirm(flow, clock, values)
+        flow.on_tray_empty()                  # each picks the dice up (else 3 2 1 lying where
+        settle_and_confirm(flow, clock, values)   # Bob's lay are his dice, only moved)
 
     def choose(label):
         flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.label.startswith(label))
@@ -260,7 +261,9 @@ def test_after_one_players_throw_the_next_decides_on_their_own_dice_not_the_tray
     choose("Throw 2")
     settle_and_confirm(flow, clock, [5, 5, 5, 3, 4])               # Ann's throw, on the tray
     assert flow.expect.player == 2 and flow.phase == DECIDE
-    assert sorted(flow.tray_values) == [1, 2, 3, 5, 6] and flow.view().tray.dice == ()
+    assert sorted(flow.tray_values) == [1, 2, 3, 5, 6]
+    tray = flow.view().tray                 # his recorded dice drawn and numbered, not Ann's tray
+    assert tray.caption.startswith("Cy's throw, as recorded") and len(tray.dice) == 5
     ace = flow.tray_values.index(6)
     flow.on_button(Press(f"HOLD{ace + 1}"))
     choose("Throw 4")
@@ -288,6 +291,7 @@ def test_abandon_at_the_final_standings_does_not_turn_a_finished_game_into_an_ab
     """ABANDON ends a game being played; a game over has its winner, whatever is pressed."""
     flow, clock = make(players=("Ann",))
     while flow.phase != OVER:
+        flow.on_tray_empty()                  # the dice picked up and thrown, the same each time
         settle_and_confirm(flow, clock, [1, 2, 3, 4, 6])
         flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "option")
         flow.on_button(Press("OK"))

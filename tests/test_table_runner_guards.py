@@ -52,7 +52,7 @@ class ScriptedTracker:
 
 def test_dice_slid_during_a_decision_reach_the_table_as_moved_not_as_a_new_reading():
     """The runner passes the tracker's DiceMoved on as such: the table then follows the slid
-    dice and clears the holds, which a mere new reading of the same values would not do."""
+    dice and their holds follow them, which a mere new reading of the same values would not do."""
     flow, clock = make()
     tracker = ScriptedTracker()
     runner = TableRunner(flow, tracker, read=lambda frame: Reading(()))
@@ -62,13 +62,14 @@ def test_dice_slid_during_a_decision_reach_the_table_as_moved_not_as_a_new_readi
     slid = Reading((die(0, 2), die(1, 6), die(2, 6), die(3, 3), die(4, 5)))
     tracker.events.append(DiceMoved(slid, reading([6, 6, 2, 3, 5]), (0, 2), (), 1, 1.0))
     runner.feed_frame(np.zeros((48, 64), np.uint8), 1.0)
-    assert flow.tray_values == [2, 6, 6, 3, 5] and flow.holds == [False] * 5
-    assert "check which dice are held" in flow.message.text
+    assert flow.tray_values == [2, 6, 6, 3, 5] and flow.holds == [False, True, True, False, False]
+    assert flow.message.text == "Dice moved: the dice held stay held."
 
 
 def test_a_reader_that_fails_for_a_while_loses_no_throw():
     """A reader that raises becomes a bad frame (never an empty tray): when it works again, the
-    dice lying still on the tray are read and offered, without anyone having to touch them."""
+    dice lying still on the tray since the throw are read and offered, without anyone having
+    to touch them."""
     from vision.settle import SettleConfig, SettleTracker
     from vision.synthetic import render_tray
 
@@ -86,7 +87,10 @@ def test_a_reader_that_fails_for_a_while_loses_no_throw():
     flow, clock = make()
     config = SettleConfig()
     runner = TableRunner(flow, SettleTracker(config), read)
-    for i in range(config.still_frames + 6 + config.agree_readings + 2):
+    empty = render_tray([], seed=21).image              # the tray before the throw (dice found
+    for i in range(3):                                  # lying there from the start are no throw)
+        runner.feed_frame(empty, i / 10)
+    for i in range(3, 3 + config.still_frames + 6 + config.agree_readings + 2):
         runner.feed_frame(shot.image, i / 10)
     assert runner.camera_note() != "Tray empty"
     assert flow.phase == CONFIRM and flow.pending == good.values
