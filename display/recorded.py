@@ -18,6 +18,7 @@ Box = tuple[int, int, int, int]
 BACKGROUND = (52, 44, 38)      # BGR: slate, unlike any felt
 DIE = (236, 238, 240)
 PIP = (30, 28, 28)
+# (the pip layout of vision.synthetic's renderer, written again: display imports nothing from vision)
 _A = 0.27
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0.0, 0.0),),

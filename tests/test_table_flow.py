@@ -916,10 +916,7 @@ def test_betting_classic_draws_the_dice_decided_on_not_another_players_tray():
 def test_the_held_dice_note_goes_inside_the_prompts_own_brackets():
     flow, clock = make()
     settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
-    flow.on_button(Press("HOLD1"))
-    flow.on_button(Press("HOLD2"))
-    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
-    flow.on_button(Press("OK"))
+    hold_and_rethrow(flow, [1, 2])
     assert flow.view().prompt.text == "Ann: throw 3 dice again (throw 2 of 3, 2 held stay)"
 
 
@@ -984,9 +981,7 @@ def test_correcting_a_die_the_camera_could_not_read_starts_on_that_die():
     assert not any(m.doubtful for m in flow.view().tray.dice)     # set by the players
     flow.on_button(Press("OK", "hold"))
     assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [5, 6, 3, 6, 2]}]
-    flow.on_button(Press("HOLD1"))                                 # then the next throw, as usual
-    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
-    flow.on_button(Press("OK"))
+    hold_and_rethrow(flow, [1])                                    # then the next throw, as usual
     settle_and_confirm(flow, clock, [5, 1, 1, 4, 4])
     assert flow.log.inputs[-1] == {"type": "dice", "player": 0, "values": [1, 1, 4, 4]}
 
@@ -996,10 +991,7 @@ def test_held_dice_taken_out_of_the_tray_are_asked_back_not_thrown_again():
     said "Fix the tray or throw again": a second try at the throw. It asks for the held dice."""
     flow, clock = make()
     settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
-    flow.on_button(Press("HOLD1"))
-    flow.on_button(Press("HOLD2"))
-    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
-    flow.on_button(Press("OK"))
+    hold_and_rethrow(flow, [1, 2])
     before = snap(flow)
     flow.on_reading(reading([1, 4, 4]))
     assert flow.phase == WAIT_DICE and snap(flow) == before
@@ -1015,10 +1007,7 @@ def test_while_a_throw_is_awaited_the_caption_names_only_the_held_dice():
     the caption said "Dice: 6 6 2 3 5": Ann's dice, as if they were Bob's."""
     flow, clock = make()
     settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
-    flow.on_button(Press("HOLD1"))
-    flow.on_button(Press("HOLD2"))
-    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == "reroll")
-    flow.on_button(Press("OK"))
+    hold_and_rethrow(flow, [1, 2])
     assert flow.view().tray.caption == "Held: 6 6"
     settle_and_confirm(flow, clock, [6, 6, 1, 4, 4])
     assert flow.view().tray.caption == "Dice: 6 6 1 4 4"          # deciding: the dice decided on

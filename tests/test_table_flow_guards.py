@@ -6,14 +6,13 @@ table can make: these tests script readings and presses as the players would (do
 and check that the game is left exactly as it was whenever it should be."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from controller.rules import new_game
 from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE, TableFlow
 from controller.tablelog import TableLog
 from table_helpers import Clock, Press
+from test_table_flow import snap
 from vision.types import Die, Problem, Reading
 
 
@@ -31,10 +30,6 @@ def make(game="thirteen", players=("Ann", "Bob"), options=None, **kw):
     flow = TableFlow(new_game(game, list(players), options), TableLog(game, list(players), dict(options or {})),
                      clock=clock, **kw)
     return flow, clock
-
-
-def snap(flow):
-    return json.dumps(flow.state.snapshot(), sort_keys=True), len(flow.log.inputs)
 
 
 def settle_and_confirm(flow, clock, values):

@@ -13,29 +13,10 @@ from vision.settle import DiceMoved, FinalReading, SettleConfig, SettleState, Se
 from vision.synthetic import HandSpec, render_scene, render_tray
 from vision.types import Die, Reading, TrueDie
 
+from test_vision_settle import feed, reading_of, still_frames
+
 K = SettleConfig().still_frames
 M = SettleConfig().agree_readings
-
-
-def reading_of(truth: list[TrueDie], values: list[int] | None = None) -> Reading:
-    """What a perfect reader would say about these dice (left to right)."""
-    dice = sorted(truth, key=lambda d: d.centre[0])
-    vals = values if values is not None else [d.value for d in dice]
-    return Reading(tuple(Die(v, d.box, d.centre, 0.95) for v, d in zip(vals, dice)))
-
-
-def still_frames(truth: list[TrueDie], n: int, seed0: int = 100):
-    return [render_scene(truth, seed=seed0 + i).image for i in range(n)]
-
-
-def feed(tracker: SettleTracker, frames, t0: float = 0.0, reading: Reading | None = None):
-    states, events = [], []
-    for i, frame in enumerate(frames):
-        states.append(tracker.update(frame, t0 + i / 10))
-        if reading is not None and tracker.wants_reading:
-            tracker.offer(reading)
-        events += tracker.drain_events()
-    return states, events
 
 
 def settled(values=(3, 5, 1, 6), seed=11):
