@@ -341,8 +341,9 @@ def _hint_lines(hint: str, size: int, width: int) -> list[str]:
     shrunk onto one line of a small screen was too small to read across a table), every part on
     a line: what a player is not told, he cannot do ("hold OK: correct Maximiliana's dice" and
     "HINT: how to play" were left off a hint cut at 2 lines under a menu, 3 without). A part too
-    wide for a line alone is cut when drawn. Never shrunk: the overflow put on the last line used
-    to be, to 10 px at 800x480."""
+    wide for a line alone goes on between its words ("hold OK: play again (8 names)" on the setup
+    menu: cut, it hid the names and the parts after it). Never shrunk: the overflow put on the
+    last line used to be, to 10 px at 800x480."""
     if not hint:
         return []
     f = theme.font(size)
@@ -350,6 +351,8 @@ def _hint_lines(hint: str, size: int, width: int) -> list[str]:
     for part in hint.split(" · "):
         if lines and f.size(f"{lines[-1]} · {part}")[0] <= width:
             lines[-1] = f"{lines[-1]} · {part}"
+        elif f.size(part)[0] > width:
+            lines.extend(wrap(part, size, width))
         else:
             lines.append(part)
     return lines
@@ -464,7 +467,14 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     about_size = int(30 * s)
     about_lines = wrap(about[:1].upper() + about[1:], about_size, body.width - int(32 * s))[:2] if about else []
     about_h = int(about_size * 1.15)
-    foot = int(40 * s) + len(about_lines) * about_h + (int(10 * s) if about_lines else 0)
+    # the buttons' hint on as many lines as its parts take, like the play screen's: on one line
+    # shrunk to fit, "hold OK: play again (8 names)" pushed "HINT: how to play" off its end
+    hint_size = theme.legible(28, s)
+    hint_step = int(hint_size * 1.12)
+    hint = view.prompt.hint or view.prompt.text if view.prompt else ""
+    hints = _hint_lines(hint, hint_size, body.width - int(32 * s))
+    foot = int(40 * s) + max(0, len(hints) - 1) * hint_step
+    foot += len(about_lines) * about_h + (int(10 * s) if about_lines else 0)
     line_h = min(int(60 * s), max(1, (body.height - foot) // max(1, len(view.setup) + 1)))
     size = max(int(line_h * 0.75), theme.min_text(s))
     for item in view.setup:
@@ -480,6 +490,6 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     for i, line in enumerate(about_lines):
         text(surface, line, (body.x + int(16 * s), body.bottom - foot + int(4 * s) + i * about_h), about_size,
              theme.ACCENT, max_width=body.width - int(32 * s))
-    if view.prompt:
-        text(surface, view.prompt.hint or view.prompt.text, (body.x + int(16 * s), body.bottom - int(40 * s)),
-             theme.legible(28, s), theme.MUTED, max_width=body.width - int(32 * s))
+    for i, line in enumerate(hints):
+        text(surface, line, (body.x + int(16 * s), body.bottom - int(40 * s) - (len(hints) - 1 - i) * hint_step),
+             hint_size, theme.MUTED, max_width=body.width - int(32 * s))

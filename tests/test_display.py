@@ -947,3 +947,37 @@ def test_a_card_that_fits_is_one_page_as_before():
     for game in GAMES:
         assert render_module.help_pages(help_card(REGISTRY[game]), "play", (800, 480)) == 1
     assert help_card(REGISTRY["thirteen"]).foot == CLOSE_HINT
+
+
+@pytest.mark.parametrize("size", SIZES + [(1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_setup_hint_with_play_again_and_eight_names_is_drawn_whole(size, monkeypatch):
+    """The games page's hint after a game names the players ("hold OK: play again (Ann, ...)"):
+    on one line, shrunk to fit, eight names of 12 letters pushed "HINT: how to play" off its
+    end at 800x480 and shrank it below the hint's size at 1024x600. Its parts go on lines of
+    their own, each whole at the hint's size, under the game's description, not over it."""
+    from controller.setup_menu import MAX_NAME, SetupDefaults, SetupMenu, SetupResult
+    from display import render as render_module
+    from display import theme
+
+    menu = SetupMenu(defaults=SetupDefaults(game="classic"))
+    menu.names = [f"{c}{'x' * (MAX_NAME - 1)}" for c in "ABCDEFGH"]
+    menu.count = 8
+    menu.last = SetupResult("classic", menu.players(), menu.options())
+    view = menu.view()
+    assert "play again (Axxxxxxxxxxx" in view.prompt.hint
+    drawn = []
+    real_text = render_module.text
+    monkeypatch.setattr(render_module, "text", lambda surface, line, pos, px, *a, **k: (
+        drawn.append((line, px, k.get("max_width"), real_text(surface, line, pos, px, *a, **k))), drawn[-1][3])[1])
+    surface = pygame.Surface(size)
+    render_module.render(surface, view)
+    s = theme.scale(surface)
+    [at] = [i for i, (line, *_) in enumerate(drawn) if line == view.prompt.text]
+    about, hint = drawn[at][3], drawn[at + 1:]                 # the hint: the last lines drawn
+    words = view.prompt.hint.replace(" · ", " ").split()
+    assert " ".join(line for line, *_ in hint).replace(" · ", " ").split() == words
+    for line, px, width, rect in hint:
+        assert px == theme.legible(28, s) and theme.font(px).size(line)[0] <= width, line
+    assert all(rect.top >= about.bottom for *_, rect in hint)
+    assert max(rect.bottom for *_, rect in hint) <= surface.get_height()
+
