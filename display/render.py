@@ -205,7 +205,8 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
     A disc covers no face tag, its own included (placed avoiding only the others, "3" hid a
     poker die's own "J"), no other die and no disc before it. The HELD mark goes on its own
     die, centred: placed beside a disc it sat under the next die (read as that die held), and
-    with no room beside (under a banner) it was left off."""
+    with no room beside (under a banner) it was left off; moved up or down on it off another
+    held die's (`apart_held`)."""
     tags = []
     for mark, r in zip(tray.dice, boxes):
         tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(face_tag(mark), True, theme.BG)
@@ -230,7 +231,35 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
             held_rect = pygame.Rect(0, 0, held_size[0] + 6, held_size[1] + 2)
             held_rect.center = r.center
         out.append((tags[i][0], tags[i][1], badge, held_rect))
-    return out
+    return apart_held(out, boxes)
+
+
+def apart_held(marks: list[tuple], boxes: list[pygame.Rect]) -> list[tuple]:
+    """`marks` with no HELD mark over another: a mark wider than its die (small dice, a tray
+    squeezed by a banner) ran into the next held die's ("HELDHELD" on two held dice side by
+    side). The later one goes below the earlier one, or above it, whichever moves them less,
+    the later one first and the earlier one for the rest, every mark's centre staying on its
+    own die; where even that does not part them they stay as they were."""
+    rects = [m[3] for m in marks]
+    for i in range(len(rects)):
+        for j in range(i):
+            mine, other = rects[i], rects[j]
+            if mine is None or other is None or not mine.colliderect(other):
+                continue
+            options = []
+            for sign in (1, -1):                                 # mine below the other, or above it
+                need = other.bottom + 1 - mine.top if sign > 0 else mine.bottom + 1 - other.top
+                room_mine = boxes[i].bottom - 1 - mine.centery if sign > 0 else mine.centery - boxes[i].top
+                room_other = other.centery - boxes[j].top if sign > 0 else boxes[j].bottom - 1 - other.centery
+                move = min(need, max(0, room_mine))
+                rest = need - move
+                moved = other.move(0, -sign * rest)
+                if rest <= max(0, room_other) and not any(moved.colliderect(rects[k]) for k in range(i)
+                                                          if k != j and rects[k] is not None):
+                    options.append((need, mine.move(0, sign * move), moved))
+            if options:
+                _, rects[i], rects[j] = min(options, key=lambda o: o[0])
+    return [(tag, tag_rect, badge, held) for (tag, tag_rect, badge, _), held in zip(marks, rects)]
 
 
 def face_tag(mark: DieMark) -> str:

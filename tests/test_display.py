@@ -981,3 +981,38 @@ def test_the_setup_hint_with_play_again_and_eight_names_is_drawn_whole(size, mon
     assert all(rect.top >= about.bottom for *_, rect in hint)
     assert max(rect.bottom for *_, rect in hint) <= surface.get_height()
 
+
+@pytest.mark.parametrize("size", SIZES + [(1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("banner", [False, True])
+@pytest.mark.parametrize("layout", ["staggered", "tight", "small"])
+def test_no_held_mark_is_drawn_over_another(layout, banner, size, monkeypatch):
+    """HELD marks are as wide as the legible type makes them, wider than a small die: two held
+    dice side by side had theirs run together ("HELDHELD") at 800x480, under a banner (the
+    tray squeezed) and on a camera's small dice alike. Each still on its own die."""
+    from display import render as render_module
+    from display.view import DieMark, PromptView, TrayView
+
+    def box(i):
+        if layout == "staggered":                            # the reviewer's tray: every other die lower
+            return (40 + 110 * i, 180 + 30 * (i % 2), 120 + 110 * i, 260 + 30 * (i % 2))
+        if layout == "tight":                                # side by side, 5 px apart
+            return (100 + 85 * i, 200, 180 + 85 * i, 280)
+        return (130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2))    # a camera's 50 px dice
+
+    image = np.zeros((480, 640, 3), np.uint8)
+    marks = tuple(DieMark(box(i), "J", held=i != 2, position=i + 1) for i in range(5))
+    seen = []
+    real = render_module.tray_marks
+    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
+        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
+    view = TableView("play", "Thirteen", tray=TrayView(image, marks, caption="Dice: J J J J J"),
+                     prompt=PromptView("Ann", "Ann: choose", (), "OK"),
+                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game.",
+                                         "warning") if banner else None)
+    render_module.render(pygame.Surface(size), view)
+    (boxes, drawn), = seen
+    held = [(i, h) for i, (*_, h) in enumerate(drawn) if h is not None]
+    assert len(held) == 4
+    for i, h in held:
+        assert boxes[i].collidepoint(h.center)                               # on its own die
+        assert all(not h.colliderect(other) for j, other in held if j != i), (i, held)
