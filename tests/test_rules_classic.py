@@ -477,3 +477,20 @@ def test_random_play_invariants(seed, n, opts):
         for row, rec in zip(sheet.tables[0].rows, g.history):
             assert [i for i, c in enumerate(row.cells) if c.highlight] == sorted(rec["winners"])
     assert isinstance(g.expects(), GameOver)
+
+
+def test_a_bet_prompt_names_only_what_its_menu_offers():
+    """At the cap there is nothing to raise to: "B: call 2, raise or fold" stood over a menu of
+    "Call 2" and "Fold" (betting Classic, 8 players at 800x480)."""
+    g = run(new_game("classic", ["A", "B"], {**BET, "max_bet": 2}), ("dice", "K K K K K"), ("dice", "9 9 9 9 9"))
+    exp = g.expects()
+    assert [o.key for o in exp.options] == ["CHECK", "BET_1", "BET_2"] and exp.prompt.startswith("A: check or bet (")
+    g = run(g, ("choose", "BET_2"))
+    exp = g.expects()
+    assert [o.key for o in exp.options] == ["CALL", "FOLD"]
+    assert exp.prompt.startswith("B: call 2 or fold (pot "), exp.prompt
+    g = run(new_game("classic", ["A", "B"], {**BET, "max_bet": 2}), ("dice", "K K K K K"), ("dice", "9 9 9 9 9"),
+            ("choose", "BET_1"))
+    exp = g.expects()
+    assert [o.key for o in exp.options] == ["CALL", "RAISE_2", "FOLD"]
+    assert exp.prompt.startswith("B: call 1, raise or fold (pot "), exp.prompt

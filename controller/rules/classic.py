@@ -361,7 +361,13 @@ class ClassicPokerDice(GameState):
         if c < high:
             opts.append(Option("FOLD", "Fold", group="bet"))
         who = self.players[seat]
-        prompt = f"{who}: check or bet" if c == high else f"{who}: call {high - c}, raise or fold"
+        # the prompt names only what the menu offers: at the cap no raise ("Dee: call 2, raise or
+        # fold" over a menu of Call 2 and Fold)
+        more = word.lower() if cap > high else ""
+        if c == high:
+            prompt = f"{who}: check or {more}" if more else f"{who}: check"
+        else:
+            prompt = f"{who}: call {high - c}, {more} or fold" if more else f"{who}: call {high - c} or fold"
         return Decide(seat, tuple(opts), f"{prompt} (pot {self.pot})")
 
     def _row_key(self) -> str:
