@@ -330,9 +330,7 @@ class TableFlow:
             self._offer_correction(reading)
             return
         if self._lying_as_played(reading, exp):
-            who = self.state.player_name(exp.player)
-            self.say(f"Those are the dice read before, only moved, not thrown. {who}: throw "
-                     f"{exp.count} {'die' if exp.count == 1 else 'dice'}.", "warning")
+            self.say(f"Those are the dice read before, only moved, not thrown. {self._throw_asked(exp)}", "warning")
             return
         reading = self._held_as_set(reading, exp)
         problems = [p for p in reading.problems if p.code in BLOCKING]
@@ -367,9 +365,14 @@ class TableFlow:
         self.last_reading = reading
         self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
         if reading.dice:
-            who = self.state.player_name(exp.player)
-            self.say(f"The dice in the tray were there before: they do not count. {who}: throw {exp.count} "
-                     f"{'die' if exp.count == 1 else 'dice'}.")
+            self.say(f"The dice in the tray were there before: they do not count. {self._throw_asked(exp)}")
+
+    def _throw_asked(self, exp: Throw) -> str:
+        """The throw still awaited, in the prompt's own words ("Ann: throw all 5 dice."), so that a
+        message beside the prompt does not word the same throw another way."""
+        if exp.prompt:
+            return exp.prompt.rstrip(".") + "."
+        return f"{self.state.player_name(exp.player)}: throw {exp.count} {'die' if exp.count == 1 else 'dice'}."
 
     def on_tray_empty(self) -> None:
         """The tray was seen empty: the dice last accepted were taken out, so dice that lie

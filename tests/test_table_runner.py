@@ -294,7 +294,8 @@ def test_dice_lying_in_the_tray_when_the_table_starts_are_not_the_first_throw():
     left = render_tray([6, 6, 2, 3, 5], seed=21)
     feed(left.image, 40)
     assert flow.phase == WAIT_DICE and flow.log.inputs == []
-    assert "were there before: they do not count. Ann: throw 5 dice." in flow.message.text
+    assert "were there before: they do not count. Ann: throw all 5 dice." in flow.message.text
+    assert flow.view().prompt.text.startswith("Ann: throw all 5 dice")       # (the same words)
     nudged = list(left.truth)
     nudged[0] = dataclasses.replace(nudged[0], centre=(nudged[0].centre[0] + 40, nudged[0].centre[1] + 50))
     feed(_scene(nudged, 2, HandSpec(edge="bottom", pos=0.5, reach=150, width=80)), 2)
