@@ -38,11 +38,11 @@ from .tablelog import TableLog
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
-def late_game(game: str, fraction: float = 0.8, seed: int = 5) -> tuple:
-    """A game with the most players, played automatically to `fraction` of its inputs and then
-    on to the next decision (the busiest screen: a full sheet plus previews)."""
+def late_game(game: str, fraction: float = 0.8, seed: int = 5, most: int = 6) -> tuple:
+    """A game with the most players (up to `most`), played automatically to `fraction` of its
+    inputs and then on to the next decision (the busiest screen: a full sheet plus previews)."""
     cls = GAMES[game]
-    players = NAMES[: min(cls.max_players, 6)]
+    players = NAMES[: min(cls.max_players, most)]
     bot = AutoPlayer(random.Random(seed))
     state = new_game(game, players)
     inputs = []

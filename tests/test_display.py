@@ -783,11 +783,11 @@ def _cut(fitted: list[tuple[str, int, int, tuple[str, ...]]]) -> list[tuple[str,
                    if any(theme.font(k).size(line)[0] > width for line in lines)})
 
 
-def _game_views(game: str, tray_image, fractions) -> list[TableView]:
+def _game_views(game: str, tray_image, fractions, most: int = 6) -> list[TableView]:
     """A game's screens at each of `fractions` of it, and at the decision after each."""
     views = []
     for fraction in fractions:
-        flow, rest = late_game(game, fraction)
+        flow, rest = late_game(game, fraction, most=most)
         views.append(flow.view(tray_image))
         while flow.phase != DECIDE and rest:
             flow.state = flow.state.apply(rest.pop(0))
@@ -838,6 +838,22 @@ def test_classic_hands_of_6_players_fit_at_800x480_without_a_cut(tray_image, mon
         render(pygame.Surface((800, 480)), view)
     names = {s.rsplit(" · ", 1)[-1].split()[0] for s, *_ in fitted if " · " in s}
     assert {"Two", "Full"} <= names                              # two pairs and full houses were drawn
+    assert not _cut(fitted)
+    assert min(k for _, _, k, _ in fitted) >= 20
+
+
+def test_classic_hands_of_8_players_fit_at_800x480_in_their_shortest_forms(tray_image, monkeypatch):
+    """With 8 players at 800x480 (columns ~44 px) nearly every hand was cut: "Thr...", "Fo...",
+    "Pair..."; each hand's name ends in a form of three or four characters ("3×K", "K+9", "A/J")
+    that fits, at >= 20 px."""
+    from display.render import render
+
+    views = _game_views("classic", tray_image, [0.3, 0.6, 0.9], most=8)
+    assert len(views[0].sheet["tables"][0]["columns"]) == 8
+    fitted = _fitted_cells(monkeypatch)
+    for view in views:
+        render(pygame.Surface((800, 480)), view)
+    assert any("×" in line for *_, lines in fitted for line in lines)   # the shortest forms were needed
     assert not _cut(fitted)
     assert min(k for _, _, k, _ in fitted) >= 20
 

@@ -98,18 +98,22 @@ def _named(ranks: Sequence[int], **options: bool) -> tuple[list[int], tuple[str,
     counts = Counter(ranks)
     order = sorted(ranks, key=lambda r: (counts[r], r), reverse=True)
     lab = RANK_LABEL
+    # the last form of each, three or four characters, is for 8 players at 800x480 (~44 px):
+    # "3×K" three kings, "K+9" two pairs, "A/J" aces full of jacks
     names = {
-        Category.FIVE_OF_A_KIND: lambda: (f"Five {lab[key[0]]}",),
-        Category.FOUR_OF_A_KIND: lambda: (f"Four {lab[key[0]]}",),
+        Category.FIVE_OF_A_KIND: lambda: (f"Five {lab[key[0]]}", f"5×{lab[key[0]]}"),
+        Category.FOUR_OF_A_KIND: lambda: (f"Four {lab[key[0]]}", f"4×{lab[key[0]]}"),
         Category.FULL_HOUSE: lambda: (f"Full house {lab[order[0]]} over {lab[order[3]]}",
                                       f"Full house {lab[order[0]]}/{lab[order[3]]}",
-                                      f"Full {lab[order[0]]}/{lab[order[3]]}"),
-        Category.STRAIGHT: lambda: ("Straight",) if frozenset(ranks) == HIGH_STRAIGHT else ("Straight (low)",),
-        Category.THREE_OF_A_KIND: lambda: (f"Three {lab[key[0]]}",),
+                                      f"Full {lab[order[0]]}/{lab[order[3]]}", f"{lab[order[0]]}/{lab[order[3]]}"),
+        Category.STRAIGHT: lambda: (("Straight", "Str.") if frozenset(ranks) == HIGH_STRAIGHT
+                                    else ("Straight (low)", "Low str.", "Low")),
+        Category.THREE_OF_A_KIND: lambda: (f"Three {lab[key[0]]}", f"3×{lab[key[0]]}"),
         Category.TWO_PAIRS: lambda: (f"Two pairs {lab[key[0]]} and {lab[key[1]]}",
-                                     f"Two pairs {lab[key[0]]}+{lab[key[1]]}", f"Pairs {lab[key[0]]}+{lab[key[1]]}"),
-        Category.ONE_PAIR: lambda: (f"Pair {lab[key[0]]}",),
-        Category.NO_PAIR: lambda: (f"No pair, {lab[key[0]]} high", f"{lab[key[0]]} high"),
+                                     f"Two pairs {lab[key[0]]}+{lab[key[1]]}", f"Pairs {lab[key[0]]}+{lab[key[1]]}",
+                                     f"{lab[key[0]]}+{lab[key[1]]}"),
+        Category.ONE_PAIR: lambda: (f"Pair {lab[key[0]]}", f"2×{lab[key[0]]}"),
+        Category.NO_PAIR: lambda: (f"No pair, {lab[key[0]]} high", f"{lab[key[0]]} high", f"{lab[key[0]]} hi"),
     }[cat]()
     return order, names
 
@@ -590,8 +594,10 @@ class ClassicPokerDice(GameState):
             elif s == acting and self.step in ("keep", "declare"):
                 cells.append(self.hand_cell(self.dice, "preview", True))
             elif s == acting and self.step == "rethrow":
-                cells.append(Cell(f"{self._face_list(self.kept)} + {5 - len(self.kept)} dice".strip(),
-                                  kind="preview", highlight=True))
+                kept, more = self._face_list(self.kept), 5 - len(self.kept)
+                # (narrow columns: "9 9 9 +2", then "+2", the dice kept being on the tray)
+                cells.append(Cell(f"{kept} + {more} dice".strip(), kind="preview", highlight=True,
+                                  short=(f"{kept} +{more}".strip(), f"+{more}")))
             elif self.betting and self.first[s] is not None:
                 cells.append(self.hand_cell(self.first[s], "info", s == acting))
             else:
