@@ -623,9 +623,9 @@ class TableFlow:
         elif name in ("UP", "DOWN"):
             step = 1 if name == "UP" else -1
             self.pending[self.correct_index] = (self.pending[self.correct_index] - 1 + step) % 6 + 1
-            if self.correct_index in self.pending_check:     # set by the players: no longer in doubt
-                self.pending_check.remove(self.correct_index)
+            self._checked_by_players()
         elif name == "OK":
+            self._checked_by_players()      # (passed with OK: the players say its value is right)
             if kind == "hold" or self.correct_index >= n - 1:
                 self.say("Corrected values accepted.")
                 self._confirm_at = self.clock()
@@ -642,6 +642,12 @@ class TableFlow:
             self.pending = None
             self.phase = WAIT_DICE
             self.say("Correction cancelled: throw again.")
+
+    def _checked_by_players(self) -> None:
+        """The die under the cursor was set or passed by the players: no longer in doubt (its
+        outline and "?" go)."""
+        if self.correct_index in self.pending_check:
+            self.pending_check.remove(self.correct_index)
 
     @property
     def correction_offered(self) -> AppliedReading | None:

@@ -961,6 +961,21 @@ def test_the_final_standings_say_why_equal_scores_are_placed_apart():
     assert [st.place for st in shared.standings] == [1, 1] and shared.message is None
 
 
+def test_a_doubtful_die_passed_with_ok_during_a_correction_is_no_longer_in_doubt():
+    """The screen review: a die the camera could not read, passed with OK (its stand-in value is
+    right), kept its "?" and outline, as if nobody had looked at it."""
+    flow, clock = make()
+    sure = reading([5, 6, 1, 6, 2])
+    unread = Reading(sure.dice[:2] + (Die(None, sure.dice[2].box, sure.dice[2].centre, 0.0),) + sure.dice[3:], ())
+    flow.on_reading(unread)
+    flow.on_button(Press("OK", "hold"))
+    assert flow.correct_index == 2 and [m.doubtful for m in flow.view().tray.dice][2]
+    flow.on_button(Press("OK"))                                       # it is a 1: next die
+    assert flow.correct_index == 3 and not any(m.doubtful for m in flow.view().tray.dice)
+    flow.on_button(Press("OK", "hold"))
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [5, 6, 1, 6, 2]}]
+
+
 def test_correcting_a_die_the_camera_could_not_read_starts_on_that_die():
     """A reading with die 3 unread: a long OK opens the correction on die 3, outlined, its
     stand-in value not called a reading. Before, the cursor sat on die 1 under "Read: 5 6 1 6 2"
