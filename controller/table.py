@@ -24,7 +24,7 @@ from display.view import DieMark, HelpView, MessageView, OptionView, PromptView,
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, UNSURE_VALUE, Die, Reading
 
 from .draws import draw
-from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
+from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
@@ -64,7 +64,7 @@ class MenuEntry:
     """One line of the decision menu: a game option, 'throw again', or a die to hold."""
 
     label: str
-    action: str              # "option" | "reroll" | "die"
+    action: str              # "option" | "reroll" | "die" | "help" (the card, on a panel without HINT)
     key: str = ""            # option key
     index: int = -1          # die position
     points: int | None = None
@@ -496,6 +496,8 @@ class TableFlow:
         return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
 
     def _stage(self, values: list[int], boxes: list, exp: Throw, check: Sequence[int] = ()) -> None:
+        if not self.hint_button:
+            self.help_page = None    # (OK is the reading's now, not the card's: "OK accepts")
         self.pending = values
         self.pending_new = multiset_minus(values, exp.held)
         self.pending_boxes = boxes
@@ -561,11 +563,11 @@ class TableFlow:
         kind, name = aliased(event.kind, event.name)     # (a long UP is BACK, a long DOWN ABANDON)
         if kind not in ("press", "hold"):
             return
-        if name == "HINT":
+        if name == "HINT" or self._ok_turns_card(kind, name):
             # how the game is played, over the sheet; HINT again turns its page, or closes it after
             # the last; any other button closes it and does what it always does (the menu stays in
             # view beside the card)
-            self.help_page = hint_pressed(self._help(), "final" if self.phase == OVER else "play", self.screen_size)
+            self._turn_card()
             return
         self.help_page = None
         if name == "ABANDON":
@@ -574,6 +576,15 @@ class TableFlow:
         handler = {WAIT_DICE: self._button_wait, CONFIRM: self._button_confirm, CORRECT: self._button_correct,
                    DECIDE: self._button_decide, OVER: self._button_over}[self.phase]
         handler(kind, name)
+
+    def _ok_turns_card(self, kind: str, name: str) -> bool:
+        """Whether this press turns the card shown, as HINT would: a short OK on a panel without
+        HINT (the card was opened with OK; a long OK still corrects the dice)."""
+        return not self.hint_button and self.help_shown and kind == "press" and name == "OK"
+
+    def _turn_card(self) -> None:
+        """The card opened, its page turned, or closed after its last (HINT, or OK standing for it)."""
+        self.help_page = hint_pressed(self._help(), "final" if self.phase == OVER else "play", self.screen_size)
 
     def _nothing_now(self, name: str) -> None:
         exp = self.expect
@@ -598,6 +609,11 @@ class TableFlow:
             return
         if name == "BACK" and self.take_back_offered is not None:
             self._take_back_choice()
+            return
+        if name == "OK" and kind == "press" and not self.hint_button:
+            # nothing else for OK to do until the dice are thrown: on a panel without HINT it shows
+            # how the game is played (no menu is there to offer it)
+            self._turn_card()
             return
         self._nothing_now(name)
 
@@ -693,6 +709,9 @@ class TableFlow:
             for i, v in enumerate(self.tray_values):
                 state = "release" if self.holds[i] else "hold"
                 entries.append(MenuEntry(f"Die {i + 1} ({_face(v, self._faces)}): {state}", "die", index=i))
+        if not self.hint_button:
+            # the panel has no HINT: the card is a menu line, last (never where the cursor starts)
+            entries.append(MenuEntry(HOW_TO_PLAY, "help"))
         return entries
 
     def _button_decide(self, kind: str, name: str) -> None:
@@ -738,6 +757,9 @@ class TableFlow:
             before = self.message
             if entry.action == "die":
                 self.holds[entry.index] = not self.holds[entry.index]
+                return
+            if entry.action == "help":
+                self._turn_card()
                 return
             choice = AppliedChoice(self.state, len(self.log.inputs) + 1, exp.player, self._chosen(entry),
                             tuple(self.tray_values), tuple(self.tray_boxes), tuple(self.holds), self.cursor)
@@ -904,7 +926,8 @@ class TableFlow:
         return self.help_page is not None
 
     def _help(self) -> HelpView | None:
-        return None if self.help_page is None else help_card(self.state, page=self.help_page)
+        key = "HINT" if self.hint_button else "OK"
+        return None if self.help_page is None else help_card(self.state, page=self.help_page, key=key)
 
     def _sheet(self) -> tuple[Sheet, dict]:
         """The game's sheet and its JSON, worked out once a state: states never change (`apply`
@@ -1014,7 +1037,7 @@ class TableFlow:
                 key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
             # a long OK corrects the dice just accepted while it can, else enters the throw by hand
             by_hand = "" if self.correction_offered is not None or exp.drawn else "hold OK: enter the dice"
-            how = "HINT: how to play" if self.hint_button else ""
+            how = "HINT: how to play" if self.hint_button else "OK: how to play"
             hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(), by_hand, how) if h)
             return PromptView(who, text + key, hint=hint)
         assert isinstance(exp, Decide)

@@ -2,10 +2,14 @@
 choice and end a game: a long UP is BACK, a long DOWN is ABANDON, and the screen says so."""
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from controller.config import parse_config
 from controller.rules import new_game
 from controller.short_panel import aliased, button_words, panel_buttons, reworded
-from controller.table import DECIDE, OVER, TableFlow
+from controller.table import CONFIRM, DECIDE, OVER, WAIT_DICE, TableFlow
 from controller.tablelog import TableLog, replay
 from display.screen import Screen
 from table_helpers import Clock, Press
@@ -112,3 +116,132 @@ def test_the_table_names_the_long_presses_for_a_three_button_panel(tmp_path):
     app.menu.done = SetupResult("thirteen", ("Ann",), {})
     app.start_new()
     assert app.flow.words == {"BACK": "hold UP", "ABANDON": "hold DOWN"}
+
+
+# ------------------------------------------------------------------ the card without HINT
+GAME_NAMES = ("thirteen", "classic", "school", "poknroll", "objective-cards")
+PLAYERS = {"poknroll": ("Ann", "Bob", "Cy")}
+
+
+def three_button_table(name, tmp_path, options=None):
+    """A game on a table told its panel is UP, DOWN and OK, journaled in `tmp_path`."""
+    from controller.journal import Journal
+
+    players = PLAYERS.get(name, ("Ann", "Bob"))
+    log = TableLog(name, list(players), dict(options or {}))
+    journal = Journal(tmp_path / "journal.jsonl", log)
+    panel = panel_buttons(THREE)
+    flow = TableFlow(new_game(name, list(players), options), log, clock=Clock(), on_apply=journal.append,
+                     on_take_back=journal.take_back, words=button_words(panel), panel=panel)
+    return flow, tmp_path / "journal.jsonl"
+
+
+def _untouched(flow, journal):
+    """The game, its log and its journal as they are now (the card must change none of them)."""
+    return (json.dumps(flow.state.snapshot(), sort_keys=True), list(flow.log.inputs), journal.read_bytes(),
+            flow.phase, flow.cursor, list(flow.holds))
+
+
+def _read_through(flow, journal, first_press):
+    """`first_press` opens the card; OK turns every page its screen draws and closes it after the
+    last; nothing of the game changes."""
+    from display.render import help_pages
+
+    before = _untouched(flow, journal)
+    flow.on_button(Press(first_press))
+    help = flow.view().help
+    assert help is not None and help.title == f"How to play {flow.state.title}"
+    assert "HINT" not in help.foot + help.next_foot
+    pages = help_pages(help, "play", flow.screen_size)
+    for page in range(pages):
+        assert flow.view().help.page == page and _untouched(flow, journal) == before
+        flow.on_button(Press("OK"))
+    assert flow.view().help is None and _untouched(flow, journal) == before
+    return pages
+
+
+def _to_decision(flow):
+    """Dice thrown (as they must be) until the game asks for a decision; a secret one opened."""
+    from controller.rules import Decide
+
+    for _ in range(20):
+        exp = flow.expect
+        if isinstance(exp, Decide):
+            if not flow.choices_shown:
+                flow.on_button(Press("OK"))
+            return
+        flow.on_reading(reading(list(exp.held) + [1 + i % 6 for i in range(exp.count)]))
+        flow.clock.t += 5.0
+        flow.tick()
+    raise AssertionError("no decision")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_each_games_card_opens_during_a_game_on_a_three_button_panel(name, tmp_path):
+    """Waiting for a throw, OK (which did nothing there) opens the card; on a decision the menu's
+    last row, "How to play", does. OK turns every page and closes the card after the last; the
+    game, its log and its journal are untouched, the menu's cursor and holds too."""
+    flow, journal = three_button_table(name, tmp_path)
+    if flow.phase == WAIT_DICE:
+        assert flow.view().prompt.hint.endswith("OK: how to play")
+        _read_through(flow, journal, "OK")
+    _to_decision(flow)
+    assert flow.phase == DECIDE
+    entries = flow.menu()
+    assert entries[-1].label == "How to play" and entries[flow.cursor].action != "help"
+    flow.on_button(Press("UP"))          # (from the first line: the last)
+    if flow.cursor != len(entries) - 1:
+        flow.cursor = len(entries) - 1
+    _read_through(flow, journal, "OK")
+    assert flow.menu()[flow.cursor].label == "How to play"
+
+
+def test_a_long_card_is_read_page_by_page_with_ok_on_a_three_button_panel(tmp_path):
+    """Pok'n Roll with every house rule at its longest takes more than one page beside the menu at
+    800x480: OK turns each, from the menu and while waiting for a throw."""
+    from card_helpers import longest_rules
+
+    flow, journal = three_button_table("poknroll", tmp_path, longest_rules("poknroll"))
+    assert _read_through(flow, journal, "OK") > 1
+    _to_decision(flow)
+    flow.cursor = len(flow.menu()) - 1
+    assert _read_through(flow, journal, "OK") > 1
+
+
+def test_the_card_opened_waiting_for_a_throw_closes_when_the_throw_is_read(tmp_path):
+    """OK is then the reading's (*OK accepts*), not the card's."""
+    flow, journal = three_button_table("thirteen", tmp_path)
+    flow.on_button(Press("OK"))
+    assert flow.view().help is not None
+    flow.on_reading(reading([6, 6, 2, 3, 5]))
+    assert flow.phase == CONFIRM and flow.view().help is None
+    flow.on_button(Press("OK"))
+    assert flow.phase == DECIDE and len(flow.log.inputs) == 1
+
+
+def test_up_or_down_close_the_card_and_act_as_usual(tmp_path):
+    """As the other buttons do beside HINT: the card goes and the cursor moves."""
+    flow, journal = three_button_table("thirteen", tmp_path)
+    _to_decision(flow)
+    last = len(flow.menu()) - 1
+    flow.cursor = last
+    flow.on_button(Press("OK"))
+    assert flow.view().help is not None
+    flow.on_button(Press("DOWN"))
+    assert flow.view().help is None and flow.cursor == 0
+
+
+def test_the_full_panels_table_is_unchanged():
+    """No "How to play" row where the panel has HINT or may have it; OK waiting for a throw still
+    does nothing but say so, and the hints name HINT."""
+    full = panel_buttons({"type": "gpio", "pins": {"UP": 27, "DOWN": 22, "OK": 17, "HINT": 25}})
+    for panel in (None, full):
+        flow = TableFlow(new_game("thirteen", ["Ann", "Bob"]), TableLog("thirteen", ["Ann", "Bob"], {}),
+                         clock=Clock(), panel=panel)
+        assert flow.view().prompt.hint.endswith("HINT: how to play")
+        flow.on_button(Press("OK"))
+        assert flow.view().help is None and flow.message.text.startswith("OK does nothing now")
+        _to_decision(flow)
+        assert all(e.action != "help" for e in flow.menu())
+        flow.on_button(Press("HINT"))
+        assert flow.view().help.foot.startswith("HINT again: close")
