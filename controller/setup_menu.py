@@ -20,8 +20,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
-from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
-from .short_panel import without_missing
+from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
+from .short_panel import has_button, without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
 
 # pages, in order
@@ -218,7 +218,7 @@ class SetupMenu:
             return False
         name = name.upper()
         self.message = None
-        if name == "HINT":
+        if name == "HINT" or self._ok_turns_card(kind, name):
             # how the game under the cursor (or the one chosen) is played, in place of the menu;
             # HINT again turns its page, or closes it after the last; any other button closes it
             # and does what it always does
@@ -243,6 +243,24 @@ class SetupMenu:
         if name == "BACK":
             return self._back()
         return False
+
+    @property
+    def hint_button(self) -> bool:
+        """Whether the panel may have HINT: without it the card is a row of the pages after the
+        games page (the game chosen), and OK turns it as HINT would."""
+        return has_button(self.buttons, "HINT")
+
+    def _ok_turns_card(self, kind: str, name: str) -> bool:
+        """Whether this press turns the card shown, as HINT would: a short OK on a panel without HINT."""
+        return not self.hint_button and self.help_game is not None and kind == "press" and name == "OK"
+
+    def _show_card(self) -> None:
+        """The "How to play" row: the chosen game's card, under the house rules chosen so far."""
+        self.help_game, self.help_page = self.game, 0
+
+    def _help_rows(self) -> list[_Row]:
+        """The row that opens the card where the panel has no HINT (none where it may have one)."""
+        return [] if self.hint_button else [_Row(f"{HOW_TO_PLAY} {self.game.title}", "", self._show_card)]
 
     def _hint(self) -> None:
         """HINT: the card of the game in view opened, its page turned, or closed after its last."""
@@ -342,13 +360,12 @@ class SetupMenu:
             if not self._finish_name(self.editing):
                 return
         self.editing = None
-        rows = self._rows()
         cursor = self.cursor[self.page]
         if self.page == GAME:
             if cursor != self.game_index:
                 self._load_game(cursor)
-        elif self.page == COUNT and rows[cursor].label != BACK_LABEL:
-            self.count = self.game.min_players + cursor
+        elif self.page == COUNT and cursor <= self.game.max_players - self.game.min_players:
+            self.count = self.game.min_players + cursor     # (a count's row, not "How to play" or "< Back")
         self._start()
 
     # ---- editing a name letter by letter
@@ -421,7 +438,7 @@ class SetupMenu:
         game = self.game
         rows = [_Row(f"{n} player{'s' if n > 1 else ''}", "", lambda n=n: self._pick_count(n))
                 for n in range(game.min_players, game.max_players + 1)]
-        return rows + [_Row(BACK_LABEL, "", self._back)]
+        return rows + self._help_rows() + [_Row(BACK_LABEL, "", self._back)]
 
     def _name_rows(self) -> list[_Row]:
         rows = [_Row(NEXT_LABEL, "", lambda: self._go(OPTIONS))]
@@ -450,7 +467,7 @@ class SetupMenu:
             rows.append(_Row("House rules", "standard"))
         for name, value in changed.items():
             rows.append(_Row(option_label(name), self._shown(specs[name], value)))
-        return rows + [_Row("Start game", "", self._start), _Row(BACK_LABEL, "", self._back)]
+        return rows + [_Row("Start game", "", self._start)] + self._help_rows() + [_Row(BACK_LABEL, "", self._back)]
 
     def _shown(self, spec: OptionSpec, value: Any) -> str:
         """A rule's value as the setup screen shows it: a seat as the player sitting there."""
@@ -489,7 +506,8 @@ class SetupMenu:
         """The HINT card, if shown, under the house rules that game would be played with."""
         if self.help_game is None:
             return None
-        return help_card(self.help_game, self._rules_of(self.help_game), self.help_page)
+        return help_card(self.help_game, self._rules_of(self.help_game), self.help_page,
+                         "HINT" if self.hint_button else "OK")
 
     def _rules_of(self, game: type[GameState]) -> dict[str, Any]:
         """The house rules `game` would start with: those chosen so far for the chosen game, else
@@ -539,7 +557,8 @@ class SetupMenu:
             spec = next((s for s in self.game.OPTIONS if option_label(s.name) == row.label), None)
             if spec is not None:
                 text = self._about(spec)
-        hints = {GAME: f"UP/DOWN choose · OK next · hold OK: {self._start_now_words()} · HINT: how to play",
+        how = "HINT: how to play" if self.hint_button else "how to play: on the next page"
+        hints = {GAME: f"UP/DOWN choose · OK next · hold OK: {self._start_now_words()} · {how}",
                  COUNT: "UP/DOWN choose · OK next · hold OK: start now",
                  NAMES: "OK on a seat: rename it · OK on Next: continue · hold OK: start now",
                  OPTIONS: "OK on a rule changes it · OK on Next: continue · hold OK: start now",

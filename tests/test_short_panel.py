@@ -51,7 +51,7 @@ def test_the_setup_menu_of_a_three_button_panel_names_no_hint_or_back_button():
     from controller.setup_menu import SetupMenu
 
     menu = SetupMenu(buttons=panel_buttons(THREE))
-    assert menu.view().prompt.hint == "UP/DOWN choose · OK next · hold OK: start now"
+    assert menu.view().prompt.hint == "UP/DOWN choose · OK next · hold OK: start now · how to play: on the next page"
     assert "HINT: how to play" in SetupMenu().view().prompt.hint
     for _ in range(4):
         menu.on_button("press", "OK")
@@ -121,6 +121,94 @@ def test_the_table_names_the_long_presses_for_a_three_button_panel(tmp_path):
 # ------------------------------------------------------------------ the card without HINT
 GAME_NAMES = ("thirteen", "classic", "school", "poknroll", "objective-cards")
 PLAYERS = {"poknroll": ("Ann", "Bob", "Cy")}
+
+
+def _menu_state(menu):
+    """What the setup menu would start: reading the card must change none of it."""
+    return (menu.page, dict(menu.cursor), menu.game_index, menu.count, list(menu.names), dict(menu.values),
+            menu.done)
+
+
+def _on_row(menu, label):
+    """The setup menu's cursor moved (with DOWN) onto the row `label`."""
+    for _ in range(len(menu._rows())):
+        if menu._rows()[menu.cursor[menu.page]].label == label:
+            return
+        menu.on_button("press", "DOWN")
+    raise AssertionError(f"no row {label!r} on {menu.page}: {[r.label for r in menu._rows()]}")
+
+
+def _read_with_ok(menu, game, pages):
+    """OK on "How to play <game>" opens its card; OK turns each page; OK on the last closes it."""
+    before = _menu_state(menu)
+    menu.on_button("press", "OK")
+    for page in range(pages):
+        help = menu.view().help
+        assert help.title == f"How to play {game.title}" and help.page == page
+        assert help.paragraphs == game.rules_card(menu._rules_of(game))
+        assert "HINT" not in help.foot + help.next_foot and help.foot.startswith("OK again: close")
+        assert _menu_state(menu) == before
+        menu.on_button("press", "OK")
+    assert menu.view().help is None and _menu_state(menu) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("pages", [1, 2])
+def test_each_games_card_opens_from_the_setup_menu_of_a_three_button_panel(name, pages, monkeypatch):
+    """The games page could not show the card without HINT. The next pages (the players' count,
+    and "Ready to play") have a "How to play <game>" row: OK opens the card of the game chosen,
+    OK turns its pages (two asked for here: in place of the menu every card fits one page at
+    800x480) and closes it after the last, and nothing chosen changes."""
+    from controller.rules import GAMES
+    from controller.setup_menu import SetupMenu
+    from display import render
+
+    monkeypatch.setattr(render, "help_pages", lambda help, mode, size: pages)
+    menu = SetupMenu(buttons=panel_buttons(THREE), screen_size=(800, 480))
+    while menu.games[menu.cursor["game"]].name != name:
+        menu.on_button("press", "DOWN")
+    assert menu.view().prompt.hint.endswith("how to play: on the next page")
+    menu.on_button("press", "OK")
+    game = GAMES[name]
+    assert menu.page == "count"
+    _on_row(menu, f"How to play {game.title}")
+    _read_with_ok(menu, game, pages)
+    _on_row(menu, f"{menu.count} player{'s' if menu.count > 1 else ''}")
+    for _ in range(3):                                  # (names, house rules: "Next >")
+        menu.on_button("press", "OK")
+    assert menu.page == "start"
+    _on_row(menu, f"How to play {game.title}")
+    _read_with_ok(menu, game, pages)
+    _on_row(menu, "Start game")
+    menu.on_button("press", "OK")
+    assert menu.done is not None and menu.done.game == name
+
+
+def test_a_long_ok_on_the_how_to_play_row_starts_with_the_count_shown():
+    """A long OK starts at once with what the page shows: on the count page's "How to play" row it
+    took the row's place for a player count (as "< Back" once did)."""
+    from controller.setup_menu import SetupMenu
+
+    menu = SetupMenu(buttons=panel_buttons(THREE))
+    menu.on_button("press", "OK")
+    count = menu.count
+    _on_row(menu, "How to play Thirteen")
+    menu.on_button("hold", "OK")
+    assert menu.done is not None and len(menu.done.players) == count
+
+
+def test_the_full_panels_setup_menu_has_no_how_to_play_row():
+    """A panel that has HINT, or may have it, keeps its pages as they were."""
+    from controller.setup_menu import SetupMenu
+
+    full = {"type": "gpio", "pins": {"UP": 27, "DOWN": 22, "OK": 17, "HINT": 25}}
+    for buttons in (None, panel_buttons(full)):
+        menu = SetupMenu(buttons=buttons)
+        assert menu.view().prompt.hint.endswith("HINT: how to play")
+        menu.on_button("press", "OK")
+        assert [r.label for r in menu._rows()][-2:] == ["6 players", "< Back"]
+        menu.on_button("press", "HINT")
+        assert menu.view().help.foot.startswith("HINT again: close")
 
 
 def three_button_table(name, tmp_path, options=None):
