@@ -89,6 +89,9 @@ class AppliedChoice:
 
 
 TAKE_BACK_SECONDS = 5.0   # the second BACK must follow the first within this (as for ABANDON)
+# an OK this soon after a move is the move's OK pressed twice: waiting for a throw it does not
+# open the card (a panel without HINT), which would hide the sheet just scored
+DOUBLE_OK_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,7 @@ class TableFlow:
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._take_back_armed_until = 0.0
         self._take_back_armed_for: AppliedChoice | None = None   # the choice the first BACK named
+        self._applied_at = float("-inf")     # when the game last changed (see DOUBLE_OK_SECONDS)
         self.abandoned = False
         # why this game is no longer journaled (see _journal): shown whenever nothing else is
         self.unsaved: MessageView | None = None
@@ -272,6 +276,7 @@ class TableFlow:
         self._journal(self.on_apply, data)
         self.state = new_state
         self.log.inputs.append(data)
+        self._applied_at = self.clock()
         if self.message is not None and self.message.level == "warning":
             self.message = None    # (it was about what came before: "I see 4 dice", "Press BACK again...")
         self._announce()
@@ -586,6 +591,10 @@ class TableFlow:
         """The card opened, its page turned, or closed after its last (HINT, or OK standing for it)."""
         self.help_page = hint_pressed(self._help(), "final" if self.phase == OVER else "play", self.screen_size)
 
+    def _ok_pressed_twice(self) -> bool:
+        """Whether an OK now is most likely the last move's OK pressed twice (DOUBLE_OK_SECONDS)."""
+        return self.clock() - self._applied_at < DOUBLE_OK_SECONDS
+
     def _nothing_now(self, name: str) -> None:
         exp = self.expect
         who = self.state.player_name(getattr(exp, "player", None))
@@ -610,7 +619,7 @@ class TableFlow:
         if name == "BACK" and self.take_back_offered is not None:
             self._take_back_choice()
             return
-        if name == "OK" and kind == "press" and not self.hint_button:
+        if name == "OK" and kind == "press" and not self.hint_button and not self._ok_pressed_twice():
             # nothing else for OK to do until the dice are thrown: on a panel without HINT it shows
             # how the game is played (no menu is there to offer it)
             self._turn_card()

@@ -333,3 +333,19 @@ def test_the_full_panels_table_is_unchanged():
         assert all(e.action != "help" for e in flow.menu())
         flow.on_button(Press("HINT"))
         assert flow.view().help.foot.startswith("HINT again: close")
+
+
+def test_an_ok_pressed_twice_on_a_choice_does_not_open_the_card(tmp_path):
+    """The choice's OK pressed twice (the commonest slip) opened the card over the sheet just
+    scored: within a second of a move OK waiting for a throw only says it does nothing now."""
+    flow, journal = three_button_table("thirteen", tmp_path)
+    _to_decision(flow)
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "CHANCE")
+    flow.on_button(Press("OK"))
+    assert flow.phase == WAIT_DICE
+    flow.clock.t += 0.5
+    flow.on_button(Press("OK"))
+    assert flow.view().help is None and flow.message.text.startswith("OK does nothing now")
+    flow.clock.t += 1.0
+    flow.on_button(Press("OK"))
+    assert flow.view().help is not None
