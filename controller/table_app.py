@@ -400,7 +400,7 @@ class TableApp:
 
     def _fresh_menu(self, message: MessageView | None = None) -> None:
         """The setup menu as the café set it up (not the last group's names and rules)."""
-        self.menu = SetupMenu(defaults=self.menu.defaults, buttons=self.panel)
+        self.menu = SetupMenu(defaults=self.menu.defaults, screen_size=self.screen.size, buttons=self.panel)
         if message is not None:
             self.menu.message = message
         self._menu_used = False

@@ -951,3 +951,6 @@ def test_the_table_counts_the_cards_pages_for_its_own_screen(tmp_path):
     assert app.flow.help_shown
     app.on_button(type("P", (), {"kind": "press", "name": "HINT"})())
     assert not app.flow.help_shown
+    app.finish_game()
+    app._fresh_menu()                     # (the menu a table left alone goes back to)
+    assert app.menu.screen_size == (1920, 1080)
