@@ -623,14 +623,33 @@ def test_nothing_a_player_reads_is_drawn_below_20_px_at_800x480(game, tray_image
     assert not smallest, sorted(set(smallest))[:12]
 
 
+def _tray_marks_drawn(marks, size, banner: bool, monkeypatch):
+    """The dice's boxes on screen and what `render.tray_marks` placed for `marks` (tag, disc,
+    HELD), drawn on a screen of `size`, under a warning banner if `banner`."""
+    from display import render as render_module
+    from display.view import PromptView, TrayView
+
+    seen = []
+    real = render_module.tray_marks
+    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
+        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
+    view = TableView("play", "Thirteen", tray=TrayView(np.zeros((480, 640, 3), np.uint8), marks,
+                                                       caption="Dice: J J J J J"),
+                     prompt=PromptView("Ann", "Ann: choose", (), "OK"),
+                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game.",
+                                         "warning") if banner else None)
+    render_module.render(pygame.Surface(size), view)
+    (boxes, drawn), = seen
+    return boxes, drawn
+
+
 @pytest.mark.parametrize("size", SIZES + [(1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("banner", [False, True])
 @pytest.mark.parametrize("layout", ["staggered", "column", "tight", "top"])
 def test_no_hold_disc_covers_a_face_tag_and_every_held_die_says_held_on_itself(layout, banner, size, monkeypatch):
     """A disc placed avoiding every face tag but its own covered its own ("3" over a poker die's
     "J"); a HELD tag beside die 2's disc sat under die 3, and under a banner it was left off."""
-    from display import render as render_module
-    from display.view import DieMark, PromptView, TrayView
+    from display.view import DieMark
 
     def box(i):
         if layout == "staggered":                            # the reviewer's tray: every other die lower
@@ -641,18 +660,8 @@ def test_no_hold_disc_covers_a_face_tag_and_every_held_die_says_held_on_itself(l
             return (40 + 110 * i, 5 + 30 * (i % 2), 120 + 110 * i, 85 + 30 * (i % 2))
         return (100 + 85 * i, 200, 180 + 85 * i, 280)       # side by side, 5 px apart
 
-    image = np.zeros((480, 640, 3), np.uint8)
     marks = tuple(DieMark(box(i), "J", held=i in (0, 1, 3), position=i + 1) for i in range(5))
-    seen = []
-    real = render_module.tray_marks
-    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
-        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
-    view = TableView("play", "Thirteen", tray=TrayView(image, marks, caption="Dice: J J J J J"),
-                     prompt=PromptView("Ann", "Ann: choose", (), "OK"),
-                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game.",
-                                         "warning") if banner else None)
-    render_module.render(pygame.Surface(size), view)
-    (boxes, drawn), = seen
+    boxes, drawn = _tray_marks_drawn(marks, size, banner, monkeypatch)
     tags = [tag_rect for _, tag_rect, _, _ in drawn]
     for i, (mark, die, (_, _, badge, held)) in enumerate(zip(marks, boxes, drawn)):
         assert badge is not None and badge[1].collidelist(tags) < 0, (i, badge, tags)
@@ -1005,8 +1014,7 @@ def test_no_held_mark_is_drawn_over_another(layout, banner, size, monkeypatch):
     """HELD marks are as wide as the legible type makes them, wider than a small die: two held
     dice side by side had theirs run together ("HELDHELD") at 800x480, under a banner (the
     tray squeezed) and on a camera's small dice alike. Each still on its own die."""
-    from display import render as render_module
-    from display.view import DieMark, PromptView, TrayView
+    from display.view import DieMark
 
     def box(i):
         if layout == "staggered":                            # the reviewer's tray: every other die lower
@@ -1015,18 +1023,8 @@ def test_no_held_mark_is_drawn_over_another(layout, banner, size, monkeypatch):
             return (100 + 85 * i, 200, 180 + 85 * i, 280)
         return (130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2))    # a camera's 50 px dice
 
-    image = np.zeros((480, 640, 3), np.uint8)
     marks = tuple(DieMark(box(i), "J", held=i != 2, position=i + 1) for i in range(5))
-    seen = []
-    real = render_module.tray_marks
-    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
-        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
-    view = TableView("play", "Thirteen", tray=TrayView(image, marks, caption="Dice: J J J J J"),
-                     prompt=PromptView("Ann", "Ann: choose", (), "OK"),
-                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game.",
-                                         "warning") if banner else None)
-    render_module.render(pygame.Surface(size), view)
-    (boxes, drawn), = seen
+    boxes, drawn = _tray_marks_drawn(marks, size, banner, monkeypatch)
     held = [(i, h) for i, (*_, h) in enumerate(drawn) if h is not None]
     assert len(held) == 4
     for i, h in held:

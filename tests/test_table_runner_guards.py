@@ -4,35 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from controller.rules import new_game
 from controller.runner import TableRunner
-from controller.table import CONFIRM, TableFlow
-from controller.tablelog import TableLog
-from table_helpers import Clock, Press
+from controller.table import CONFIRM
+from table_helpers import Press
+from test_table_flow_guards import die, make, reading, settle_and_confirm
 from vision.settle import DiceMoved
 from vision.types import Die, Reading
-
-
-def die(i: int, value, confidence: float = 0.95) -> Die:
-    x = 40 + 80 * i
-    return Die(value, (x, 40, x + 50, 90), (x + 25, 65), confidence)
-
-
-def reading(values) -> Reading:
-    return Reading(tuple(die(i, v) for i, v in enumerate(values)))
-
-
-def make():
-    clock = Clock()
-    flow = TableFlow(new_game("thirteen", ["Ann", "Bob"]), TableLog("thirteen", ["Ann", "Bob"], {}), clock=clock)
-    return flow, clock
-
-
-def settle_and_confirm(flow, clock, values):
-    flow.on_reading(reading(values))
-    assert flow.phase == CONFIRM, flow.message
-    clock.t += 2.0
-    flow.tick()
 
 
 class ScriptedTracker:
