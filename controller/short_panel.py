@@ -30,15 +30,19 @@ def panel_buttons(buttons: Mapping[str, Any]) -> frozenset[str] | None:
     """The buttons a `[buttons]` config is known to have, or None when it cannot say.
 
     Only GPIO panels list theirs (their pins); a button box, a keyboard or a script may send any.
-    Several sources together have the buttons of all of them.
+    Several sources together have the buttons of all of them, but a keyboard beside a panel or a
+    box is the staff's spare (plugged in to set the table up, as `dicetable check` counts it): the
+    screen names the buttons the players have, and a three-button panel with the example config's
+    keyboard was told to press BACK and HINT.
     """
     kind = buttons.get("type")
     if kind == "gpio":
         pins = buttons.get("pins")
         return frozenset(pins) if isinstance(pins, Mapping) else None
     if kind == "multi":
+        sources = [s for s in buttons.get("sources", ()) if isinstance(s, Mapping)]
         names: set[str] = set()
-        for source in buttons.get("sources", ()):
+        for source in [s for s in sources if s.get("type") != "keyboard"] or sources:
             found = panel_buttons(source)
             if found is None:
                 return None

@@ -72,6 +72,12 @@ def test_which_panels_are_known_to_lack_back_and_abandon():
     # a button box may have any button: nothing is renamed when one is part of the table
     box = {"type": "multi", "sources": [THREE, {"type": "serial", "port": "/dev/x"}]}
     assert panel_buttons(box) is None and button_words(None) == {"BACK": "BACK", "ABANDON": "ABANDON"}
+    # a keyboard beside the panel is the staff's: the players' buttons are the panel's (the docs
+    # review: the example config's keyboard made a three-button panel's screen name BACK and HINT)
+    keyboard = {"type": "keyboard"}
+    assert panel_buttons({"type": "multi", "sources": [THREE, keyboard]}) == {"UP", "DOWN", "OK"}
+    assert panel_buttons({"type": "multi", "sources": [box, keyboard]}) is None
+    assert panel_buttons({"type": "multi", "sources": [keyboard]}) is None
     assert panel_buttons({"type": "multi", "sources": [THREE, {"type": "gpio", "pins": {"BACK": 23}}]}) \
         == {"UP", "DOWN", "OK", "BACK"}
 
