@@ -172,13 +172,17 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     boxes = [pygame.Rect(dst.x + int(m.box[0] * k), dst.y + int(m.box[1] * k), max(4, int((m.box[2] - m.box[0]) * k)),
                          max(4, int((m.box[3] - m.box[1]) * k))) for m in tray.dice]
     marks = tray_marks(tray, boxes, dst, s)
-    for mark, r, (tag, tag_rect, badge, _) in zip(tray.dice, boxes, marks):
+    held_font = theme.font(theme.min_text(s), True)
+    held_word, held_short = (held_font.render(w, True, theme.BG) for w in ("HELD", HELD_LETTER))
+    for mark, r, (tag, tag_rect, badge, held_rect) in zip(tray.dice, boxes, marks):
         colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
         width, outline = max(2, int(4 * s)), r.inflate(6, 6)
         if mark.selected:
             # twice as thick (outwards, off the face): the cursor's yellow and a sure die's green
             # are one colour to a red-green colour-blind player
             colour, outline, width = theme.ACCENT, outline.inflate(2 * width, 2 * width), 2 * width
+        elif held_rect is not None and held_rect.width < held_word.get_width() + 6:
+            width *= 2                    # no room for the word: the letter, a thick frame (inwards: no room taken)
         pygame.draw.rect(surface, colour, outline, width, border_radius=6)
         pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
         surface.blit(tag, tag_rect)
@@ -187,9 +191,9 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
             pygame.draw.circle(surface, theme.HELD if mark.held else theme.TEXT, badge_rect.center,
                                badge_rect.width // 2)
             surface.blit(num, num.get_rect(center=badge_rect.center))
-    held_tag = theme.font(theme.min_text(s), True).render("HELD", True, theme.BG)
     for _, _, _, held_rect in marks:      # last: on its own die, never left off for want of room
         if held_rect is not None:
+            held_tag = held_word if held_rect.width >= held_word.get_width() + 6 else held_short
             pygame.draw.rect(surface, theme.HELD, held_rect, border_radius=4)
             pygame.draw.rect(surface, theme.BG, held_rect, 1, border_radius=4)
             surface.blit(held_tag, held_tag.get_rect(center=held_rect.center))
@@ -206,7 +210,9 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
     poker die's own "J"), no other die and no disc before it. The HELD mark goes on its own
     die, centred: placed beside a disc it sat under the next die (read as that die held), and
     with no room beside (under a banner) it was left off; moved up or down on it off another
-    held die's (`apart_held`)."""
+    held die's (`apart_held`). Where the word still covers another die, its face tag or a disc
+    (small or touching dice, a tray squeezed by a banner: "K" was hidden under HELD), the die
+    gets the short mark instead (`held_letter`), and `_tray` draws its frame twice as thick."""
     tags = []
     for mark, r in zip(tray.dice, boxes):
         tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(face_tag(mark), True, theme.BG)
@@ -231,7 +237,37 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
             held_rect = pygame.Rect(0, 0, held_size[0] + 6, held_size[1] + 2)
             held_rect.center = r.center
         out.append((tags[i][0], tags[i][1], badge, held_rect))
-    return apart_held(out, boxes)
+    out = apart_held(out, boxes)
+    letter = theme.font(theme.min_text(s), True).size(HELD_LETTER)
+    for i, (tag, tag_rect, badge, held_rect) in enumerate(out):
+        if held_rect is None:
+            continue
+        others = [b for j, b in enumerate(boxes) if j != i] + [t.inflate(8, 2) for j, (_, t) in enumerate(tags)
+                                                                 if j != i]
+        discs = [m[2][1] for j, m in enumerate(out) if j != i and m[2] is not None]
+        if held_rect.collidelist(others + discs) >= 0:
+            out[i] = (tag, tag_rect, badge, held_letter(boxes[i], letter, others))
+    return out
+
+
+HELD_LETTER = "H"
+
+
+def held_letter(r: pygame.Rect, size: tuple[int, int], others: list[pygame.Rect]) -> pygame.Rect:
+    """The rect of the short HELD mark (`HELD_LETTER` in a pill, type `size`) on the die at `r`,
+    for a die too crowded for the word: the word covered the next die and its face tag, hiding
+    its value. Centred on the die, else slid along it off `others` (other dice, their tags),
+    its centre always on its own die; the die's thick frame says it is held as well."""
+    rect = pygame.Rect(0, 0, size[0] + 6, size[1] + 2)
+    rect.center = r.center
+    if rect.collidelist(others) < 0:
+        return rect
+    for dx in range(1, r.width // 2):
+        for sign in (1, -1):
+            moved = rect.move(sign * dx, 0)
+            if r.collidepoint(moved.center) and moved.collidelist(others) < 0:
+                return moved
+    return rect
 
 
 def apart_held(marks: list[tuple], boxes: list[pygame.Rect]) -> list[tuple]:

@@ -1030,3 +1030,55 @@ def test_no_held_mark_is_drawn_over_another(layout, banner, size, monkeypatch):
     for i, h in held:
         assert boxes[i].collidepoint(h.center)                               # on its own die
         assert all(not h.colliderect(other) for j, other in held if j != i), (i, held)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("banner", [False, True])
+@pytest.mark.parametrize("layout", ["tight", "small", "touching"])
+def test_on_a_crowded_tray_no_held_mark_covers_another_die_or_its_face_tag(layout, banner, size, monkeypatch):
+    """A HELD word wider than a small die covered the next die and its face tag ("K" under
+    HELD at 800x480): players could not read that die's value. Where the word does not fit, a
+    held die is marked on itself (a letter in a thick frame), never over a neighbour."""
+    from display import theme
+    from display.view import DieMark
+
+    def box(i):
+        if layout == "tight":                                # side by side, 5 px apart
+            return (100 + 85 * i, 200, 180 + 85 * i, 280)
+        if layout == "touching":                             # a camera's 50 px dice, touching
+            return (150 + 50 * i, 220, 200 + 50 * i, 270)
+        return (130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2))    # 50 px dice, staggered
+
+    for held_dice in ((0, 1, 3), (1, 2), (0, 1, 3, 4)):
+        marks = tuple(DieMark(box(i), "JK3Q6"[i], held=i in held_dice, position=i + 1) for i in range(5))
+        boxes, drawn = _tray_marks_drawn(marks, size, banner, monkeypatch)
+        monkeypatch.undo()
+        tags = [tag_rect for _, tag_rect, _, _ in drawn]
+        for i, (mark, die, (_, _, _, held)) in enumerate(zip(marks, boxes, drawn)):
+            if not mark.held:
+                assert held is None
+                continue
+            assert held is not None and die.collidepoint(held.center), (i, held, die)      # on its own die
+            assert held.height >= theme.font(theme.min_text(0.5), True).size("H")[1]
+            for j in range(5):
+                if j != i:
+                    assert not held.colliderect(boxes[j]) and not held.colliderect(tags[j]), (i, j, held)
+
+
+@pytest.mark.parametrize("layout", ["staggered", "tight"])
+def test_a_roomy_tray_keeps_the_held_word(layout, monkeypatch):
+    """At 1920x1080 the dice are big enough for the whole word: it stays "HELD" there."""
+    from display import theme
+    from display.view import DieMark
+
+    def box(i):
+        if layout == "staggered":
+            return (40 + 110 * i, 180 + 30 * (i % 2), 120 + 110 * i, 260 + 30 * (i % 2))
+        return (100 + 85 * i, 200, 180 + 85 * i, 280)
+
+    marks = tuple(DieMark(box(i), "J", held=i in (0, 1, 3), position=i + 1) for i in range(5))
+    boxes, drawn = _tray_marks_drawn(marks, (1920, 1080), False, monkeypatch)
+    word = theme.font(theme.min_text(1.5), True).size("HELD")
+    for i, (*_, held) in enumerate(drawn):
+        assert (held is not None) == (i in (0, 1, 3))
+        assert held is None or held.width >= word[0]
