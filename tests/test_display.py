@@ -1082,3 +1082,33 @@ def test_a_roomy_tray_keeps_the_held_word(layout, monkeypatch):
     for i, (*_, held) in enumerate(drawn):
         assert (held is not None) == (i in (0, 1, 3))
         assert held is None or held.width >= word[0]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_on_a_tray_squeezed_by_a_banner_over_a_menu_no_held_mark_hides_a_face_tag(size, monkeypatch):
+    """A 3-line banner over a six-option menu leaves ~10 px dice at 800x480: the HELD words
+    covered the dice, their discs and the next die's values. Held marks now keep off every other
+    die's face tag, each on its own die."""
+    from display import render as render_module
+    from display.view import DieMark, OptionView, PromptView, TrayView
+
+    marks = tuple(DieMark((130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2)), "3J6K1"[i],
+                          held=i in (0, 1, 3), position=i + 1) for i in range(5))
+    seen = []
+    real = render_module.tray_marks
+    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
+        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
+    view = TableView("play", "Thirteen", tray=TrayView(np.zeros((480, 640, 3), np.uint8), marks, caption="Dice"),
+                     prompt=PromptView("Ann", "Ann: choose a category, or hold dice and throw again",
+                                       tuple(OptionView(f"Option {k}", k) for k in range(6)), "HOLD 1-5 keep · OK"),
+                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game, or any other "
+                                         "button to go on playing this round with the dice as they lie.", "warning"))
+    render_module.render(pygame.Surface(size), view)
+    (boxes, drawn), = seen
+    tags = [tag_rect.inflate(8, 2) for _, tag_rect, _, _ in drawn]
+    for i, (mark, (*_, held)) in enumerate(zip(marks, drawn)):
+        assert (held is not None) == mark.held
+        if held is not None:
+            assert boxes[i].collidepoint(held.center), (i, held)
+            assert not any(held.colliderect(t) for j, t in enumerate(tags) if j != i), (i, held, tags)
+
