@@ -256,15 +256,15 @@ HELD_LETTER = "H"
 def held_letter(r: pygame.Rect, size: tuple[int, int], others: list[pygame.Rect]) -> pygame.Rect:
     """The rect of the short HELD mark (`HELD_LETTER` in a pill, type `size`) on the die at `r`,
     for a die too crowded for the word: the word covered the next die and its face tag, hiding
-    its value. Centred on the die, else slid along it off `others` (other dice, their tags),
+    its value. Centred on the die, else slid across or up or down it off `others` (other dice, their tags),
     its centre always on its own die; the die's thick frame says it is held as well."""
     rect = pygame.Rect(0, 0, size[0] + 6, size[1] + 2)
     rect.center = r.center
     if rect.collidelist(others) < 0:
         return rect
-    for dx in range(1, r.width // 2):
-        for sign in (1, -1):
-            moved = rect.move(sign * dx, 0)
+    for d in range(1, max(r.width, r.height) // 2):
+        for step in ((d, 0), (-d, 0), (0, -d), (0, d)):
+            moved = rect.move(step)
             if r.collidepoint(moved.center) and moved.collidelist(others) < 0:
                 return moved
     return rect

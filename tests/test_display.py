@@ -1112,3 +1112,19 @@ def test_on_a_tray_squeezed_by_a_banner_over_a_menu_no_held_mark_hides_a_face_ta
             assert boxes[i].collidepoint(held.center), (i, held)
             assert not any(held.colliderect(t) for j, t in enumerate(tags) if j != i), (i, held, tags)
 
+
+
+@pytest.mark.parametrize("banner", [False, True])
+def test_a_held_letter_moves_up_or_down_its_die_off_the_next_dies_face_tag(banner, monkeypatch):
+    """Dice in a column at 800x480: the next die's face tag sits on a die's lower edge, and
+    the letter, slid only sideways, stayed over it. It now moves up or down its own die too."""
+    from display.view import DieMark
+
+    marks = tuple(DieMark((250, 20 + 90 * i, 330, 100 + 90 * i), "J", held=i in (0, 3), position=i + 1)
+                  for i in range(5))
+    boxes, drawn = _tray_marks_drawn(marks, (800, 480), banner, monkeypatch)
+    tags = [tag_rect.inflate(8, 2) for _, tag_rect, _, _ in drawn]
+    for i in (0, 3):
+        held = drawn[i][3]
+        assert boxes[i].collidepoint(held.center)
+        assert all(not held.colliderect(tags[j]) and not held.colliderect(boxes[j]) for j in range(5) if j != i)
