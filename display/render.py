@@ -174,14 +174,17 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     marks = tray_marks(tray, boxes, dst, s)
     held_font = theme.font(theme.min_text(s), True)
     held_word, held_short = (held_font.render(w, True, theme.BG) for w in ("HELD", HELD_LETTER))
-    for mark, r, (tag, tag_rect, badge, held_rect) in zip(tray.dice, boxes, marks):
+    # a HELD mark narrower than the word is the letter (`tray_marks` chose it for want of room)
+    held_tags = [None if h is None else (held_word if h.width >= held_word.get_width() + 6 else held_short)
+                 for *_, h in marks]
+    for mark, r, (tag, tag_rect, badge, held_rect), held_tag in zip(tray.dice, boxes, marks, held_tags):
         colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
         width, outline = max(2, int(4 * s)), r.inflate(6, 6)
         if mark.selected:
             # twice as thick (outwards, off the face): the cursor's yellow and a sure die's green
             # are one colour to a red-green colour-blind player
             colour, outline, width = theme.ACCENT, outline.inflate(2 * width, 2 * width), 2 * width
-        elif held_rect is not None and held_rect.width < held_word.get_width() + 6:
+        elif held_tag is held_short:
             width *= 2                    # no room for the word: the letter, a thick frame (inwards: no room taken)
         pygame.draw.rect(surface, colour, outline, width, border_radius=6)
         pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
@@ -191,9 +194,8 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
             pygame.draw.circle(surface, theme.HELD if mark.held else theme.TEXT, badge_rect.center,
                                badge_rect.width // 2)
             surface.blit(num, num.get_rect(center=badge_rect.center))
-    for _, _, _, held_rect in marks:      # last: on its own die, never left off for want of room
+    for (*_, held_rect), held_tag in zip(marks, held_tags):   # last: on its own die, never left off
         if held_rect is not None:
-            held_tag = held_word if held_rect.width >= held_word.get_width() + 6 else held_short
             pygame.draw.rect(surface, theme.HELD, held_rect, border_radius=4)
             pygame.draw.rect(surface, theme.BG, held_rect, 1, border_radius=4)
             surface.blit(held_tag, held_tag.get_rect(center=held_rect.center))
