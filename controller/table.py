@@ -39,6 +39,7 @@ BLOCKING = {"die_leaning", "foreign_object", "partly_out_of_view", "bad_frame", 
 # Problems for the staff, not the players: the reading is still good (the reader read the whole
 # view instead of the calibrated tray), so the game goes on with the notice on screen.
 STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE}
+# A die read at least this sure (0.5 included) is taken; below, it is asked for as unread.
 MIN_CONFIDENCE = 0.5
 # A die read with a value but less surely than this is outlined for the players to check, and the
 # reading waits longer before it counts (`check_seconds`). On the Byler photos the reader never

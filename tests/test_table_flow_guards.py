@@ -58,6 +58,23 @@ def test_a_die_read_with_a_value_but_hardly_sure_is_not_taken():
     assert flow.phase == CORRECT and flow.pending == [6, 6, 2, 3, 5]
 
 
+@pytest.mark.parametrize("confidence, taken", [(0.5, True), (0.499, False)])
+def test_a_die_exactly_half_sure_is_the_least_the_table_takes(confidence, taken):
+    """`MIN_CONFIDENCE` is a floor the table takes (0.5 included): the reader gives a value
+    that sure only when its classical face stage reads the same value on its own, and the
+    table outlines such a die for the players to check. Just under it, the die is asked for."""
+    flow, _clock = make()
+    before = snap(flow)
+    dice = list(reading([6, 6, 2, 3, 5]).dice)
+    dice[2] = die(2, 2, confidence=confidence)
+    flow.on_reading(Reading(tuple(dice)))
+    if taken:
+        assert flow.phase == CONFIRM and flow.pending == [6, 6, 2, 3, 5]
+    else:
+        assert flow.phase == WAIT_DICE and snap(flow) == before
+        assert "I cannot read die 3 for sure" in flow.message.text
+
+
 @pytest.mark.parametrize("code, message", [
     ("die_leaning", "die 2 is leaning on another"),
     ("foreign_object", "something that is not a die is in the tray"),
