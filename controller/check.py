@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import tempfile
 import time
 import warnings
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, ConfigError, load_config
+from .table_user import STATE_DIR, TableUser, describe_owner, may, reachable, sandbox_problem, table_user
 
 OK, WARN, FAIL = "ok", "warning", "PROBLEM"
 
@@ -58,8 +60,13 @@ def check_models() -> list[Finding]:
     return [Finding("reader", OK, "model files load")]
 
 
-def check_journal(folder: Path) -> list[Finding]:
-    """Can the games be journaled there (what a power cut needs)? Writes and removes a file."""
+def check_journal(folder: Path, user: TableUser | None = None) -> list[Finding]:
+    """Can the games be journaled there (what a power cut needs)? For the table's own user when it
+    exists and is not the one asking (staff with sudo, or from their login): from the folder's owner
+    and mode and the service's sandbox (controller/table_user.py). Else tried: a file is written
+    and removed."""
+    if user is not None and user.uid != os.geteuid():
+        return _journal_for(folder, user)
     probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), Path("/"))
     try:
         if not probe.is_dir():
@@ -67,9 +74,40 @@ def check_journal(folder: Path) -> list[Finding]:
         with tempfile.NamedTemporaryFile(dir=probe, prefix=".dicetable-check-"):
             pass
     except OSError as exc:
-        return [Finding("journal", FAIL, f"cannot write in {probe} ({exc.strerror or exc}): games would not "
-                                         "survive a power cut. Check the card (full? read-only?) and the "
-                                         "folder's owner (docs/install.md step 3).")]
+        return [Finding("journal", FAIL, f"cannot write in {probe} ({exc.strerror or exc}): {LOST}. Check the card "
+                                         "(full? read-only?) and the folder's owner (docs/install.md step 3).")]
+    where = folder if folder.exists() else f"{folder} (made at the first game, in {probe})"
+    return [Finding("journal", OK, f"games are saved in {where}")]
+
+
+LOST = "games would not survive a power cut"
+
+
+def _journal_for(folder: Path, user: TableUser) -> list[Finding]:
+    """check_journal for the table's user, asked by someone else: nothing is written."""
+    why = sandbox_problem(folder)
+    if why:
+        return [Finding("journal", FAIL, f"{folder}: {why}: {LOST}. Set journal_dir in [table] back to "
+                                         f"\"{STATE_DIR}\".")]
+    if folder == STATE_DIR and not folder.exists():
+        return [Finding("journal", OK, f"games are saved in {folder} (systemd makes it when the table starts)")]
+    probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), Path("/"))
+    if not probe.is_dir():
+        return [Finding("journal", FAIL, f"cannot write in {probe} (not a folder): {LOST}. "
+                                         "Fix journal_dir in [table].")]
+    blocked = reachable(probe, user)
+    if blocked is not None or not may(probe.stat(), user, 3):
+        shown = blocked or probe
+        give = (f"sudo chown -R {user.name}:{user.name} {folder}" if folder.exists()
+                else f"sudo mkdir -p {folder} && sudo chown {user.name}:{user.name} {folder}")
+        return [Finding("journal", FAIL, f"the table's user {user.name} cannot write in {probe} "
+                                         f"({shown}: {describe_owner(shown.stat())}): {LOST}. Give it the folder: "
+                                         f"{give}")]
+    space = os.statvfs(probe)
+    if space.f_flag & os.ST_RDONLY or space.f_bavail == 0:
+        state = "read-only" if space.f_flag & os.ST_RDONLY else "full"
+        return [Finding("journal", FAIL, f"the card holding {probe} is {state}: {LOST}. Free space or "
+                                         "replace the card (docs/install.md section 10).")]
     where = folder if folder.exists() else f"{folder} (made at the first game, in {probe})"
     return [Finding("journal", OK, f"games are saved in {where}")]
 
@@ -215,7 +253,7 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
     if config is None:
         return found
     found += check_models()
-    found += check_journal(Path(config.table.journal_dir))
+    found += check_journal(Path(config.table.journal_dir), inject.get("table_user", table_user()))
     frame = None
     if camera:
         frame, seen = check_camera(config, **inject.get("camera", {}))

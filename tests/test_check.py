@@ -1,13 +1,29 @@
 """`dicetable check`: each part of a table's set-up, good and broken, said in the staff's words."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.check import FAIL, OK, WARN, run_checks
+from controller import check
+from controller.check import FAIL, OK, WARN, check_journal, run_checks
 from controller.cli import main
+from controller.table_user import TableUser
+
+
+@pytest.fixture(autouse=True)
+def _no_table_user(monkeypatch):
+    """These checks try the folders themselves, as on a machine without the kiosk's user (a Pi
+    with one is tested below, with a user of its own)."""
+    monkeypatch.setattr(check, "table_user", lambda: None, raising=False)
 
 
 def _table(tmp_path, *, calibration: str = "", buttons: str = 'type = "keyboard"', frames: int = 2,
@@ -145,3 +161,128 @@ def test_the_keyboard_is_a_spare_real_buttons_are_what_makes_a_table_ready(tmp_p
     cfg = _table(tmp_path, calibration=CALIBRATED, buttons=no_panel)
     found = [f for f in run_checks(cfg, buttons={"wait_s": 0.3}) if f.part == "buttons"]
     assert [f.level for f in found] == [FAIL, OK]
+
+
+# ------------------------------------------------------------- the journal, for the table's user
+# Staff run `dicetable check` with sudo (root may write anywhere) or from their own login (in the
+# dicetable group: it may read the games, not write them). The answer must be the table's.
+def _as(uid: int, gids: set[int]) -> TableUser:
+    return TableUser("dicetable", uid, frozenset(gids))
+
+
+@pytest.fixture
+def outside_sandbox(monkeypatch):
+    """tmp_path lies in /tmp, the service's private one: these tests are about owners and modes."""
+    monkeypatch.setattr(check, "sandbox_problem", lambda folder: None)
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="gives folders to other users")
+
+
+@pytest.fixture
+def open_dir():
+    """A folder other users may go through (pytest's own tmp_path is its owner's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="dicetable-check-"))
+    os.chmod(folder, 0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+@needs_root
+def test_staff_login_checking_the_tables_folder_is_not_a_problem(open_dir):
+    """docs/install.md step 3: /var/lib/dicetable is the table's (0750), the staff's login is in
+    its group and may read it, not write it. Before, their `dicetable check` said PROBLEM ("cannot
+    write in ...: check the card and the folder's owner") of a folder the table writes every day."""
+    table, staff, group = 4242, 4244, 4343
+    games = open_dir / "games"
+    games.mkdir()
+    os.chown(games, table, group)
+    os.chmod(games, 0o750)
+    cfg = open_dir / "config.toml"
+    cfg.write_text(f'[table]\njournal_dir = "{games}"\n[camera]\ntype = "folder"\npath = "{games}"\n'
+                   '[buttons]\ntype = "keyboard"\n')
+    os.chmod(cfg, 0o644)
+    script = ("import sys, os\n"
+              "from controller import check\n"
+              "from controller.table_user import TableUser\n"
+              "check.run_checks(check.Path(sys.argv[1]), camera=False, table_user=None)\n"  # (imports all, as root)
+              "check.sandbox_problem = lambda folder: None\n"   # (open_dir is in /tmp)
+              f"os.setgroups([{group}]); os.setgid({staff}); os.setuid({staff})\n"
+              f"user = TableUser('dicetable', {table}, frozenset([{group}]))\n"
+              "found = check.run_checks(check.Path(sys.argv[1]), camera=False, table_user=user)\n"
+              "print([f.line() for f in found if f.part == 'journal'])\n")
+    done = subprocess.run([sys.executable, "-c", script, str(cfg)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "ok       journal: games are saved in" in out, out
+
+
+@needs_root
+@pytest.mark.usefixtures("outside_sandbox")
+def test_the_table_writes_its_own_folder(open_dir):
+    games = open_dir / "games"
+    games.mkdir()
+    os.chown(games, 4242, 4343)
+    os.chmod(games, 0o750)
+    [found] = check_journal(games, _as(4242, {4343}))
+    assert found.level == OK and str(games) in found.text
+
+
+@pytest.mark.usefixtures("outside_sandbox")
+def test_a_folder_the_table_cannot_write_is_a_problem_even_for_root(open_dir):
+    games = open_dir / "games"
+    games.mkdir()
+    os.chmod(games, 0o755)                           # root's, as `sudo mkdir` leaves it
+    [found] = check_journal(games, _as(4242, {4343}))
+    assert found.level == FAIL
+    assert "the table's user dicetable cannot write in" in found.text
+    assert "mode 0755" in found.text and f"sudo chown -R dicetable:dicetable {games}" in found.text
+
+
+@needs_root
+@pytest.mark.usefixtures("outside_sandbox")
+def test_a_folder_behind_a_closed_one_is_a_problem(open_dir):
+    inner = open_dir / "closed" / "games"
+    inner.mkdir(parents=True)
+    os.chmod(open_dir / "closed", 0o700)
+    os.chown(inner, 4242, 4343)
+    [found] = check_journal(inner, _as(4242, {4343}))
+    assert found.level == FAIL and f"{open_dir / 'closed'}: owner" in found.text
+
+
+@needs_root
+@pytest.mark.usefixtures("outside_sandbox")
+def test_a_missing_folder_is_made_in_a_parent_the_table_can_write(open_dir):
+    [found] = check_journal(open_dir / "games", _as(4242, {4343}))
+    assert found.level == FAIL and "sudo mkdir -p" in found.text
+    os.chown(open_dir, 4242, 4343)
+    [found] = check_journal(open_dir / "games", _as(4242, {4343}))
+    assert found.level == OK and "made at the first game" in found.text
+
+
+@pytest.mark.parametrize("folder, why", [
+    ("/home/pi/games", "cannot see /home"),
+    ("/etc/dicetable/games", "read-only"),
+    ("/tmp/games", "emptied whenever the table stops"),
+])
+def test_a_folder_outside_the_services_sandbox_is_a_problem(folder, why):
+    [found] = check_journal(Path(folder), _as(4242, {4343}))
+    assert found.level == FAIL and why in found.text and '"/var/lib/dicetable"' in found.text
+
+
+@pytest.mark.usefixtures("outside_sandbox")
+def test_the_state_folder_before_the_first_start_is_made_by_systemd(monkeypatch, tmp_path):
+    state = tmp_path / "var-lib-dicetable"
+    monkeypatch.setattr(check, "STATE_DIR", state)
+    [found] = check_journal(state, _as(4242, {4343}))
+    assert found.level == OK and "systemd makes it" in found.text
+
+
+@pytest.mark.usefixtures("outside_sandbox")
+def test_run_checks_answers_for_the_table_user_it_finds(tmp_path, monkeypatch):
+    cfg = _table(tmp_path)
+    os.chmod(tmp_path, 0o755)
+    monkeypatch.setattr(check, "table_user", lambda: _as(4242, {4343}))
+    found = {f.part: f for f in run_checks(cfg)}
+    assert found["journal"].level == FAIL and "the table's user dicetable" in found["journal"].text

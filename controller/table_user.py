@@ -1,0 +1,95 @@
+"""What the table's own user may do with a path, whoever asks.
+
+The kiosk runs as the system user `dicetable` under systemd (systemd/dicetable.service), but
+`dicetable check` is run by staff: with `sudo` (root, who may write anywhere) or from their own
+login (in the `dicetable` group, which may read the games but not write them). A check that
+tried the caller's own rights said *ready* to root for a folder the table cannot write, and
+*PROBLEM* to the staff for the folder the table writes every day. These helpers answer for the
+table's user instead, from the files' owners and modes and from the unit's sandbox.
+"""
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+TABLE_USER = "dicetable"          # User= in systemd/dicetable.service, docs/install.md step 3
+STATE_DIR = Path("/var/lib/dicetable")   # StateDirectory=dicetable: systemd makes it, the user's own
+
+# dicetable.service's sandbox: ProtectHome=yes hides these, ProtectSystem=full makes these
+# read-only, PrivateTmp=yes gives the table its own /tmp, emptied whenever it stops
+HIDDEN = (Path("/home"), Path("/root"), Path("/run/user"))
+READ_ONLY = (Path("/usr"), Path("/boot"), Path("/efi"), Path("/etc"))
+PRIVATE_TMP = (Path("/tmp"), Path("/var/tmp"))
+
+
+@dataclass(frozen=True)
+class TableUser:
+    name: str
+    uid: int
+    gids: frozenset[int]       # its primary group and every group it is a member of
+
+
+def table_user(name: str = TABLE_USER) -> TableUser | None:
+    """The table's user on this machine; None where it was never made (a development machine)."""
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return None
+    gids = {entry.pw_gid} | {g.gr_gid for g in grp.getgrall() if name in g.gr_mem}
+    return TableUser(name, entry.pw_uid, frozenset(gids))
+
+
+def may(st: os.stat_result, user: TableUser, bits: int) -> bool:
+    """Would `user` have the permission `bits` (a combination of 4 read, 2 write, 1 search)?"""
+    if user.uid == 0:
+        return True
+    if st.st_uid == user.uid:
+        granted = (st.st_mode >> 6) & 7
+    elif st.st_gid in user.gids:
+        granted = (st.st_mode >> 3) & 7
+    else:
+        granted = st.st_mode & 7
+    return granted & bits == bits
+
+
+def reachable(path: Path, user: TableUser) -> Path | None:
+    """The first folder above `path` that `user` may not go through (search), or None."""
+    for folder in reversed(path.parents):
+        try:
+            if not may(folder.stat(), user, 1):
+                return folder
+        except OSError:
+            return None
+    return None
+
+
+def sandbox_problem(folder: Path) -> str | None:
+    """Why the table, inside its systemd sandbox, could not keep games in `folder`, or None."""
+    folder = Path(os.path.abspath(folder))
+
+    def under(roots: tuple[Path, ...]) -> Path | None:
+        return next((r for r in roots if folder == r or r in folder.parents), None)
+
+    if (root := under(HIDDEN)) is not None:
+        return f"the table's service cannot see {root} (ProtectHome in dicetable.service)"
+    if (root := under(READ_ONLY)) is not None:
+        return f"the table's service sees {root} read-only (ProtectSystem in dicetable.service)"
+    if (root := under(PRIVATE_TMP)) is not None:
+        return f"the table's service has its own {root}, emptied whenever the table stops (PrivateTmp)"
+    return None
+
+
+def describe_owner(st: os.stat_result) -> str:
+    """`owner root:root, mode 0755`, for a message."""
+    def name(getter, ident: int) -> str:
+        try:
+            return getter(ident)[0]
+        except KeyError:
+            return str(ident)
+
+    return (f"owner {name(pwd.getpwuid, st.st_uid)}:{name(grp.getgrgid, st.st_gid)}, "
+            f"mode {stat.S_IMODE(st.st_mode):04o}")
