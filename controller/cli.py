@@ -34,13 +34,17 @@ def parse_options(pairs: list[str] | None) -> dict:
 
 # ------------------------------------------------------------------------------------ commands
 def cmd_games(args: argparse.Namespace) -> int:
+    """Each option's line is TOML, its explanation a comment: staff copy it into the config's
+    [table.options.GAME]. Printed as Python (True, 'shared'), a copied line stopped the table."""
+    from vision.calibrate import toml_value
+
     for name in sorted(GAMES):
         cls = GAMES[name]
         print(f"{name}: {cls.title} ({cls.min_players}-{cls.max_players} players)")
         if args.options:
             for spec in cls.OPTIONS:
-                choices = f" one of {list(spec.choices)}" if spec.choices else ""
-                print(f"    {spec.name} = {spec.default!r}{choices}  {spec.doc}")
+                choices = f"one of {', '.join(toml_value(c) for c in spec.choices)}: " if spec.choices else ""
+                print(f"    {spec.name} = {toml_value(spec.default)}  # {choices}{spec.doc}")
     return 0
 
 

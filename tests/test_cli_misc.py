@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import controller.cli as cli
+from controller.config import load_config
 from controller.demo_text import run_text_demo
 from controller.rules import GAMES, OptionError
 
@@ -62,10 +63,31 @@ def test_games_options_lists_every_option_under_its_game(run):
         assert len(listed) >= 5
     thirteen = blocks["thirteen"]
     assert any(line.startswith("two_pairs_value = 20 ") for line in thirteen)
-    assert any(line.startswith("tie = 'shared' one of ['shared', 'upper_total', 'fewer_zeros']")
+    assert any(line.startswith('tie = "shared"  # one of "shared", "upper_total", "fewer_zeros": ')
                for line in thirteen)
-    assert any(line.startswith("variant = 'base' one of ['base', 'betting']") for line in blocks["classic"])
-    assert any(line.startswith("mode = 'beginner' one of ['beginner', 'expert']") for line in blocks["poknroll"])
+    assert any(line.startswith('variant = "base"  # one of "base", "betting": ') for line in blocks["classic"])
+    assert any(line.startswith('mode = "beginner"  # one of "beginner", "expert": ') for line in blocks["poknroll"])
+
+
+def test_every_listed_option_line_pasted_into_the_config_is_read_back(run, tmp_path):
+    """config.example.toml sends staff to `games --options` for the house rules; its lines go into
+    [table.options.GAME] as they are. Printed as Python, `rotate_first_player = True` stopped the
+    table ("not valid TOML: Invalid value"), and Pok'n Roll's line_values too."""
+    code, out, err = run("games", "--options")
+    assert (code, err) == (0, "")
+    text = ""
+    for line in out.splitlines():
+        if not line.startswith(" "):
+            text += f"\n[table.options.{line.split(':', 1)[0]}]\n"
+        else:
+            text += line.strip() + "\n"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(text)
+    config = load_config(cfg)
+    assert config.warnings == ()
+    assert config.table.options == {name: {spec.name: spec.default for spec in cls.OPTIONS}
+                                    for name, cls in GAMES.items()}
+    assert "rotate_first_player = true  # " in out
 
 
 def test_every_listed_default_is_accepted_back_as_an_option(run, tmp_path):

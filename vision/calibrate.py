@@ -384,7 +384,8 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
 
 
 def toml_value(v: Any) -> str:
-    """A TOML literal for a bool, number, string or (nested) list of those."""
+    """A TOML literal for a bool, number, string or (nested) list or dict of those (a dict as an
+    inline table: `dicetable games --options` prints the games' defaults this way)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, np.integer)):
@@ -397,6 +398,9 @@ def toml_value(v: Any) -> str:
         return json.dumps(v)               # JSON string escapes are valid TOML basic strings
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        keys = [str(k) if _KEY.match(str(k)) else json.dumps(str(k)) for k in v]
+        return "{" + ", ".join(f"{k} = {toml_value(x)}" for k, x in zip(keys, v.values())) + "}"
     raise TypeError(f"cannot write {type(v).__name__} to TOML")
 
 
@@ -632,7 +636,8 @@ def register(subparsers: Any, capture: Capture | None = None) -> argparse.Argume
                             "at the terminal (stop the table first: one program at a time uses the camera)")
         p.add_argument("--throws", type=int, default=2, metavar="N",
                        help="with --camera: how many throws to take (default 2)")
-    p.add_argument("--config", default=DEFAULT_CONFIG, metavar="PATH", help=f"the config file to save into; it must exist (default {DEFAULT_CONFIG})")
+    p.add_argument("--config", default=DEFAULT_CONFIG, metavar="PATH",
+                   help=f"the config file to save into; it must exist (default {DEFAULT_CONFIG})")
     p.set_defaults(func=lambda args: cmd_calibrate(args, capture))
     return p
 
