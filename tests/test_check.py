@@ -134,6 +134,45 @@ def test_the_press_test_names_each_button_pressed_and_those_never_pressed(tmp_pa
     assert last == "never pressed: HOLD1, HOLD2, HOLD3, HOLD4, HOLD5, DOWN, BACK, ABANDON"
 
 
+def test_the_press_test_expects_only_the_buttons_the_panel_has():
+    """A three-button panel (docs/hardware.md) pressed in full: nothing is missing. Before, the test
+    ended with "never pressed: HOLD1, HOLD2, HOLD3, HOLD4, HOLD5, BACK, ABANDON, HINT"."""
+    from controller.check import press_test
+    from controller.config import parse_config
+
+    config = parse_config('[buttons]\ntype = "multi"\n[[buttons.sources]]\ntype = "gpio"\nname = "panel"\n'
+                          'bounce_time = 0\n[buttons.sources.pins]\nUP = 27\nDOWN = 22\nOK = 17\n'
+                          '[[buttons.sources]]\ntype = "keyboard"\n')
+    factory = MockFactory()
+    presses = iter([17, 27, 22])
+    said: list[str] = []
+    ticks = iter(range(10_000))
+
+    def sleep(_s: float) -> None:      # between polls: the next button goes down and up
+        number = next(presses, None)
+        if number is not None:
+            factory.pin(number).drive_low()
+            factory.pin(number).drive_high()
+
+    missing = press_test(config, 50, say=said.append, clock=lambda: next(ticks) * 0.5, sleep=sleep,
+                         pin_factory=factory)
+    assert missing == [] and said[-1] == "every button was pressed"
+    assert "  OK press (panel)" in said and "  UP press (panel)" in said and "  DOWN press (panel)" in said
+    assert any("keyboard is not tested here" in line for line in said)
+
+
+def test_the_press_test_of_a_gpio_panel_names_its_own_buttons_never_pressed():
+    from controller.check import press_test
+    from controller.config import parse_config
+
+    config = parse_config('[buttons]\ntype = "gpio"\n[buttons.pins]\nUP = 27\nDOWN = 22\nOK = 17\nHINT = 25\n')
+    said: list[str] = []
+    ticks = iter(range(10_000))
+    missing = press_test(config, 2, say=said.append, clock=lambda: next(ticks) * 0.5, sleep=lambda s: None,
+                         pin_factory=MockFactory())
+    assert missing == ["OK", "UP", "DOWN", "HINT"] and said[-1] == "never pressed: OK, UP, DOWN, HINT"
+
+
 @pytest.mark.parametrize("seconds, error", [
     ("-5", "takes a number of seconds above 0, e.g. 30, not '-5'"),   # printed "(-5 s)" and ran
     ("0", "takes a number of seconds above 0, e.g. 30, not '0'"),     # skipped without a word
