@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.calibrate as calibrate_module
 from vision.calibrate import (
     Calibration, calibrate, load_calibration, register, replace_section, save_calibration,
 )
@@ -353,6 +354,35 @@ def test_cli_refuses_a_missing_config_and_says_to_copy_the_example(tmp_path, cap
     assert code == 2
     assert f"no config file at {cfg}" in err and "docs/install.md step 5" in err and "Traceback" not in err
     assert not cfg.parent.exists()
+
+
+def test_cli_refuses_a_config_it_cannot_save_into_before_measuring(tmp_path, capsys, monkeypatch):
+    """Without sudo, calibrate measured everything (with --camera: after every Enter) and then said
+    "cannot save ...: [Errno 13] Permission denied: '/etc/dicetable/.config-es3_do_y.toml'"."""
+    empty, throws = frames(TrayStyle(), 60, n_empty=1, n_throw=1)
+    cv2.imwrite(str(tmp_path / "e.png"), empty[0])
+    cv2.imwrite(str(tmp_path / "t.png"), throws[0].image)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[display]\nfullscreen = true\n")
+    monkeypatch.setattr(calibrate_module, "_may_write", lambda folder: folder != tmp_path, raising=False)
+    code = _cli(["calibrate", "--empty", str(tmp_path / "e.png"), "--throw", str(tmp_path / "t.png"),
+                 "--config", str(cfg)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert f"cannot save into {cfg}: this login may not write in {tmp_path}. Put sudo before" in captured.err
+    assert "die size" not in captured.out and "[vision]" not in cfg.read_text()
+
+
+def test_a_misspelt_config_path_names_the_tables_own_config(tmp_path, capsys, monkeypatch):
+    """`--config /etc/dicetable/confg.toml` beside the real file: before, the only advice was to copy
+    the example to the misspelt name, and the table would never read that calibration."""
+    own = tmp_path / "config.toml"
+    own.write_text("")
+    monkeypatch.setattr(calibrate_module, "DEFAULT_CONFIG", str(own))
+    code = _cli(["calibrate", "--empty", "e.png", "--throw", "t.png", "--config", str(tmp_path / "confg.toml")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"The table's own config is {own}: give that to --config, or leave --config out." in err
 
 
 # ----------------------------------------------------------------- calibrated at another size

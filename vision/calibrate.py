@@ -454,9 +454,32 @@ def missing_config(path: str | os.PathLike[str]) -> str | None:
     if path.exists():
         return f"{path} is not a file"
     mkdir = "" if path.parent.is_dir() else f"sudo mkdir -p {path.parent} && "
+    # a misspelt --config beside the table's own file: copying the example there would calibrate
+    # a file the table never reads
+    copy = f"{mkdir}sudo cp /opt/dicetable/src/systemd/config.example.toml {path}"
+    table_own = Path(DEFAULT_CONFIG)
+    if table_own.is_file() and path != table_own:
+        return (f"no config file at {path}. The table's own config is {table_own}: give that to --config, "
+                f"or leave --config out. (A new config starts as a copy of the example, docs/install.md "
+                f"step 5: {copy})")
     return (f"no config file at {path}: the calibration is saved into the table's config, so copy "
-            f"the example there first (docs/install.md step 5): {mkdir}sudo cp "
-            f"/opt/dicetable/src/systemd/config.example.toml {path}")
+            f"the example there first (docs/install.md step 5): {copy}")
+
+
+def _may_write(folder: Path) -> bool:
+    """Can this login make a file in `folder`? The config is replaced through a new file there."""
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def unwritable_config(path: str | os.PathLike[str]) -> str | None:
+    """Why this login cannot save into the config at `path` (it is root's: /etc/dicetable), or None.
+    Asked before the frames are taken: with --camera, the staff went through every Enter first and
+    were then told "[Errno 13] Permission denied: '/etc/dicetable/.config-....toml'"."""
+    folder = Path(os.path.realpath(path)).parent
+    if _may_write(folder):
+        return None
+    return (f"cannot save into {path}: this login may not write in {folder}. Put sudo before the "
+            "command (sudo dicetable calibrate ..., docs/install.md step 7)")
 
 
 def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
@@ -577,8 +600,8 @@ Capture = Callable[[argparse.Namespace], tuple[list[np.ndarray], list[np.ndarray
 
 
 def _need_config(path: str) -> None:
-    """Refuse a missing config before the frames are taken, not after."""
-    problem = missing_config(path)
+    """Refuse a missing config, or one this login cannot save into, before the frames are taken."""
+    problem = missing_config(path) or unwritable_config(path)
     if problem:
         raise ValueError(problem)
 
