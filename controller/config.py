@@ -145,7 +145,16 @@ def _syntax_message(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> str:
         lines = text.splitlines()
         if 1 <= number <= len(lines):
             message += f"\n  line {number}: {lines[number - 1].strip()}"
+    if any(said in str(exc) for said in ("Invalid value", "Expected newline or end of document after a statement")):
+        message += f"\n  {VALUE_HINT}"
     return message
+
+
+# What tomllib's "Invalid value" and "Expected newline ... after a statement" mean to someone who is
+# not a programmer: `fullscreen = True` (as Python writes it), `game = thirteen` and `size = 1280x720`
+# (text without quotes), `confirm_seconds = 1.5 seconds` are the likely slips.
+VALUE_HINT = ('values are written like this: true or false in small letters (fullscreen = true), text in '
+              '"quotes" (game = "thirteen"), numbers as they are (idle_minutes = 30)')
 
 
 _TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "a text in quotes",

@@ -239,6 +239,25 @@ def test_toml_syntax_error_names_the_line(tmp_path):
     assert "line 5" in message          # where tomllib noticed the unclosed list
 
 
+@pytest.mark.parametrize("line", ["fullscreen = True", 'size = 1280x720', "fullscreen = yes"])
+def test_an_invalid_value_says_how_values_are_written(tmp_path, line):
+    """tomllib's "Invalid value (at line 2, column 14)" alone did not tell staff that TOML wants
+    true in small letters, or text in quotes."""
+    path = write(tmp_path, f"[display]\n{line}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    message = str(err.value)
+    assert f"line 2: {line}" in message
+    assert 'true or false in small letters (fullscreen = true), text in "quotes"' in message
+
+
+def test_other_syntax_errors_do_not_get_the_value_hint(tmp_path):
+    path = write(tmp_path, '[table]\nplayers = ["Ann", "Bob"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert "small letters" not in str(err.value)
+
+
 def test_syntax_error_quotes_the_offending_line(tmp_path):
     path = write(tmp_path, '[table]\nconfirm_seconds = 1.5 seconds\n')
     with pytest.raises(ConfigError) as err:
