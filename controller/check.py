@@ -124,6 +124,8 @@ def check_camera(config: Config, *, timeout_s: float = 10.0, clock: Callable[[],
         source.open()
     except (FrameSourceError, ValueError) as exc:
         why = getattr(exc, "reason", exc)
+        if isinstance(exc.__cause__, ImportError):    # (the reason says what to install)
+            return None, [Finding("camera", FAIL, f"{kind}: {why}")]
         return None, [Finding("camera", FAIL, f"{kind}: {why}. If the table is running, stop it first "
                                               "(sudo systemctl stop dicetable); else check the cable and "
                                               "[camera] in the config.")]

@@ -86,6 +86,29 @@ def test_a_camera_that_cannot_open_says_to_stop_the_table(tmp_path):
     assert found["calibration"].level == WARN and "calibrate --camera" in found["calibration"].text
 
 
+def test_a_camera_library_not_installed_says_what_to_install_and_nothing_else(tmp_path, monkeypatch):
+    """Before: "picamera2 is not installed (... apt install python3-picamera2 ...). If the table is
+    running, stop it first (sudo systemctl stop dicetable); else check the cable": stopping the table
+    or a cable does not install a library."""
+    import importlib
+
+    real = importlib.import_module
+
+    def no_picamera2(name, *args, **kwargs):
+        if name == "picamera2":
+            raise ImportError("No module named 'picamera2'")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib, "import_module", no_picamera2)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[table]\njournal_dir = "{tmp_path}"\n[camera]\ntype = "picamera2"\n'
+                   '[buttons]\ntype = "keyboard"\n')
+    found = {f.part: f for f in run_checks(cfg)}
+    assert found["camera"].level == FAIL
+    assert "apt install python3-picamera2" in found["camera"].text
+    assert "cable" not in found["camera"].text and "systemctl stop" not in found["camera"].text
+
+
 def test_no_camera_leaves_it_alone_and_still_checks_the_calibration(tmp_path):
     cfg = _table(tmp_path, frames=0, calibration=CALIBRATED)
     levels = _levels(run_checks(cfg, camera=False))
