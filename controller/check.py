@@ -188,6 +188,7 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
     """Start the config's button sources and report each one's state after `wait_s` (a serial
     box connects in the background)."""
     from hardware import make_button_source
+    from hardware.button_gpio import NO_PIN_LIBRARY
 
     try:
         source = make_button_source(config.buttons, **inject)
@@ -215,9 +216,10 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
                 found.append(Finding("buttons", OK, f"{p.name} ready{spare}"))
             else:
                 level = WARN if some_panel or p not in panels else FAIL
-                found.append(Finding("buttons", level, f"{p.name}: {st.message or 'not connected'} (if the "
-                                                       "table is running it holds the buttons: stop it first; else "
-                                                       "check the wiring or the cable, and [buttons] in the config)"))
+                advice = "" if NO_PIN_LIBRARY in st.message else (
+                    " (if the table is running it holds the buttons: stop it first; else check the wiring or the "
+                    "cable, and [buttons] in the config)")
+                found.append(Finding("buttons", level, f"{p.name}: {st.message or 'not connected'}{advice}"))
         return found
     finally:
         source.stop()
@@ -245,10 +247,20 @@ def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = p
     say(f"Press each button in turn ({seconds:.0f} s)...")
     if len(panels) < len(parts):
         say("  (the keyboard is not tested here: its keys only reach the table in its own window)")
-    source.start()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # (gpiozero lists every pin library it tried: said above)
+        logging.disable(logging.ERROR)
+        try:
+            source.start()
+        finally:
+            logging.disable(logging.NOTSET)
+    for panel in panels:
+        if isinstance(panel, GpioButtonSource) and not panel.status.connected:
+            say(f"  {panel.name}: not available ({panel.status.message}): its buttons cannot be tested")
+            expected -= set(panel.pins)
     try:
         deadline = clock() + seconds
-        while clock() < deadline:
+        while expected and clock() < deadline:       # (nothing to wait for when no panel works)
             for event in source.poll():
                 if event.kind == DIRECTIVE:
                     continue
@@ -258,7 +270,10 @@ def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = p
     finally:
         source.stop()
     missing = [name for name in BUTTON_NAMES if name in expected and name not in seen]
-    say("every button was pressed" if not missing else f"never pressed: {', '.join(missing)}")
+    if not expected:
+        say("no button could be tested")
+    else:
+        say("every button was pressed" if not missing else f"never pressed: {', '.join(missing)}")
     return missing
 
 

@@ -22,6 +22,11 @@ DOWN, HELD, UP = "down", "held", "up"
 RawEdge = tuple[str, str, float]
 
 
+# gpiozero's "Unable to load any default pin factory!" on a Pi: the venv cannot see lgpio
+NO_PIN_LIBRARY = ("no library reaches the pins: on Raspberry Pi OS, apt install python3-lgpio and make the venv "
+                  "with --system-site-packages, docs/install.md steps 2 and 4")
+
+
 @dataclass
 class _ButtonState:
     down: bool = False          # debounced state
@@ -124,6 +129,8 @@ class GpioButtonSource:
         except Exception as exc:
             self._close_devices()
             message = f"GPIO buttons unavailable: {exc}"
+            if type(exc).__name__ == "BadPinFactory":     # (gpiozero found no library for the pins)
+                message += f" ({NO_PIN_LIBRARY})"
             log.error("%s: %s", self.name, message)
             self._status = SourceStatus(False, message)
             return

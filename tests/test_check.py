@@ -14,7 +14,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller import check
-from controller.check import FAIL, OK, WARN, check_journal, run_checks
+from controller.check import FAIL, OK, WARN, check_buttons, check_journal, run_checks
 from controller.cli import main
 from controller.table_user import TableUser
 
@@ -194,6 +194,34 @@ def test_the_press_test_of_a_gpio_panel_names_its_own_buttons_never_pressed():
     missing = press_test(config, 2, say=said.append, clock=lambda: next(ticks) * 0.5, sleep=lambda s: None,
                          pin_factory=MockFactory())
     assert missing == ["OK", "UP", "DOWN", "HINT"] and said[-1] == "never pressed: OK, UP, DOWN, HINT"
+
+
+def test_the_press_test_of_an_unavailable_panel_says_so_instead_of_never_pressed(capsys):
+    """gpiozero without a pin library (python3-lgpio missing, or a venv without the system's
+    packages): the test printed gpiozero's four fallback warnings, a log line, then "never pressed:
+    OK, UP, DOWN", as if the wiring were wrong."""
+    from gpiozero.exc import BadPinFactory
+
+    from controller.check import press_test
+    from controller.config import parse_config
+
+    class NoPinLibrary:
+        def __getattr__(self, name):
+            raise BadPinFactory("Unable to load any default pin factory!")
+
+    config = parse_config('[buttons]\ntype = "gpio"\nname = "panel"\n[buttons.pins]\nUP = 27\nDOWN = 22\nOK = 17\n')
+    said: list[str] = []
+    ticks = iter(range(10_000))
+    missing = press_test(config, 2, say=said.append, clock=lambda: next(ticks) * 0.5, sleep=lambda s: None,
+                         pin_factory=NoPinLibrary())
+    assert missing == [] and said[-1] == "no button could be tested"
+    assert any(line.startswith("  panel: not available (GPIO buttons unavailable: Unable to load any default pin "
+                               "factory! (no library reaches the pins: on Raspberry Pi OS, apt install "
+                               "python3-lgpio") and line.endswith("its buttons cannot be tested") for line in said)
+    assert not any(line.startswith("never pressed") for line in said)
+    found = check_buttons(config, wait_s=0.1, pin_factory=NoPinLibrary())
+    assert [f.level for f in found] == [FAIL] and "apt install python3-lgpio" in found[0].text
+    assert "wiring" not in found[0].text           # (a library, not a wire)
 
 
 @pytest.mark.parametrize("seconds, error", [
