@@ -230,6 +230,7 @@ TICK_GLYPHS = set("■▣□")      # ticked, the one a choice would tick (a pre
 
 
 LINE_GAP = 1          # px between a two-line cell's lines' ink
+WORD_CLEAR = 2        # word spaces kept clear around a cell's long form, beside its neighbours' (see cell_lines)
 
 
 @lru_cache(maxsize=2048)
@@ -259,10 +260,17 @@ def cell_lines(s: str, size: int, bold: bool, width: int, room: int, least: int,
     `short`: the game's shorter forms of the cell, longest first, each tried (one line, then
     two) when the one before does not fit, before anything is cut: "captured by Eve" in a
     5-player column at 800x480 was drawn "captu..." where the game's "to Eve" fits. (The text
-    on two lines comes before a short form: the game's own words where a screen has room.)"""
+    on two lines comes before a short form: the game's own words where a screen has room.)
+
+    A form with a shorter one after it is taken only with a word space to spare on each side
+    (`WORD_CLEAR`): "60 to go" fitted 6-player columns at 800x480 with its text 4 px from the
+    next one's, read as one phrase, "60 to go30 to go"; the last form has the whole width."""
     sizes = range(max(size, least), least - 1, -1)
-    for form in (s, *short):
-        found = one_line(form, sizes, bold, width) or two_lines(form, sizes, bold, width, room)
+    forms = (s, *short)
+    clear = WORD_CLEAR * theme.font(least, bold).size(" ")[0]
+    for i, form in enumerate(forms):
+        room_w = width if i == len(forms) - 1 else width - clear
+        found = one_line(form, sizes, bold, room_w) or two_lines(form, sizes, bold, room_w, room)
         if found:
             return found
     return first_words_over_the_rest((s, *short)[-1], bold, width, room, least)

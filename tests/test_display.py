@@ -823,6 +823,47 @@ def test_objective_cards_cells_of_5_players_fit_at_800x480_in_their_short_forms(
     assert {"chosen", "lost", "to Eve"} <= drawn and "captured by Eve" not in drawn
 
 
+@pytest.mark.parametrize("players", [5, 6])
+def test_thirteens_points_to_go_are_whole_and_apart_from_their_neighbours_at_800x480(players, tray_image,
+                                                                                     monkeypatch):
+    """The bonus row's "60 to go" was cut ("60 to...") on the abandoned game's standings with 6
+    players at 800x480, and where it fitted (6 players playing, 5 on the standings) its text came
+    5-10 px from the next column's, a word space or two: "60 to go30 to go" read as one phrase.
+    It is drawn whole, three word spaces or more from its neighbours' text."""
+    from table_helpers import Press
+
+    from display import theme
+    from display.render import render
+
+    flow, _ = late_game("thirteen", 0.3, most=players)
+    playing = flow.view(tray_image)
+    flow.on_button(Press("ABANDON"))
+    flow.on_button(Press("ABANDON"))
+    abandoned = flow.view(tray_image)
+    assert abandoned.mode == "final" and abandoned.title == "Game abandoned"
+    space = theme.font(20).size(" ")[0]
+    for view in (playing, abandoned):
+        fitted = _fitted_cells(monkeypatch)
+        render(pygame.Surface((800, 480)), view)
+        monkeypatch.undo()
+        to_go = [(width, k, lines) for s, width, k, lines in fitted if s.endswith(" to go")]
+        assert len(to_go) == players, view.mode
+        for width, k, (line, *more) in to_go:
+            drawn = theme.font(k).size(line)[0]
+            assert not more and drawn <= width, (view.mode, line)                   # whole, on one line
+            assert width + 4 - drawn >= 3 * space, (view.mode, line, width, drawn)  # apart from the next
+
+
+def test_a_long_form_is_kept_only_with_room_to_spare_beside_its_neighbours():
+    """A cell's last form may take its whole width; a longer one only with word spaces to spare."""
+    from display.sheet import cell_lines
+
+    pygame.font.init()
+    assert cell_lines("60 to go", 20, False, 52, 20, 20, ("−60",))[1] == ("−60",)       # fits, 2 px spare
+    assert cell_lines("60 to go", 20, False, 60, 20, 20, ("−60",))[1] == ("60 to go",)
+    assert cell_lines("60 to go", 20, False, 52, 20, 20)[1] == ("60 to go",)             # no other form: as before
+
+
 def test_a_cell_too_wide_for_its_text_takes_the_games_short_form_before_any_cut():
     """The short forms are tried, longest first, on one line and then on two, before the text
     is cut; a text that fits is drawn as it is."""

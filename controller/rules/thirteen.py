@@ -514,7 +514,9 @@ class ThirteenState(GameState):
                 return Cell(str(rules.upper_bonus), rules.upper_bonus, "award")
             if all(s is not None for s in card.scores[:6]):
                 return Cell("0", 0, "cross")
-            return Cell(f"{rules.upper_threshold - upper_sum(card)} to go", None, "info")
+            # ("−48" where a narrow column has no room for the words: 6 players at 800x480)
+            left = rules.upper_threshold - upper_sum(card)
+            return Cell(f"{left} to go", None, "info", short=(f"−{left}",))
 
         def bottom_bonus_cell(seat: int) -> Cell:
             card = self.cards[seat]
