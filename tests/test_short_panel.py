@@ -355,3 +355,47 @@ def test_an_ok_pressed_twice_on_a_choice_does_not_open_the_card(tmp_path):
     flow.clock.t += 1.0
     flow.on_button(Press("OK"))
     assert flow.view().help is not None
+
+
+def test_at_the_final_standings_a_three_button_panel_is_sent_to_the_card_on_the_next_menu(tmp_path):
+    """At the final standings OK starts the next game (its foot says so), so a panel without
+    HINT cannot open the card there, and the standings must not offer it: their hint names no
+    button the panel lacks. The card of the game just played, under the house rules it was played
+    with, is two OKs away: the games page (the game kept under the cursor) says "how to play: on
+    the next page", whose "How to play" row opens it."""
+    import random
+
+    from card_helpers import longest_rules
+
+    from controller.autoplay import AutoPlayer
+    from controller.rules import GAMES
+    from controller.table_app import STANDINGS_SECONDS, TableApp
+
+    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\n\n[buttons]\ntype = "gpio"\n'
+                          '[buttons.pins]\nUP = 27\nDOWN = 22\nOK = 17\n')
+    clock = Clock()
+    app = TableApp(config, Screen((800, 480), headless=True), NoFrames(), FakeButtons(), clock=clock)
+    rules = longest_rules("thirteen")
+    app.menu.values.update(rules)
+    app.on_button(Press("OK", "hold"))                      # start now, with those rules
+    flow = app.flow
+    assert rules and all(flow.state.options.get(k) == v for k, v in rules.items())
+    bot = AutoPlayer(random.Random(3))
+    while not flow.state.is_over:
+        flow.state = flow.state.apply(bot.next_input(flow.state))
+    flow._enter_phase()
+    app.on_button(Press("UP"))                               # (any press: the app notes the game's end)
+    view = flow.view()
+    assert view.mode == "final" and view.prompt.hint == "OK: a new game" and view.help is None
+    assert not any(name in view.prompt.hint for name in ("HINT", "BACK", "ABANDON", "HOLD"))
+    clock.t += STANDINGS_SECONDS
+    app.on_button(Press("OK"))
+    assert app.flow is None
+    menu = app.menu
+    assert menu.page == "game" and menu.game.name == "thirteen"
+    assert menu.view().prompt.hint.endswith("how to play: on the next page")
+    app.on_button(Press("OK"))
+    _on_row(menu, "How to play Thirteen")
+    app.on_button(Press("OK"))
+    card = menu.view().help
+    assert card is not None and card.paragraphs == tuple(GAMES["thirteen"].rules_card(flow.state.options))
