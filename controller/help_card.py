@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from display.view import HelpView
+from display.view import HelpView, MessageView
 
 from .rules import GameState
 
@@ -39,12 +39,14 @@ def _with_key(foot: str, key: str) -> str:
     return foot.replace("HINT", key, 1)
 
 
-def hint_pressed(shown: HelpView | None, mode: str, size: tuple[int, int]) -> int | None:
-    """The page of the card that HINT leaves on a screen of `size` showing `mode`: the first
-    when no card was shown, the next while `shown` has one, else None (the card closes)."""
+def hint_pressed(shown: HelpView | None, mode: str, size: tuple[int, int],
+                 message: MessageView | None = None) -> int | None:
+    """The page of the card that HINT leaves on a screen of `size` showing `mode` (and the banner
+    of `message`): the first when no card was shown, the next while `shown` has one, else None
+    (the card closes)."""
     from display.render import help_pages    # (pygame: only where a screen shows the card)
 
     if shown is None:
         return 0
     page = shown.page + 1
-    return page if page < help_pages(shown, mode, size) else None
+    return page if page < help_pages(shown, mode, size, message) else None

@@ -140,6 +140,10 @@ class SetupMenu:
         self.done: SetupResult | None = None
         self.last: SetupResult | None = None     # the game just played, kept for "play again"
         self.message: MessageView | None = None
+        # what the table says while it lasts (the camera or the buttons down; set by the app at
+        # each pass), shown when the menu has no message of its own: its banner takes room the
+        # card's pages are counted for
+        self.notice: MessageView | None = None
         self.page = GAME
         self.cursor: dict[str, int] = {p: 0 for p in PAGES}
         self.editing: _NameEdit | _IntEdit | None = None
@@ -264,7 +268,7 @@ class SetupMenu:
 
     def _hint(self) -> None:
         """HINT: the card of the game in view opened, its page turned, or closed after its last."""
-        page = hint_pressed(self._help(), "setup", self.screen_size)
+        page = hint_pressed(self._help(), "setup", self.screen_size, self.message or self.notice)
         if page is None:
             self.help_game = None
         elif self.help_game is None:
@@ -484,7 +488,7 @@ class SetupMenu:
         return TableView(mode="setup", title=_TITLES[self.page],
                          status=f"{self.game.title} · step {PAGES.index(self.page) + 1} of {len(PAGES)}",
                          setup=self._window(items, cursor), prompt=self._panel_prompt(rows[cursor]),
-                         message=self.message,
+                         message=self.message or self.notice,
                          help=self._help())
 
     def _start_now_words(self) -> str:

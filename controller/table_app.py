@@ -10,7 +10,6 @@ import argparse
 import logging
 import os
 import time
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -303,10 +302,8 @@ class TableApp:
             self.flow.tick()
             self.runner.draw()
         else:
-            view = self.menu.view()
-            if notice is not None and view.message is None:
-                view = replace(view, message=notice)
-            self.screen.show(view)
+            self.menu.notice = notice
+            self.screen.show(self.menu.view())
 
     def device_notice(self) -> MessageView | None:
         """What stays on screen while the camera or the buttons are down (a message said once

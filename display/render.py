@@ -107,8 +107,8 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
     elif view.mode == "setup":
         if view.message:
             # above the rows, not over them: the first row is often the one under the cursor
-            used = _banner(surface, view.message, pygame.Rect(body.x, body.y, body.width, body.height), s)
-            body = pygame.Rect(body.x, body.y + used, body.width, body.height - used)
+            _banner(surface, view.message, pygame.Rect(body.x, body.y, body.width, body.height), s)
+            body = _under_banner(body, view.message, s)
         if view.help:
             draw_card(surface, view.help, body, s)
         else:
@@ -497,21 +497,30 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     _sheet_or_help(surface, view, right, s)
 
 
-def help_rect(surface: pygame.Surface, mode: str) -> pygame.Rect:
-    """Where the HINT card goes on this screen: in place of the menu (setup), else of the sheet."""
+def _under_banner(body: pygame.Rect, message: MessageView, s: float) -> pygame.Rect:
+    """The setup screen's room for its rows (or the card) under the banner of `message`."""
+    used = _banner_layout(message, body.width, s)[2]
+    return pygame.Rect(body.x, body.y + used, body.width, body.height - used)
+
+
+def help_rect(surface: pygame.Surface, mode: str, message: MessageView | None = None) -> pygame.Rect:
+    """Where the HINT card goes on this screen: in place of the menu (setup: under the banner of
+    `message`, if any), else of the sheet (the play and final screens' banners are elsewhere)."""
     s, _, body = _frame(surface)
     if mode == "setup":
-        return body
+        return _under_banner(body, message, s) if message else body
     if mode == "final":
         return _final_columns(body, s)[1]
     return _play_columns(body, s)[2]
 
 
-def help_pages(help: HelpView, mode: str, size: tuple[int, int]) -> int:
-    """How many pages `help` takes on a screen of `size` showing `mode`: the controller turns
-    them with HINT and closes the card after the last, so it must know where that is."""
+def help_pages(help: HelpView, mode: str, size: tuple[int, int], message: MessageView | None = None) -> int:
+    """How many pages `help` takes on a screen of `size` showing `mode` (and `message`): the
+    controller turns them with HINT and closes the card after the last, so it must know where
+    that is. (The setup menu's banner was left out: at 320x240 under "Camera: ... Retrying..."
+    School's card took 6 pages, counted 5, and its last was closed unread.)"""
     surface = pygame.Surface(size)
-    frame = card_frame(help, help_rect(surface, mode), theme.scale(surface))
+    frame = card_frame(help, help_rect(surface, mode, message), theme.scale(surface))
     return len(card_layout(help, frame).pages)
 
 

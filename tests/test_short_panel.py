@@ -169,7 +169,7 @@ def test_each_games_card_opens_from_the_setup_menu_of_a_three_button_panel(name,
     from controller.setup_menu import SetupMenu
     from display import render
 
-    monkeypatch.setattr(render, "help_pages", lambda help, mode, size: pages)
+    monkeypatch.setattr(render, "help_pages", lambda help, mode, size, message=None: pages)
     menu = SetupMenu(buttons=panel_buttons(THREE), screen_size=(800, 480))
     while menu.games[menu.cursor["game"]].name != name:
         menu.on_button("press", "DOWN")
