@@ -174,9 +174,15 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     marks = tray_marks(tray, boxes, dst, s)
     held_font = theme.font(theme.min_text(s), True)
     held_word, held_short = (held_font.render(w, True, theme.BG) for w in ("HELD", HELD_LETTER))
-    # a HELD mark narrower than the word is the letter (`tray_marks` chose it for want of room)
-    held_tags = [None if h is None else (held_word if h.width >= held_word.get_width() + 6 else held_short)
+    # a HELD mark narrower than the word is the letter (`tray_marks` chose it for want of room);
+    # a die too small even for the letter is its own mark (`HeldDie`): filled, under every tag
+    held_tags = [None if h is None else (held_word if h.width >= held_word.get_width() + 6
+                                         and not isinstance(h, HeldDie) else held_short)
                  for *_, h in marks]
+    for *_, held_rect in marks:
+        if isinstance(held_rect, HeldDie) and held_rect.width > 0:
+            pygame.draw.rect(surface, theme.HELD, held_rect)
+            pygame.draw.rect(surface, theme.BG, held_rect, 1)
     for mark, r, (tag, tag_rect, badge, held_rect), held_tag in zip(tray.dice, boxes, marks, held_tags):
         colour = theme.DOUBT if mark.doubtful else (theme.HELD if mark.held else theme.SCORE)
         width, outline = max(2, int(4 * s)), r.inflate(6, 6)
@@ -188,6 +194,8 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
             width *= 2                    # no room for the word: the letter, a thick frame (inwards: no room taken)
         pygame.draw.rect(surface, colour, outline, width, border_radius=6)
         pygame.draw.rect(surface, colour, tag_rect.inflate(8, 2), border_radius=5)
+        if isinstance(held_rect, HeldDie):      # (ringed, as the letter's pill was: not by colour alone)
+            pygame.draw.rect(surface, theme.BG, tag_rect.inflate(8, 2), 1, border_radius=5)
         surface.blit(tag, tag_rect)
         if badge is not None:
             num, badge_rect = badge
@@ -195,7 +203,7 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
                                badge_rect.width // 2)
             surface.blit(num, num.get_rect(center=badge_rect.center))
     for (*_, held_rect), held_tag in zip(marks, held_tags):   # last: on its own die, never left off
-        if held_rect is not None:
+        if held_rect is not None and not isinstance(held_rect, HeldDie):
             pygame.draw.rect(surface, theme.HELD, held_rect, border_radius=4)
             pygame.draw.rect(surface, theme.BG, held_rect, 1, border_radius=4)
             surface.blit(held_tag, held_tag.get_rect(center=held_rect.center))
@@ -214,7 +222,12 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
     with no room beside (under a banner) it was left off; moved up or down on it off another
     held die's (`apart_held`). Where the word still covers another die, its face tag or a disc
     (small or touching dice, a tray squeezed by a banner: "K" was hidden under HELD), the die
-    gets the short mark instead (`held_letter`), and `_tray` draws its frame twice as thick."""
+    gets the short mark instead (`held_letter`), and `_tray` draws its frame twice as thick.
+    Where even the letter covers another die, a tag, a disc or another held mark wherever it
+    goes on its die (~10 px dice, a tray squeezed by a banner over a long menu: the H of the
+    middle of three held dice in a column lay over those above and below), the die is its own
+    mark (`HeldDie`), filled in the held colour inside its thick frame, its face tag ringed.
+    (Trays whose marks covered nothing are drawn as before, to the pixel.)"""
     tags = []
     for mark, r in zip(tray.dice, boxes):
         tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(face_tag(mark), True, theme.BG)
@@ -247,9 +260,30 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
         others = [b for j, b in enumerate(boxes) if j != i] + [t.inflate(8, 2) for j, (_, t) in enumerate(tags)
                                                                  if j != i]
         discs = [m[2][1] for j, m in enumerate(out) if j != i and m[2] is not None]
-        if held_rect.collidelist(others + discs) >= 0:
-            out[i] = (tag, tag_rect, badge, held_letter(boxes[i], letter, others))
+        held = [m[3] for j, m in enumerate(out) if j != i and m[3] is not None]     # (the later ones: words yet)
+        if held_rect.collidelist(others + discs + held) >= 0:
+            avoid = others + discs + [m[3] for m in out[:i] if m[3] is not None]
+            short = held_letter(boxes[i], letter, avoid)
+            if short.collidelist(avoid) >= 0:
+                short = held_die(boxes[i], [b for j, b in enumerate(boxes) if j != i])
+            out[i] = (tag, tag_rect, badge, short)
     return out
+
+
+class HeldDie(pygame.Rect):
+    """The HELD mark of a die too small even for the letter: the die's own box, filled (in a
+    thick frame, under every face tag and disc), never over another die."""
+
+
+def held_die(r: pygame.Rect, others: list[pygame.Rect]) -> HeldDie:
+    """The die at `r` as its own HELD mark: its box, shrunk off any other die's it overlaps (dice
+    a pixel apart rounded onto each other on a 320x240 screen), empty if it cannot be."""
+    rect = pygame.Rect(r)
+    while rect.collidelist(others) >= 0 and min(rect.size) > 2:
+        rect.inflate_ip(-2, -2)
+    if rect.collidelist(others) >= 0:
+        rect = pygame.Rect(r.center, (0, 0))
+    return HeldDie(rect)
 
 
 HELD_LETTER = "H"

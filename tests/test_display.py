@@ -1169,3 +1169,64 @@ def test_a_held_letter_moves_up_or_down_its_die_off_the_next_dies_face_tag(banne
         held = drawn[i][3]
         assert boxes[i].collidepoint(held.center)
         assert all(not held.colliderect(tags[j]) and not held.colliderect(boxes[j]) for j in range(5) if j != i)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (320, 240)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("layout,held_dice", [("column", (1, 2, 3)), ("row", (0, 1, 3)), ("row", (0, 1, 2, 3, 4)),
+                                              ("touching", (1, 2, 3))])
+def test_on_a_squeezed_tray_no_held_mark_covers_a_neighbouring_die(layout, held_dice, size, monkeypatch):
+    """A 3-line banner over a six-option menu leaves ~10 px dice at 800x480, where even the H
+    is bigger than a die: in a column of three held dice the middle H lay over the dice above
+    and below, and over the Hs and values there. No held mark now covers another die or another
+    held mark; a die too small even for the H is its own mark (`HeldDie`: filled, drawn under
+    the tags and discs, its tag ringed), and the letter, where it stays, covers no tag or disc."""
+    from display import render as render_module
+    from display.view import DieMark, OptionView, PromptView, TrayView
+
+    def box(i):
+        if layout == "column":
+            return (300, 60 + 55 * i, 350, 110 + 55 * i)
+        if layout == "touching":
+            return (150 + 50 * i, 220, 200 + 50 * i, 270)
+        return (130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2))
+
+    marks = tuple(DieMark(box(i), "3J6K1"[i], held=i in held_dice, position=i + 1) for i in range(5))
+    seen = []
+    real = render_module.tray_marks
+    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
+        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
+    view = TableView("play", "Thirteen", tray=TrayView(np.zeros((480, 640, 3), np.uint8), marks, caption="Dice"),
+                     prompt=PromptView("Ann", "Ann: choose a category, or hold dice and throw again",
+                                       tuple(OptionView(f"Option {k}", k) for k in range(6)), "HOLD 1-5 keep · OK"),
+                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game, or any other "
+                                         "button to go on playing this round with the dice as they lie.", "warning"))
+    render_module.render(pygame.Surface(size), view)
+    (boxes, drawn), = seen
+    if size == (800, 480):
+        assert max(b.width for b in boxes) <= 12                                 # the squeezed tray
+    tags = [tag_rect.inflate(8, 2) for _, tag_rect, _, _ in drawn]
+    discs = [badge[1] for _, _, badge, _ in drawn]
+    held = {i: h for i, (*_, h) in enumerate(drawn) if h is not None}
+    assert set(held) == set(held_dice)
+    for i, h in held.items():
+        assert boxes[i].collidepoint(h.center), (i, h, boxes[i])                # on its own die
+        if h.width == 0:
+            continue                                                             # (its frame and tag say it)
+        others = [b for j, b in enumerate(boxes) if j != i] + [o for j, o in held.items() if j != i and o.width]
+        assert h.collidelist(others) < 0, (i, h, others)
+        if not isinstance(h, getattr(render_module, "HeldDie", ())):         # (the letter, or the word)
+            assert h.collidelist([t for j, t in enumerate(tags) if j != i] + discs[:i] + discs[i + 1:]) < 0, (i, h)
+
+
+def test_a_die_that_is_its_own_held_mark_stays_off_the_dice_it_overlaps():
+    """Dice a pixel apart on a 320x240 screen round onto each other: the filled die is shrunk off
+    the other's box, and left empty (its frame and ringed tag mark it) when it cannot be."""
+    from display.render import HeldDie, held_die
+
+    alone = held_die(pygame.Rect(10, 10, 10, 10), [pygame.Rect(30, 10, 10, 10)])
+    assert isinstance(alone, HeldDie) and alone == pygame.Rect(10, 10, 10, 10)
+    shrunk = held_die(pygame.Rect(10, 10, 10, 10), [pygame.Rect(19, 10, 10, 10)])
+    assert shrunk.width > 0 and not shrunk.colliderect(pygame.Rect(19, 10, 10, 10))
+    assert pygame.Rect(10, 10, 10, 10).contains(shrunk)
+    covered = held_die(pygame.Rect(10, 10, 4, 4), [pygame.Rect(10, 10, 4, 4)])
+    assert covered.width == 0 and covered.center == (12, 12)
