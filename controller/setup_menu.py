@@ -170,6 +170,21 @@ class SetupMenu:
     def game(self) -> type[GameState]:
         return self.games[self.game_index]
 
+    def played(self, result: SetupResult) -> None:
+        """A game started without the menu (resumed from its journal after a restart) taken as
+        chosen on it: after that game the games page kept the café's default game under the
+        cursor, its "how to play" on the next page was another game's, and "play again" was not
+        offered. (A game this menu does not list is left out.)"""
+        names = [g.name for g in self.games]
+        if result.game not in names:
+            return
+        self._load_game(names.index(result.game))
+        self.cursor[GAME] = self.game_index
+        self.count = len(result.players)
+        self.names[:self.count] = list(result.players)
+        self.values = {spec.name: spec.default for spec in self.game.OPTIONS} | dict(result.options)
+        self.last = result
+
     def reset(self) -> None:
         """Back to the first page for the next game, keeping the last choices as the defaults."""
         self.last, self.done = self.done or self.last, None

@@ -24,7 +24,7 @@ from .config import Config, load_config
 from .idle import IdleWatch, left_message
 from .journal import Journal, recover
 from .runner import TableRunner
-from .setup_menu import SetupDefaults, SetupMenu
+from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
 from .table import OVER, TableFlow
 from .tablelog import LogError, OtherVersion, TableLog
@@ -143,6 +143,8 @@ class TableApp:
             return
         untouched = self._journal_age(path)
         self._start(found.state, found.log, resumed=True)
+        # (the menu that follows the game keeps it, as it keeps one chosen on it)
+        self.menu.played(SetupResult(found.log.game, tuple(found.log.players), dict(found.log.options)))
         self.idle.left_before(untouched)
         if found.damage:
             self.flow.say(f"Resumed {found.state.title} for {', '.join(found.state.players)} after a restart, "

@@ -357,17 +357,26 @@ def test_an_ok_pressed_twice_on_a_choice_does_not_open_the_card(tmp_path):
     assert flow.view().help is not None
 
 
+def _finish(flow, seed: int = 3) -> None:
+    """`flow`'s game played to its end by the autoplayer (not journaled)."""
+    import random
+
+    from controller.autoplay import AutoPlayer
+
+    bot = AutoPlayer(random.Random(seed))
+    while not flow.state.is_over:
+        flow.state = flow.state.apply(bot.next_input(flow.state))
+    flow._enter_phase()
+
+
 def test_at_the_final_standings_a_three_button_panel_is_sent_to_the_card_on_the_next_menu(tmp_path):
     """At the final standings OK starts the next game (its foot says so), so a panel without
     HINT cannot open the card there, and the standings must not offer it: their hint names no
     button the panel lacks. The card of the game just played, under the house rules it was played
     with, is two OKs away: the games page (the game kept under the cursor) says "how to play: on
     the next page", whose "How to play" row opens it."""
-    import random
-
     from card_helpers import longest_rules
 
-    from controller.autoplay import AutoPlayer
     from controller.rules import GAMES
     from controller.table_app import STANDINGS_SECONDS, TableApp
 
@@ -380,10 +389,7 @@ def test_at_the_final_standings_a_three_button_panel_is_sent_to_the_card_on_the_
     app.on_button(Press("OK", "hold"))                      # start now, with those rules
     flow = app.flow
     assert rules and all(flow.state.options.get(k) == v for k, v in rules.items())
-    bot = AutoPlayer(random.Random(3))
-    while not flow.state.is_over:
-        flow.state = flow.state.apply(bot.next_input(flow.state))
-    flow._enter_phase()
+    _finish(flow)
     app.on_button(Press("UP"))                               # (any press: the app notes the game's end)
     view = flow.view()
     assert view.mode == "final" and view.prompt.hint == "OK: a new game" and view.help is None
@@ -399,3 +405,36 @@ def test_at_the_final_standings_a_three_button_panel_is_sent_to_the_card_on_the_
     app.on_button(Press("OK"))
     card = menu.view().help
     assert card is not None and card.paragraphs == tuple(GAMES["thirteen"].rules_card(flow.state.options))
+
+
+def test_after_a_game_resumed_after_a_restart_the_menu_keeps_that_game_and_its_card(tmp_path):
+    """A game resumed from its journal (a power cut) had not been chosen on this app's menu: after
+    it the games page showed the café's default game under the cursor, "how to play: on the next
+    page" led to that game's card, and "play again" was not offered. The menu now takes the
+    resumed game as chosen on it: its game, players and house rules."""
+    from controller.rules import GAMES
+    from controller.setup_menu import SetupResult
+    from controller.table_app import STANDINGS_SECONDS, TableApp
+
+    config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\ngame = "thirteen"\n\n[buttons]\ntype = "gpio"\n'
+                          '[buttons.pins]\nUP = 27\nDOWN = 22\nOK = 17\n')
+    first = TableApp(config, Screen((800, 480), headless=True), NoFrames(), FakeButtons())
+    spec = next(s for s in GAMES["classic"].OPTIONS if isinstance(s.default, bool))
+    rules = {spec.name: not spec.default}
+    first.menu.done = SetupResult("classic", ("Ann", "Bob"), rules)
+    first.start_new()
+    clock = Clock()
+    app = TableApp(config, Screen((800, 480), headless=True), NoFrames(), FakeButtons(), clock=clock)   # a restart
+    assert app.flow is not None and app.flow.state.options.get(spec.name) == (not spec.default)
+    _finish(app.flow)
+    app.on_button(Press("UP"))
+    clock.t += STANDINGS_SECONDS
+    app.on_button(Press("OK"))
+    menu = app.menu
+    assert app.flow is None and menu.page == "game" and menu.game.name == "classic"
+    assert menu.games[menu.cursor["game"]].name == "classic"
+    assert "play again (Ann, Bob)" in menu.view().prompt.hint
+    app.on_button(Press("OK"))
+    _on_row(menu, "How to play Classic poker dice")
+    app.on_button(Press("OK"))
+    assert menu.view().help.paragraphs == tuple(GAMES["classic"].rules_card(rules))
