@@ -1,6 +1,9 @@
 """Small drawing helpers shared by the screens (text that fits, panels, camera images)."""
 from __future__ import annotations
 
+import unicodedata
+from functools import lru_cache
+
 import numpy as np
 import pygame
 
@@ -12,19 +15,45 @@ FALLBACK = {"✕": "X", "✗": "X", "×": "x", "■": "#", "□": "-", "▣": "+
             "…": "...", "•": "·", "→": "->", "←": "<-"}
 
 
-def printable(s: str, f) -> str:
-    """`s` with every glyph the font cannot draw replaced (never a tofu box on screen)."""
-    if s.isascii():
+def printable(s: str, f=None) -> str:
+    """`s` as the bundled font can draw it: a glyph it lacks replaced by its stand-in or "?",
+    a control character (a tab or a line break in a player's name) by a space, an invisible
+    format mark left out. Never a tofu box on screen: the font draws the same empty box for
+    every glyph it lacks, so "日本" and "한국" were drawn alike, and a tab or a newline as a box.
+    (`f`, the font drawn with, is the bundled font at some size: its glyphs are the same at all.)"""
+    if s.isascii() and s.isprintable():
         return s
     out = []
     for ch in s:
         if ch in FALLBACK:
             out.append(FALLBACK[ch])
-        elif ch.isascii() or (f.metrics(ch) or [None])[0] is not None:
+        elif unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            out.append(" ")
+        elif unicodedata.category(ch) == "Cf":
+            continue
+        elif has_glyph(ch):
             out.append(ch)
         else:
             out.append("?")
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(ch: str) -> bool:
+    """Whether the bundled font has a glyph for `ch`. (`pygame.font.Font.metrics` cannot tell:
+    it gives the metrics of the font's empty box for a glyph it lacks; freetype gives none.)"""
+    if ch.isascii():
+        return ch.isprintable()
+    return _freetype_font().get_metrics(ch)[0] is not None
+
+
+@lru_cache(maxsize=1)
+def _freetype_font():
+    import pygame.freetype
+
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    return pygame.freetype.Font(None, 12)     # the same file `theme.font` loads
 
 
 _TEXT_CACHE: dict[tuple, pygame.Surface] = {}

@@ -57,6 +57,20 @@ def test_missing_glyphs_are_replaced_not_drawn_as_boxes():
     assert draw.printable("Round 1 — Ann · 3", f) == "Round 1 — Ann · 3"   # these the font has
 
 
+@pytest.mark.parametrize("name, shown", [
+    ("日本", "??"), ("한국", "??"), ("🎲Max", "?Max"),           # the font's empty box for each, alike
+    ("A\tB", "A B"), ("Li\nne", "Li ne"), ("Bell\x07", "Bell "),  # control characters: boxes too
+    ("Zoë Łukasz Ελένη Jørgen Weiß", "Zoë Łukasz Ελένη Jørgen Weiß"),  # these the font has
+])
+def test_names_the_font_cannot_draw_show_no_box(name, shown):
+    """A seat named in the config in a script the bundled font lacks was drawn as empty boxes
+    (pygame's metrics give the box's for a missing glyph): "Winners: [][], [][]" named nobody."""
+    pygame.font.init()
+    from display import theme
+
+    assert draw.printable(name, theme.font(30)) == shown
+
+
 def test_final_screen_names_the_winner_in_big_type(tmp_path):
     screen = Screen((800, 480), headless=True)
     view = TableView("final", "Thirteen: final standings", "Game over",
