@@ -11,6 +11,7 @@ import pygame
 from . import theme
 from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
+from .labels import distinct_cuts
 from .sheet import draw_sheet
 from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
 
@@ -504,7 +505,12 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         pad = int(10 * s)
         y = left.y + pad + _banner(surface, view.message, pygame.Rect(left.x + pad, left.y + pad,
                                                                        left.width - 2 * pad, left.height), s)
-    winners = [st.name for st in view.standings if st.winner]
+    # names the font draws alike ("??") told apart by the seat numbers of the sheet's header
+    seated = list((view.sheet or {}).get("players") or [])
+    names = [st.name for st in view.standings]
+    seats = [seated.index(n) + 1 if n in seated else i + 1 for i, n in enumerate(names)]
+    whole = distinct_cuts(names, theme.font(theme.min_text(s), True), 10 ** 6, seats)
+    winners = [label for st, label in zip(view.standings, whole) if st.winner]
     if winners:
         head = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
         for line in wrap(head, int(56 * s), left.width - int(32 * s), bold=True)[:2]:
@@ -521,11 +527,15 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
              theme.ACCENT if i == 0 else theme.MUTED, max_width=left.width - int(40 * s))
     room = max(1, len(view.standings))
     line_h = min(int(64 * s), (foot - y - int(10 * s)) // room)
-    for st in view.standings:
+    # the names cut (at the least size `text` shrinks them to, in bold, the widest) so that they stay apart
+    least = theme.font(theme.min_text(s), True)
+    width = int(left.width * 0.65)
+    names = distinct_cuts(names, least, [width - least.size(f"{st.place}. ")[0] for st in view.standings], seats)
+    for st, name in zip(view.standings, names):
         colour = theme.WINNER if st.winner else theme.TEXT
         size = max(int(line_h * 0.8), theme.min_text(s))
-        text(surface, f"{st.place}. {st.name}", (left.x + int(20 * s), y), size, colour, bold=st.winner,
-             max_width=int(left.width * 0.65))
+        text(surface, f"{st.place}. {name}", (left.x + int(20 * s), y), size, colour, bold=st.winner,
+             max_width=width)
         text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")
         y += line_h
     _sheet_or_help(surface, view, right, s)

@@ -7,12 +7,13 @@ acting player's table (the games put it first) is drawn whole and the others as 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 import pygame
 
 from . import theme
 from .draw import panel, text
+from .labels import distinct_cuts
 
 MIN_TABLE_WIDTH_PER_COLUMN = 70
 
@@ -94,7 +95,7 @@ def draw_sheet(surface: pygame.Surface, sheet: dict[str, Any], rect: pygame.Rect
         return
     placed, hidden, footer_h = layout_sheet(sheet, rect, s)
     for table, area in placed:
-        draw_table(surface, table, area, s)
+        draw_table(surface, table, area, s, sheet.get("players") or ())
     if footer_h:
         inner = rect.inflate(-int(16 * s), -int(16 * s))
         size = min([table_text_size(t, a, s) for t, a in placed] + [footer_size(sheet, inner, s)])
@@ -148,7 +149,10 @@ def table_text_size(table: dict[str, Any], rect: pygame.Rect, s: float) -> int:
     return max(theme.min_text(s), int(row_h * 0.86))
 
 
-def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect, s: float) -> None:
+def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect, s: float,
+               players: Sequence[str] = ()) -> None:
+    """One table; `players`, in seat order, number the columns of players whose names the
+    screen would draw alike."""
     columns: list[str] = table.get("columns", [])
     rows: list[dict[str, Any]] = table.get("rows", [])
     title = table.get("title", "")
@@ -165,8 +169,10 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     label_w = min(label_w, int(rect.width * 0.42))
     ncol = max(len(columns), 1)
     col_w = (rect.width - label_w) // ncol
-    # header
-    for c, name in enumerate(columns):
+    # header: the players' names, cut (at the least size `text` shrinks them to) so that they stay apart
+    seats = [list(players).index(c) + 1 if c in players else i + 1 for i, c in enumerate(columns)]
+    heads = distinct_cuts(columns, theme.font(theme.min_text(s), True), col_w - 4, seats)
+    for c, name in enumerate(heads):
         cx = rect.x + label_w + c * col_w
         if c == active:
             pygame.draw.rect(surface, theme.PANEL_LIGHT, (cx, y, col_w, row_h * (len(rows) + 1)), border_radius=6)

@@ -1,0 +1,71 @@
+"""Players' names cut to fit their room, and still told apart.
+
+A name too wide for its column is cut with an ellipsis, and the start of a name is what most
+names share with another at a busy table: "Maximilian-Alexander" and "Maximilian-Alexandra"
+were both drawn "Maxi..." over their score columns. Names that a cut would make alike keep
+their ends as well ("Max...er", "Max...ra"), and when no room keeps them apart (or the font
+draws them alike: two names in a script it lacks are both "??"), their seat numbers do.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+import pygame
+
+from .draw import printable
+
+ELLIPSIS = "..."
+
+
+def distinct_cuts(names: Sequence[str], font: pygame.font.Font, widths: Sequence[int] | int,
+                  seats: Sequence[int] | None = None) -> list[str]:
+    """Each name as drawn in its width (one for all, or one each) with `font`: whole where it
+    fits, else cut; different names are never given the same label. `seats`: each name's seat
+    number (by default its place in `names`, 1 first), named where nothing else tells them apart."""
+    room = (widths,) * len(names) if isinstance(widths, int) else tuple(widths)
+    seat = tuple(seats) if seats is not None else tuple(range(1, len(names) + 1))
+    return list(_distinct_cuts(tuple(names), font, room, seat))
+
+
+@lru_cache(maxsize=256)     # (the sheet is drawn every frame with the same names)
+def _distinct_cuts(names: tuple[str, ...], font: pygame.font.Font, room: tuple[int, ...],
+                   seat: tuple[int, ...]) -> tuple[str, ...]:
+    shown = [printable(n) for n in names]
+    labels = [s if _fits(font, s, w) else _cut(font, s, "", w) for s, w in zip(shown, room)]
+    for label in set(labels):
+        group = [i for i, seen in enumerate(labels) if seen == label]
+        if len({names[i] for i in group}) > 1:
+            for i, apart in zip(group, _apart([shown[i] for i in group], [room[i] for i in group],
+                                              [seat[i] for i in group], font)):
+                labels[i] = apart
+    return tuple(labels)
+
+
+def _apart(shown: list[str], room: list[int], seats: list[int], font: pygame.font.Font) -> list[str]:
+    """Labels for names drawn alike: their starts and ends, the shortest ends that tell them
+    apart; else (names alike to their ends, or no room) each cut with its seat number."""
+    if len(set(shown)) == len(shown):
+        for tail in range(1, max(len(s) for s in shown)):
+            labels = [s if _fits(font, s, w) else _cut(font, s, s[-tail:], w) for s, w in zip(shown, room)]
+            if len(set(labels)) == len(labels) and all(_fits(font, lb, w) for lb, w in zip(labels, room)):
+                return labels
+    return [f"{s} #{n}" if _fits(font, f"{s} #{n}", w) else _cut(font, s, f"#{n}", w)
+            for s, w, n in zip(shown, room, seats)]
+
+
+def _fits(font: pygame.font.Font, s: str, width: int) -> bool:
+    return font.size(s)[0] <= width
+
+
+def _cut(font: pygame.font.Font, s: str, tail: str, width: int) -> str:
+    """The longest start of `s` that fits `width` followed by "..." and `tail` (just "..." and
+    the tail when no start does: a seat number is worth more than a letter)."""
+    lo, hi, best = 1, len(s) - len(tail) - 1, 0
+    while lo <= hi:
+        n = (lo + hi) // 2
+        if _fits(font, s[:n].rstrip() + ELLIPSIS + tail, width):
+            best, lo = n, n + 1
+        else:
+            hi = n - 1
+    return s[:best].rstrip() + ELLIPSIS + tail
