@@ -217,11 +217,18 @@ class _Reader:
                                "check_seconds", "keep_games", "idle_minutes"), "table")
         game = self.value(section, "table", "game", str, None)
         players = self.value(section, "table", "players", list, [])
+        from .names import clean_name, undrawable
+
         names = []
-        for name in players:
-            if not isinstance(name, str) or not name.strip():
+        for seat, name in enumerate(players, 1):
+            if not isinstance(name, str) or not clean_name(name):
                 raise self.error("table", "players", f"each seat needs a name in quotes, not {_describe(name)}")
-            names.append(name.strip())
+            names.append(clean_name(name))      # (a tab or a line break in it: one space)
+            missing = undrawable(names[-1])
+            if missing:
+                self.warn(f"[table] players: the screen cannot draw {' '.join(missing)} (seat {seat}, "
+                          f"{names[-1]!r}): the menu offers that seat as Player {seat} (or the next free number); "
+                          "write the name in Latin, Greek or Cyrillic letters")
         if len(set(names)) != len(names):
             raise self.error("table", "players", "names must be different")
         journal = self.value(section, "table", "journal_dir", str, str(DEFAULT_JOURNAL_DIR))

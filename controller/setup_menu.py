@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
+from .names import clean_name, undrawable
 from .short_panel import has_button, without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
 
@@ -150,9 +151,10 @@ class SetupMenu:
         self.help_game: type[GameState] | None = None    # the HINT card shown, if any
         self.help_page = 0                                # its page (a long card's pages are counted
         self.screen_size = screen_size                    # for the screen it is drawn on)
-        self.seat_names: list[str] = [str(n).strip() for n in getattr(self.defaults, "players", ()) or ()
-                                      if str(n).strip()]
+        self.seat_names: list[str] = [clean_name(n) for n in getattr(self.defaults, "players", ()) or ()
+                                      if clean_name(n)]
         self.names: list[str] = []
+        self._drawable_seats()
         self.count = 0
         self.values: dict[str, Any] = {}
         self.game_index = 0
@@ -214,6 +216,17 @@ class SetupMenu:
                 self.message = MessageView(f"config ignored: {exc}", "warning")
         self.cursor[COUNT] = self.count - game.min_players
         self.cursor[NAMES] = self.cursor[OPTIONS] = 0
+
+    def _drawable_seats(self) -> None:
+        """A seat named with letters the screen cannot draw (the config's "日本" was two empty
+        boxes, and "한국" the same two) is offered under a free name, and the screen says so."""
+        for seat, name in enumerate(self.seat_names):
+            missing = undrawable(name)
+            if missing:
+                self.seat_names[seat] = ""
+                self.seat_names[seat] = self._free_name(seat)
+                self.message = MessageView(f"Seat {seat + 1}'s name has letters this screen lacks: "
+                                           f"it is {self.seat_names[seat]} for now", "warning")
 
     def _free_name(self, seat: int) -> str:
         taken = set(self.seat_names) | set(self.names)
@@ -385,7 +398,7 @@ class SetupMenu:
                 self._load_game(cursor)
         elif self.page == COUNT and cursor <= self.game.max_players - self.game.min_players:
             self.count = self.game.min_players + cursor     # (a count's row, not "How to play" or "< Back")
-        self._start()
+            self._start()
 
     # ---- editing a name letter by letter
     def _name_button(self, edit: _NameEdit, name: str) -> bool:

@@ -400,3 +400,20 @@ def test_a_calibrated_tray_that_is_no_box_is_refused(tmp_path, tray):
     path = write(tmp_path, f"[vision]\ntray = {tray}\n")
     with pytest.raises(ConfigError, match=r"\[vision\] tray: must be \[x0, y0, x1, y1\]"):
         load_config(path)
+
+
+@pytest.mark.parametrize("written, name", [
+    ('"A\\tB"', "A B"), ('"Li\\nne"', "Li ne"), ('"  Jean \\t Luc "', "Jean Luc"), ('"Bell\\u0007"', "Bell"),
+])
+def test_a_seat_name_is_one_line(written, name):
+    """A tab or a line break in a seat's name (TOML writes them "\\t", "\\n") was kept, and drawn
+    as a box on the screen: it is one space, as the staff meant."""
+    assert parse_config(f"[table]\nplayers = [{written}, \"Bob\"]\n").table.players == (name, "Bob")
+
+
+def test_a_seat_name_the_screen_cannot_draw_is_warned_of():
+    """日本 and 한국 were both drawn as two empty boxes: `dicetable check` now says which seat
+    and what to write (the menu offers that seat under a free name)."""
+    config = parse_config('[table]\nplayers = ["Zoë", "日本", "Ελένη"]\n')
+    assert config.table.players == ("Zoë", "日本", "Ελένη")
+    assert len(config.warnings) == 1 and "seat 2" in config.warnings[0] and "日 本" in config.warnings[0]

@@ -724,3 +724,12 @@ def test_the_setup_menus_card_is_read_whole_under_a_camera_notice(game, size, er
     assert " ".join(body).split() == " ".join(GAMES[game].rules_card(rules)).split()    # every word, once
     if len(pages) > 1:
         assert pages == [f"{n}/{len(pages)}" for n in range(1, len(pages) + 1)]
+
+
+def test_a_seat_named_with_letters_the_screen_lacks_is_offered_under_a_free_name():
+    """A config's seat "日本" was drawn as two boxes, and "한국" as the same two: the players could
+    not tell the seats apart on any screen. The menu offers such a seat as "Player N" and says so."""
+    menu = menu_for("thirteen", players=["Zoë", "日本", "한국", "A\tB"])
+    assert menu.players() == ("Zoë", "Player 2", "Player 3", "A B")
+    assert menu.message is not None and "Seat 3" in menu.message.text
+

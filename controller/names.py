@@ -1,0 +1,34 @@
+"""Players' names as they come in from outside the menu (the config's seats, `--players`).
+
+The menu's letters make a one-line name the screen can draw; a name typed in the config file
+or on a command line can hold anything: a tab or a line break (TOML's "A\\tB", a pasted name),
+an invisible mark, letters the screen's font does not have (日本, 한국, العربية, emoji: each
+drawn "?", so two such names look alike). They are cleaned, or said, where they come in.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from display.draw import has_glyph
+
+
+def clean_name(raw: str) -> str:
+    """`raw` on one line: each run of spaces, tabs and line breaks one space, other control
+    characters and invisible format marks left out, no space at either end."""
+    out = []
+    for ch in str(raw):
+        kind = unicodedata.category(ch)
+        if ch.isspace() or kind in ("Zl", "Zp"):
+            out.append(" ")
+        elif kind not in ("Cc", "Cf"):
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def undrawable(name: str) -> str:
+    """The letters of `name` the table's screen cannot draw (each in order, once), "" for none."""
+    seen: list[str] = []
+    for ch in name:
+        if not ch.isspace() and not has_glyph(ch) and ch not in seen:
+            seen.append(ch)
+    return "".join(seen)
