@@ -228,6 +228,14 @@ class SetupMenu:
                 self.message = MessageView(f"Seat {seat + 1}'s name has letters this screen lacks: "
                                            f"it is {self.seat_names[seat]} for now", "warning")
 
+    def _distinct_seats(self) -> None:
+        """Seats that come into play under a name already playing (a seat renamed while fewer
+        played) take a free name: "cannot start: player names must be different" said neither
+        which names nor where."""
+        for seat in range(self.count):
+            if self.names[seat] in self.names[:seat]:
+                self.names[seat] = self._free_name(seat)
+
     def _free_name(self, seat: int) -> str:
         taken = set(self.seat_names) | set(self.names)
         n = seat + 1
@@ -345,6 +353,7 @@ class SetupMenu:
 
     def _pick_count(self, count: int) -> None:
         self.count = count
+        self._distinct_seats()
         for spec in self.game.OPTIONS:       # a seat chosen for more players than now play
             if spec.name in SEAT_OPTIONS and isinstance(self.values.get(spec.name), int):
                 self.values[spec.name] = min(self.values[spec.name], count - 1)
@@ -398,7 +407,8 @@ class SetupMenu:
                 self._load_game(cursor)
         elif self.page == COUNT and cursor <= self.game.max_players - self.game.min_players:
             self.count = self.game.min_players + cursor     # (a count's row, not "How to play" or "< Back")
-            self._start()
+            self._distinct_seats()
+        self._start()
 
     # ---- editing a name letter by letter
     def _name_button(self, edit: _NameEdit, name: str) -> bool:

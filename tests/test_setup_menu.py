@@ -733,3 +733,25 @@ def test_a_seat_named_with_letters_the_screen_lacks_is_offered_under_a_free_name
     assert menu.players() == ("Zoë", "Player 2", "Player 3", "A B")
     assert menu.message is not None and "Seat 3" in menu.message.text
 
+
+def test_a_seat_that_comes_into_play_under_a_playing_name_takes_a_free_one():
+    """Two play, seat 1 renamed "Player 3"; then three play: seat 3 was also "Player 3" and the
+    start said only "cannot start: player names must be different"."""
+    menu = menu_for("thirteen")
+    press(menu, "OK")                               # Thirteen
+    select(menu, "2 players")
+    press(menu, "OK")
+    select(menu, "Seat 1")
+    press(menu, "OK")
+    for _ in range(len("Player ")):
+        press(menu, "OK")                           # on to the "1"
+    type_letter(menu, "3")
+    press(menu, "OK", "OK")                         # past the last letter: the name ends
+    assert menu.players() == ("Player 3", "Player 2")
+    select(menu, "< Back")
+    press(menu, "OK")                               # back to the count
+    select(menu, "3 players")
+    press(menu, "OK")
+    assert len(set(menu.players())) == 3, menu.players()
+    hold(menu)
+    assert menu.done is not None, menu.message
