@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from .logsetup import log_crashes, log_handler, log_warnings
+from .names import players_from
 from .rules import GAMES, OptionError, load_all
 from .tablelog import LogError, TableLog, replay
 
@@ -99,7 +100,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         return play_fixtures(args)
     from .terminal import play_terminal
 
-    players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+    try:
+        players = players_from(args.players)
+    except ValueError as exc:
+        print(f"dicetable play: {exc}", file=sys.stderr)
+        return 2
     try:
         if args.resume:
             table_log = TableLog.load(args.resume)

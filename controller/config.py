@@ -229,8 +229,9 @@ class _Reader:
                 self.warn(f"[table] players: the screen cannot draw {' '.join(missing)} (seat {seat}, "
                           f"{names[-1]!r}): the menu offers that seat as Player {seat} (or the next free number); "
                           "write the name in Latin, Greek or Cyrillic letters")
-        if len(set(names)) != len(names):
-            raise self.error("table", "players", "names must be different")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise self.error("table", "players", f"names must be different: {', '.join(map(repr, twice))} twice")
         journal = self.value(section, "table", "journal_dir", str, str(DEFAULT_JOURNAL_DIR))
         # (a reading shown longer than a minute before it counts is a typo, not a house rule)
         confirm = self.number(section, "table", "confirm_seconds", float, 1.5, 0, MAX_SHOW_SECONDS, " seconds")

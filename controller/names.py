@@ -32,3 +32,15 @@ def undrawable(name: str) -> str:
         if not ch.isspace() and not has_glyph(ch) and ch not in seen:
             seen.append(ch)
     return "".join(seen)
+
+
+def players_from(text: str | None, what: str = "--players") -> list[str]:
+    """The names of `--players Ann,Bob`, each cleaned to one line ([] for none). ValueError for
+    an empty one: ",Bob" or "Ann,,Bob" was a missing name, and the game started without it."""
+    names = [clean_name(part) for part in (text or "").split(",")]
+    if not any(names):
+        return []
+    if not all(names):
+        raise ValueError(f"{what} {text!r} has an empty name between its commas "
+                         "(names are separated by commas, so a name cannot hold one)")
+    return names

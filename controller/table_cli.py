@@ -26,6 +26,7 @@ from vision.settle import SettleConfig, SettleTracker
 from .config import screen_size_problem
 from .demo import DemoDirector, Press
 from .demo_text import check_player_count
+from .names import players_from
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
 from .table import CONFIRM, DECIDE, OVER, WAIT_DICE, TableFlow
@@ -405,7 +406,7 @@ class FixturePlayer:
     def _start_from(self, step) -> None:
         """`game GAME [NAME,NAME] [name=value ...]`"""
         args = _args(step, 1, 99, "GAME [NAME,NAME] [name=value ...], e.g. 'game classic Ann,Bob'")
-        players = args[1].split(",") if len(args) > 1 else NAMES[:2]
+        players = players_from(args[1], f"script line {step.line}: the names") if len(args) > 1 else NAMES[:2]
         options = {}
         for pair in args[2:]:
             name, eq, raw = pair.partition("=")
@@ -453,7 +454,7 @@ def play_fixtures(args: argparse.Namespace) -> int:
         if args.game:
             from .cli import parse_options
 
-            players = [p.strip() for p in (args.players or "Ann,Bob").split(",") if p.strip()]
+            players = players_from(args.players or "Ann,Bob")     # (a ValueError said below)
             player.start_game(args.game, players, parse_options(args.option))
         flow = player.run()
     except (OSError, ValueError, OptionError, LogError) as exc:

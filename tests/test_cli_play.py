@@ -320,12 +320,22 @@ def test_objective_cards_doc_example_typed(play, tmp_path):
     assert replay(TableLog.load(log)).sheet().totals == (4, 1, 0)
 
 
+def test_a_name_with_a_tab_or_a_line_break_is_played_on_one_line(play, tmp_path):
+    """A name pasted with a tab ("Ann\tLee") was kept, and broke the columns of the sheet."""
+    log = tmp_path / "g.json"
+    code, out, err, _ = play(["sheet"], "--game", "thirteen", "--players", "Ann\tLee,Bob\n", "--log", log)
+    assert TableLog.load(log).players == ["Ann Lee", "Bob"]
+    assert "\t" not in out
+
+
 # --------------------------------------------------------------------- a game that cannot start
 @pytest.mark.parametrize("argv, message", [
     ([], "dicetable play: name a game with --game (see 'dicetable games')"),
     (["--game", "thirteen"], "dicetable play: name the players with --players, e.g. --players Ann,Bob"),
     (["--game", "thirteen", "--players", " , "], "dicetable play: name the players with --players"),
-    (["--game", "thirteen", "--players", "Ann,Ann"], "dicetable play: player names must be different"),
+    (["--game", "thirteen", "--players", "Ann,Ann"], "dicetable play: player names must be different: Ann twice"),
+    (["--game", "thirteen", "--players", ",Bob"], "dicetable play: --players ',Bob' has an empty name between"),
+    (["--game", "thirteen", "--players", "Ann,,Bob"], "dicetable play: --players 'Ann,,Bob' has an empty name"),
     (["--game", "classic", "--players", "Ann"], "dicetable play: Classic poker dice takes 2 to 8 players, not 1"),
     (["--game", "thirteen", "--players", "Ann", "--option", "bogus=1"],
      "dicetable play: unknown option 'bogus' for game 'thirteen'"),
@@ -336,7 +346,8 @@ def test_objective_cards_doc_example_typed(play, tmp_path):
     (["--resume", "/nonexistent/game.json"], "dicetable play: cannot read /nonexistent/game.json"),
     (["--game", "thirteen", "--players", "Ann", "--log", "/nonexistent/dir/game.json"],
      "dicetable play: cannot write the log /nonexistent/dir/game.json"),
-], ids=["no-game", "no-players", "blank-players", "same-names", "too-few", "unknown-option", "bad-value",
+], ids=["no-game", "no-players", "blank-players", "same-names", "empty-first-name", "empty-name",
+        "too-few", "unknown-option", "bad-value",
         "no-equals", "resume-missing", "log-unwritable"])
 def test_a_game_that_cannot_start_exits_2(play, argv, message):
     code, out, err, keyboard = play(["1 2 3 4 5"], *argv)

@@ -417,3 +417,9 @@ def test_a_seat_name_the_screen_cannot_draw_is_warned_of():
     config = parse_config('[table]\nplayers = ["Zoë", "日本", "Ελένη"]\n')
     assert config.table.players == ("Zoë", "日本", "Ελένη")
     assert len(config.warnings) == 1 and "seat 2" in config.warnings[0] and "日 本" in config.warnings[0]
+
+
+def test_names_twice_in_the_seats_are_named():
+    """"names must be different" said neither which names, in a list of eight seats."""
+    with pytest.raises(ConfigError, match="'Ann' twice"):
+        parse_config('[table]\nplayers = ["Ann", "Bob", "Ann\\t"]\n')

@@ -422,8 +422,9 @@ class GameState(ABC):
             )
         if any(not n for n in names):
             raise OptionError("a player name cannot be empty")
-        if len(set(names)) != len(names):
-            raise OptionError("player names must be different")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise OptionError(f"player names must be different: {', '.join(twice)} twice")
         resolved = resolve_options(cls.OPTIONS, options, cls.name)
         return cls._create(names, resolved)
 
