@@ -112,27 +112,45 @@ def footer_size(sheet: dict[str, Any], inner: pygame.Rect, s: float) -> int:
     return max(theme.min_text(s), int(26 * s))
 
 
-def footer_line(sheet: dict[str, Any], hidden: list[dict[str, Any]]) -> str:
+def footer_line(sheet: dict[str, Any], hidden: list[dict[str, Any]], names: list[str] | None = None) -> str:
     """What the footer says of the tables left off: every player's total when the totals table
-    is among them, else the titles of those left off."""
+    is among them (`names`: the players' as drawn, cut), else the titles of those left off."""
+    players, totals = sheet.get("players", []), sheet.get("totals", [])
+    if footer_has_totals(sheet, hidden):
+        return "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(names or players, totals))
+    return "Not shown: " + " · ".join(t.get("title", "") for t in hidden if t.get("title"))
+
+
+def footer_has_totals(sheet: dict[str, Any], hidden: list[dict[str, Any]]) -> bool:
     players, totals = sheet.get("players", []), sheet.get("totals", [])
     summary_hidden = any(list(t.get("columns", [])) == list(players) for t in hidden)
-    if players and totals and len(players) > 1 and summary_hidden:
-        return "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(players, totals))
-    return "Not shown: " + " · ".join(t.get("title", "") for t in hidden if t.get("title"))
+    return bool(players and totals and len(players) > 1 and summary_hidden)
 
 
 def footer_lines(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int, size: int) -> list[str]:
     """The footer in lines that fit `width` at `size`, broken between its " · " parts; two at most
-    (the second cut when drawn: School's totals of 6 players lost the last one on one line)."""
+    (the second cut when drawn: School's totals of 6 players lost the last one on one line).
+    Totals that do not fit two lines have the players' names cut (kept apart) until they do:
+    six long names cut the last player's total off ("... Christopher-Robin...")."""
     f = theme.font(size)
+    lines = _footer_split(footer_line(sheet, hidden), f, width)
+    if footer_has_totals(sheet, hidden):
+        room = width // 2
+        while room > f.size("M...")[0] and (len(lines) > 2 or f.size(lines[-1])[0] > width):
+            names = distinct_cuts(sheet.get("players", []), f, room)
+            lines = _footer_split(footer_line(sheet, hidden, names), f, width)
+            room = room * 4 // 5
+    return lines[:1] + [" · ".join(lines[1:])] if len(lines) > 2 else lines
+
+
+def _footer_split(line: str, f: pygame.font.Font, width: int) -> list[str]:
     lines: list[str] = []
-    for part in footer_line(sheet, hidden).split(" · "):
+    for part in line.split(" · "):
         if lines and f.size(f"{lines[-1]} · {part}")[0] <= width:
             lines[-1] = f"{lines[-1]} · {part}"
         else:
             lines.append(part)
-    return lines[:1] + [" · ".join(lines[1:])] if len(lines) > 2 else lines
+    return lines
 
 
 def footer_height(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int, size: int, s: float) -> int:

@@ -97,3 +97,23 @@ def test_names_are_cut_apart(names, width, labels):
     got = distinct_cuts(names, font, width)
     assert got == labels
     assert all(font.size(g)[0] <= width for g in got)
+
+
+@pytest.mark.parametrize("size", SIZES[1:], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_players_total_in_the_footer_with_six_long_names(size):
+    """School's sheet shows the acting player's table and the totals in a footer of two lines:
+    six long names cut the second line, and the last player's total with it."""
+    names = ["Maximilian-Alexander", "Maximilian-Alexandra", "Anne-Charlotte Dupont", "Bartholomew",
+             "Christopher-Robin", "Jean-Baptiste"]
+    totals = [499, 455, 543, 481, 448, 479]
+    sheet = {"players": names, "totals": totals, "tables": []}
+    hidden = [{"title": "Totals", "columns": names}]
+    s = theme.scale(pygame.Surface(size))
+    width = int(size[0] * 0.55)
+    size_px = sheet_module.footer_size(sheet, pygame.Rect(0, 0, width, 100), s)
+    lines = sheet_module.footer_lines(sheet, hidden, width, size_px)
+    font = theme.font(size_px)
+    assert len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines), lines
+    parts = " · ".join(lines).removeprefix("Totals: ").split(" · ")
+    assert [p.rsplit(" ", 1)[1] for p in parts] == [str(t) for t in totals]
+    assert len({p.rsplit(" ", 1)[0] for p in parts}) == 6
