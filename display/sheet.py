@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import pygame
 
 from . import theme
-from .draw import panel, text
+from .draw import panel, printable, text
 from .labels import distinct_cuts
 
 MIN_TABLE_WIDTH_PER_COLUMN = 70
@@ -229,8 +229,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             elif ctext:
                 bold = kind == "total" or ckind == "total"
                 # two lines' ink 1 px clear of the outline (1 px wide around two lines) or the rows by
+                forms = (ctext, *cell.get("short", ()))
                 csize, lines = cell_lines(ctext, size, bold, width, row_h - (4 if lit else 2), theme.min_text(s),
-                                          tuple(cell.get("short", ())))
+                                          forms[1:] + names_cut(forms, tuple(players), theme.min_text(s), bold, width))
             if lit:
                 pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y, col_w - 4, row_h),
                                  1 if len(lines) > 1 else 2, border_radius=6)
@@ -248,6 +249,23 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         y += row_h
         if y > rect.bottom:
             break
+
+
+@lru_cache(maxsize=1024)
+def names_cut(forms: tuple[str, ...], players: tuple[str, ...], size: int, bold: bool, width: int) -> tuple[str, ...]:
+    """A cell's last forms: its shortest with a player's name in it, the name cut apart from the
+    others' to fit `width` at `size` (Objective cards' "to Maximilian-Alexander" and "to
+    Maximilian-Alexandra", cut "to Max..." both, are "to Ma...r" and "to Ma...a"). None when the
+    name is whole in it, or no form names a player."""
+    font = theme.font(size, bold)
+    for form in reversed(forms):
+        name = max((p for p in players if p in form), key=len, default=None)
+        if name is None:
+            continue
+        rest = font.size(form.replace(name, "", 1))[0]
+        label = distinct_cuts(list(players), font, max(1, width - rest))[players.index(name)]
+        return (form.replace(name, label, 1),) if label != printable(name) else ()
+    return ()
 
 
 TICK_GLYPHS = set("■▣□")      # ticked, the one a choice would tick (a preview), free

@@ -117,3 +117,23 @@ def test_every_players_total_in_the_footer_with_six_long_names(size):
     parts = " · ".join(lines).removeprefix("Totals: ").split(" · ")
     assert [p.rsplit(" ", 1)[1] for p in parts] == [str(t) for t in totals]
     assert len({p.rsplit(" ", 1)[0] for p in parts}) == 6
+
+
+@pytest.mark.parametrize("size", SIZES[1:], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_cell_naming_a_player_never_names_two_alike(monkeypatch, size):
+    """Objective cards says who captured a card ("captured by Eve", short "to Eve"): with five
+    long names at 800x480 "to Maximilian-Alexander" and "to Maximilian-Alexandra" were both
+    drawn "to Max...", the one thing the cell is there to say cut off."""
+    names = ["Maximilian-Alexander", "Maximilian-Alexandra", "Anne-Charlotte Dupont", "Bartholomew",
+             "Christopher-Robin"]
+    cells = [{"text": f"captured by {n}", "kind": "cross", "short": [f"to {n}"]} for n in names[:2]]
+    table = {"columns": names, "rows": [{"label": "Two pairs (3)", "cells": cells + [{}] * 3}]}
+    surface = pygame.Surface(size)
+    s = theme.scale(surface)
+    seen = drawn(monkeypatch, sheet_module)
+    sheet_module.draw_table(surface, table, pygame.Rect(0, 0, int(size[0] * 0.55), int(60 * s)), s, names)
+    rest = seen[len(names) + 1:]                     # after the header and the row's label: the two cells
+    half = len(rest) // 2
+    assert len(rest) == 2 * half and half
+    first, second = rest[:half], rest[half:]
+    assert not all(alike(a[1], b[1]) for a, b in zip(first, second)), [t for t, _ in rest]
