@@ -41,6 +41,6 @@ def players_from(text: str | None, what: str = "--players") -> list[str]:
     if not any(names):
         return []
     if not all(names):
-        raise ValueError(f"{what} {text!r} has an empty name between its commas "
+        raise ValueError(f"{what} {text!r}: an empty name between commas "
                          "(names are separated by commas, so a name cannot hold one)")
     return names
