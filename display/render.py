@@ -528,12 +528,15 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     room = max(1, len(view.standings))
     line_h = min(int(64 * s), (foot - y - int(10 * s)) // room)
     # the names cut (at the least size `text` shrinks them to, in bold, the widest) so that they stay apart
+    # in the room the score leaves them (at 320x240 "1. Maximili..." ran into its "381")
     least = theme.font(theme.min_text(s), True)
-    width = int(left.width * 0.65)
-    names = distinct_cuts(names, least, [width - least.size(f"{st.place}. ")[0] for st in view.standings], seats)
-    for st, name in zip(view.standings, names):
+    size = max(int(line_h * 0.8), theme.min_text(s))
+    widths = [min(int(left.width * 0.65), left.width - int(50 * s) - theme.font(size, True).size(str(st.score))[0])
+              for st in view.standings]
+    names = distinct_cuts(names, least, [w - least.size(f"{st.place}. ")[0] for st, w in zip(view.standings, widths)],
+                          seats)
+    for st, name, width in zip(view.standings, names, widths):
         colour = theme.WINNER if st.winner else theme.TEXT
-        size = max(int(line_h * 0.8), theme.min_text(s))
         text(surface, f"{st.place}. {name}", (left.x + int(20 * s), y), size, colour, bold=st.winner,
              max_width=width)
         text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")

@@ -137,3 +137,25 @@ def test_a_cell_naming_a_player_never_names_two_alike(monkeypatch, size):
     assert len(rest) == 2 * half and half
     first, second = rest[:half], rest[half:]
     assert not all(alike(a[1], b[1]) for a, b in zip(first, second)), [t for t, _ in rest]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_long_name_in_the_standings_stays_clear_of_its_score(monkeypatch, size):
+    """At 320x240 "1. Maximili..." was drawn up to its score: "Maximili...381"."""
+    standings = (Standing("Maximilian-Alexander", 381, 1, True), Standing("Bartholomew-Christopher", 1204, 2))
+    view = TableView("final", "Thirteen: final standings", "Game over", standings=standings,
+                     prompt=PromptView("", "", hint="OK: a new game"))
+    rects: list[tuple[str, pygame.Rect]] = []
+    real = render_module.text
+
+    def text(surface, s, *a, **kw):
+        rect = real(surface, s, *a, **kw)
+        rects.append((s, rect))
+        return rect
+
+    monkeypatch.setattr(render_module, "text", text)
+    render_module.render(pygame.Surface(size), view)
+    for st in standings:
+        name = next(r for s, r in rects if s.startswith(f"{st.place}. "))
+        score = next(r for s, r in rects if s == str(st.score))
+        assert name.right + 4 <= score.left, (st, name, score)
