@@ -14,9 +14,11 @@ from display.draw import has_glyph
 
 def clean_name(raw: str) -> str:
     """`raw` on one line: each run of spaces, tabs and line breaks one space, other control
-    characters and invisible format marks left out, no space at either end."""
+    characters and invisible format marks left out, no space at either end; letters composed
+    (NFC: an editor's "e" + combining diaeresis is "ë", which the font has, and the same name
+    typed either way is one name)."""
     out = []
-    for ch in str(raw):
+    for ch in unicodedata.normalize("NFC", str(raw)):
         kind = unicodedata.category(ch)
         if ch.isspace() or kind in ("Zl", "Zp"):
             out.append(" ")

@@ -24,7 +24,7 @@ def printable(s: str, f=None) -> str:
     if s.isascii() and s.isprintable():
         return s
     out = []
-    for ch in s:
+    for ch in unicodedata.normalize("NFC", s):     # (a decomposed "Zoë" was drawn "Zoe?")
         if ch in FALLBACK:
             out.append(FALLBACK[ch])
         elif unicodedata.category(ch) in ("Cc", "Zl", "Zp"):

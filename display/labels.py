@@ -3,7 +3,7 @@
 A name too wide for its column is cut with an ellipsis, and the start of a name is what most
 names share with another at a busy table: "Maximilian-Alexander" and "Maximilian-Alexandra"
 were both drawn "Maxi..." over their score columns. Names that a cut would make alike keep
-their ends as well ("Max...er", "Max...ra"), and when no room keeps them apart (or the font
+their ends as well ("Maxi...r", "Max...a"), and when no room keeps them apart (or the font
 draws them alike: two names in a script it lacks are both "??"), their seat numbers do.
 """
 from __future__ import annotations

@@ -404,6 +404,7 @@ def test_a_calibrated_tray_that_is_no_box_is_refused(tmp_path, tray):
 
 @pytest.mark.parametrize("written, name", [
     ('"A\\tB"', "A B"), ('"Li\\nne"', "Li ne"), ('"  Jean \\t Luc "', "Jean Luc"), ('"Bell\\u0007"', "Bell"),
+    ('"Zoe\\u0308"', "Zo\u00eb"),          # typed decomposed (an e and a combining diaeresis): one letter
 ])
 def test_a_seat_name_is_one_line(written, name):
     """A tab or a line break in a seat's name (TOML writes them "\\t", "\\n") was kept, and drawn

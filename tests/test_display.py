@@ -61,6 +61,7 @@ def test_missing_glyphs_are_replaced_not_drawn_as_boxes():
     ("日本", "??"), ("한국", "??"), ("🎲Max", "?Max"),           # the font's empty box for each, alike
     ("A\tB", "A B"), ("Li\nne", "Li ne"), ("Bell\x07", "Bell "),  # control characters: boxes too
     ("Zoë Łukasz Ελένη Jørgen Weiß", "Zoë Łukasz Ελένη Jørgen Weiß"),  # these the font has
+    ("Zoe\u0308", "Zo\u00eb"),     # decomposed: the font has no combining diaeresis, but has ë
 ])
 def test_names_the_font_cannot_draw_show_no_box(name, shown):
     """A seat named in the config in a script the bundled font lacks was drawn as empty boxes
