@@ -49,7 +49,7 @@ def alike(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool((a == b).all())
 
 
-@pytest.mark.parametrize("size", SIZES[1:], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("pair", ALIKE, ids=lambda p: p[0])
 def test_two_players_names_over_the_sheet_never_look_alike(monkeypatch, size, pair):
     """Eight players' columns (Classic's most) in the sheet's room: names cut to fit were cut to
@@ -91,6 +91,8 @@ def test_tied_winners_never_look_alike_in_the_standings(monkeypatch, size, pair)
     (["日本", "한국", "Ann"], 400, ["?? #1", "?? #2", "Ann"]),
     (["Ann", "ann", "ANN"], 400, ["Ann", "ann", "ANN"]),
     (["Ann", "Ann"], 400, ["Ann", "Ann"]),           # one player named twice: nothing to tell apart
+    (["Ann", "Bob", "Christopher"], 16, ["#1", "#2", "#3"]),   # no letter fits: the seat numbers
+    (["Ann", "Bob"], 12, ["1", "2"]),
 ])
 def test_names_are_cut_apart(names, width, labels):
     font = theme.font(20, True)
