@@ -436,6 +436,8 @@ class SetupMenu:
 
     def _finish_name(self, edit: _NameEdit) -> bool:
         text = "".join(edit.chars).split(END)[0][:MAX_NAME].strip()
+        if text == edit.original[:MAX_NAME].strip():
+            text = edit.original         # a config's longer name, opened and left as it was, kept whole
         others = [n for i, n in enumerate(self.players()) if i != edit.seat]
         if not text:
             self._error("a name needs at least one letter")

@@ -755,3 +755,19 @@ def test_a_seat_that_comes_into_play_under_a_playing_name_takes_a_free_one():
     assert len(set(menu.players())) == 3, menu.players()
     hold(menu)
     assert menu.done is not None, menu.message
+
+
+@pytest.mark.parametrize("finish", ["hold", "through"])
+def test_a_long_seat_name_opened_and_left_as_it_was_is_kept_whole(finish):
+    """The buttons type 12 letters; a config's seat "Maximilian-Alexander", opened by mistake and
+    then left (a long OK to start, or OK through its letters), came out "Maximilian-A"."""
+    menu = menu_for("thirteen", players=["Maximilian-Alexander", "Bob"])
+    press(menu, "OK", "OK")                       # Thirteen, 2 players
+    select(menu, "Seat 1")
+    press(menu, "OK")
+    if finish == "hold":
+        hold(menu)
+        assert menu.done is not None and menu.done.players[0] == "Maximilian-Alexander"
+    else:
+        press(menu, *["OK"] * 12)
+        assert menu.editing is None and menu.players()[0] == "Maximilian-Alexander"
