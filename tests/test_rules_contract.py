@@ -162,3 +162,33 @@ def test_game_over_accepts_nothing(game):
     assert isinstance(state.expects(), GameOver)
     with pytest.raises(IllegalInput):
         state.apply({"type": "dice", "player": 0, "values": [1]})
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_text_sheet_keeps_its_columns_in_line_with_wide_letters(game):
+    """`dicetable play` and `replay` print the sheet in a terminal, where 日 and 한 take two
+    columns: players named 日本 and 한국 pushed every line's bars out of line with the header's."""
+    import unicodedata
+
+    def cols(line: str) -> int:
+        return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+                   for ch in line)
+
+    state = new_game(game, ["日本", "한국", "Zoe\u0308"])
+    rng = random.Random(1)
+    for _ in range(40):
+        if state.is_over:
+            break
+        state = state.apply(random_input(state, rng))
+    blocks, block = [], []
+    for line in state.sheet().to_text().splitlines() + [""]:
+        if " | " in line:
+            block.append(line)
+        elif line and set(line) == {"-"}:           # the rule under the header: its table goes on
+            continue
+        elif block:
+            blocks.append(block)
+            block = []
+    assert blocks
+    for block in blocks:
+        assert len({cols(line) for line in block}) == 1, "\n".join(block)

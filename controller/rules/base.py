@@ -17,6 +17,7 @@ of classic poker dice) maps them itself and says how to show them (`Throw.faces`
 """
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
@@ -323,22 +324,37 @@ class Sheet:
             lines.append("")
             if table.title:
                 lines.append(table.title)
-            label_w = max([len(r.label) for r in table.rows] + [4])
-            widths = [max([len(h)] + [len(r.cells[i].text) if i < len(r.cells) else 0 for r in table.rows] + [3])
+            label_w = max([_cols(r.label) for r in table.rows] + [4])
+            # (the widths of the cells as printed, marks and all: a "*" or a preview's "()" ran over)
+            rows = [[(f"({c.text})" if c.kind == "preview" and c.text else c.text) + ("*" if c.highlight else "")
+                     for c in row.cells] for row in table.rows]
+            widths = [max([_cols(h)] + [_cols(texts[i]) if i < len(texts) else 0 for texts in rows] + [3])
                       for i, h in enumerate(table.columns)]
-            lines.append(" " * label_w + " | " + " | ".join(h.rjust(w) for h, w in zip(table.columns, widths)))
+            lines.append(" " * label_w + " | " + " | ".join(_rjust(h, w) for h, w in zip(table.columns, widths)))
             lines.append("-" * (label_w + 3 + sum(w + 3 for w in widths)))
-            for row in table.rows:
-                texts = [(f"({c.text})" if c.kind == "preview" and c.text else c.text) + ("*" if c.highlight else "")
-                         for c in row.cells]
+            for row, texts in zip(table.rows, rows):
                 texts += [""] * (len(widths) - len(texts))
-                lines.append(row.label.ljust(label_w) + " | " + " | ".join(t.rjust(w) for t, w in zip(texts, widths)))
+                lines.append(_rjust(row.label, label_w, left=True) + " | "
+                             + " | ".join(_rjust(t, w) for t, w in zip(texts, widths)))
         for note in self.notes:
             lines.append(f"note: {note}")
         return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------------------- result
+def _cols(s: str) -> int:
+    """The terminal columns `s` takes: a wide letter (日, 한) two, a combining mark none (a
+    sheet whose players were 日本 and 한국 had its columns out of line)."""
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in s)
+
+
+def _rjust(s: str, width: int, left: bool = False) -> str:
+    """`s` padded to `width` terminal columns, on its left (or, `left`, on its right)."""
+    pad = " " * max(0, width - _cols(s))
+    return s + pad if left else pad + s
+
+
 @dataclass(frozen=True)
 class Result:
     """The end of a game: ranking groups (ties share a group), best first."""
