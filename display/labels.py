@@ -39,15 +39,21 @@ def _distinct_cuts(names: tuple[str, ...], font: pygame.font.Font, room: tuple[i
             for i, apart in zip(group, _apart([shown[i] for i in group], [room[i] for i in group],
                                               [seat[i] for i in group], font)):
                 labels[i] = apart
-    return tuple(_numbered(label, n, font, w) for label, n, w in zip(labels, seat, room))
+    return _numbered(labels, seat, font, room)
 
 
-def _numbered(label: str, seat: int, font: pygame.font.Font, width: int) -> str:
-    """A label cut to no letter at all is its seat number where that fits: at 320x240 six
-    players' columns were headed "..." each, and the menu calls the seats by their numbers."""
-    if not label.startswith(ELLIPSIS):
-        return label
-    return next((n for n in (f"#{seat}", str(seat)) if _fits(font, n, width)), label)
+def _numbered(labels: list[str], seats: tuple[int, ...], font: pygame.font.Font, room: tuple[int, ...]
+              ) -> tuple[str, ...]:
+    """Labels cut to no letter at all are their seat numbers where they fit ("#3" where each
+    such one's does, else "3"): at 320x240 six players' columns were headed "..." each, and the
+    menu calls the seats by their numbers."""
+    bare = [i for i, label in enumerate(labels) if label.startswith(ELLIPSIS)]
+    mark = "#" if all(_fits(font, f"#{seats[i]}", room[i]) for i in bare) else ""
+    out = list(labels)
+    for i in bare:
+        if _fits(font, f"{mark}{seats[i]}", room[i]):
+            out[i] = f"{mark}{seats[i]}"
+    return tuple(out)
 
 
 def _apart(shown: list[str], room: list[int], seats: list[int], font: pygame.font.Font) -> list[str]:

@@ -259,7 +259,10 @@ def names_cut(forms: tuple[str, ...], players: tuple[str, ...], size: int, bold:
     name is whole in it, or no form names a player."""
     font = theme.font(size, bold)
     for form in reversed(forms):
-        name = max((p for p in players if p in form), key=len, default=None)
+        # (a name the game kept in every form of its cell, after a word: "captured by Eve" / "to
+        # Eve"; a player called "hand" is not looked for in a plain "in hand")
+        name = max((p for p in players if len(forms) > 1 and all(p in f for f in forms)
+                    and (form.endswith(f" {p}") or f" {p}," in form)), key=len, default=None)
         if name is None:
             continue
         rest = font.size(form.replace(name, "", 1))[0]

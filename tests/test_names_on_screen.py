@@ -93,6 +93,7 @@ def test_tied_winners_never_look_alike_in_the_standings(monkeypatch, size, pair)
     (["Ann", "Ann"], 400, ["Ann", "Ann"]),           # one player named twice: nothing to tell apart
     (["Ann", "Bob", "Christopher"], 16, ["#1", "#2", "#3"]),   # no letter fits: the seat numbers
     (["Ann", "Bob"], 12, ["1", "2"]),
+    (["Ann", "Bob", "Cyd", "Dee"], 14, ["1", "2", "3", "4"]),   # "#1" fits 14 px, "#2" not: all alike
 ])
 def test_names_are_cut_apart(names, width, labels):
     font = theme.font(20, True)
@@ -161,3 +162,13 @@ def test_a_long_name_in_the_standings_stays_clear_of_its_score(monkeypatch, size
         name = next(r for s, r in rects if s.startswith(f"{st.place}. "))
         score = next(r for s, r in rects if s == str(st.score))
         assert name.right + 4 <= score.left, (st, name, score)
+
+
+def test_a_players_name_is_not_looked_for_inside_the_games_words():
+    """Only a name where the games write one is cut apart: "in hand" stays "in hand" at a table
+    with players called "in" and "hand"."""
+    players = ("in", "hand", "Maximilian-Alexander", "Maximilian-Alexandra")
+    assert sheet_module.names_cut(("in hand",), players, 20, False, 10) == ()
+    cut = sheet_module.names_cut(("captured by Maximilian-Alexander", "to Maximilian-Alexander"), players,
+                                 20, False, 80)
+    assert len(cut) == 1 and cut[0].startswith("to ") and cut[0].endswith("r")
