@@ -19,10 +19,11 @@ ELLIPSIS = "..."
 
 
 def distinct_cuts(names: Sequence[str], font: pygame.font.Font, widths: Sequence[int] | int,
-                  seats: Sequence[int] | None = None) -> list[str]:
+                  seats: Sequence[int | None] | None = None) -> list[str]:
     """Each name as drawn in its width (one for all, or one each) with `font`: whole where it
     fits, else cut; different names are never given the same label. `seats`: each name's seat
-    number (by default its place in `names`, 1 first), named where nothing else tells them apart."""
+    number (by default its place in `names`, 1 first), named where nothing else tells them apart;
+    None for a column that is no player's (School's "Award": never numbered like a seat)."""
     room = (widths,) * len(names) if isinstance(widths, int) else tuple(widths)
     seat = tuple(seats) if seats is not None else tuple(range(1, len(names) + 1))
     return list(_distinct_cuts(tuple(names), font, room, seat))
@@ -30,7 +31,7 @@ def distinct_cuts(names: Sequence[str], font: pygame.font.Font, widths: Sequence
 
 @lru_cache(maxsize=256)     # (the sheet is drawn every frame with the same names)
 def _distinct_cuts(names: tuple[str, ...], font: pygame.font.Font, room: tuple[int, ...],
-                   seat: tuple[int, ...]) -> tuple[str, ...]:
+                   seat: tuple[int | None, ...]) -> tuple[str, ...]:
     shown = [printable(n) for n in names]
     labels = [s if _fits(font, s, w) else _cut(font, s, "", w) for s, w in zip(shown, room)]
     for label in set(labels):
@@ -42,12 +43,12 @@ def _distinct_cuts(names: tuple[str, ...], font: pygame.font.Font, room: tuple[i
     return _numbered(labels, seat, font, room)
 
 
-def _numbered(labels: list[str], seats: tuple[int, ...], font: pygame.font.Font, room: tuple[int, ...]
+def _numbered(labels: list[str], seats: tuple[int | None, ...], font: pygame.font.Font, room: tuple[int, ...]
               ) -> tuple[str, ...]:
     """Labels cut to no letter at all are their seat numbers where they fit ("#3" where each
     such one's does, else "3"): at 320x240 six players' columns were headed "..." each, and the
     menu calls the seats by their numbers."""
-    bare = [i for i, label in enumerate(labels) if label.startswith(ELLIPSIS)]
+    bare = [i for i, label in enumerate(labels) if label.startswith(ELLIPSIS) and seats[i] is not None]
     mark = "#" if all(_fits(font, f"#{seats[i]}", room[i]) for i in bare) else ""
     out = list(labels)
     for i in bare:
@@ -56,7 +57,7 @@ def _numbered(labels: list[str], seats: tuple[int, ...], font: pygame.font.Font,
     return tuple(out)
 
 
-def _apart(shown: list[str], room: list[int], seats: list[int], font: pygame.font.Font) -> list[str]:
+def _apart(shown: list[str], room: list[int], seats: list[int | None], font: pygame.font.Font) -> list[str]:
     """Labels for names drawn alike: their starts and ends, the shortest ends that tell them
     apart; else (names alike to their ends, or no room) each cut with its seat number."""
     if len(set(shown)) == len(shown):
@@ -64,7 +65,7 @@ def _apart(shown: list[str], room: list[int], seats: list[int], font: pygame.fon
             labels = [s if _fits(font, s, w) else _cut(font, s, s[-tail:], w) for s, w in zip(shown, room)]
             if len(set(labels)) == len(labels) and all(_fits(font, lb, w) for lb, w in zip(labels, room)):
                 return labels
-    return [f"{s} #{n}" if _fits(font, f"{s} #{n}", w) else _cut(font, s, f"#{n}", w)
+    return [s if n is None else f"{s} #{n}" if _fits(font, f"{s} #{n}", w) else _cut(font, s, f"#{n}", w)
             for s, w, n in zip(shown, room, seats)]
 
 

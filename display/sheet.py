@@ -188,7 +188,7 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     ncol = max(len(columns), 1)
     col_w = (rect.width - label_w) // ncol
     # header: the players' names, cut (at the least size `text` shrinks them to) so that they stay apart
-    seats = [list(players).index(c) + 1 if c in players else i + 1 for i, c in enumerate(columns)]
+    seats = [list(players).index(c) + 1 if c in players else None for c in columns]
     heads = distinct_cuts(columns, theme.font(theme.min_text(s), True), col_w - 4, seats)
     for c, name in enumerate(heads):
         cx = rect.x + label_w + c * col_w

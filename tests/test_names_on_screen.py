@@ -172,3 +172,15 @@ def test_a_players_name_is_not_looked_for_inside_the_games_words():
     cut = sheet_module.names_cut(("captured by Maximilian-Alexander", "to Maximilian-Alexander"), players,
                                  20, False, 80)
     assert len(cut) == 1 and cut[0].startswith("to ") and cut[0].endswith("r")
+
+
+def test_a_column_that_is_no_players_is_never_numbered_like_a_seat(monkeypatch):
+    """School's own sheet has columns 1, 2, 3 (its throws), Award and Info: at 320x240 "Award"
+    and "Info" were headed "4" and "5", as if they were more throws."""
+    table = {"columns": ["1", "2", "3", "Award", "Info"],
+             "rows": [{"label": "School 1", "cells": [{"text": "3", "kind": "score"}] * 5}]}
+    surface = pygame.Surface((320, 240))
+    seen = drawn(monkeypatch, sheet_module)
+    sheet_module.draw_table(surface, table, pygame.Rect(0, 0, 150, 200), theme.scale(surface), ["Ann", "Bob"])
+    heads = [s for s, _ in seen[:5]]
+    assert heads[:3] == ["1", "2", "3"] and not any(h.lstrip("#").isdigit() for h in heads[3:]), heads
