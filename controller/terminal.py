@@ -91,8 +91,10 @@ def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
         if rest is not None:
             keep = parse_dice(rest, labels) if rest else []
             return reroll_input(expect.player, keep)
-    if text.isdigit():
-        n = int(text)
+    # ASCII digits only: str.isdigit() also takes '²' (beside the 1 on a French keyboard) and
+    # '¹', which int() refuses; and a number past 4,300 digits, which int() refuses as well
+    if re.fullmatch(r"[0-9]+", text):
+        n = int(text) if len(text) <= 9 else 0      # (0: out of the list, as any huge number is)
         if not 1 <= n <= len(expect.options):
             raise InputError(f"choose a number from 1 to {len(expect.options)}")
         return choose_input(expect.player, expect.options[n - 1].key)

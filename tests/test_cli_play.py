@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import controller.cli as cli
 from controller.tablelog import TableLog, replay
@@ -145,6 +146,42 @@ def test_bad_typing_gets_a_message_and_the_question_again(play, tmp_path):
     assert logged(log) == [dice(0, 6, 6, 2, 3, 5), reroll(0, 6, 6), dice(0, 6, 1, 1), choose(0, "FULL_HOUSE")]
     assert "Bob: throw all 5 dice" in out
     assert replay(TableLog.load(log)).sheet().totals == (35, 0)   # full house after throw 2: 30 + 5
+
+
+# Digits str.isdigit() takes and int() refuses: '²' sits beside the 1 on a French keyboard, '¹'
+# and '⁴' come from a phone's keyboard; past 4,300 digits int() refuses any number. Typed at a
+# decision, each was a ValueError traceback that ended the game.
+@pytest.mark.parametrize("typed", ["²", "¹", "4¹", "⁴", "9" * 5000])
+def test_a_number_int_cannot_read_is_a_message_not_a_traceback(play, tmp_path, typed):
+    log = tmp_path / "game.json"
+    code, out, err, keyboard = play(["6 6 2 3 5", typed, "Chance"], "--game", "thirteen", "--players", "Ann,Bob",
+                                    "--log", log)
+    assert (code, err) == (0, "")
+    messages = [line for line in out.splitlines() if line.startswith("  !")]
+    assert len(messages) == 1 and messages[0].endswith("Try again.")
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5), choose(0, "CHANCE")]
+
+
+# (any text, and words of ASCII digits and the digits of other scripts and superscripts, where
+# str.isdigit() and int() disagree)
+TYPED = st.text(max_size=8) | st.text(st.sampled_from("0123456789²³¹⁴٣१ kK,"), min_size=1, max_size=6)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(text=TYPED)
+def test_any_text_typed_at_a_decision_is_a_choice_or_a_message(text):
+    from controller.rules import IllegalInput, new_game
+    from controller.terminal import InputError, parse_decision
+
+    state = new_game("thirteen", ["Ann", "Bob"]).apply(dice(0, 6, 6, 2, 3, 5))
+    try:
+        data = parse_decision(text, state.expects(), [str(v) for v in range(1, 7)])
+    except InputError:
+        return
+    try:
+        state.apply(data)
+    except IllegalInput:
+        pass
 
 
 def test_forced_decision_after_the_third_throw_refuses_a_keep(play, tmp_path):
