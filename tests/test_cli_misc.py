@@ -146,10 +146,13 @@ def test_options_reach_the_game(run, tmp_path, monkeypatch):
     ("two_pairs_value=\"25\"", "option 'two_pairs_value': '25' is not a"),
     ("tie=coin_toss", "option 'tie': 'coin_toss' is not one of 'shared', 'upper_total', 'fewer_zeros'"),
     ("upper_bonus=-1", "option 'upper_bonus': -1 is below the minimum 0"),
+    # (a face "²" was a ValueError traceback: str.isdigit() takes it, int() does not)
+    ('face_mapping={"²": 9}', "option 'face_mapping': '²' is not a die face 1..6"),
 ])
 def test_a_bad_option_exits_2_naming_it(run, monkeypatch, option, message):
     monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("no question before the game starts"))
-    code, out, err = run("play", "--game", "thirteen", "--players", "Ann", "--option", option)
+    game, players = ("classic", "Ann,Bob") if option.startswith("face_mapping") else ("thirteen", "Ann")
+    code, out, err = run("play", "--game", game, "--players", players, "--option", option)
     assert code == 2 and out == ""
     assert err.startswith("dicetable play: " + message)
     assert err.count("\n") == 1 and "Traceback" not in err

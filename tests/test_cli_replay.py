@@ -328,8 +328,12 @@ def test_an_input_after_game_over_is_refused(run, tmp_path):
                  "inputs": []}), "option 'upper_bonus': 'x' is not a"),
     (json.dumps({"format": FORMAT, "game": "classic", "players": ["Ann"], "inputs": []}),
      "Classic poker dice takes 2 to 8 players, not 1"),
+    # (a face "²": str.isdigit() took it and int() raised ValueError, a traceback)
+    (json.dumps({"format": FORMAT, "game": "classic", "players": ["Ann", "Bob"], "inputs": [],
+                 "options": {"face_mapping": {"²": 9, "2": 10, "3": 11, "4": 12, "5": 13, "6": 14}}}),
+     "option 'face_mapping': '²' is not a die face 1..6"),
 ], ids=["text", "truncated", "array", "format", "game", "no-game", "players", "inputs", "option", "option-value",
-        "player-count"])
+        "player-count", "face-mapping-superscript"])
 def test_broken_logs_exit_2_with_one_line(run, tmp_path, content, message):
     path = tmp_path / "log.json"
     path.write_text(content, encoding="utf-8")

@@ -206,6 +206,12 @@ def test_unknown_default_game_is_a_warning(tmp_path):
     ("[table.options.thirteen]\ntwo_pairs_value = -5\n", "two_pairs_value"),
     ('[table.options.classic]\nmatch_length = "forever"\n', "match_length"),
     ("[table.options.classic]\nrotate_first_player = 1\n", "rotate_first_player"),
+    # (lists and tables of options: only their type was checked, and the game refused them when
+    # players chose it, after `dicetable check` had said the config was fine)
+    ("[table.options.classic]\nface_mapping = [9, 9, 9, 9, 9, 9]\n", "face_mapping"),
+    ('[table.options.classic]\nface_mapping = { "²" = 9 }\n', "face_mapping"),
+    ("[table.options.poknroll]\nline_values = { beginner = { PAIRE = 0 } }\n", "line_values"),
+    ("[table.options.poknroll]\nline_values = { novice = {} }\n", "line_values"),
     ('[display]\nfullscreen = "yes"\n', "fullscreen"),
     ('[display]\nsize = "big"\n', "size"),
     ("[display]\nsize = [0, 480]\n", "size"),

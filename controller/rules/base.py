@@ -21,7 +21,7 @@ import unicodedata
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 Input = dict[str, Any]
 
@@ -214,6 +214,10 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     shown: tuple[tuple[Any, str], ...] = ()      # (choice, words) where the spec's name is jargon
+    # what a list or a table must hold, checked with the type: OptionError if it does not (a
+    # face_mapping using a rank twice passed the config file and `dicetable check`, and was only
+    # refused when players chose the game; one with a face "²" raised ValueError instead)
+    validate: Callable[[Any], Any] | None = None
 
     def words(self, value: Any) -> str:
         """How a setup screen names `value`: its words if given, else the name, spaced."""
@@ -237,6 +241,8 @@ class OptionSpec:
             raise OptionError(f"option {self.name!r}: {value!r} is below the minimum {self.minimum}")
         if self.maximum is not None and value > self.maximum:
             raise OptionError(f"option {self.name!r}: {value!r} is above the maximum {self.maximum}")
+        if self.validate is not None:
+            self.validate(value)
         return value
 
 

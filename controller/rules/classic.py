@@ -118,6 +118,9 @@ def _named(ranks: Sequence[int], **options: bool) -> tuple[list[int], tuple[str,
     return order, names
 
 
+FACE_KEYS = ("1", "2", "3", "4", "5", "6")
+
+
 def parse_mapping(value: Any) -> tuple[int, ...]:
     """The `face_mapping` option as ranks of faces 1..6; must be a permutation of 9..14.
 
@@ -134,7 +137,8 @@ def parse_mapping(value: Any) -> tuple[int, ...]:
     if isinstance(value, dict):
         by_face: dict[int, int] = {}
         for face, v in value.items():
-            f = int(face) if isinstance(face, str) and face.strip().isdigit() else face
+            # (ASCII digits: "²".isdigit() is true, and int() refuses it)
+            f = int(face) if isinstance(face, str) and face.strip() in FACE_KEYS else face
             if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= 6:
                 raise OptionError(f"option 'face_mapping': {face!r} is not a die face 1..6")
             by_face[f] = rank(v)
@@ -214,7 +218,7 @@ class ClassicPokerDice(GameState):
     OPTIONS = (
         OptionSpec("face_mapping", list(DEFAULT_MAPPING),
                    "ranks of die faces 1..6: a list of 6 ranks (9..14 or 9,10,J,Q,K,A) or a dict face->rank",
-                   type=(list, dict)),
+                   type=(list, dict), validate=parse_mapping),
         OptionSpec("start_seat", 0, "seat of the first round's first player", minimum=0, maximum=7),
         OptionSpec("rotate_first_player", True, "the first player moves one seat clockwise each round"),
         OptionSpec("match_length", "rounds", "a fixed number of rounds, or the first to win 'First to' rounds",

@@ -166,7 +166,7 @@ OPTIONS = (
     OptionSpec("mode", "beginner", "2 private dice (beginner) or 3 (expert)", choices=("beginner", "expert")),
     OptionSpec("line_values", {"beginner": dict(DEFAULT_VALUES), "expert": dict(DEFAULT_VALUES)},
                "points per box of each line, per board side (partial tables are merged over the defaults)",
-               type=dict),
+               type=dict, validate=_check_line_values),
     OptionSpec("boxes_per_line", 6, "boxes on every line; filling one ends the game", minimum=1, maximum=30),
     OptionSpec("decision_order", "simultaneous", "abandon/continue: secret and simultaneous, or in turn",
                choices=("simultaneous", "sequential")),
