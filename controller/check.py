@@ -122,8 +122,8 @@ def check_camera(config: Config, *, timeout_s: float = 10.0, clock: Callable[[],
     try:
         source = make_frame_source(config.camera, **inject)
         source.open()
-    except (FrameSourceError, ValueError) as exc:
-        why = getattr(exc, "reason", exc)
+    except Exception as exc:  # noqa: BLE001 - a setting no check foresaw: said, not a traceback
+        why = getattr(exc, "reason", _said(exc))
         if isinstance(exc.__cause__, ImportError):    # (the reason says what to install)
             return None, [Finding("camera", FAIL, f"{kind}: {why}")]
         return None, [Finding("camera", FAIL, f"{kind}: {why}. If the table is running, stop it first "
@@ -157,9 +157,15 @@ def check_camera_settings(config: Config) -> list[Finding]:
     kind = config.camera.get("type", "?")
     try:
         make_frame_source(config.camera)
-    except ValueError as exc:
-        return [Finding("camera", FAIL, f"{exc}: the table will not start with it. Fix it in the config.")]
+    except Exception as exc:  # noqa: BLE001 - a setting no check foresaw: said, not a traceback
+        return [Finding("camera", FAIL, f"{_said(exc)}: the table will not start with it. Fix it in the config.")]
     return [Finding("camera", WARN, f"{kind}: settings fine, no frame taken (--no-camera)")]
+
+
+def _said(exc: Exception) -> str:
+    """A settings error in words: a ValueError's message names the key; any other error (a
+    value of a kind a source did not expect) is named with its type, as the table's start says."""
+    return str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
 
 
 def check_calibration(config: Config, frame: Any) -> list[Finding]:
@@ -192,8 +198,8 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
 
     try:
         source = make_button_source(config.buttons, **inject)
-    except ValueError as exc:
-        return [Finding("buttons", FAIL, f"{exc}: fix [buttons] in the config")]
+    except Exception as exc:  # noqa: BLE001 - a setting no check foresaw: said, not a traceback
+        return [Finding("buttons", FAIL, f"{_said(exc)}: fix [buttons] in the config")]
     from hardware.button_keyboard import KeyboardButtonSource
 
     parts = list(getattr(source, "sources", [source]))

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ._config import check_keys, positive
+from ._config import boolean, check_keys, positive, table, text
 from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, check_button_name, drain
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,7 @@ class GpioButtonSource:
     ) -> None:
         if not pins:
             raise ValueError("[buttons] gpio source needs a 'pins' table, e.g. OK = 17")
+        pins = table(pins, "pins", "buttons")
         self.pins: dict[str, int] = {}
         for button, pin in pins.items():
             upper = check_button_name(button, "buttons.pins")
@@ -68,12 +69,12 @@ class GpioButtonSource:
         used = sorted(self.pins.values())
         if len(set(used)) != len(used):
             raise ValueError(f"[buttons.pins] a pin is used by two buttons: {self.pins}")
-        self.pull_up = bool(pull_up)
+        self.pull_up = boolean(pull_up, "pull_up", "buttons")
         self.bounce_time = positive(bounce_time, "bounce_time", "buttons", allow_zero=True)
         self.hold_time = positive(hold_time, "hold_time", "buttons")
         self.pin_factory = pin_factory
         self.clock = clock or time.monotonic
-        self.name = name
+        self.name = text(name, "name", "buttons")
         self.devices: dict[str, Any] = {}
         self._raw: Any = raw_queue if raw_queue is not None else queue.SimpleQueue()
         self._state = {button: _ButtonState() for button in self.pins}

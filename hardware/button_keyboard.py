@@ -10,7 +10,7 @@ import time
 import warnings
 from typing import Any, Mapping
 
-from ._config import check_keys, positive
+from ._config import check_keys, positive, table, text
 from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, check_button_name, drain
 
 
@@ -70,7 +70,7 @@ class KeyboardButtonSource:
         self.keymap = dict(keymap) if keymap is not None else default_keymap()
         self.hold_time = positive(hold_time, "hold_time", "buttons")
         self.clock = clock or time.monotonic
-        self.name = name
+        self.name = text(name, "name", "buttons")
         self._queue: queue.SimpleQueue[ButtonEvent] = queue.SimpleQueue()
         self._down: dict[int, tuple[str, float, bool]] = {}  # key -> (button, since, held)
         self._running = False
@@ -80,7 +80,7 @@ class KeyboardButtonSource:
         check_keys(config, {"hold_time", "keys", "name"}, "buttons")
         keys = config.get("keys")
         return cls(
-            keymap=keymap_from_names(keys) if keys else None,
+            keymap=keymap_from_names(table(keys, "keys", "buttons")) if keys else None,
             hold_time=config.get("hold_time", 1.0),
             clock=clock,
             name=config.get("name", "keyboard"),

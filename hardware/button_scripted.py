@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from ._config import check_keys
+from ._config import a_path, check_keys, text, whole
 from .buttons import BUTTON_NAMES, DIRECTIVE, HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus
 
 EVENT_VERBS = (PRESS, HOLD, RELEASE)
@@ -72,11 +72,9 @@ class ScriptedButtonSource:
         name: str = "scripted",
     ) -> None:
         self.steps = list(steps)
-        if int(per_poll) < 0:
-            raise ValueError(f"[buttons] per_poll must be >= 0, got {per_poll!r}")
-        self.per_poll = int(per_poll)
+        self.per_poll = whole(per_poll, "per_poll", "buttons", low=0)
         self.clock = clock or time.monotonic
-        self.name = name
+        self.name = text(name, "name", "buttons")
         self.position = 0
         self._running = False
 
@@ -101,8 +99,10 @@ class ScriptedButtonSource:
         if ("path" in config) == ("script" in config):
             raise ValueError("[buttons] scripted source needs exactly one of 'path' or 'script'")
         if "path" in config:
-            return cls.from_file(config["path"], **kwargs)
+            return cls.from_file(a_path(config["path"], "path", "buttons"), **kwargs)
         script = config["script"]
+        if not isinstance(script, (str, list)):
+            raise ValueError(f"[buttons] script must be a text or a list of lines, got {script!r}")
         lines = script.splitlines() if isinstance(script, str) else [str(line) for line in script]
         return cls(parse_script(lines, "[buttons] script"), **kwargs)
 

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from ._config import check_keys, positive
+from ._config import check_keys, positive, text, whole
 from .buttons import HOLD, RELEASE, ButtonEvent, Clock, SourceStatus, drain
 from .retry import Backoff
 from .serial_protocol import LineSplitter, ProtocolError, parse_line
@@ -45,14 +45,14 @@ class SerialButtonSource:
         clock: Clock | None = None,
         name: str = "serial",
     ) -> None:
-        self.port = port
-        self.baudrate = int(baudrate)
+        self.port = text(port, "port", "buttons")
+        self.baudrate = whole(baudrate, "baudrate", "buttons", low=1, high=10_000_000)
         self.read_timeout_s = positive(read_timeout_s, "read_timeout_s", "buttons")
         initial = positive(reconnect_initial_s, "reconnect_initial_s", "buttons")
         self.backoff = Backoff(initial, max(positive(reconnect_max_s, "reconnect_max_s", "buttons"), initial))
         self.opener = opener or self._open_port
         self.clock = clock or time.monotonic
-        self.name = name
+        self.name = text(name, "name", "buttons")
         self.garbage_count = 0
         self.last_garbage: str = ""
         self.disconnects = 0

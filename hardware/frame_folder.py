@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import cv2
 import numpy as np
 
-from ._config import check_keys, positive
+from ._config import a_path, boolean, check_keys, positive, text, whole
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
 
 log = logging.getLogger(__name__)
@@ -54,16 +54,16 @@ class FolderFrameSource(BaseFrameSource):
             raise ValueError("[camera] folder source needs exactly one of 'path' or 'files'")
         if on_bad not in ("error", "skip"):
             raise ValueError(f"[camera] on_bad must be 'error' or 'skip', got {on_bad!r}")
-        if int(repeat) < 1:
-            raise ValueError(f"[camera] repeat must be >= 1, got {repeat!r}")
-        self.folder = Path(folder) if folder is not None else None
-        self._given_files = [Path(f) for f in files] if files is not None else None
-        self.loop = bool(loop)
-        self.repeat = int(repeat)
+        if files is not None and (isinstance(files, str) or not isinstance(files, (list, tuple))):
+            raise ValueError(f"[camera] files must be a list of image files [\"a.png\", ...], got {files!r}")
+        self.folder = a_path(folder, "path", "camera") if folder is not None else None
+        self._given_files = [a_path(f, "files", "camera") for f in files] if files is not None else None
+        self.loop = boolean(loop, "loop", "camera")
+        self.repeat = whole(repeat, "repeat", "camera", low=1)
         self.fps = positive(fps, "fps", "camera")
         self.on_bad = on_bad
         self.clock = clock
-        self.name = name
+        self.name = text(name, "name", "camera")
         self.files: list[Path] = []
         self.skipped: list[Path] = []          # files found unreadable, in the order found
         self._bad: dict[Path, tuple[int, int]] = {}   # path -> (mtime_ns, size) when found so

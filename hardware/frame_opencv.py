@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import cv2
 
-from ._config import check_keys, positive
+from ._config import boolean, check_keys, positive, text, whole
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
 
 log = logging.getLogger(__name__)
@@ -30,8 +30,11 @@ def parse_device(device: int | str) -> int | str:
         raise ValueError(f"[camera] device must be an index or a path, got {device!r}")
     if isinstance(device, int):
         return device
-    text = str(device).strip()
-    return int(text) if text.isdigit() else text
+    if not isinstance(device, str):
+        raise ValueError(f"[camera] device must be an index or a path, got {device!r}")
+    text = device.strip()
+    # (ASCII digits: "²".isdigit() is true, and int() refused it without naming the key)
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else text
 
 
 class OpenCVFrameSource(BaseFrameSource):
@@ -61,21 +64,19 @@ class OpenCVFrameSource(BaseFrameSource):
     ) -> None:
         super().__init__()
         self.device = parse_device(device)
-        self.width = width
-        self.height = height
-        self.fps = fps
-        if fourcc is not None and len(fourcc) != 4:
+        self.width = whole(width, "width", "camera", low=1, high=10000) if width is not None else None
+        self.height = whole(height, "height", "camera", low=1, high=10000) if height is not None else None
+        self.fps = positive(fps, "fps", "camera") if fps is not None else None
+        if fourcc is not None and len(text(fourcc, "fourcc", "camera")) != 4:
             raise ValueError(f"[camera] fourcc must be 4 characters, got {fourcc!r}")
         self.fourcc = fourcc
-        if int(max_failures) < 1:
-            raise ValueError(f"[camera] max_failures must be >= 1, got {max_failures!r}")
-        self.max_failures = int(max_failures)
+        self.max_failures = whole(max_failures, "max_failures", "camera", low=1)
         self.idle_flush_s = positive(idle_flush_s, "idle_flush_s", "camera", allow_zero=True)
-        self.flush_frames = max(0, int(flush_frames))
-        self.device_timestamps = bool(device_timestamps)
+        self.flush_frames = whole(flush_frames, "flush_frames", "camera", low=0)
+        self.device_timestamps = boolean(device_timestamps, "device_timestamps", "camera")
         self.capture_factory = capture_factory or _default_capture_factory
         self.clock = clock or time.monotonic
-        self.name = name
+        self.name = text(name, "name", "camera")
         self.cap: Any = None
         self.failures = 0
         self.dropped = 0

@@ -30,7 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ._config import check_keys, positive
+from ._config import boolean, check_keys, positive, size_pair, text, whole
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
 
 log = logging.getLogger(__name__)
@@ -98,20 +98,26 @@ class Picamera2FrameSource(BaseFrameSource):
         name: str = "picamera2",
     ) -> None:
         super().__init__()
-        self.camera_num = int(camera_num)
-        self.main_size = (int(main_size[0]), int(main_size[1]))
-        self.lores_size = (int(lores_size[0]), int(lores_size[1]))
-        self.main_format = main_format
-        self.lores_format = lores_format
-        self.buffer_count = max(1, int(buffer_count))
-        self.warmup_frames = max(0, int(warmup_frames))
+        self.camera_num = whole(camera_num, "camera_num", "camera", low=0)
+        self.main_size = size_pair(main_size, "main_size", "camera")
+        self.lores_size = size_pair(lores_size, "lores_size", "camera")
+        self.main_format = text(main_format, "main_format", "camera")
+        self.lores_format = text(lores_format, "lores_format", "camera")
+        self.buffer_count = max(1, whole(buffer_count, "buffer_count", "camera", low=0, high=64))
+        self.warmup_frames = whole(warmup_frames, "warmup_frames", "camera", low=0)
         self.warmup_s = positive(warmup_s, "warmup_s", "camera", allow_zero=True)
-        self.warmup_max_frames = max(self.warmup_frames, int(warmup_max_frames))
-        self.lock_exposure = bool(lock_exposure)
-        self.lock_white_balance = bool(lock_white_balance)
-        self.exposure_time_us = exposure_time_us
-        self.analogue_gain = analogue_gain
-        self.colour_gains = tuple(colour_gains) if colour_gains is not None else None
+        self.warmup_max_frames = max(self.warmup_frames, whole(warmup_max_frames, "warmup_max_frames", "camera",
+                                                               low=0))
+        self.lock_exposure = boolean(lock_exposure, "lock_exposure", "camera")
+        self.lock_white_balance = boolean(lock_white_balance, "lock_white_balance", "camera")
+        self.exposure_time_us = (whole(exposure_time_us, "exposure_time_us", "camera", low=1)
+                                 if exposure_time_us is not None else None)
+        self.analogue_gain = positive(analogue_gain, "analogue_gain", "camera") if analogue_gain is not None else None
+        if colour_gains is not None and (isinstance(colour_gains, str) or not isinstance(colour_gains, (list, tuple))
+                                         or len(colour_gains) != 2):
+            raise ValueError(f"[camera] colour_gains must be [red, blue], got {colour_gains!r}")
+        self.colour_gains = (tuple(positive(g, "colour_gains", "camera") for g in colour_gains)
+                             if colour_gains is not None else None)
         self.max_age_s = positive(max_age_s, "max_age_s", "camera")
         # ASSUMPTION: the café's lights run on 50 Hz mains (Europe); 60 in the Americas; 0: no
         # flicker avoidance (daylight, or lamps that do not flicker)
@@ -124,7 +130,7 @@ class Picamera2FrameSource(BaseFrameSource):
         self.relock_after_s = positive(relock_after_s, "relock_after_s", "camera")
         self._module = picamera2_module
         self.clock = clock or time.monotonic
-        self.name = name
+        self.name = text(name, "name", "camera")
         self.cam: Any = None
         #: the controls set after warm-up (for logs and the service screen)
         self.locked_controls: dict[str, Any] = {}
@@ -146,9 +152,6 @@ class Picamera2FrameSource(BaseFrameSource):
                 "relock_ratio", "relock_after_s", "name"}
         check_keys(config, keys, "camera")
         kwargs = {k: v for k, v in config.items() if k != "type"}
-        for key in ("main_size", "lores_size", "colour_gains"):
-            if key in kwargs:
-                kwargs[key] = tuple(kwargs[key])
         return cls(**kwargs, picamera2_module=picamera2_module, clock=clock)
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -296,10 +299,10 @@ class Picamera2FrameSource(BaseFrameSource):
             return exposure, gain
         lo, hi = self._camera_limits("AnalogueGain") or (1.0, None)
         k = exposure / period
-        for whole in sorted({int(k), int(k) + 1}, key=lambda n: abs(n - k)):   # (k >= 1 here)
-            g = gain * exposure / (whole * period)
+        for periods in sorted({int(k), int(k) + 1}, key=lambda n: abs(n - k)):   # (k >= 1 here)
+            g = gain * exposure / (periods * period)
             if g >= float(lo) and (hi is None or g <= float(hi)):
-                return whole * period, round(g, 3)
+                return periods * period, round(g, 3)
         return exposure, gain
 
     def _lock_controls(self, metadata: dict[str, Any]) -> dict[str, Any]:

@@ -124,6 +124,73 @@ def test_no_camera_still_checks_the_camera_and_button_settings(tmp_path):
     assert found["buttons"].level == FAIL and "hold_tme" in found["buttons"].text
 
 
+# Settings of the wrong kind: each went through int(), bool() or tuple() as it was written. The
+# first eleven were tracebacks out of `dicetable check` (OverflowError, TypeError); the rest a
+# message that did not name the key ("cannot convert float NaN to integer"), or no message at all
+# (`loop = "no"` was true, `main_size = [0, 0]` and `width = -1` went to the camera).
+BAD_SETTINGS = [
+    ("camera", 'type = "folder"\npath = "{frames}"\nrepeat = inf', "[camera] repeat must be a whole number"),
+    ("camera", 'type = "folder"\npath = "{frames}"\nrepeat = [1]', "[camera] repeat must be a whole number"),
+    ("camera", 'type = "folder"\npath = 5', "[camera] path must be a file or folder in quotes"),
+    ("camera", 'type = "folder"\nfiles = [1, 2]', "[camera] files must be a file or folder in quotes"),
+    ("camera", 'type = "opencv"\nfourcc = 5', "[camera] fourcc must be a text in quotes"),
+    ("camera", 'type = "opencv"\nmax_failures = inf', "[camera] max_failures must be a whole number"),
+    ("camera", 'type = "picamera2"\nbuffer_count = inf', "[camera] buffer_count must be a whole number"),
+    ("camera", 'type = "picamera2"\ncolour_gains = 5', "[camera] colour_gains must be [red, blue]"),
+    ("buttons", 'type = "serial"\nbaudrate = inf', "[buttons] baudrate must be a whole number"),
+    ("buttons", 'type = "gpio"\npins = [17]', "[buttons] pins must be a table"),
+    ("buttons", 'type = "keyboard"\nkeys = 5', "[buttons] keys must be a table"),
+    ("camera", 'type = "folder"\npath = "{frames}"\nrepeat = "abc"', "[camera] repeat must be a whole number"),
+    ("camera", 'type = "folder"\npath = "{frames}"\nrepeat = nan', "[camera] repeat must be a whole number"),
+    ("camera", 'type = "folder"\npath = "{frames}"\nloop = "no"', "[camera] loop must be true or false"),
+    ("camera", 'type = "folder"\nfiles = "a.png"', "[camera] files must be a list of image files"),
+    ("camera", 'type = "opencv"\ndevice = "²"', None),           # a path, refused when opened, not a crash
+    ("camera", 'type = "opencv"\ndevice = [0]', "[camera] device must be an index or a path"),
+    ("camera", 'type = "opencv"\nwidth = -1', "[camera] width must be from 1 to 10000"),
+    ("camera", 'type = "opencv"\nfps = nan', "[camera] fps must be a finite number"),
+    ("camera", 'type = "picamera2"\nmain_size = [0, 0]', "[camera] main_size width must be from 1 to 10000"),
+    ("camera", 'type = "picamera2"\nmain_size = "big"', "[camera] main_size must be [width, height]"),
+    ("camera", 'type = "picamera2"\ncamera_num = "x"', "[camera] camera_num must be a whole number"),
+    ("camera", 'type = "picamera2"\nwarmup_frames = nan', "[camera] warmup_frames must be a whole number"),
+    ("camera", 'type = "picamera2"\ncolour_gains = [nan, 1]', "[camera] colour_gains must be a finite number"),
+    ("camera", 'type = "picamera2"\nexposure_time_us = -5', "[camera] exposure_time_us must be >= 1"),
+    ("camera", 'type = "picamera2"\nlock_exposure = "yes"', "[camera] lock_exposure must be true or false"),
+    ("buttons", 'type = "serial"\nbaudrate = "fast"', "[buttons] baudrate must be a whole number"),
+    ("buttons", 'type = "serial"\nport = 5', "[buttons] port must be a text in quotes"),
+    ("buttons", 'type = "gpio"\npins = { OK = 17 }\npull_up = "yes"', "[buttons] pull_up must be true or false"),
+    ("buttons", 'type = "scripted"\nscript = 5', "[buttons] script must be a text or a list of lines"),
+    ("buttons", 'type = "scripted"\nscript = "press OK"\nper_poll = inf', "[buttons] per_poll must be a whole"),
+]
+
+
+@pytest.mark.parametrize("part, setting, message", BAD_SETTINGS)
+def test_a_setting_of_the_wrong_kind_is_a_problem_naming_its_key(tmp_path, part, setting, message):
+    cfg = _table(tmp_path)
+    table = f"[{part}]\n" + setting.replace("{frames}", str(tmp_path / "frames"))
+    start = cfg.read_text().index(f"[{part}]")
+    end = cfg.read_text().index("\n\n", start)
+    cfg.write_text(cfg.read_text()[:start] + table + cfg.read_text()[end:])
+    found = {f.part: f for f in run_checks(cfg, camera=False)}
+    if message is None:
+        assert found[part].level == WARN, found[part].text
+        return
+    assert found[part].level == FAIL
+    assert message in found[part].text
+
+
+def test_a_source_that_fails_to_build_in_a_way_nobody_foresaw_is_a_problem_not_a_traceback(tmp_path, monkeypatch):
+    def broken(config, **inject):
+        raise TypeError("an odd value")
+
+    monkeypatch.setattr("hardware.make_frame_source", broken)
+    monkeypatch.setattr("hardware.make_button_source", broken)
+    cfg = _table(tmp_path)
+    for camera in (False, True):
+        found = {f.part: f for f in run_checks(cfg, camera=camera)}
+        assert found["camera"].level == FAIL and "TypeError: an odd value" in found["camera"].text
+        assert found["buttons"].level == FAIL and "TypeError: an odd value" in found["buttons"].text
+
+
 def test_gpio_buttons_through_the_mock_pin_factory(tmp_path):
     cfg = _table(tmp_path, buttons='type = "gpio"\npins = { OK = 17, UP = 27, HINT = 25 }')
     found = run_checks(cfg, buttons={"pin_factory": MockFactory()})
