@@ -21,6 +21,7 @@ from display.screen import Screen
 from hardware import make_frame_source
 from vision import reader as vision_reader
 from vision.cli import output_folder
+from vision.image_file import load as load_image
 from vision.settle import SettleConfig, SettleTracker
 
 from .config import screen_size_problem
@@ -274,8 +275,6 @@ class FixturePlayer:
         self.flow.tick()
 
     def throw(self, name: str | None) -> None:
-        import cv2
-
         if name is None:
             if not self.images:
                 raise ValueError(f"no images in {self.fixtures}")
@@ -287,7 +286,8 @@ class FixturePlayer:
                 self.flow.say(f"Camera frame {name} is not in the fixtures.", "error")
                 self._error(f"no image {name} in {self.fixtures}")
                 return
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        # (not cv2.imread: a name that is not UTF-8 was a segmentation fault)
+        image, _why = load_image(str(path))
         if image is None:
             # an unreadable frame: the camera shows garbage for a moment; the table says so
             self.flow.say(f"Camera frame {path.name} could not be read.", "error")

@@ -26,6 +26,20 @@ def natural_key(path: Path) -> list[Any]:
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
 
+def _decode_file(path: Path) -> np.ndarray | None:
+    """The image in a file, or None. The bytes are read by Python and decoded by OpenCV: given a
+    name that is not UTF-8 (a file copied from another system: b"2\\xff.png" is '2\\udcff.png' to
+    Python), cv2.imread killed the process with a segmentation fault, and the table with it."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    except cv2.error:
+        return None
+
+
 class FolderFrameSource(BaseFrameSource):
     """Images from a folder (sorted by name, naturally) or from an explicit list (kept in order).
 
@@ -140,7 +154,7 @@ class FolderFrameSource(BaseFrameSource):
         newly found one when skipping bad files; else raise naming it."""
         if self._known_bad(path):
             return None
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        image = _decode_file(path) if path.is_file() else None
         if image is not None and image.size > 0:
             self._bad.pop(path, None)
             return to_bgr_uint8(image, str(path))

@@ -142,10 +142,16 @@ def _annotated_name(out_dir: Path, path: str, written: set[str]) -> Path:
 
 
 def _write_png(target: Path, img: np.ndarray) -> bool:
-    """cv2.imwrite returns False (or raises) where the file cannot be written: said, not lost."""
+    """False where the file cannot be written: said, not lost. Encoded by OpenCV and written by
+    Python: cv2.imwrite given a name that is not UTF-8 (an annotated copy of b"2\\xff.png") killed
+    the process with a segmentation fault."""
     try:
-        return bool(cv2.imwrite(str(target), img))
-    except cv2.error:
+        ok, png = cv2.imencode(".png", img)
+        if not ok:
+            return False
+        target.write_bytes(png.tobytes())
+        return True
+    except (cv2.error, OSError):
         return False
 
 
