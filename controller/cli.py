@@ -50,13 +50,10 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        if str(args.log).endswith(".jsonl"):  # a table's journal (/var/lib/dicetable/...)
-            from .journal import Journal
+    from .journal import load_any
 
-            table_log = Journal.load(args.log)
-        else:
-            table_log = TableLog.load(args.log)
+    try:
+        table_log = load_any(args.log)      # a table log, or a table's journal (/var/lib/dicetable/...)
         state = replay(table_log)
     except LogError as exc:
         if args.json:
@@ -98,6 +95,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         from .table_cli import play_fixtures
 
         return play_fixtures(args)
+    from .journal import is_journal, load_any
     from .terminal import play_terminal
 
     try:
@@ -105,9 +103,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"dicetable play: {exc}", file=sys.stderr)
         return 2
+    if args.resume and is_journal(args.resume) and not args.log:
+        # (the game goes on in a table log: written over the journal, a JSON object where JSON
+        # lines belong, the table would take its own journal for damage)
+        print(f"dicetable play: {args.resume} is a table's journal, which is read, not written: add "
+              f"--log GAME.json to go on with its game in a table log", file=sys.stderr)
+        return 2
     try:
         if args.resume:
-            table_log = TableLog.load(args.resume)
+            table_log = load_any(args.resume)
             conflict = resume_conflict(args, table_log, players)
             if conflict:
                 print(f"dicetable play: {conflict}", file=sys.stderr)

@@ -158,6 +158,18 @@ class Journal:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 
 
+def is_journal(path: str | Path) -> bool:
+    """A table's journal (JSON lines) is named .jsonl; a table log (one JSON object) anything else."""
+    return str(path).endswith(".jsonl")
+
+
+def load_any(path: str | Path) -> TableLog:
+    """A table log or a table's journal, told by its name: `dicetable replay` and `dicetable play
+    --resume` take both (play took only logs, and said of a journal "not valid JSON: Extra data at
+    line 2")."""
+    return Journal.load(path) if is_journal(path) else TableLog.load(path)
+
+
 @dataclass
 class Recovered:
     """A journal's game, replayed as far as it goes."""

@@ -262,6 +262,37 @@ def test_resume_with_log_writes_the_new_file_and_leaves_the_old_one(play, tmp_pa
     assert logged(new) == [dice(0, 6, 6, 2, 3, 5), choose(0, "CHANCE")]
 
 
+def _journal(tmp_path: Path) -> Path:
+    """A table's journal (as /var/lib/dicetable/current.jsonl), its game at Ann's first decision."""
+    from controller.journal import Journal
+
+    path = tmp_path / "current.jsonl"
+    journal = Journal(path, TableLog("thirteen", ["Ann", "Bob"], {}), fsync=False)
+    journal.append(dice(0, 6, 6, 2, 3, 5))
+    return path
+
+
+def test_resume_goes_on_with_a_tables_journal_into_a_log(play, tmp_path):
+    """It said "not valid JSON: Extra data at line 2" of the journal `dicetable replay` reads."""
+    journal, new = _journal(tmp_path), tmp_path / "new.json"
+    before = journal.read_bytes()
+    code, out, err, _ = play(["Chance"], "--resume", journal, "--log", new)
+    assert (code, err) == (0, "")
+    assert out.lstrip().startswith("Round 1 of 13: Ann, choose a category (throw 1 of 3)")
+    assert logged(new) == [dice(0, 6, 6, 2, 3, 5), choose(0, "CHANCE")]
+    assert journal.read_bytes() == before          # the table's journal is the table's
+
+
+def test_resume_of_a_journal_without_log_says_where_the_game_would_go(play, tmp_path):
+    journal = _journal(tmp_path)
+    before = journal.read_bytes()
+    code, out, err, keyboard = play(["Chance"], "--resume", journal)
+    assert code == 2 and out == "" and keyboard.asked == 0
+    assert err == (f"dicetable play: {journal} is a table's journal, which is read, not written: add "
+                   "--log GAME.json to go on with its game in a table log\n")
+    assert journal.read_bytes() == before
+
+
 def test_without_log_nothing_is_written(play, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err, _ = play(["1 2 3 4 5", "Chance"], "--game", "thirteen", "--players", "Ann")
