@@ -56,6 +56,18 @@ def _freetype_font():
     return pygame.freetype.Font(None, 12)     # the same file `theme.font` loads
 
 
+def render_line(f: pygame.font.Font, s: str, colour) -> pygame.Surface:
+    """f.render(s), which raises for text that draws nothing ("Text has zero width": a name of a
+    zero-width space or a soft hyphen, copied into the config from a web page or a document) and
+    for a NUL character (a name in a JSON log): such a text is drawn as nothing, its line's height
+    kept, and NULs are left out; raised, it stopped the screen and the table."""
+    s = s.replace("\0", "")
+    try:
+        return f.render(s, True, colour)
+    except pygame.error:
+        return pygame.Surface((0, f.get_height()), pygame.SRCALPHA)
+
+
 _TEXT_CACHE: dict[tuple, pygame.Surface] = {}
 _TEXT_CACHE_MAX = 4000
 
@@ -70,13 +82,13 @@ def _render_fitted(s: str, size: int, colour, bold: bool, max_width: int | None,
         return img
     f = theme.font(size, bold)
     s = printable(s, f)
-    img = f.render(s, True, colour)
+    img = render_line(f, s, colour)
     if max_width is not None and img.get_width() > max_width:
         # the font has no size below theme.MIN_FONT: shrinking further would loop for nothing
         floor = max(min_size, theme.MIN_FONT)
         while size > floor and img.get_width() > max_width:
             size = max(floor, min(size - 1, int(size * 0.9)))
-            img = theme.font(size, bold).render(s, True, colour)
+            img = render_line(theme.font(size, bold), s, colour)
         if img.get_width() > max_width:
             img = _cut_to_fit(s, theme.font(size, bold), colour, max_width)
     if len(_TEXT_CACHE) >= _TEXT_CACHE_MAX:
@@ -93,7 +105,7 @@ def _cut_to_fit(s: str, f: pygame.font.Font, colour, max_width: int) -> pygame.S
     best = None
     while lo <= hi:
         n = (lo + hi) // 2
-        img = f.render(s[:n].rstrip() + "...", True, colour)
+        img = render_line(f, s[:n].rstrip() + "...", colour)
         if img.get_width() <= max_width:
             best, lo = img, n + 1
         else:

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import pygame
 
 from . import theme
-from .draw import panel, printable, text
+from .draw import panel, printable, render_line, text
 from .labels import distinct_cuts
 
 MIN_TABLE_WIDTH_PER_COLUMN = 70
@@ -281,7 +281,7 @@ WORD_CLEAR = 2        # word spaces kept clear around a cell's long form, beside
 @lru_cache(maxsize=2048)
 def _ink(line: str, size: int, bold: bool) -> pygame.Rect:
     """Where the line's ink is in its rendered image (its height: capitals to descenders)."""
-    return theme.font(size, bold).render(line, True, (255, 255, 255)).get_bounding_rect()
+    return render_line(theme.font(size, bold), line, (255, 255, 255)).get_bounding_rect()
 
 
 def two_lines_fit(first: str, second: str, size: int, bold: bool, room: int) -> bool:

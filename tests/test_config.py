@@ -199,6 +199,8 @@ def test_unknown_default_game_is_a_warning(tmp_path):
     ("[table]\nkeep_games = 2.5\n", "keep_games"),
     ('[table]\nplayers = "Ann, Bob"\n', "players"),
     ("[table]\nplayers = [1, 2]\n", "players"),
+    ('[table]\nplayers = ["\\u200b", "Bob"]\n', "players"),          # a zero-width space: no name to show
+    ('[table]\nplayers = ["\\u00ad\\ufeff", "Bob"]\n', "players"),   # a soft hyphen and a BOM
     ('[table]\nplayers = ["Ann", "Ann"]\n', "players"),
     ("[table]\ngame = 3\n", "game"),
     ("[table]\njournal_dir = 1\n", "journal_dir"),

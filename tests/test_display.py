@@ -72,6 +72,34 @@ def test_names_the_font_cannot_draw_show_no_box(name, shown):
     assert draw.printable(name, theme.font(30)) == shown
 
 
+# Texts that draw nothing: pygame raised "Text has zero width" for them (and ValueError for a
+# NUL), out of the screen's drawing, which stopped the table: a seat named with a zero-width space
+# or a soft hyphen pasted into the config, a name in a JSON log.
+INVISIBLE = ["\u200b", "\u00ad", "\ufeff\u2060", "\x00", "A\x00B"]
+
+
+@pytest.mark.parametrize("line", INVISIBLE)
+def test_a_text_that_draws_nothing_is_drawn_as_nothing_not_raised(line):
+    pygame.font.init()
+    surface = pygame.Surface((400, 100))
+    for max_width in (None, 200, 5):
+        rect = draw.text(surface, line, (0, 0), 30, max_width=max_width)
+        assert rect.width <= (max_width or 400) and rect.height > 0
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_players_whose_names_draw_nothing_get_their_sheet_drawn(size, tray_image):
+    from controller.rules import new_game
+    from controller.runner import VirtualClock
+    from controller.table import TableFlow
+    from controller.tablelog import TableLog
+
+    names = ["\u200b", "\u00ad", "A\x00B"]
+    flow = TableFlow(new_game("thirteen", names), TableLog("thirteen", names), clock=VirtualClock(),
+                     screen_size=size)
+    Screen(size, headless=True).show(flow.view(tray_image))
+
+
 def test_final_screen_names_the_winner_in_big_type(tmp_path):
     screen = Screen((800, 480), headless=True)
     view = TableView("final", "Thirteen: final standings", "Game over",
