@@ -434,7 +434,7 @@ def _args(step, low: int, high: int, usage: str) -> list[str]:
 
 
 def play_fixtures(args: argparse.Namespace) -> int:
-    from hardware.button_scripted import parse_script
+    from hardware.button_scripted import parse_script, read_script
 
     if not (args.fixtures and args.script):
         print("dicetable play: headless mode needs both --fixtures DIR and --script FILE", file=sys.stderr)
@@ -445,7 +445,7 @@ def play_fixtures(args: argparse.Namespace) -> int:
         return 2
     fixtures = Path(args.fixtures)
     try:
-        steps = parse_script(Path(args.script).read_text(encoding="utf-8").splitlines(), args.script)
+        steps = parse_script(read_script(args.script).splitlines(), args.script)
         if not fixtures.is_dir():
             raise ValueError(f"{fixtures} is not a folder of images")
         shots = output_folder(args.screenshots, "--screenshots") if args.screenshots else None

@@ -28,6 +28,18 @@ class ScriptStep:
     line: int                 # 1-based line number in the script, for messages
 
 
+def read_script(path: str | Path) -> str:
+    """A script file's text; ValueError naming the file when it cannot be one. A byte-order mark,
+    which Windows editors put first, is dropped: the first line was refused as "not an event or a
+    directive word: '\\ufeffgame ...'", naming a character nobody can see."""
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise ValueError(f"cannot read button script {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"cannot read button script {path}: not a text file (a script is UTF-8 text)") from None
+
+
 def parse_script(lines: Iterable[str], origin: str = "script") -> list[ScriptStep]:
     """Parse script lines; ValueError("<origin> line N: ...") on the first invalid line."""
     steps: list[ScriptStep] = []
@@ -84,12 +96,7 @@ class ScriptedButtonSource:
 
     @classmethod
     def from_file(cls, path: str | Path, **kwargs: Any) -> "ScriptedButtonSource":
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read button script {path}: {exc}") from exc
-        return cls.from_text(text, origin=str(path), **kwargs)
+        return cls.from_text(read_script(path), origin=str(path), **kwargs)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], *, clock: Clock | None = None) -> "ScriptedButtonSource":

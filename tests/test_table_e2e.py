@@ -120,6 +120,33 @@ def test_a_script_that_cannot_be_played_is_one_line_and_exit_2(tmp_path, capsys,
 
 
 
+# A script file that is no script: said naming the file. A file not in UTF-8 said only "'utf-8'
+# codec can't decode byte 0xff in position 0", a missing one "[Errno 2] No such file or directory:
+# 'x'"; and a script saved by a Windows editor, with a byte-order mark first, was refused at line 1
+# for a character nobody can see.
+@pytest.mark.parametrize("content, error", [
+    (b"\xff\xfegame thirteen Ann,Bob\n", "cannot read button script {path}: not a text file (a script is UTF-8 text)"),
+    (None, "cannot read button script {path}: No such file or directory"),
+])
+def test_a_script_file_that_cannot_be_read_is_named(tmp_path, capsys, content, error):
+    path = tmp_path / "script.txt"
+    if content is not None:
+        path.write_bytes(content)
+    code = main(["play", "--fixtures", str(FRAMES), "--script", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == f"dicetable play: {error.format(path=path)}\n"
+
+
+def test_a_script_saved_with_a_byte_order_mark_plays(tmp_path, capsys):
+    path = tmp_path / "script.txt"
+    path.write_bytes("game thirteen Ann,Bob\n".encode("utf-8-sig"))
+    code = main(["play", "--fixtures", str(FRAMES), "--script", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 3 and err == ""            # a game, started, that the script leaves unfinished
+    assert "The script ended before the game did (0 inputs applied)." in out
+
+
 def test_the_play_script_of_docs_hardware_md_plays_its_game(tmp_path, capsys):
     """The example under 'Headless play' is read from the doc itself, so the doc cannot drift
     (it once used a `wait-throw` that `play --fixtures` refuses)."""
