@@ -90,6 +90,17 @@ def resume_conflict(args: argparse.Namespace, table_log: TableLog, players: list
     return None
 
 
+def holds_another_game(path: Path, resumed: str | None) -> bool:
+    """--log names a file with something in it that is not the log being resumed: it was written
+    over, at once, before the first question (last night's unfinished game, the table's journal)."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        return not (resumed and Path(resumed).exists() and path.samefile(resumed))
+    except OSError:
+        return False
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if args.fixtures or args.script:
         from .table_cli import play_fixtures
@@ -131,6 +142,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     # a resumed game goes on writing the log it came from, unless --log names another file
     log_path = Path(args.log) if args.log else Path(args.resume) if args.resume else None
+    if args.log and holds_another_game(Path(args.log), args.resume):
+        print(f"dicetable play: {args.log} already holds a game, which this one would be written over: go on "
+              f"with it with --resume {args.log}, or give another --log", file=sys.stderr)
+        return 2
 
     def save() -> None:
         if log_path:

@@ -293,6 +293,31 @@ def test_resume_of_a_journal_without_log_says_where_the_game_would_go(play, tmp_
     assert journal.read_bytes() == before
 
 
+@pytest.mark.parametrize("argv", [["--game", "thirteen", "--players", "Cid,Dan"], ["--resume", "other.json"]])
+def test_a_log_that_holds_another_game_is_not_written_over(play, tmp_path, monkeypatch, argv):
+    """--log named last night's unfinished game: it was written over before the first question."""
+    monkeypatch.chdir(tmp_path)
+    kept = tmp_path / "game.json"
+    play(["6 6 2 3 5"], "--game", "thirteen", "--players", "Ann,Bob", "--log", kept)
+    play(["1 1 1 1 1"], "--game", "thirteen", "--players", "Eve,Fay", "--log", tmp_path / "other.json")
+    before = kept.read_bytes()
+    code, out, err, keyboard = play(["1 2 3 4 5"], *argv, "--log", kept)
+    assert code == 2 and out == "" and keyboard.asked == 0
+    assert err == (f"dicetable play: {kept} already holds a game, which this one would be written over: "
+                   f"go on with it with --resume {kept}, or give another --log\n")
+    assert kept.read_bytes() == before
+
+
+def test_a_log_resumed_into_itself_or_an_empty_file_is_written(play, tmp_path):
+    log, empty = tmp_path / "game.json", tmp_path / "empty.json"
+    empty.write_text("")
+    play(["6 6 2 3 5"], "--game", "thirteen", "--players", "Ann,Bob", "--log", log)
+    assert play(["Chance"], "--resume", log, "--log", log)[0] == 0
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5), choose(0, "CHANCE")]
+    assert play(["1 2 3 4 5"], "--game", "thirteen", "--players", "Ann,Bob", "--log", empty)[0] == 0
+    assert logged(empty) == [dice(0, 1, 2, 3, 4, 5)]
+
+
 def test_without_log_nothing_is_written(play, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err, _ = play(["1 2 3 4 5", "Chance"], "--game", "thirteen", "--players", "Ann")
