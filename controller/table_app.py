@@ -134,13 +134,13 @@ class TableApp:
             log.error("journal %s is damaged (%s): the game resumes after move %d; the journal is kept aside",
                       path, found.damage, len(found.log.inputs))
             kept = self._archive(path, "damaged")
-        if found.state.is_over:
-            if found.damage:
-                self.menu.message = MessageView("The last game was over; its journal had damage after the end"
-                                                + (f" (kept in {kept})." if kept else "."), "warning")
-            else:
-                self._archive(path, found.log.game)
+        if found.state.is_over and found.damage:
+            self.menu.message = MessageView("The last game was over; its journal had damage after the end"
+                                            + (f" (kept in {kept})." if kept else "."), "warning")
             return
+        # a game over comes back at its final standings, as any game comes back where it was: it
+        # was archived at once, and the players who were reading their scores when the power
+        # went found the setup menu, without a word; OK puts it away as usual
         untouched = self._journal_age(path)
         self._start(found.state, found.log, resumed=True)
         # (the menu that follows the game keeps it, as it keeps one chosen on it)

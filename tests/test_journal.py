@@ -245,3 +245,43 @@ def test_a_copy_that_could_not_be_finished_is_not_left_beside_the_journal(tmp_pa
     with pytest.raises(TypeError):
         Journal(path, broken)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["current.jsonl"]
+
+
+def finished_thirteen() -> list[bytes]:
+    """A whole game of Thirteen for Ann (sixes thrown, the first box scored each time)."""
+    from controller.rules import new_game
+
+    state = new_game("thirteen", ["Ann"], {})
+    lines = [HEADER]
+    while not state.is_over:
+        exp = state.expects()
+        data = ({"type": "dice", "player": 0, "values": [6] * exp.count} if hasattr(exp, "count")
+                else {"type": "choose", "player": 0, "option": exp.options[0].key})
+        state = state.apply(data)
+        lines.append(json.dumps(data).encode())
+    return lines
+
+
+def test_a_game_over_at_the_power_cut_comes_back_at_its_final_standings(tmp_path):
+    """A power cut while the players read their final scores (the moment a table is most often
+    switched off): the game was archived at start and the setup menu came back without a word,
+    the scores gone from the screen. Now it comes back where it was, and OK puts it away."""
+    from controller.table import OVER
+    from controller.table_app import STANDINGS_SECONDS
+
+    lines = finished_thirteen()
+    write(tmp_path / "current.jsonl", *lines)
+    app = table(tmp_path)
+    assert app.flow is not None and app.flow.phase == OVER and app.flow.state.is_over
+    assert app.flow.view().message.text == f"Resumed Thirteen for Ann after a restart ({len(lines) - 1} moves replayed)."
+    assert not (tmp_path / "games").exists()
+    again = table(tmp_path)                                  # and another cut: still there
+    assert again.flow.phase == OVER and len(again.flow.log.inputs) == len(lines) - 1
+    clock = [0.0]
+    again.clock = lambda: clock[0]
+    again._note_over()
+    clock[0] += STANDINGS_SECONDS + 1
+    again.on_button(type("P", (), {"kind": "press", "name": "OK"})())
+    [kept] = (tmp_path / "games").iterdir()
+    assert again.flow is None and kept.name.endswith("-thirteen.jsonl") and Journal.load(kept).inputs == [
+        json.loads(line) for line in lines[1:]]
