@@ -7,6 +7,7 @@ resume; that is why this is not the single JSON table log rewritten each time, n
 """
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 # journal stays append-only, so a power cut can still only tear its last line, and it keeps what
 # was chosen and taken back.
 TAKE_BACK = {"undo": True}
+#: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
+NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
 class Journal:
@@ -97,12 +100,19 @@ class Journal:
         self.append(TAKE_BACK)
 
     def _sync(self, fh) -> None:
+        """Flush and fsync: the line is on the card before the move counts. A card that fails
+        (EIO), or is full where the filesystem finds it out only at fsync (ENOSPC, EDQUOT), is a
+        write that failed: the game then goes on unsaved and says so. (Only a filesystem that
+        has no fsync at all, EINVAL, is let go.) Every error was let go: a failing card's moves
+        were taken as saved, the screen said nothing, and a power cut lost them."""
         fh.flush()
         if self.fsync:
             try:
                 os.fsync(fh.fileno())
-            except OSError as exc:  # pragma: no cover - filesystems without fsync
-                log.warning("journal fsync failed: %s", exc)
+            except OSError as exc:
+                if exc.errno not in NO_FSYNC:
+                    raise
+                log.warning("journal fsync not supported here: %s", exc)
 
     @staticmethod
     def load(path: str | Path) -> TableLog:

@@ -273,7 +273,8 @@ def test_a_game_over_at_the_power_cut_comes_back_at_its_final_standings(tmp_path
     write(tmp_path / "current.jsonl", *lines)
     app = table(tmp_path)
     assert app.flow is not None and app.flow.phase == OVER and app.flow.state.is_over
-    assert app.flow.view().message.text == f"Resumed Thirteen for Ann after a restart ({len(lines) - 1} moves replayed)."
+    moves = len(lines) - 1
+    assert app.flow.view().message.text == f"Resumed Thirteen for Ann after a restart ({moves} moves replayed)."
     assert not (tmp_path / "games").exists()
     again = table(tmp_path)                                  # and another cut: still there
     assert again.flow.phase == OVER and len(again.flow.log.inputs) == len(lines) - 1

@@ -1091,3 +1091,41 @@ def test_another_button_closes_a_card_on_any_page_and_still_acts():
     assert flow.view().help.page == 1
     flow.on_button(Press("OK"))                             # accepts the reading shown
     assert flow.view().help is None and flow.phase != CONFIRM and flow.log.inputs
+
+
+@pytest.mark.parametrize("code", ["EIO", "ENOSPC", "EDQUOT"])
+def test_a_journal_whose_fsync_fails_is_a_game_no_longer_saved(tmp_path, monkeypatch, caplog, code):
+    """A failing SD card reports EIO at fsync (and a full one may report ENOSPC only there): the
+    error was logged as a warning and the game went on as if saved, with nothing on screen, so a
+    power cut then lost moves the players believed safe. It is a failed write now."""
+    import errno
+    import os
+
+    import controller.journal as journal_module
+
+    flow, clock = make(tmp_path=tmp_path)
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    assert flow.unsaved is None
+
+    def failing(fd):
+        raise OSError(getattr(errno, code), os.strerror(getattr(errno, code)))
+
+    monkeypatch.setattr(journal_module.os, "fsync", failing)
+    score(flow, "FULL_HOUSE")
+    assert flow.unsaved is not None and "can no longer be saved" in flow.unsaved.text
+    assert "no longer saved" in caplog.text
+
+
+def test_a_filesystem_without_fsync_still_journals(tmp_path, monkeypatch):
+    import errno
+
+    import controller.journal as journal_module
+
+    flow, clock = make(tmp_path=tmp_path)
+
+    def unsupported(fd):
+        raise OSError(errno.EINVAL, "Invalid argument")
+
+    monkeypatch.setattr(journal_module.os, "fsync", unsupported)
+    settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
+    assert flow.unsaved is None and len(Journal.load(tmp_path / "journal.jsonl").inputs) == 1
