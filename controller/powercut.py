@@ -1,0 +1,445 @@
+"""Power cuts at a real table: `dicetable run` killed (SIGKILL) at chosen moments of a game.
+
+The table is the real program in its own process: a folder camera that sees one image file (the
+harness draws the dice on it), a button box on a socket (`socket://`, the serial source's own
+protocol), a journal folder of its own. A player in this process plays a game from what it can
+see (the journal, as the players see the screen): it throws the dice a seeded player would
+throw for that move and presses the buttons for its choice, so that the game's moves depend on
+the game alone. Kills come at moments given as (move, seconds after the player began it); after each the
+table is started again and the player goes on from what the table resumed. The game then ends
+with the moves of an uninterrupted game (`expected_game`, the same player against the rules),
+no move applied twice or lost: a move being made at the cut is asked again, never guessed.
+`dicetable bench powercut` runs the wide sweep; tests/test_powercut.py a handful of cuts.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .rules import Decide, GameState, Throw, new_game
+from .rules.base import Input, choose_input, dice_input, reroll_input
+
+CURRENT = "current.jsonl"
+SIZE = (640, 480)
+#: how long a move may take the table before the player does it again (a throw not read)
+MOVE_SECONDS = 12.0
+START_SECONDS = 60.0
+#: what the table says of dice it finds in the tray as it starts
+FOUND = "The dice in the tray were there before: they do not count"
+
+
+class Diverged(AssertionError):
+    """The table applied a move the uninterrupted game does not have at that place."""
+
+
+# ------------------------------------------------------------------------------- the player
+def player_input(state: GameState, moves: int, seed: int) -> Input:
+    """The move a seeded player makes at `state`, the `moves`-th of the game: a function of the
+    game alone, so that a move asked again after a cut is the same move. It throws seeded dice,
+    throws all the dice again now and then (it never holds: which HOLD button is which die is the
+    screen's business), else picks one of the options."""
+    rng = random.Random(f"{seed}:{moves}")
+    exp = state.expects()
+    if isinstance(exp, Throw):
+        if exp.drawn or exp.held:
+            raise ValueError("the power-cut player throws all the dice itself; this game draws or holds")
+        return dice_input(exp.player, [rng.randint(1, 6) for _ in range(exp.count)])
+    assert isinstance(exp, Decide)
+    spec = exp.reroll
+    if spec is not None and spec.min_rethrow <= len(spec.dice) <= spec.max_rethrow and (
+            not exp.options or rng.random() < 0.35):
+        return reroll_input(exp.player, [])
+    scored = [o for o in exp.options if o.points is not None]
+    pool = scored if scored and rng.random() < 0.8 else list(exp.options)
+    return choose_input(exp.player, rng.choice(pool).key)
+
+
+def canonical(inputs: list[Input]) -> list[Input]:
+    """Moves as the rules take them: dice are a multiset (the journal keeps them as the camera
+    saw them, left to right)."""
+    return [{k: sorted(v) if k in ("values", "keep") else v for k, v in data.items()} for data in inputs]
+
+
+def expected_game(game: str, players: list[str], options: dict, seed: int) -> tuple[list[Input], GameState]:
+    """The uninterrupted game: the player's moves against the rules, and the final state."""
+    state = new_game(game, players, options)
+    inputs: list[Input] = []
+    while not state.is_over:
+        data = player_input(state, len(inputs), seed)
+        state = state.apply(data)
+        inputs.append(data)
+    return inputs, state
+
+
+# ------------------------------------------------------------------------------- the camera
+class Tray:
+    """The image file the table's folder camera reads, replaced whole (a rename) at each change."""
+
+    def __init__(self, path: Path, seed: int):
+        from vision.calibrate import calibrate
+        from vision.reader import read
+        from vision.synthetic import TrayStyle, render_tray
+
+        self.path = path
+        self.style = TrayStyle(border_px=28, die_px=50.0)      # the demo's camera
+        self.seed = seed
+        self._cache: dict[tuple[int, ...], bytes] = {}
+        # calibrated as an installer does (`dicetable calibrate`): the empty tray, one throw
+        empty = [render_tray([], seed=s, size=SIZE, style=self.style).image for s in (1, 2, 3)]
+        thrown = [render_tray([1, 2, 3, 4, 5], seed=s, size=SIZE, style=self.style).image for s in (4, 5, 6)]
+        self.calibration = calibrate(empty, thrown, reader=read).to_dict()
+        self.show(())
+
+    def show(self, values: tuple[int, ...]) -> None:
+        self.values = tuple(values)
+        tmp = self.path.with_name("." + self.path.name)
+        tmp.write_bytes(self._image(tuple(sorted(values))))
+        os.replace(tmp, self.path)
+
+    def _image(self, values: tuple[int, ...]) -> bytes:
+        """A throw of `values` that the reader reads right and surely (tried until one is):
+        the reader's misreads are the subject of other tests, not of this one."""
+        if values not in self._cache:
+            import cv2
+
+            from vision import reader
+            from vision.synthetic import render_tray
+
+            for attempt in range(50):
+                image = render_tray(list(values), seed=hash((self.seed, values, attempt)) % 2**31, size=SIZE,
+                                    style=self.style).image
+                dice = reader.read(image, self.calibration).dice
+                if sorted(d.value or 0 for d in dice) == list(values) and all(d.confidence >= 0.95 for d in dice):
+                    break
+            else:
+                raise RuntimeError(f"no throw of {values} reads right")
+            self._cache[values] = cv2.imencode(".png", image)[1].tobytes()
+        return self._cache[values]
+
+
+# ------------------------------------------------------------------------------- the table
+@dataclass
+class Cut:
+    """A kill `after` seconds after the player began move number `moves` (counted from 0; the
+    number of moves of the game: at the final standings)."""
+
+    moves: int
+    after: float
+
+
+@dataclass
+class Outcome:
+    inputs: list[Input]                  # the game's moves, as its journal has them at the end
+    expected: list[Input]
+    starts: int = 0
+    kills: int = 0
+    asked_again: int = 0                 # moves under way at a cut that the player made again
+    resumed: list[str] = field(default_factory=list)    # what the screen said after each restart
+    problems: list[str] = field(default_factory=list)   # log lines at error level, tracebacks
+    seconds: float = 0.0
+
+    @property
+    def same(self) -> bool:
+        return canonical(self.inputs) == canonical(self.expected)
+
+
+class Table:
+    """`dicetable run` in a process of its own, its camera, buttons and journal in `root`."""
+
+    def __init__(self, root: Path, game: str, players: list[str], options: dict, seed: int = 1,
+                 extra_config: str = ""):
+        self.root = root
+        self.journal_dir = root / "journal"
+        self.game, self.players, self.options = game, players, options
+        root.mkdir(parents=True, exist_ok=True)
+        self.tray = Tray(root / "tray.png", seed)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(START_SECONDS)
+        self.notify_path = root / "notify.sock"
+        self.notify_path.unlink(missing_ok=True)
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(str(self.notify_path))
+        self.config = root / "config.toml"
+        self.write_config(options, extra_config)
+        self.proc: subprocess.Popen | None = None
+        self.box: socket.socket | None = None
+        self.logs: list[Path] = []
+
+    def write_config(self, options: dict, extra: str = "") -> None:
+        from vision.calibrate import toml_section, toml_value
+
+        port = self.listener.getsockname()[1]
+        text = (f"[table]\ngame = {json.dumps(self.game)}\nplayers = {toml_value(self.players)}\n"
+                f"journal_dir = {json.dumps(str(self.journal_dir))}\nidle_minutes = 0\n"
+                "confirm_seconds = 0.3\ncheck_seconds = 0.3\n" + extra)
+        text += f"[table.options.{self.game}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in options.items())
+        text += (f'[camera]\ntype = "folder"\nfiles = [{json.dumps(str(self.tray.path))}]\nloop = true\nfps = 20\n'
+                 f'[buttons]\ntype = "serial"\nport = "socket://127.0.0.1:{port}"\nreconnect_initial_s = 0.1\n'
+                 '[display]\nsize = [800, 480]\n')
+        text += toml_section("vision", self.tray.calibration)
+        self.config.write_text(text, encoding="utf-8")
+
+    # -- the process
+    def start(self) -> None:
+        log = self.root / f"run-{len(self.logs) + 1}.log"
+        self.logs.append(log)
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "NOTIFY_SOCKET": str(self.notify_path),
+               "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+        env.pop("WATCHDOG_USEC", None)
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--headless",
+                                          "--config", str(self.config)], stdout=out, stderr=subprocess.STDOUT,
+                                         env=env, cwd=self.root)
+        self.box, _ = self.listener.accept()       # the button box connects...
+        self.notify.settimeout(START_SECONDS)
+        while self.notify.recv(256) != b"READY=1":  # ...and the loop is about to start
+            pass
+        # (pyserial empties the port as it opens it: presses before that are lost, as they are
+        # on a box whose table is still starting)
+        end = time.monotonic() + START_SECONDS
+        while "button box connected" not in self.log_text() and time.monotonic() < end:
+            time.sleep(0.02)
+
+    def kill(self) -> None:
+        """The power cut: no clean-up of any kind in the table."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        if self.box is not None:
+            self.box.close()
+        self.box = self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.kill()
+        self.listener.close()
+        self.notify.close()
+        self.notify_path.unlink(missing_ok=True)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def press(self, *names: str) -> None:
+        assert self.box is not None
+        self.box.sendall("".join(f"P {n}\nR {n}\n" for n in names).encode())
+
+    def log_text(self, run: int = -1) -> str:
+        return self.logs[run].read_text(encoding="utf-8", errors="replace")
+
+    # -- what the players see
+    def journal(self):
+        """The game in the journal as a resume would take it up (None: no journal yet)."""
+        from .journal import recover
+
+        path = self.journal_dir / CURRENT
+        if not path.exists():
+            return None
+        return recover(path)
+
+    def archived(self) -> list[Path]:
+        folder = self.journal_dir / "games"
+        return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+class Cutter:
+    """Plays a game at `table` and kills it at the `cuts`."""
+
+    def __init__(self, table: Table, cuts: list[Cut], seed: int = 1):
+        self.table = table
+        self.cuts = sorted(cuts, key=lambda c: (c.moves, c.after))
+        self.seed = seed
+        expected, self.final = expected_game(table.game, table.players, table.options, seed)
+        self.expected = canonical(expected)
+        self.outcome = Outcome([], self.expected)
+        self._deadline: float | None = None
+        self._restarted = True
+        self._open_for: int | None = None     # whose secret menu the player opened (see _move)
+
+    def _moves(self) -> list[Input]:
+        found = self.table.journal()
+        return canonical(found.log.inputs) if found is not None else []
+
+    def _wait(self, seconds: float, until=None) -> bool:
+        """Wait, killing and starting the table again when a cut falls due; True as soon as
+        `until()` holds. False at a cut (the table has been started again) or when the time is up."""
+        end = time.monotonic() + seconds
+        while True:
+            now = time.monotonic()
+            if self._deadline is not None and now >= self._deadline:
+                self._cut()
+                return False
+            if until is not None and until():
+                return True
+            if now >= end:
+                return False
+            if not self.table.alive():
+                raise AssertionError(f"the table stopped by itself:\n{self.table.log_text()[-3000:]}")
+            time.sleep(0.02)
+
+    def _cut(self) -> None:
+        self._deadline = None
+        self.table.kill()
+        self.outcome.kills += 1
+        self._start()
+
+    def _start(self) -> None:
+        before = self._moves()
+        self.table.start()
+        self.outcome.starts += 1
+        self._restarted = True
+        self._open_for = None
+        if self.outcome.starts > 1:
+            self._check_resumed(before)
+
+    def _check_resumed(self, moves: list[Input]) -> None:
+        """The screen (the table's log carries what it says) names the game and the moves resumed."""
+        if not moves and self.table.journal() is None:
+            return                                 # (cut before the game started: the setup menu)
+        said = "".join(self._said(r"Resumed .*") or [""])
+        self.outcome.resumed.append(said)
+        want = f"after a restart ({len(moves)} moves replayed)."
+        if not said.endswith(want):
+            raise AssertionError(f"after the cut at move {len(moves)} the screen said {said!r}, not ...{want!r}")
+
+    def _said(self, pattern: str, timeout: float = 10.0) -> list[str]:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = re.findall(pattern, self.table.log_text())
+            if found:
+                return found
+            time.sleep(0.05)
+        return []
+
+    def play(self) -> Outcome:
+        started = time.monotonic()
+        try:
+            self._start()
+            self._setup()
+            while True:
+                moves = self._moves()
+                n = len(moves)
+                if moves != self.expected[:n]:
+                    raise Diverged(f"the journal's moves are not the game's at move {n}: "
+                                   f"{moves[-3:]} (expected {self.expected[max(0, n - 3):n]})")
+                if n == len(self.expected):
+                    break
+                self._move(n)
+            self._finish()
+        finally:
+            self.table.stop()
+            self.outcome.seconds = time.monotonic() - started
+            for i in range(len(self.table.logs)):
+                self.outcome.problems += [line for line in self.table.log_text(i).splitlines()
+                                          if " ERROR " in line or " CRITICAL " in line or "Traceback" in line]
+        return self.outcome
+
+    def _arm(self, n: int) -> None:
+        while self.cuts and self.cuts[0].moves < n:
+            self.cuts.pop(0)                   # (a move made by the table itself: none here)
+        if self._deadline is None and self.cuts and self.cuts[0].moves == n:
+            self._deadline = time.monotonic() + self.cuts.pop(0).after
+
+    def _setup(self) -> None:
+        """The setup menu preselects the game, players and rules (the config): OK through it."""
+        while self.table.journal() is None:
+            self._restarted = False
+            self.table.press("OK", "OK", "OK", "OK", "OK")
+            if self._wait(MOVE_SECONDS, lambda: self.table.journal() is not None):
+                return
+            if not self._restarted:
+                raise AssertionError("the setup menu did not start the game")
+
+    def _move(self, n: int) -> None:
+        """Make move n as the players would, until the journal has it (or a cut comes)."""
+        from .table import TableFlow
+        from .tablelog import TableLog, replay
+
+        log = TableLog(self.table.game, list(self.table.players), dict(self.table.options), self.expected[:n])
+        state = replay(log)
+        data = self.expected[n]
+        made = lambda: len(self._moves()) > n         # noqa: E731
+        self._arm(n)
+        for attempt in range(3):
+            self._restarted = False
+            exp = state.expects()
+            if isinstance(exp, Throw):
+                self._open_for = None
+                self.table.tray.show(())
+                if not self._wait(0.6) and self._restarted:
+                    self._after_cut(n, state)
+                    return
+                self.table.tray.show(tuple(data["values"]))
+            else:
+                flow = TableFlow(state, log)        # (where the table's menu cursor starts)
+                entries = flow.menu()
+                target = next(i for i, e in enumerate(entries) if
+                              (e.action == "reroll" if data["type"] == "reroll" else e.key == data.get("option")))
+                # a secret menu is opened with OK, and stays open for its player's next secret
+                # choice (two cards in a row) unless the table was started again meanwhile
+                presses = [] if flow.choices_shown or self._open_for == exp.player else ["OK"]
+                self._open_for = exp.player if exp.secret else None
+                steps = target - flow.cursor
+                self.table.press(*presses, *(["DOWN" if steps > 0 else "UP"] * abs(steps)), "OK")
+            if self._wait(MOVE_SECONDS, made):
+                return
+            if self._restarted:
+                self._after_cut(n, state)
+                return
+        raise AssertionError(f"move {n} ({data}) was never applied:\n{self.table.log_text()[-3000:]}")
+
+    def _after_cut(self, n: int, state: GameState) -> None:
+        """A cut while move n was under way. If the journal does not have it, the table must ask
+        for it again: dice lying in the tray through the cut are not taken for the throw (it
+        says so), nothing is applied until the players act."""
+        if len(self._moves()) != n:
+            return                                   # (it was made just before the cut)
+        self.outcome.asked_again += 1
+        if isinstance(state.expects(), Throw) and self.table.tray.values:
+            self._restarted = False
+            said = self._wait(MOVE_SECONDS, lambda: FOUND in self.table.log_text())
+            if self._restarted:
+                return
+            if not said:
+                raise AssertionError("the screen did not say that the dice in the tray do not count")
+            self._wait(0.6)          # (longer than confirm_seconds: dice taken would count by now)
+            if self._restarted:
+                return
+            if len(self._moves()) != n:
+                raise AssertionError(f"the dice lying in the tray through the cut were taken as move {n}")
+
+    def _finish(self) -> None:
+        """The standings: a cut there still keeps the game; OK then archives it."""
+        from .journal import recover
+
+        self._arm(len(self.expected))
+        self._wait(2.5)
+        for _ in range(4):            # (an OK within 2 s of the standings is not taken: again)
+            if self.table.journal() is None:
+                break
+            self.table.press("OK")
+            self._wait(2.5, lambda: self.table.journal() is None)
+        else:
+            raise AssertionError("OK at the standings did not put the game away")
+        archived = [p for p in self.table.archived() if p.name.endswith(f"-{self.table.game}.jsonl")]
+        if len(archived) != 1:
+            raise AssertionError(f"the game is not archived once: {archived}")
+        found = recover(archived[0])
+        self.outcome.inputs = list(found.log.inputs)
+        if found.damage or not found.state.is_over or (found.state.sheet(), found.state.result()) != (
+                self.final.sheet(), self.final.result()):
+            raise AssertionError("the final sheet is not the uninterrupted game's")
+
+
+def run_game(root: Path, game: str, players: list[str], options: dict, cuts: list[Cut], seed: int = 1,
+             extra_config: str = "") -> Outcome:
+    table = Table(root, game, players, options, seed, extra_config)
+    return Cutter(table, cuts, seed).play()
