@@ -286,3 +286,40 @@ def test_a_game_over_at_the_power_cut_comes_back_at_its_final_standings(tmp_path
     [kept] = (tmp_path / "games").iterdir()
     assert again.flow is None and kept.name.endswith("-thirteen.jsonl") and Journal.load(kept).inputs == [
         json.loads(line) for line in lines[1:]]
+
+
+def cut_journal(lines: list[bytes], at: int) -> bytes:
+    """The journal's bytes as a power cut leaves them `at` bytes into writing its last line."""
+    return b"\n".join(lines[:-1]) + b"\n" + lines[-1][:at]
+
+
+def test_a_cut_at_every_byte_of_the_last_line_resumes_the_moves_before_it(tmp_path):
+    """Wherever in the last line the power goes (its newline lost too), the game resumes with the
+    moves before it (with it, once it is whole), says so, and the journal goes on from there."""
+    lines = finished_thirteen()[:8]          # (a game under way: the last line a choice)
+    moves = [json.loads(line) for line in lines[1:]]
+    for at in range(len(lines[-1]) + 1):
+        (tmp_path / "current.jsonl").write_bytes(cut_journal(lines, at))
+        app = table(tmp_path)
+        kept = moves if at == len(lines[-1]) else moves[:-1]
+        assert app.flow is not None and app.flow.log.inputs == kept, at
+        assert app.flow.view().message.text.endswith(f"after a restart ({len(kept)} moves replayed)."), at
+        assert Journal.load(tmp_path / "current.jsonl").inputs == kept and not (tmp_path / "games").exists()
+
+
+def test_a_name_torn_inside_a_letter_of_two_bytes_is_a_torn_line_not_a_crash(tmp_path):
+    """A journal written by hand or by another tool keeps "Zoë" as UTF-8, two bytes for the ë
+    (the table writes \\u00eb): cut between them, the last line is torn (dropped), and a header
+    cut there is not a game (kept aside, named on the setup menu), never an exception."""
+    header = json.dumps({"format": FORMAT, "game": "thirteen", "players": ["Zoë"], "options": {}},
+                        ensure_ascii=False).encode()
+    by_name = json.dumps({"type": "choose", "player": 0, "option": "FULL_HOUSE", "by": "Zoë"},
+                              ensure_ascii=False).encode()
+    inside = by_name.index("ë".encode()) + 1
+    (tmp_path / "current.jsonl").write_bytes(cut_journal([header, DICE, by_name], inside))
+    app = table(tmp_path)
+    assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE)]
+    assert list(app.flow.state.players) == ["Zoë"]
+    (tmp_path / "current.jsonl").write_bytes(header[:header.index("ë".encode()) + 1])
+    app = table(tmp_path)
+    assert app.flow is None and app.menu.view().message.text.startswith("The last game could not be resumed")
