@@ -205,6 +205,12 @@ def cmd_bench_soak(args: argparse.Namespace) -> int:
     return run(count=10 if args.limit is None else max(1, args.limit), as_json=args.json)
 
 
+def cmd_bench_powercut(args: argparse.Namespace) -> int:
+    from .bench_powercut import run
+
+    return run(cuts=60 if args.limit is None else max(1, args.limit), as_json=args.json)
+
+
 # -------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     from vision.cli import AnyOrderParser
@@ -269,6 +275,7 @@ def register_tools(sub) -> None:
     vision_cli.add_bench_target("rules", cmd_bench_rules, ("limit",))
     vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))
     vision_cli.add_bench_target("soak", cmd_bench_soak, ("limit",))
+    vision_cli.add_bench_target("powercut", cmd_bench_powercut, ("limit",))
     vision_cli.register(sub)
     calibrate.register(sub, capture=_capture_from_camera)
 

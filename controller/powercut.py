@@ -24,6 +24,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .rules import Decide, GameState, Throw, new_game
 from .rules.base import Input, choose_input, dice_input, reroll_input
@@ -35,6 +36,8 @@ MOVE_SECONDS = 12.0
 START_SECONDS = 60.0
 #: what the table says of dice it finds in the tray as it starts
 FOUND = "The dice in the tray were there before: they do not count"
+#: what the table logs when a move could not be journaled (its screen: "can no longer be saved")
+UNSAVED = "this game is no longer saved"
 
 
 class Diverged(AssertionError):
@@ -253,8 +256,13 @@ class Table:
 class Cutter:
     """Plays a game at `table` and kills it at the `cuts`."""
 
-    def __init__(self, table: Table, cuts: list[Cut], seed: int = 1):
+    def __init__(self, table: Table, cuts: list[Cut], seed: int = 1,
+                 events: dict[int, Callable[["Cutter", int], None]] | None = None):
         self.table = table
+        # what happens to the table as move n begins (a disk that fills up, a config edited...)
+        self.events = dict(events or {})
+        # what to do when the table says it can no longer save the game (None: a failure)
+        self.on_unsaved: Callable[["Cutter", int], None] | None = None
         self.cuts = sorted(cuts, key=lambda c: (c.moves, c.after))
         self.seed = seed
         expected, self.final = expected_game(table.game, table.players, table.options, seed)
@@ -265,7 +273,12 @@ class Cutter:
         self._open_for: int | None = None     # whose secret menu the player opened (see _move)
 
     def _moves(self) -> list[Input]:
-        found = self.table.journal()
+        from .tablelog import LogError
+
+        try:
+            found = self.table.journal()
+        except LogError:
+            return []                         # (no game in it: the table will say so)
         return canonical(found.log.inputs) if found is not None else []
 
     def _wait(self, seconds: float, until=None) -> bool:
@@ -287,23 +300,37 @@ class Cutter:
 
     def _cut(self) -> None:
         self._deadline = None
-        self.table.kill()
-        self.outcome.kills += 1
-        self._start()
+        self.restart()
+
+    @property
+    def unreadable(self) -> bool:
+        """Whether the journal holds no game a table could resume (garbage)."""
+        from .tablelog import LogError
+
+        try:
+            self.table.journal()
+        except LogError:
+            return True
+        return False
 
     def _start(self) -> None:
-        before = self._moves()
+        before, unreadable = self._moves(), self.unreadable
+        existed = (self.table.journal_dir / CURRENT).exists()
         self.table.start()
         self.outcome.starts += 1
         self._restarted = True
         self._open_for = None
-        if self.outcome.starts > 1:
-            self._check_resumed(before)
+        if self.outcome.starts > 1 and existed:
+            self._check_resumed(before, unreadable)
 
-    def _check_resumed(self, moves: list[Input]) -> None:
-        """The screen (the table's log carries what it says) names the game and the moves resumed."""
-        if not moves and self.table.journal() is None:
-            return                                 # (cut before the game started: the setup menu)
+    def _check_resumed(self, moves: list[Input], unreadable: bool) -> None:
+        """The screen (the table's log carries what it says) names the game and the moves resumed
+        (a journal with no game in it: that the last game could not be resumed)."""
+        if unreadable:
+            # (the setup menu's notice is not logged; the log line beside it is)
+            if not self._said(r"cannot resume .*it is kept aside"):
+                raise AssertionError("a journal that cannot be resumed was not said to be kept aside")
+            return
         said = "".join(self._said(r"Resumed .*") or [""])
         self.outcome.resumed.append(said)
         want = f"after a restart ({len(moves)} moves replayed)."
@@ -360,41 +387,77 @@ class Cutter:
 
     def _move(self, n: int) -> None:
         """Make move n as the players would, until the journal has it (or a cut comes)."""
-        from .table import TableFlow
-        from .tablelog import TableLog, replay
-
-        log = TableLog(self.table.game, list(self.table.players), dict(self.table.options), self.expected[:n])
-        state = replay(log)
+        if n in self.events:
+            self.events.pop(n)(self, n)
+            return                  # (the table may have another game now: look again)
+        state = self.state(n)
         data = self.expected[n]
-        made = lambda: len(self._moves()) > n         # noqa: E731
         self._arm(n)
         for attempt in range(3):
-            self._restarted = False
-            exp = state.expects()
-            if isinstance(exp, Throw):
-                self._open_for = None
-                self.table.tray.show(())
-                if not self._wait(0.6) and self._restarted:
-                    self._after_cut(n, state)
-                    return
-                self.table.tray.show(tuple(data["values"]))
-            else:
-                flow = TableFlow(state, log)        # (where the table's menu cursor starts)
-                entries = flow.menu()
-                target = next(i for i, e in enumerate(entries) if
-                              (e.action == "reroll" if data["type"] == "reroll" else e.key == data.get("option")))
-                # a secret menu is opened with OK, and stays open for its player's next secret
-                # choice (two cards in a row) unless the table was started again meanwhile
-                presses = [] if flow.choices_shown or self._open_for == exp.player else ["OK"]
-                self._open_for = exp.player if exp.secret else None
-                steps = target - flow.cursor
-                self.table.press(*presses, *(["DOWN" if steps > 0 else "UP"] * abs(steps)), "OK")
-            if self._wait(MOVE_SECONDS, made):
+            run = len(self.table.logs)
+            made = lambda: len(self._moves()) > n or UNSAVED in self.table.log_text()   # noqa: E731
+            if self.act(n) and self._wait(MOVE_SECONDS, made):
+                if len(self._moves()) <= n and len(self.table.logs) == run:
+                    self._unsaved(n)
                 return
             if self._restarted:
                 self._after_cut(n, state)
                 return
         raise AssertionError(f"move {n} ({data}) was never applied:\n{self.table.log_text()[-3000:]}")
+
+    def _unsaved(self, n: int) -> None:
+        """The table could not journal move n (and says so): the storage's scenario goes on."""
+        if self.on_unsaved is None:
+            raise AssertionError(f"move {n} could not be saved:\n{self.table.log_text()[-3000:]}")
+        self.on_unsaved(self, n)
+
+    def state(self, n: int) -> GameState:
+        """The game before move n."""
+        from .tablelog import TableLog, replay
+
+        return replay(TableLog(self.table.game, list(self.table.players), dict(self.table.options),
+                               self.expected[:n]))
+
+    def act(self, n: int) -> bool:
+        """What the players do for move n: throw its dice (the tray seen empty first), or press
+        the buttons of its choice. False if a cut came meanwhile (the table is started again)."""
+        from .table import TableFlow
+        from .tablelog import TableLog
+
+        self._restarted = False
+        state, data = self.state(n), self.expected[n]
+        exp = state.expects()
+        if isinstance(exp, Throw):
+            self._open_for = None
+            self.table.tray.show(())
+            if not self._wait(0.6) and self._restarted:
+                return False
+            self.table.tray.show(tuple(data["values"]))
+            return True
+        log = TableLog(self.table.game, list(self.table.players), dict(self.table.options), self.expected[:n])
+        flow = TableFlow(state, log)        # (where the table's menu cursor starts)
+        entries = flow.menu()
+        target = next(i for i, e in enumerate(entries) if
+                      (e.action == "reroll" if data["type"] == "reroll" else e.key == data.get("option")))
+        # a secret menu is opened with OK, and stays open for its player's next secret choice
+        # (two cards in a row) unless the table was started again meanwhile
+        presses = [] if flow.choices_shown or self._open_for == exp.player else ["OK"]
+        self._open_for = exp.player if exp.secret else None
+        steps = target - flow.cursor
+        self.table.press(*presses, *(["DOWN" if steps > 0 else "UP"] * abs(steps)), "OK")
+        return True
+
+    def restart(self, meanwhile: Callable[[], None] | None = None) -> None:
+        """A power cut; `meanwhile` is done while the table is off (the card emptied...)."""
+        self.table.kill()
+        self.outcome.kills += 1
+        if meanwhile is not None:
+            meanwhile()
+        self._start()
+
+    def said(self, text: str, run: int = -1, seconds: float = MOVE_SECONDS) -> bool:
+        """Whether the table says `text` (its log has what its screen says) within `seconds`."""
+        return self._wait(seconds, lambda: text in self.table.log_text(run))
 
     def _after_cut(self, n: int, state: GameState) -> None:
         """A cut while move n was under way. If the journal does not have it, the table must ask
@@ -440,6 +503,6 @@ class Cutter:
 
 
 def run_game(root: Path, game: str, players: list[str], options: dict, cuts: list[Cut], seed: int = 1,
-             extra_config: str = "") -> Outcome:
+             extra_config: str = "", events: dict[int, Callable[[Cutter, int], None]] | None = None) -> Outcome:
     table = Table(root, game, players, options, seed, extra_config)
-    return Cutter(table, cuts, seed).play()
+    return Cutter(table, cuts, seed, events).play()

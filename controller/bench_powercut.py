@@ -1,0 +1,229 @@
+"""`dicetable bench powercut`: the power-cut sweep, the real table killed at random moments.
+
+A benchmark, not a test (it takes minutes; tests/test_powercut.py kills one game three times):
+games of Classic, Thirteen and Objective cards are played at a real `dicetable run` and killed
+(SIGKILL) at random moments; a journal is cut at every byte of its last line; and the storage
+goes wrong under a game: a card that fills up, a card made read-only (both on a small tmpfs,
+as root), a journal replaced by garbage, the house rules changed in the config file between two
+starts. Each row says whether the game ended as the uninterrupted one and what was seen.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from .powercut import CURRENT, Cut, Cutter, Table, expected_game
+
+GAMES = (("classic", ["Ann", "Zoë"], {"rounds": 2}),
+         ("thirteen", ["Ann"], {}),
+         ("objective-cards", ["Ann", "Zoë"], {}))
+#: the longest wait after a move begins at which a cut is drawn (a throw takes about 1.5 s)
+LATEST = 2.5
+
+
+def kill_sweep(root: Path, cuts: int, seed: int) -> list[dict[str, Any]]:
+    """Each game killed at random moments, `cuts` in all (shared by the games' lengths)."""
+    rng = random.Random(seed)
+    lengths = [len(expected_game(g, p, o, seed)[0]) for g, p, o in GAMES]
+    rows = []
+    for (game, players, options), moves in zip(GAMES, lengths):
+        count = max(1, round(cuts * moves / sum(lengths)))
+        plan = [Cut(rng.randint(0, moves), round(rng.uniform(0, LATEST), 2)) for _ in range(count)]
+        table = Table(root / game, game, players, options, seed)
+        rows.append(_row(game, moves, Cutter(table, plan, seed)))
+    return rows
+
+
+def _row(name: str, moves: int, cutter: Cutter) -> dict[str, Any]:
+    try:
+        outcome = cutter.play()
+        error = ""
+    except AssertionError as exc:
+        outcome, error = cutter.outcome, str(exc).splitlines()[0]
+    return {"game": name, "moves": moves, "kills": outcome.kills, "asked again": outcome.asked_again,
+            "same game": outcome.same and not error, "resumed said": len(outcome.resumed),
+            "errors logged": len(outcome.problems), "seconds": round(outcome.seconds, 1), "failure": error}
+
+
+# --------------------------------------------------------------------------- cut journals
+def truncations(seed: int) -> dict[str, Any]:
+    """Every game's journal, at every third move, cut at every byte of its last line, resumed
+    by a table in this process: the moves before the cut line come back, never an exception."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display.screen import Screen
+
+    from .config import parse_config
+    from .table_app import TableApp
+    from .tablelog import FORMAT
+
+    screen = Screen((800, 480), headless=True)
+    logging.disable(logging.WARNING)          # ("dropped a torn last line", 1,500 times)
+    cases = failures = 0
+    with tempfile.TemporaryDirectory(prefix="dicetable-cut-") as tmp:
+        folder = Path(tmp)
+        config = parse_config(f'[table]\njournal_dir = "{folder}"\nidle_minutes = 0\n')
+        for game, players, options in GAMES:
+            inputs, _ = expected_game(game, players, options, seed)
+            header = json.dumps({"format": FORMAT, "game": game, "players": players, "options": options})
+            lines = [header.encode()] + [json.dumps(d).encode() for d in inputs]
+            for end in sorted({*range(2, len(lines) + 1, 3), len(lines)}):
+                last = lines[end - 1]
+                for at in range(len(last) + 1):
+                    cases += 1
+                    shutil.rmtree(folder / "games", ignore_errors=True)
+                    (folder / CURRENT).write_bytes(b"\n".join(lines[:end - 1]) + b"\n" + last[:at])
+                    want = inputs[:end - 2] if at < len(last) else inputs[:end - 1]
+                    try:
+                        app = TableApp(config, screen, _NoFrames(), _NoButtons())
+                        ok = app.flow is not None and app.flow.log.inputs == want
+                        ok = ok and app.flow.state.is_over == (len(want) == len(inputs))
+                    except Exception:   # noqa: BLE001  (counted: that is what is measured)
+                        ok = False
+                    failures += not ok
+    logging.disable(logging.NOTSET)
+    return {"journals cut": cases, "resumed wrong or crashed": failures}
+
+
+class _NoFrames:
+    error = None
+
+    def read(self):
+        return None
+
+
+class _NoButtons:
+    class status:            # noqa: N801  (the source's attribute)
+        connected, message = True, ""
+
+    def poll(self):
+        return []
+
+    def feed(self, event):
+        return False
+
+
+# --------------------------------------------------------------------------- bad storage
+def _mount(path: Path, size: str = "64k") -> bool:
+    path.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                          capture_output=True).returncode == 0
+
+
+def _umount(path: Path) -> None:
+    subprocess.run(["umount", str(path)], capture_output=True)
+
+
+def _fill(folder: Path, keep_pages: int = 0) -> Path:
+    """Fill the filesystem of `folder` up (less `keep_pages` pages)."""
+    filler = folder / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    try:
+        while os.write(fd, b"\0" * 4096):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    pages = filler.stat().st_size // 4096
+    os.truncate(filler, max(0, pages - keep_pages) * 4096)
+    return filler
+
+
+def _storage_fails(fix: Callable[[], None]) -> Callable[[Cutter, int], None]:
+    """What the players and the staff do when the table says the game can no longer be saved:
+    a power cut while the storage is still bad (the game resumes up to the failure and still
+    cannot be saved), then another once the staff fixed it (it resumes and is saved again)."""
+    def on_unsaved(cutter: Cutter, n: int) -> None:
+        if cutter._moves() != cutter.expected[:n]:
+            raise AssertionError(f"the journal of a failed storage is not the game up to move {n}")
+        cutter.restart()
+        if not (cutter.act(n) and cutter.said("this game is no longer saved")):
+            raise AssertionError("the table started on bad storage did not say the game cannot be saved")
+        cutter.restart(meanwhile=fix)
+    return on_unsaved
+
+
+def storage_scenarios(root: Path, seed: int) -> list[dict[str, Any]]:
+    rows = []
+    game, players, options = GAMES[0]
+    moves = len(expected_game(game, players, options, seed)[0])
+
+    # a journal replaced by garbage while the table is off: kept aside, a new game from the start
+    table = Table(root / "garbage", game, players, options, seed)
+    cutter = Cutter(table, [], seed)
+
+    def garbage(c: Cutter, n: int) -> None:
+        c.restart(meanwhile=lambda: (c.table.journal_dir / CURRENT).write_bytes(random.Random(n).randbytes(300)))
+        c._setup()
+    cutter.events = {4: garbage}
+    rows.append(_row("garbage journal at move 4", moves, cutter))
+    rows[-1]["kept aside"] = len(list((table.journal_dir / "games").glob("*-unreadable.jsonl")))
+
+    # the house rules changed in the config between two starts: the game keeps its own
+    table = Table(root / "options", game, players, options, seed)
+    cutter = Cutter(table, [], seed)
+    cutter.events = {3: lambda c, n: c.restart(meanwhile=lambda: c.table.write_config({"rounds": 5}))}
+    rows.append(_row("rules changed in the config at move 3", moves, cutter))
+
+    if os.geteuid() != 0:
+        rows.append({"game": "full and read-only card", "failure": "skipped: tmpfs needs root"})
+        return rows
+    # a card made read-only under a game (as a failing SD card does), mended after a cut
+    table = Table(root / "readonly", game, players, options, seed)
+    mount = table.journal_dir
+    if _mount(mount):
+        try:
+            cutter = Cutter(table, [], seed)
+            remount = lambda mode: subprocess.run(["mount", "-o", f"remount,{mode}", str(mount)], check=True)  # noqa: E731
+            cutter.events = {5: lambda c, n: remount("ro")}
+            cutter.on_unsaved = _storage_fails(lambda: remount("rw"))
+            rows.append(_row("card read-only at move 5", moves, cutter))
+        finally:
+            _umount(mount)
+    # a card that fills up: one page left, which the journal fills at its 75th move or so
+    game3, players3, options3 = "thirteen", ["Ann", "Zoë", "Cy"], {}
+    moves3 = len(expected_game(game3, players3, options3, seed)[0])
+    table = Table(root / "full", game3, players3, options3, seed)
+    mount = table.journal_dir
+    if _mount(mount, "32k"):
+        try:
+            cutter = Cutter(table, [], seed)
+            filler = _fill(mount, keep_pages=1)
+            cutter.on_unsaved = _storage_fails(lambda: filler.unlink())
+            rows.append(_row("card full (the journal's page filled mid-game)", moves3, cutter))
+        finally:
+            _umount(mount)
+    return rows
+
+
+# --------------------------------------------------------------------------- the command
+def run(cuts: int = 60, seed: int = 1, as_json: bool = False) -> int:
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="dicetable-powercut-") as tmp:
+        root = Path(tmp)
+        rows = kill_sweep(root / "kills", cuts, seed)
+        cut = truncations(seed)
+        rows += storage_scenarios(root / "storage", seed)
+    held = all(r.get("same game") for r in rows) and cut["resumed wrong or crashed"] == 0
+    if as_json:
+        print(json.dumps({"rows": rows, "truncations": cut, "held": held}))
+        return 0 if held else 1
+    for r in rows:
+        print(f"{r['game']}: {r.get('moves', '-')} moves, {r.get('kills', 0)} kills, "
+              f"{r.get('asked again', 0)} moves under way asked again, "
+              f"{'the same game' if r.get('same game') else 'NOT the same game'}, "
+              f"resumed said {r.get('resumed said', 0)}x, {r.get('errors logged', 0)} error lines, "
+              f"{r.get('seconds', 0)} s" + (f"; kept aside {r['kept aside']}" if "kept aside" in r else "")
+              + (f"  FAILURE: {r['failure']}" if r.get("failure") else ""))
+    print(f"journals cut at every byte of a last line: {cut['journals cut']}, resumed wrong or crashed: "
+          f"{cut['resumed wrong or crashed']}")
+    print(f"{'held' if held else 'LOST'}; {time.monotonic() - started:.0f} s")
+    return 0 if held else 1
