@@ -58,6 +58,8 @@ class Journal:
                     fh.write(json.dumps(data) + "\n")
                 self._sync(fh)
             os.replace(tmp, self.path)
+            if self.fsync:
+                sync_folder(self.path.parent)
         finally:
             try:
                 tmp.unlink(missing_ok=True)
@@ -178,6 +180,21 @@ def load_any(path: str | Path) -> TableLog:
     --resume` take both (play took only logs, and said of a journal "not valid JSON: Extra data at
     line 2")."""
     return Journal.load(path) if is_journal(path) else TableLog.load(path)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder after a file was renamed into it or out of it: a file's name is the folder's
+    data, and without this a power cut soon after can lose the rename though the file's own data
+    were synced (a game started whose journal is not found, or an archived game back on the
+    table). A folder that cannot be opened or synced is a failed write, as in Journal._sync."""
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in NO_FSYNC:
+            raise
+    finally:
+        os.close(fd)
 
 
 @dataclass

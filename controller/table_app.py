@@ -22,7 +22,7 @@ from vision.settle import SettleTracker
 
 from .config import Config, load_config
 from .idle import IdleWatch, left_message
-from .journal import Journal, recover
+from .journal import Journal, recover, sync_folder
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
@@ -205,6 +205,11 @@ class TableApp:
         except OSError as exc:   # the table goes on; the journal stays where it is
             log.error("cannot archive the journal %s: %s", path, exc)
             return None
+        try:   # the name in games/, then its absence here: a power cut must not bring an ended game back
+            sync_folder(target.parent)
+            sync_folder(path.parent)
+        except OSError as exc:   # (archived all the same: the table goes on as if it were on the card)
+            log.warning("the journal %s was archived, but its folder could not be synced: %s", target, exc)
         log.info("journal archived as %s", target)
         self._prune(target.parent)
         return target

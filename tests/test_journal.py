@@ -323,3 +323,30 @@ def test_a_name_torn_inside_a_letter_of_two_bytes_is_a_torn_line_not_a_crash(tmp
     (tmp_path / "current.jsonl").write_bytes(header[:header.index("ë".encode()) + 1])
     app = table(tmp_path)
     assert app.flow is None and app.menu.view().message.text.startswith("The last game could not be resumed")
+
+
+def test_a_journal_renamed_into_place_or_archived_has_its_folder_synced(tmp_path, monkeypatch):
+    """A journal is written beside and renamed over current.jsonl, and archived by a rename into
+    games/: the files were fsynced, their folders never, so a power cut soon after could lose the
+    rename itself (a game started whose journal is not found; an abandoned game back on the
+    table) on a filesystem that does not order it before the next fsync."""
+    import os
+    import stat
+
+    import controller.journal as journal_module
+
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd):
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(journal_module.os, "fsync", fsync)
+    write(tmp_path / "current.jsonl", *finished_thirteen()[:5])
+    app = table(tmp_path)                                   # resumed: the journal written anew
+    assert synced == [str(tmp_path)]
+    synced.clear()
+    app.finish_game()                                       # archived
+    assert synced == [str(tmp_path / "games"), str(tmp_path)]
