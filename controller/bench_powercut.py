@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .powercut import CURRENT, Cut, Cutter, Table, expected_game
 
@@ -29,17 +29,15 @@ GAMES = (("classic", ["Ann", "Zoë"], {"rounds": 2}),
 LATEST = 2.5
 
 
-def kill_sweep(root: Path, cuts: int, seed: int) -> list[dict[str, Any]]:
+def kill_sweep(root: Path, cuts: int, seed: int) -> Iterator[dict[str, Any]]:
     """Each game killed at random moments, `cuts` in all (shared by the games' lengths)."""
     rng = random.Random(seed)
     lengths = [len(expected_game(g, p, o, seed)[0]) for g, p, o in GAMES]
-    rows = []
     for (game, players, options), moves in zip(GAMES, lengths):
         count = max(1, round(cuts * moves / sum(lengths)))
         plan = [Cut(rng.randint(0, moves), round(rng.uniform(0, LATEST), 2)) for _ in range(count)]
         table = Table(root / game, game, players, options, seed)
-        rows.append(_row(game, moves, Cutter(table, plan, seed)))
-    return rows
+        yield _row(game, moves, Cutter(table, plan, seed))
 
 
 def _row(name: str, moves: int, cutter: Cutter) -> dict[str, Any]:
@@ -151,8 +149,7 @@ def _storage_fails(fix: Callable[[], None]) -> Callable[[Cutter, int], None]:
     return on_unsaved
 
 
-def storage_scenarios(root: Path, seed: int) -> list[dict[str, Any]]:
-    rows = []
+def storage_scenarios(root: Path, seed: int) -> Iterator[dict[str, Any]]:
     game, players, options = GAMES[0]
     moves = len(expected_game(game, players, options, seed)[0])
 
@@ -164,18 +161,19 @@ def storage_scenarios(root: Path, seed: int) -> list[dict[str, Any]]:
         c.restart(meanwhile=lambda: (c.table.journal_dir / CURRENT).write_bytes(random.Random(n).randbytes(300)))
         c._setup()
     cutter.events = {4: garbage}
-    rows.append(_row("garbage journal at move 4", moves, cutter))
-    rows[-1]["kept aside"] = len(list((table.journal_dir / "games").glob("*-unreadable.jsonl")))
+    row = _row("garbage journal at move 4", moves, cutter)
+    row["kept aside"] = len(list((table.journal_dir / "games").glob("*-unreadable.jsonl")))
+    yield row
 
     # the house rules changed in the config between two starts: the game keeps its own
     table = Table(root / "options", game, players, options, seed)
     cutter = Cutter(table, [], seed)
     cutter.events = {3: lambda c, n: c.restart(meanwhile=lambda: c.table.write_config({"rounds": 5}))}
-    rows.append(_row("rules changed in the config at move 3", moves, cutter))
+    yield _row("rules changed in the config at move 3", moves, cutter)
 
     if os.geteuid() != 0:
-        rows.append({"game": "full and read-only card", "failure": "skipped: tmpfs needs root"})
-        return rows
+        yield {"game": "full and read-only card", "failure": "skipped: tmpfs needs root"}
+        return
     # a card made read-only under a game (as a failing SD card does), mended after a cut
     table = Table(root / "readonly", game, players, options, seed)
     mount = table.journal_dir
@@ -185,7 +183,7 @@ def storage_scenarios(root: Path, seed: int) -> list[dict[str, Any]]:
             remount = lambda mode: subprocess.run(["mount", "-o", f"remount,{mode}", str(mount)], check=True)  # noqa: E731
             cutter.events = {5: lambda c, n: remount("ro")}
             cutter.on_unsaved = _storage_fails(lambda: remount("rw"))
-            rows.append(_row("card read-only at move 5", moves, cutter))
+            yield _row("card read-only at move 5", moves, cutter)
         finally:
             _umount(mount)
     # a card that fills up: one page left, which the journal fills at its 75th move or so
@@ -198,32 +196,39 @@ def storage_scenarios(root: Path, seed: int) -> list[dict[str, Any]]:
             cutter = Cutter(table, [], seed)
             filler = _fill(mount, keep_pages=1)
             cutter.on_unsaved = _storage_fails(lambda: filler.unlink())
-            rows.append(_row("card full (the journal's page filled mid-game)", moves3, cutter))
+            yield _row("card full (the journal's page filled mid-game)", moves3, cutter)
         finally:
             _umount(mount)
-    return rows
 
 
 # --------------------------------------------------------------------------- the command
 def run(cuts: int = 60, seed: int = 1, as_json: bool = False) -> int:
+    """The sweep; each row printed as it is done (the whole takes about ten minutes)."""
     started = time.monotonic()
+    rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="dicetable-powercut-") as tmp:
         root = Path(tmp)
-        rows = kill_sweep(root / "kills", cuts, seed)
+        for part in (lambda: kill_sweep(root / "kills", cuts, seed), lambda: storage_scenarios(root / "storage", seed)):
+            for row in part():
+                rows.append(row)
+                if not as_json:
+                    print(_line(row), flush=True)
         cut = truncations(seed)
-        rows += storage_scenarios(root / "storage", seed)
-    held = all(r.get("same game") for r in rows) and cut["resumed wrong or crashed"] == 0
+    held = all(r.get("same game") for r in rows if "moves" in r) and cut["resumed wrong or crashed"] == 0
     if as_json:
         print(json.dumps({"rows": rows, "truncations": cut, "held": held}))
         return 0 if held else 1
-    for r in rows:
-        print(f"{r['game']}: {r.get('moves', '-')} moves, {r.get('kills', 0)} kills, "
-              f"{r.get('asked again', 0)} moves under way asked again, "
-              f"{'the same game' if r.get('same game') else 'NOT the same game'}, "
-              f"resumed said {r.get('resumed said', 0)}x, {r.get('errors logged', 0)} error lines, "
-              f"{r.get('seconds', 0)} s" + (f"; kept aside {r['kept aside']}" if "kept aside" in r else "")
-              + (f"  FAILURE: {r['failure']}" if r.get("failure") else ""))
     print(f"journals cut at every byte of a last line: {cut['journals cut']}, resumed wrong or crashed: "
           f"{cut['resumed wrong or crashed']}")
     print(f"{'held' if held else 'LOST'}; {time.monotonic() - started:.0f} s")
     return 0 if held else 1
+
+
+def _line(r: dict[str, Any]) -> str:
+    if "moves" not in r:
+        return f"{r['game']}: {r['failure']}"
+    return (f"{r['game']}: {r['moves']} moves, {r['kills']} kills, {r['asked again']} moves under way asked "
+            f"again, {'the same game' if r['same game'] else 'NOT the same game'}, resumed said "
+            f"{r['resumed said']}x, {r['errors logged']} error lines, {r['seconds']} s"
+            + (f"; kept aside {r['kept aside']}" if "kept aside" in r else "")
+            + (f"  FAILURE: {r['failure']}" if r["failure"] else ""))
