@@ -88,6 +88,10 @@ class Journal:
                         fh.write(b"\n")
                 except ValueError:                    # torn: cut it off
                     os.truncate(self.path, end)
+            # a read-only card cannot take the next move either: say so now, not after the
+            # players' first move of the resumed game ("can no longer be saved")
+            with self.path.open("ab"):
+                pass
         except OSError:
             return False
         return True

@@ -177,7 +177,10 @@ class TableApp:
             # that does nothing when they press OK
             log.error("cannot journal games in %s: %s", self.journal_dir, exc)
             self.journal = None
-            unsaved = (f"This game cannot be saved ({exc.strerror or exc}): a power cut would lose it. "
+            # (a game resumed keeps what its journal has: only the moves from now on are at risk)
+            unsaved = (f"This game can no longer be saved ({exc.strerror or exc}): a power cut would lose the "
+                       "moves from now on. Please tell the staff." if resumed else
+                       f"This game cannot be saved ({exc.strerror or exc}): a power cut would lose it. "
                        "Please tell the staff.")
         self.flow = TableFlow(state, table_log, clock=self.clock,
                               on_apply=self.journal.append if self.journal else None,

@@ -350,3 +350,26 @@ def test_a_journal_renamed_into_place_or_archived_has_its_folder_synced(tmp_path
     synced.clear()
     app.finish_game()                                       # archived
     assert synced == [str(tmp_path / "games"), str(tmp_path)]
+
+
+def test_a_game_resumed_on_a_read_only_card_says_at_once_that_it_cannot_be_saved(tmp_path, monkeypatch):
+    """A card that turned read-only (as failing SD cards do): the resume could not write its copy,
+    found the journal to be this very game and went on "appending" to it, so the screen said
+    only "Resumed" and, at the players' first move, that the game could no longer be saved."""
+    import errno
+    import pathlib
+
+    path = write(tmp_path / "current.jsonl", HEADER, DICE)
+    real_open = pathlib.Path.open
+
+    def read_only(self, mode="r", *args, **kwargs):
+        if any(c in mode for c in "wax+"):
+            raise OSError(errno.EROFS, "Read-only file system", str(self))
+        return real_open(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "open", read_only)
+    app = table(tmp_path)
+    assert app.flow is not None and app.journal is None and app.flow.log.inputs == [json.loads(DICE)]
+    assert app.flow.unsaved.text.startswith("This game can no longer be saved (Read-only file system): a power "
+                                            "cut would lose the moves from now on.")
+    assert path.read_bytes() == HEADER + b"\n" + DICE + b"\n"
