@@ -95,7 +95,8 @@ class Tray:
         self.path = path
         self.style = TrayStyle(border_px=28, die_px=50.0)      # the demo's camera
         self.seed = seed
-        self._cache: dict[tuple[int, ...], bytes] = {}
+        self._cache: dict[tuple, bytes] = {}
+        self.throws = 0
         # calibrated as an installer does (`dicetable calibrate`): the empty tray, one throw
         empty = [render_tray([], seed=s, size=SIZE, style=self.style).image for s in (1, 2, 3)]
         thrown = [render_tray([1, 2, 3, 4, 5], seed=s, size=SIZE, style=self.style).image for s in (4, 5, 6)]
@@ -103,30 +104,35 @@ class Tray:
         self.show(())
 
     def show(self, values: tuple[int, ...]) -> None:
+        """The dice `values` thrown (each throw lands elsewhere: the same values thrown again
+        after a cut are a new throw, not the same picture, which the table takes for dice that
+        were only covered by a hand); () the tray empty."""
         self.values = tuple(values)
+        self.throws += bool(values)
         tmp = self.path.with_name("." + self.path.name)
-        tmp.write_bytes(self._image(tuple(sorted(values))))
+        tmp.write_bytes(self._image(tuple(sorted(values)), self.throws if values else 0))
         os.replace(tmp, self.path)
 
-    def _image(self, values: tuple[int, ...]) -> bytes:
+    def _image(self, values: tuple[int, ...], throw: int) -> bytes:
         """A throw of `values` that the reader reads right and surely (tried until one is):
         the reader's misreads are the subject of other tests, not of this one."""
-        if values not in self._cache:
+        if (values, throw) not in self._cache:
             import cv2
 
             from vision import reader
             from vision.synthetic import render_tray
 
             for attempt in range(50):
-                image = render_tray(list(values), seed=hash((self.seed, values, attempt)) % 2**31, size=SIZE,
-                                    style=self.style).image
+                seed = random.Random(f"{self.seed}:{values}:{throw}:{attempt}").randrange(2**31)
+                image = render_tray(list(values), seed=seed, size=SIZE, style=self.style).image
                 dice = reader.read(image, self.calibration).dice
                 if sorted(d.value or 0 for d in dice) == list(values) and all(d.confidence >= 0.95 for d in dice):
                     break
             else:
                 raise RuntimeError(f"no throw of {values} reads right")
-            self._cache[values] = cv2.imencode(".png", image)[1].tobytes()
-        return self._cache[values]
+            self._cache = {k: v for k, v in self._cache.items() if not k[0]}      # (the empty tray, kept)
+            self._cache[(values, throw)] = cv2.imencode(".png", image)[1].tobytes()
+        return self._cache[(values, throw)]
 
 
 # ------------------------------------------------------------------------------- the table
