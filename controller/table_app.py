@@ -27,7 +27,7 @@ from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
 from .table import OVER, TableFlow
-from .tablelog import LogError, OtherVersion, TableLog
+from .tablelog import LogError, OtherVersion, RefusedGame, TableLog
 from .watchdog import Watchdog
 
 log = logging.getLogger(__name__)
@@ -43,9 +43,12 @@ STANDINGS_SECONDS = 2.0
 
 def unresumable(exc: Exception) -> str:
     """Why a journal could not be resumed, in the staff's words: after an update that renamed a
-    game's option, "damaged" sent them looking for a failing card."""
+    game's option, "damaged" sent them looking for a failing card; and a header the rules refuse
+    (9 players, a name twice: edited by hand) was said to be of another version."""
     if isinstance(exc, OtherVersion):
         return "it was saved by another version of the program"
+    if isinstance(exc, RefusedGame):
+        return f"the rules refuse its game ({exc.reason})"
     return "its journal is damaged"
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .rules import GameState, IllegalInput, new_game
+from .rules import GameState, IllegalInput, find_game
 from .rules.base import Input, RulesError
 
 FORMAT = "dicetable-log/1"
@@ -29,6 +29,17 @@ class OtherVersion(LogError):
     """A whole log this version cannot take up: another format, or a game or an option it does
     not know (renamed or removed by an update). Not damage: staff are told to update, not to
     replace the card."""
+
+
+class RefusedGame(LogError):
+    """A log of a game this version knows but whose rules refuse it as set up: a player count
+    the game does not take, an empty or repeated name, an option value out of bounds (a header
+    edited by hand, most likely). Neither another version nor a damaged card: `reason` is the
+    rules' own words ("Classic poker dice takes 2 to 8 players, not 9"), for the staff."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"the rules refuse this game: {reason}")
+        self.reason = reason
 
 
 @dataclass
@@ -84,10 +95,23 @@ class TableLog:
         os.replace(tmp, path)
 
     def start(self) -> GameState:
+        """The game before its first input. A game or an option this version does not know is
+        OtherVersion (an update renamed or removed it); anything else the rules refuse is
+        RefusedGame: both were OtherVersion, and staff were told of another version for a
+        journal whose header had 9 players or a name twice."""
         try:
-            return new_game(self.game, self.players, self.options)
-        except RulesError as exc:     # (an unknown game or option: a log of another version)
+            game = find_game(self.game)
+        except RulesError as exc:
             raise OtherVersion(str(exc)) from None
+        known = {spec.name for spec in game.OPTIONS}
+        unknown = sorted(name for name in self.options if name not in known)
+        if unknown:
+            raise OtherVersion(f"unknown option {unknown[0]!r} for game {self.game!r} "
+                               f"(known: {', '.join(sorted(known))})")
+        try:
+            return game.new(self.players, self.options)
+        except RulesError as exc:
+            raise RefusedGame(str(exc)) from None
 
 
 def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:

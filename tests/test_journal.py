@@ -207,6 +207,30 @@ def test_a_journal_of_another_version_is_kept_and_named_as_such_not_as_damage(tm
     assert "saved by another version" in caplog.text
 
 
+REFUSED_GAMES = {   # a header the rules refuse, as a hand edit leaves it: (players, options), what is said
+    "nine-players": ("classic", list("ABCDEFGHI"), {}, "Classic poker dice takes 2 to 8 players, not 9"),
+    "empty-name": ("thirteen", ["Ann", " "], {}, "a player name cannot be empty"),
+    "name-twice": ("thirteen", ["Ann", "Ann"], {}, "player names must be different: Ann twice"),
+    "bad-value": ("thirteen", ["Ann"], {"upper_bonus": -5}, "option 'upper_bonus': -5 is below the minimum 0"),
+}
+
+
+@pytest.mark.parametrize("game, players, options, reason", REFUSED_GAMES.values(), ids=REFUSED_GAMES.keys())
+def test_a_journal_whose_game_the_rules_refuse_says_what_not_another_version(tmp_path, game, players, options,
+                                                                             reason, caplog):
+    """Found in review: any rules error at the start of a journal was "saved by another version of
+    the program", so staff looked for an update to undo where the header had 9 players or a name
+    twice. The screen now says what the rules refuse."""
+    header = {"format": FORMAT, "game": game, "players": players, "options": options}
+    write(tmp_path / "current.jsonl", json.dumps(header).encode(), DICE)
+    app = table(tmp_path)
+    [kept] = (tmp_path / "games").iterdir()
+    assert app.flow is None
+    assert app.menu.view().message.text == (f"The last game could not be resumed: the rules refuse its game "
+                                            f"({reason}) (kept in {kept}).")
+    assert "another version" not in caplog.text
+
+
 RESUMED_TAILS = {"torn": b'{"type": "choose", "pla', "newline-lost": CHOOSE, "whole": None}
 
 
