@@ -48,7 +48,7 @@ def unresumable(exc: Exception) -> str:
     if isinstance(exc, OtherVersion):
         return "it was saved by another version of the program"
     if isinstance(exc, RefusedGame):
-        return f"the rules refuse its game ({exc.reason})"
+        return f"the rules refuse its game ({exc})"
     return "its journal is damaged"
 
 

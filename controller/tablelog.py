@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .rules import GameState, IllegalInput, find_game
-from .rules.base import Input, RulesError
+from .rules.base import Input, RulesError, cut, shown
 
 FORMAT = "dicetable-log/1"
+#: the most characters of the rules' reason a log error quotes (the rules cut the values they
+#: quote; this is for any that does not)
+REASON = 200
 
 
 class LogError(Exception):
@@ -34,12 +37,8 @@ class OtherVersion(LogError):
 class RefusedGame(LogError):
     """A log of a game this version knows but whose rules refuse it as set up: a player count
     the game does not take, an empty or repeated name, an option value out of bounds (a header
-    edited by hand, most likely). Neither another version nor a damaged card: `reason` is the
+    edited by hand, most likely). Neither another version nor a damaged card: the message is the
     rules' own words ("Classic poker dice takes 2 to 8 players, not 9"), for the staff."""
-
-    def __init__(self, reason: str):
-        super().__init__(f"the rules refuse this game: {reason}")
-        self.reason = reason
 
 
 @dataclass
@@ -59,7 +58,7 @@ class TableLog:
             raise LogError("a table log is a JSON object with game, players, options and inputs")
         fmt = data.get("format", FORMAT)
         if fmt != FORMAT:
-            raise OtherVersion(f"unknown log format {fmt!r} (this program reads {FORMAT!r})")
+            raise OtherVersion(f"unknown log format {shown(fmt)} (this program reads {FORMAT!r})")
         game, players = data.get("game"), data.get("players")
         options, inputs = data.get("options", {}), data.get("inputs", [])
         if not isinstance(game, str):
@@ -106,12 +105,12 @@ class TableLog:
         known = {spec.name for spec in game.OPTIONS}
         unknown = sorted(name for name in self.options if name not in known)
         if unknown:
-            raise OtherVersion(f"unknown option {unknown[0]!r} for game {self.game!r} "
+            raise OtherVersion(f"unknown option {shown(unknown[0])} for game {self.game!r} "
                                f"(known: {', '.join(sorted(known))})")
         try:
             return game.new(self.players, self.options)
         except RulesError as exc:
-            raise RefusedGame(str(exc)) from None
+            raise RefusedGame(cut(str(exc), REASON)) from None
 
 
 def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:
@@ -121,5 +120,5 @@ def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:
         try:
             state = state.apply(data)
         except IllegalInput as exc:
-            raise LogError(f"input {index} is illegal: {exc}", index) from None
+            raise LogError(f"input {index} is illegal: {cut(str(exc), REASON)}", index) from None
     return state

@@ -451,3 +451,49 @@ def test_json_that_python_refuses_to_decode_is_one_line_exit_2(run, tmp_path, co
     code, out, err = run("replay", path)
     assert code == 2 and out == ""
     assert str(path) in assert_one_line_error(err)
+
+
+# ------------------------------------------------------------------ an offending value of a megabyte
+BIG = 100_000
+HUGE_INPUTS = {   # what replaces a thirteen log's input 1 (a decision) or input 0 (a throw)
+    "record": (0, [1] * BIG, "an input must be a record like {'type': 'dice', ...}, not [1, 1, 1, "),
+    "type": (0, {"type": "x" * BIG}, "unknown input type 'xxxx"),
+    "player": (0, {"type": "dice", "player": "x" * BIG, "values": [1] * 5}, "a player is a seat number"),
+    "values": (0, {"type": "dice", "player": 0, "values": ["x"] * BIG}, "dice values must be a list of whole"),
+    "option": (1, {"type": "choose", "player": 0, "option": "A" * BIG}, "'AAAA"),
+    "keep-words": (1, {"type": "reroll", "player": 0, "keep": ["x"] * BIG}, "'keep' must be a list of die values"),
+    "keep-dice": (1, {"type": "reroll", "player": 0, "keep": [6] * BIG}, "cannot keep [6, 6, 6"),
+}
+
+
+@pytest.mark.parametrize("index, bad, reason", HUGE_INPUTS.values(), ids=HUGE_INPUTS.keys())
+def test_a_huge_illegal_input_is_quoted_in_part(run, tmp_path, index, bad, reason):
+    """Found in review: the message quoted the whole offending value, so a log with a megabyte of
+    dice made one line of a megabyte (terminal, system log, --json). It is cut, and says so."""
+    data = load_raw("thirteen")
+    data["inputs"][index] = bad
+    path = write_log(tmp_path / "bad.json", data)
+    code, out, err = run("replay", path)
+    line = assert_one_line_error(err)
+    assert code == 2 and line.startswith(f"dicetable replay: input {index} is illegal: ") and reason in line
+    assert len(line) < 300 and "..." in line
+    code, out, err = run("replay", path, "--json")
+    assert code == 2 and len(out) < 400 and json.loads(out)["index"] == index
+
+
+HUGE_HEADERS = {
+    "option-value": ("thirteen", ["Ann"], {"upper_bonus": "x" * BIG}, "option 'upper_bonus': 'xxx"),
+    "option-name": ("thirteen", ["Ann"], {"y" * BIG: 1}, "unknown option 'yyy"),
+    "game": ("z" * BIG, ["Ann"], {}, "unknown game 'zzz"),
+    "name-twice": ("thirteen", ["w" * BIG] * 2, {}, "player names must be different: www"),
+    "face-mapping": ("classic", ["Ann", "Bob"], {"face_mapping": ["9" * BIG] * 6}, "option 'face_mapping': '999"),
+}
+
+
+@pytest.mark.parametrize("game, players, options, reason", HUGE_HEADERS.values(), ids=HUGE_HEADERS.keys())
+def test_a_huge_header_value_is_quoted_in_part(run, tmp_path, game, players, options, reason):
+    path = write_log(tmp_path / "bad.json", {"format": FORMAT, "game": game, "players": players,
+                                             "options": options, "inputs": []})
+    code, out, err = run("replay", path)
+    line = assert_one_line_error(err)
+    assert code == 2 and reason in line and len(line) < 600 and "..." in line    # (the known options: 330)

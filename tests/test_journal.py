@@ -397,3 +397,14 @@ def test_a_game_resumed_on_a_read_only_card_says_at_once_that_it_cannot_be_saved
     assert app.flow.unsaved.text.startswith("This game can no longer be saved (Read-only file system): a power "
                                             "cut would lose the moves from now on.")
     assert path.read_bytes() == HEADER + b"\n" + DICE + b"\n"
+
+
+def test_a_huge_illegal_input_in_a_journal_is_quoted_in_part_in_the_log(tmp_path, caplog):
+    """The table resumes up to an input the rules refuse and logs why: the log line quoted the whole
+    input (here a choice of 100,000 letters), one line of 100 KB in the system log."""
+    huge = json.dumps({"type": "choose", "player": 0, "option": "A" * 100_000}).encode()
+    write(tmp_path / "current.jsonl", HEADER, DICE, huge)
+    app = table(tmp_path)
+    assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE)]
+    [damaged] = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
+    assert "input 1 is illegal: 'AAAA" in damaged and len(damaged) < 400

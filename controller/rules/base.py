@@ -39,6 +39,22 @@ class OptionError(RulesError, ValueError):
     """An unknown option name or a bad option value (the message names it)."""
 
 
+#: the most characters of an offending value a message quotes
+SHOWN = 40
+
+
+def shown(value: Any, limit: int = SHOWN) -> str:
+    """`value` as a message quotes it (its repr), cut to `limit` characters: a log whose input held
+    a megabyte of dice or a name of a megabyte made a message of a megabyte, one line of the
+    terminal, of the system log, of the replay's JSON."""
+    return cut(repr(value), limit)
+
+
+def cut(text: str, limit: int = SHOWN) -> str:
+    """`text` cut to `limit` characters, "..." saying it was."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 # --------------------------------------------------------------------------------- expectations
 @dataclass(frozen=True)
 class Throw:
@@ -127,26 +143,26 @@ def check_input(expect: Expectation, data: Any) -> Input:
     way and with the same words. Raises IllegalInput saying why.
     """
     if not isinstance(data, Mapping):
-        raise IllegalInput(f"an input must be a record like {{'type': 'dice', ...}}, not {data!r}")
+        raise IllegalInput(f"an input must be a record like {{'type': 'dice', ...}}, not {shown(data)}")
     kind = data.get("type")
     if isinstance(expect, GameOver):
         raise IllegalInput("the game is over: no more input is accepted")
     if kind not in ("dice", "choose", "reroll"):
-        raise IllegalInput(f"unknown input type {kind!r} (expected 'dice', 'choose' or 'reroll')")
+        raise IllegalInput(f"unknown input type {shown(kind)} (expected 'dice', 'choose' or 'reroll')")
     player = data.get("player", getattr(expect, "player", None))
     if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
         # (a seat number as text, "1", would read "waiting for dice from player 1, not from player 1")
-        raise IllegalInput(f"a player is a seat number (0 for the first player), not {player!r}")
+        raise IllegalInput(f"a player is a seat number (0 for the first player), not {shown(player)}")
     if isinstance(expect, Throw):
         if kind != "dice":
-            raise IllegalInput(f"waiting for {expect.count} dice to be thrown, not a {kind!r}")
+            raise IllegalInput(f"waiting for {expect.count} dice to be thrown, not a {shown(kind)}")
         if player != expect.player:
             raise IllegalInput(f"waiting for dice from player {expect.player}, not from player {player}")
         values = data.get("values")
         if not isinstance(values, (list, tuple)) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values
         ):
-            raise IllegalInput(f"dice values must be a list of whole numbers, not {values!r}")
+            raise IllegalInput(f"dice values must be a list of whole numbers, not {shown(values)}")
         bad = [v for v in values if not 1 <= v <= 6]
         if bad:
             raise IllegalInput(f"a die shows 1 to 6, not {bad[0]}")
@@ -162,7 +178,7 @@ def check_input(expect: Expectation, data: Any) -> Input:
         key = data.get("option")
         if not isinstance(key, str) or expect.option(key) is None:
             legal = ", ".join(o.key for o in expect.options) or "none"
-            raise IllegalInput(f"{key!r} is not a legal choice now (legal: {legal})")
+            raise IllegalInput(f"{shown(key)} is not a legal choice now (legal: {legal})")
         return {"type": "choose", "player": player, "option": key}
     spec = expect.reroll
     if spec is None:
@@ -171,9 +187,9 @@ def check_input(expect: Expectation, data: Any) -> Input:
     if not isinstance(keep, (list, tuple)) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in keep
     ):
-        raise IllegalInput(f"'keep' must be a list of die values, not {keep!r}")
+        raise IllegalInput(f"'keep' must be a list of die values, not {shown(keep)}")
     if not multiset_contains(spec.dice, keep):
-        raise IllegalInput(f"cannot keep {sorted(keep)}: the dice are {sorted(spec.dice)}")
+        raise IllegalInput(f"cannot keep {shown(sorted(keep))}: the dice are {sorted(spec.dice)}")
     rethrow = len(spec.dice) - len(keep)
     if rethrow < spec.min_rethrow:
         dice = "die" if spec.min_rethrow == 1 else "dice"
@@ -227,7 +243,7 @@ class OptionSpec:
         if self.choices is not None:
             if value not in self.choices:
                 raise OptionError(
-                    f"option {self.name!r}: {value!r} is not one of {', '.join(map(repr, self.choices))}"
+                    f"option {self.name!r}: {shown(value)} is not one of {', '.join(map(repr, self.choices))}"
                 )
             return value
         expected = self.type or type(self.default)
@@ -236,7 +252,7 @@ class OptionSpec:
             words = {"int": "a whole number", "bool": "true or false", "str": "a word", "float": "a number",
                      "dict": "a table of values", "list": "a list"}
             name = " or ".join(words.get(k.__name__, k.__name__) for k in kinds)
-            raise OptionError(f"option {self.name!r}: {value!r} is not {name}")
+            raise OptionError(f"option {self.name!r}: {shown(value)} is not {name}")
         if self.minimum is not None and value < self.minimum:
             raise OptionError(f"option {self.name!r}: {value!r} is below the minimum {self.minimum}")
         if self.maximum is not None and value > self.maximum:
@@ -253,7 +269,7 @@ def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None
     for name, value in (given or {}).items():
         spec = by_name.get(name)
         if spec is None:
-            raise OptionError(f"unknown option {name!r} for game {game!r} (known: {', '.join(sorted(by_name))})")
+            raise OptionError(f"unknown option {shown(name)} for game {game!r} (known: {', '.join(sorted(by_name))})")
         out[name] = spec.check(value)
     return out
 
@@ -446,7 +462,7 @@ class GameState(ABC):
             raise OptionError("a player name cannot be empty")
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
-            raise OptionError(f"player names must be different: {', '.join(twice)} twice")
+            raise OptionError(f"player names must be different: {', '.join(cut(n) for n in twice)} twice")
         resolved = resolve_options(cls.OPTIONS, options, cls.name)
         return cls._create(names, resolved)
 
@@ -516,7 +532,7 @@ def find_game(name: str) -> type[GameState]:
     try:
         return GAMES[name]
     except KeyError:
-        raise OptionError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})") from None
+        raise OptionError(f"unknown game {shown(name)} (known: {', '.join(sorted(GAMES))})") from None
 
 
 def new_game(name: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> GameState:

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .base import (
     Cell, Decide, Expectation, GameOver, GameState, Input, Option, OptionError, OptionSpec,
-    RerollSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register,
+    RerollSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register, shown,
 )
 
 
@@ -132,7 +132,7 @@ def parse_mapping(value: Any) -> tuple[int, ...]:
             return LABEL_RANK[v.strip().upper()]
         if isinstance(v, int) and not isinstance(v, bool) and v in RANK_LABEL:
             return v
-        raise OptionError(f"option 'face_mapping': {v!r} is not a rank (9, 10, J, Q, K or A)")
+        raise OptionError(f"option 'face_mapping': {shown(v)} is not a rank (9, 10, J, Q, K or A)")
 
     if isinstance(value, dict):
         by_face: dict[int, int] = {}
@@ -140,7 +140,7 @@ def parse_mapping(value: Any) -> tuple[int, ...]:
             # (ASCII digits: "²".isdigit() is true, and int() refuses it)
             f = int(face) if isinstance(face, str) and face.strip() in FACE_KEYS else face
             if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= 6:
-                raise OptionError(f"option 'face_mapping': {face!r} is not a die face 1..6")
+                raise OptionError(f"option 'face_mapping': {shown(face)} is not a die face 1..6")
             by_face[f] = rank(v)
         if sorted(by_face) != [1, 2, 3, 4, 5, 6]:
             raise OptionError("option 'face_mapping' must give a rank for each face 1..6")
@@ -150,7 +150,7 @@ def parse_mapping(value: Any) -> tuple[int, ...]:
             raise OptionError("option 'face_mapping' must list six ranks, for faces 1..6")
         ranks = tuple(rank(v) for v in value)
     else:
-        raise OptionError(f"option 'face_mapping': {value!r} is not a list or a dict")
+        raise OptionError(f"option 'face_mapping': {shown(value)} is not a list or a dict")
     if sorted(ranks) != list(DEFAULT_MAPPING):
         raise OptionError("option 'face_mapping' must use each rank 9, 10, J, Q, K, A exactly once")
     return ranks

@@ -16,7 +16,7 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from .base import (
     Cell, Decide, Expectation, GameOver, GameState, Input, Option, OptionError,
-    OptionSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register,
+    OptionSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register, shown,
 )
 
 # ------------------------------------------------------------------------------ combinations
@@ -150,14 +150,15 @@ def _check_line_values(value: Any) -> dict[str, dict[str, int]]:
     for mode in ("beginner", "expert"):
         table = value.get(mode, {})
         if not isinstance(table, dict):
-            raise OptionError(f"option 'line_values': {mode!r} must map line names to points")
+            raise OptionError(f"option 'line_values': {shown(mode)} must map line names to points")
         unknown = set(table) - set(DEFAULT_VALUES)
         if unknown:
-            raise OptionError(f"option 'line_values': unknown line {sorted(map(str, unknown))[0]!r} "
+            raise OptionError(f"option 'line_values': unknown line {shown(sorted(map(str, unknown))[0])} "
                               f"(lines: {', '.join(DEFAULT_VALUES)}; 3ème tour remporté is worth the number of players)")
         for line, pts in table.items():
             if not isinstance(pts, int) or isinstance(pts, bool) or pts < 1:
-                raise OptionError(f"option 'line_values': {mode}.{line} must be a positive whole number, not {pts!r}")
+                raise OptionError(f"option 'line_values': {mode}.{line} must be a positive whole number, "
+                                  f"not {shown(pts)}")
         out[mode] = {**DEFAULT_VALUES, **table}
     return out
 
