@@ -337,9 +337,11 @@ class Cutter:
             if not self._said(r"cannot resume .*it is kept aside"):
                 raise AssertionError("a journal that cannot be resumed was not said to be kept aside")
             return
-        said = "".join(self._said(r"Resumed .*") or [""])
+        # (a game over at the cut comes back at its standings, "... was finished before the restart")
+        said = "".join(self._said(r"(?:Resumed |was finished before the restart).*") or [""])
         self.outcome.resumed.append(said)
-        want = f"after a restart ({len(moves)} moves replayed)."
+        want = f"after a restart ({len(moves)} moves replayed)." if said.startswith("Resumed") else \
+            f"its final standings ({len(moves)} moves replayed)."
         if not said.endswith(want):
             raise AssertionError(f"after the cut at move {len(moves)} the screen said {said!r}, not ...{want!r}")
 

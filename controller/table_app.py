@@ -39,6 +39,8 @@ CAMERA_QUIET_SECONDS = 3.0
 #: an OK this soon after the game ended is the last choice's OK pressed twice (an impatient or
 #: bouncing press), not a request for the next game: it would wipe the standings unseen
 STANDINGS_SECONDS = 2.0
+#: what the final standings of a game over found at start say for as long as they are shown
+FINISHED_BEFORE = "Finished before the restart"
 
 
 def unresumable(exc: Exception) -> str:
@@ -143,7 +145,7 @@ class TableApp:
             return
         # a game over comes back at its final standings, as any game comes back where it was: it
         # was archived at once, and the players who were reading their scores when the power
-        # went found the setup menu, without a word; OK puts it away as usual
+        # went found the setup menu, without a word; OK puts it away as usual (see _start)
         untouched = self._journal_age(path)
         self._start(found.state, found.log, resumed=True)
         # (the menu that follows the game keeps it, as it keeps one chosen on it)
@@ -195,7 +197,15 @@ class TableApp:
                               words=button_words(self.panel), screen_size=self.screen.size, panel=self.panel)
         tracker = SettleTracker(self.config.vision.settle_config())
         self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
-        if resumed:
+        if resumed and state.is_over:
+            # a game over found at start: the power went at its final standings, or its journal
+            # could not be put away when it ended (a read-only card), and the card was mended
+            # since. Either way the players have finished it: "Resumed" read as a game to go on
+            # with, a ghost of one already played. It is shown as what it is; OK puts it away.
+            self.flow.over_hint = f"{FINISHED_BEFORE} · {self.flow.over_hint}"
+            self.flow.say(f"{state.title} for {', '.join(state.players)} was {FINISHED_BEFORE.lower()}: "
+                          f"its final standings ({len(table_log.inputs)} moves replayed).")
+        elif resumed:
             self.flow.say(f"Resumed {state.title} for {', '.join(state.players)} "
                           f"after a restart ({len(table_log.inputs)} moves replayed).")
         if unsaved:

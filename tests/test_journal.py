@@ -298,7 +298,8 @@ def test_a_game_over_at_the_power_cut_comes_back_at_its_final_standings(tmp_path
     app = table(tmp_path)
     assert app.flow is not None and app.flow.phase == OVER and app.flow.state.is_over
     moves = len(lines) - 1
-    assert app.flow.view().message.text == f"Resumed Thirteen for Ann after a restart ({moves} moves replayed)."
+    assert app.flow.view().message.text == (f"Thirteen for Ann was finished before the restart: its final "
+                                            f"standings ({moves} moves replayed).")
     assert not (tmp_path / "games").exists()
     again = table(tmp_path)                                  # and another cut: still there
     assert again.flow.phase == OVER and len(again.flow.log.inputs) == len(lines) - 1
@@ -408,3 +409,41 @@ def test_a_huge_illegal_input_in_a_journal_is_quoted_in_part_in_the_log(tmp_path
     assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE)]
     [damaged] = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
     assert "input 1 is illegal: 'AAAA" in damaged and len(damaged) < 400
+
+
+def press_ok_at_the_standings(app) -> None:
+    from controller.table_app import STANDINGS_SECONDS
+
+    clock = [0.0]
+    app.clock = lambda: clock[0]
+    app._note_over()
+    clock[0] += STANDINGS_SECONDS + 1
+    app.on_button(type("P", (), {"kind": "press", "name": "OK"})())
+
+
+def test_a_finished_game_that_could_not_be_put_away_comes_back_as_finished_not_resumed(tmp_path):
+    """Found in review, the "ghost game": on a card that cannot be written the journal of a game
+    that ended could not be archived, so once the card was mended the next start said "Resumed
+    Thirteen for Ann after a restart" of a game the players had finished. It comes back at its
+    final standings, saying (for as long as they are shown) that it was finished before the
+    restart, and OK puts it away, as a game over at a power cut."""
+    from controller.table import OVER
+
+    lines = finished_thirteen()
+    write(tmp_path / "current.jsonl", *lines)
+    (tmp_path / "games").write_text("a file where the archive folder goes: it cannot be archived")
+    app = table(tmp_path)
+    press_ok_at_the_standings(app)
+    assert app.flow is None and (tmp_path / "current.jsonl").exists()       # not put away
+    (tmp_path / "games").unlink()                                            # the card mended
+    ghost = table(tmp_path)
+    assert ghost.flow is not None and ghost.flow.phase == OVER
+    view = ghost.flow.view()
+    assert view.mode == "final" and "Resumed" not in view.message.text
+    assert "was finished before the restart: its final standings" in view.message.text
+    ghost.flow.message = None                                                # (the message fades)
+    assert ghost.flow.view().prompt.hint.startswith("Finished before the restart · OK: a new game")
+    press_ok_at_the_standings(ghost)
+    [kept] = (tmp_path / "games").iterdir()
+    assert ghost.flow is None and kept.name.endswith("-thirteen.jsonl") and not (tmp_path / "current.jsonl").exists()
+    assert table(tmp_path).flow is None                                      # and it stays away
