@@ -30,6 +30,7 @@ from .demo_text import check_player_count
 from .names import players_from
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
+from .rules.base import shown
 from .table import CONFIRM, DECIDE, OVER, WAIT_DICE, TableFlow
 from .tablelog import LogError, TableLog, replay
 from .runner import TableRunner, VirtualClock
@@ -363,6 +364,9 @@ class FixturePlayer:
         """Play the steps. A step that cannot mean anything (a bare `game`, `choose` without a
         key) raises ValueError naming its line; one that does not fit the game at that moment
         (an image not found, a key not on the menu) is told on screen and kept in `errors`."""
+        for step in self.steps:       # (a bad name refused before any picture is written)
+            if step.kind == "directive" and step.name == "screenshot":
+                _screenshot_name(step)
         for step in self.steps:
             self.line = step.line
             if step.kind == "directive" and step.name == "game":
@@ -392,7 +396,7 @@ class FixturePlayer:
                                          f"not {' '.join(values)!r}")
                     self.keep([int(v) for v in values])
                 elif step.name == "screenshot":
-                    self.screenshot(_args(step, 0, 1, "at most one NAME")[0] if args else f"step-{step.line}")
+                    self.screenshot(_screenshot_name(step))
                 else:
                     raise ValueError(f"script line {step.line}: unknown directive {step.name!r} "
                                      f"(known: {', '.join(DIRECTIVES)})")
@@ -431,6 +435,20 @@ def _args(step, low: int, high: int, usage: str) -> list[str]:
     if not low <= len(step.args) <= high:
         raise ValueError(f"script line {step.line}: '{step.name}' takes {usage}")
     return list(step.args)
+
+
+def _screenshot_name(step) -> str:
+    """The NAME of `screenshot [NAME]` (default: step-LINE). A name with a folder in it is refused:
+    `screenshot ../x` wrote x.png beside the --screenshots folder, `screenshot /etc/x` anywhere
+    the user may write."""
+    words = _args(step, 0, 1, "at most one NAME")
+    if not words:
+        return f"step-{step.line}"
+    name = words[0]
+    if name in (".", "..") or any(c in name for c in "/\\\0"):
+        raise ValueError(f"script line {step.line}: 'screenshot' takes a NAME without a folder in it, "
+                         f"not {shown(name)} (the picture goes in the --screenshots folder)")
+    return name
 
 
 def play_fixtures(args: argparse.Namespace) -> int:

@@ -120,6 +120,21 @@ def test_a_script_that_cannot_be_played_is_one_line_and_exit_2(tmp_path, capsys,
 
 
 
+@pytest.mark.parametrize("name", ["../x", "sub/x", "/tmp/x", "..", "a\\b"])
+def test_a_screenshot_name_with_a_folder_in_it_is_refused_before_anything_is_written(tmp_path, capsys, name):
+    """Found in review: `screenshot ../x` wrote x.png outside the --screenshots folder (and
+    `screenshot /some/where` anywhere). Refused, naming the line, before the game is played."""
+    shots = tmp_path / "shots"
+    path = tmp_path / "script.txt"
+    path.write_text(f"game classic Ann,Bob\nthrow d66666.jpg\nscreenshot fine\nscreenshot {name}\n")
+    code = main(["play", "--fixtures", str(FRAMES), "--script", str(path), "--screenshots", str(shots)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == (f"dicetable play: script line 4: 'screenshot' takes a NAME without a folder in it, not {name!r} "
+                   "(the picture goes in the --screenshots folder)\n")
+    assert list(tmp_path.rglob("*.png")) == []
+
+
 # A script file that is no script: said naming the file. A file not in UTF-8 said only "'utf-8'
 # codec can't decode byte 0xff in position 0", a missing one "[Errno 2] No such file or directory:
 # 'x'"; and a script saved by a Windows editor, with a byte-order mark first, was refused at line 1
