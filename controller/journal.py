@@ -131,7 +131,13 @@ class Journal:
 
     @staticmethod
     def read(path: str | Path) -> tuple[TableLog, str | None]:
-        """The journal's game up to its first damaged line, and what that damage is (None: none).
+        """The journal's game up to its first damaged line, and what that damage is (None: none)."""
+        table_log, damage, _ = Journal.read_ending(path)
+        return table_log, damage
+
+    @staticmethod
+    def read_ending(path: str | Path) -> tuple[TableLog, str | None, bool]:
+        """As `read`, and whether the last line read took back an input (see `recover`).
 
         Only a journal without a usable header is a LogError: the moves before a damaged line
         still replay, and a resume keeps them. Lines are decoded one by one (bytes split at
@@ -151,6 +157,7 @@ class Journal:
             raise LogError(f"journal {path} has no header line (line 1 {exc})") from None
         inputs: list[Any] = []
         damage = None
+        taken_back = False
         for number, line in enumerate(lines[1:], start=2):
             try:
                 data = _record(line)
@@ -167,9 +174,10 @@ class Journal:
                 inputs.pop()
             else:
                 inputs.append(data)
+            taken_back = data == TAKE_BACK
         header["inputs"] = inputs
         try:
-            return TableLog.from_json(header), damage
+            return TableLog.from_json(header), damage, taken_back
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 
@@ -208,15 +216,18 @@ class Recovered:
     log: TableLog                # the inputs that replay; the journal's others are lost
     state: GameState
     damage: str | None = None    # why the rest was not replayed (None: the whole journal was)
+    #: the journal's last line took back an input: the input now last was not the last made, and
+    #: the table does not offer it back (BACK twice takes back one choice, not one more after it)
+    taken_back: bool = False
 
 
 def recover(path: str | Path) -> Recovered:
     """The game in a journal up to its first damaged line or the first input the rules refuse:
     one bad line must cost the moves from there on, not the whole game. LogError when there is
     no game to resume (no usable header, an unknown game or options)."""
-    table_log, damage = Journal.read(path)
+    table_log, damage, taken_back = Journal.read_ending(path)
     try:
-        return Recovered(table_log, replay(table_log), damage)
+        return Recovered(table_log, replay(table_log), damage, taken_back)
     except LogError as exc:
         if exc.index is None:
             raise

@@ -29,7 +29,7 @@ from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
-from .tablelog import TableLog
+from .tablelog import TableLog, replay
 
 log = logging.getLogger(__name__)
 
@@ -804,6 +804,39 @@ class TableFlow:
             self._amend()
             return
         self.say("The game is over.")
+
+    def offer_take_back(self, inputs: int) -> None:
+        """After a resume: the game's input number `inputs` (its last when it was resumed), if it
+        was a choice BACK twice could take back, can be taken back again, as if the power had
+        not gone. The table kept the choice only in memory, so a slip made just before a power
+        cut stood for good after it. What the choice needs is rebuilt from the journal: the
+        game before it (a replay), and the menu as it was (that game's, with the holds the
+        choice kept) for its line and cursor."""
+        if not 0 < inputs <= len(self.log.inputs):
+            return
+        data = self.log.inputs[inputs - 1]
+        before_log = TableLog(self.log.game, list(self.log.players), dict(self.log.options),
+                              list(self.log.inputs[:inputs - 1]))
+        before = replay(before_log)
+        exp = before.expects()
+        if not isinstance(exp, Decide) or exp.secret or data.get("type") not in ("choose", "reroll"):
+            return        # (a throw is corrected with a long OK; a secret choice is not offered back)
+        menu = TableFlow(before, before_log, clock=self.clock, words=self.words, screen_size=self.screen_size)
+        menu.hold_buttons, menu.hint_button, menu._faces = self.hold_buttons, self.hint_button, self._faces
+        if data["type"] == "reroll":
+            keep = list(data.get("keep", []))
+            for i, v in enumerate(menu.tray_values):
+                menu.holds[i] = v in keep
+                if v in keep:
+                    keep.remove(v)
+        entries = menu.menu()
+        wanted = ("reroll", None) if data["type"] == "reroll" else ("option", data.get("option"))
+        at = next((i for i, e in enumerate(entries) if (e.action, e.key if e.action == "option" else None) == wanted),
+                  None)
+        if at is None:
+            return
+        self._last_choice = AppliedChoice(before, inputs, exp.player, menu._chosen(entries[at]),
+                                          tuple(menu.tray_values), tuple(menu.tray_boxes), tuple(menu.holds), at)
 
     @property
     def take_back_offered(self) -> AppliedChoice | None:

@@ -147,7 +147,14 @@ class TableApp:
         # was archived at once, and the players who were reading their scores when the power
         # went found the setup menu, without a word; OK puts it away as usual (see _start)
         untouched = self._journal_age(path)
+        moves = len(found.log.inputs)
         self._start(found.state, found.log, resumed=True)
+        # BACK twice takes back the choice made just before the cut, as it could before: not a
+        # choice after which the journal lost moves (damage) or one already taken back from
+        # (the table offers one take-back at a time), nor the choice that ended a game found
+        # over (its players may have put it away already: OK puts it away)
+        if not (found.damage or found.taken_back or found.state.is_over):
+            self.flow.offer_take_back(moves)
         # (the menu that follows the game keeps it, as it keeps one chosen on it)
         self.menu.played(SetupResult(found.log.game, tuple(found.log.players), dict(found.log.options)))
         self.idle.left_before(untouched)

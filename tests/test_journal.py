@@ -447,3 +447,87 @@ def test_a_finished_game_that_could_not_be_put_away_comes_back_as_finished_not_r
     [kept] = (tmp_path / "games").iterdir()
     assert ghost.flow is None and kept.name.endswith("-thirteen.jsonl") and not (tmp_path / "current.jsonl").exists()
     assert table(tmp_path).flow is None                                      # and it stays away
+
+
+def press(app, name: str) -> None:
+    app.on_button(type("P", (), {"kind": "press", "name": name})())
+
+
+REROLL = json.dumps({"type": "reroll", "player": 0, "keep": [6, 6, 6]}).encode()
+TAKE_BACKS = {   # the journal's last line -> what BACK twice says after the restart, the holds then
+    "a-box-scored": (CHOOSE, "Taken back: Ann's choice (Full house, 40 points). Ann: choose again.", [False] * 5),
+    "dice-kept": (REROLL, "Taken back: Ann's choice (Throw 2 again, keeping 6 6 6). Ann: choose again.",
+                  [False, False, True, True, True]),      # (the tray in order: 3 3 6 6 6)
+}
+
+
+@pytest.mark.parametrize("last, said, holds", TAKE_BACKS.values(), ids=TAKE_BACKS.keys())
+def test_the_choice_made_just_before_a_power_cut_can_be_taken_back_after_it(tmp_path, last, said, holds):
+    """Found in review: BACK twice takes back the last choice, but the table kept it only in
+    memory, so after a power cut a slip made just before it stood for good. The journal holds
+    the choice and the game before it: the resumed table offers it back, as it did before."""
+    write(tmp_path / "current.jsonl", HEADER, DICE, last)
+    app = table(tmp_path)
+    assert "BACK twice: undo Ann's choice" in app.flow.view().prompt.hint
+    press(app, "BACK")
+    press(app, "BACK")
+    assert app.flow.message.text == said
+    assert app.flow.log.inputs == [json.loads(DICE)] and app.flow.holds == holds
+    assert Journal.load(tmp_path / "current.jsonl").inputs == [json.loads(DICE)]       # journaled too
+    assert app.flow.take_back_offered is None         # (one take-back, as at any time)
+
+
+NOT_OFFERED = {   # journals after which BACK twice has nothing to take back
+    "a-throw-last": (HEADER, DICE),
+    "taken-back-already": (HEADER, DICE, CHOOSE, json.dumps({"undo": True}).encode()),
+    "the-game-over": tuple(finished_thirteen()),
+}
+
+
+def objective_cards_to(inputs: int) -> tuple[bytes, ...]:
+    """A journal of the objective-cards fixture's first `inputs` inputs (inputs 1 and 2 are the
+    players' secret cards)."""
+    data = json.loads((Path(__file__).parent / "fixtures" / "logs" / "objective-cards.json").read_text())
+    header = {k: data[k] for k in ("format", "game", "players", "options")}
+    return (json.dumps(header).encode(), *(json.dumps(x).encode() for x in data["inputs"][:inputs]))
+
+
+NOT_OFFERED["a-secret-card"] = objective_cards_to(3)
+
+
+@pytest.mark.parametrize("lines", NOT_OFFERED.values(), ids=NOT_OFFERED.keys())
+def test_after_a_restart_nothing_else_is_offered_back(tmp_path, lines):
+    write(tmp_path / "current.jsonl", *lines)
+    app = table(tmp_path)
+    assert app.flow.take_back_offered is None
+
+
+def test_a_choice_offered_back_after_a_restart_is_the_one_kept_before_it(tmp_path):
+    """The rebuilt take-back (TableFlow.offer_take_back) against the one the table kept in memory
+    when the choice was made: the same line, tray, holds and cursor (objective cards: after a
+    reroll, after a choice in the open)."""
+    from controller.table import TableFlow
+    from controller.tablelog import replay
+
+    for inputs in (4, 6):
+        lines = objective_cards_to(inputs)
+        write(tmp_path / "current.jsonl", *lines)
+        before = Journal.load(tmp_path / "current.jsonl")
+        made = before.inputs.pop()
+        live = TableFlow(replay(before), before)
+        if made["type"] == "reroll":
+            keep = list(made["keep"])
+            for i, v in enumerate(live.tray_values):
+                if v in keep:
+                    keep.remove(v)
+                    live.on_button(type("P", (), {"kind": "press", "name": f"HOLD{i + 1}"})())
+        wanted = ("reroll", None) if made["type"] == "reroll" else ("option", made.get("option"))
+        live.cursor = next(i for i, e in enumerate(live.menu()) if (e.action, e.key or None) == wanted)
+        live.on_button(type("P", (), {"kind": "press", "name": "OK"})())
+        assert live.log.inputs[-1] == made
+        resumed = table(tmp_path).flow
+        kept, offered = live.take_back_offered, resumed.take_back_offered
+        assert offered is not None and kept is not None
+        for field in ("inputs", "player", "label", "tray_values", "holds", "cursor"):
+            assert getattr(offered, field) == getattr(kept, field), (inputs, field)
+        assert offered.state.sheet().to_json() == kept.state.sheet().to_json()
