@@ -92,6 +92,7 @@ class TableApp:
         self._buttons_error = ""
         self._last_failure = ""
         self._over_at: float | None = None     # when the game on the table ended (see _note_over)
+        self.archive_error = ""                # why the last journal could not be archived
         self.idle = IdleWatch(config.table.idle_minutes * 60, clock)
         self._menu_used = False                # the setup menu shows someone's choices, not the café's
         self.resume()
@@ -190,9 +191,12 @@ class TableApp:
             log.error("cannot journal games in %s: %s", self.journal_dir, exc)
             self.journal = None
             # (a game resumed keeps what its journal has: only the moves from now on are at risk)
-            unsaved = (f"This game can no longer be saved ({exc.strerror or exc}): a power cut would lose the "
+            why = exc.strerror or exc
+            unsaved = (f"The journal cannot be written ({why}): this finished game cannot be put away, and "
+                       "new games cannot be saved. Please tell the staff." if resumed and state.is_over else
+                       f"This game can no longer be saved ({why}): a power cut would lose the "
                        "moves from now on. Please tell the staff." if resumed else
-                       f"This game cannot be saved ({exc.strerror or exc}): a power cut would lose it. "
+                       f"This game cannot be saved ({why}): a power cut would lose it. "
                        "Please tell the staff.")
         self.flow = TableFlow(state, table_log, clock=self.clock,
                               on_apply=self.journal.append if self.journal else None,
@@ -227,6 +231,7 @@ class TableApp:
             os.replace(path, target)
         except OSError as exc:   # the table goes on; the journal stays where it is
             log.error("cannot archive the journal %s: %s", path, exc)
+            self.archive_error = exc.strerror or str(exc)
             return None
         try:   # the name in games/, then its absence here: a power cut must not bring an ended game back
             sync_folder(target.parent)
@@ -257,13 +262,21 @@ class TableApp:
             except OSError as exc:
                 log.error("cannot remove old journal %s: %s", old, exc)
 
-    def finish_game(self) -> None:
-        """After the final standings: archive the journal, back to the setup menu."""
+    def finish_game(self) -> MessageView | None:
+        """After the final standings: archive the journal, back to the setup menu. A journal that
+        could not be put away (a read-only card) stays, and the game comes back at the next start:
+        the menu says so now (what it says is returned), not only the log."""
+        kept = None
         if self.flow is not None and self.journal is not None:
-            self._archive(self.journal_dir / CURRENT, self.flow.log.game)
+            if self._archive(self.journal_dir / CURRENT, self.flow.log.game) is None:
+                kept = MessageView(f"The game just played could not be put away ({self.archive_error}): it "
+                                   "will come back, as finished, at the next start. Please tell the staff.", "error")
         self.flow = self.runner = self.journal = None
         self.menu.reset()
+        if kept is not None:
+            self.menu.message = kept
         self._menu_used = True                 # (it keeps the last game's choices for a game again)
+        return kept
 
     # ------------------------------------------------------------------------------- loop
     def step(self) -> None:
@@ -408,8 +421,7 @@ class TableApp:
             if self._menu_used:
                 self._fresh_menu()
         elif self.flow.phase == OVER:
-            self.finish_game()
-            self._fresh_menu()
+            self._fresh_menu(self.finish_game())
         elif self.idle.given_up:
             self._put_away_left_game()
 

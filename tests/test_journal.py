@@ -421,21 +421,29 @@ def press_ok_at_the_standings(app) -> None:
     app.on_button(type("P", (), {"kind": "press", "name": "OK"})())
 
 
-def test_a_finished_game_that_could_not_be_put_away_comes_back_as_finished_not_resumed(tmp_path):
+def test_a_finished_game_that_could_not_be_put_away_comes_back_as_finished_not_resumed(tmp_path, monkeypatch):
     """Found in review, the "ghost game": on a card that cannot be written the journal of a game
     that ended could not be archived, so once the card was mended the next start said "Resumed
     Thirteen for Ann after a restart" of a game the players had finished. It comes back at its
     final standings, saying (for as long as they are shown) that it was finished before the
     restart, and OK puts it away, as a game over at a power cut."""
+    import errno
+
+    import controller.table_app
     from controller.table import OVER
+
+    def read_only(*args):
+        raise OSError(errno.EROFS, "Read-only file system")
 
     lines = finished_thirteen()
     write(tmp_path / "current.jsonl", *lines)
-    (tmp_path / "games").write_text("a file where the archive folder goes: it cannot be archived")
     app = table(tmp_path)
+    monkeypatch.setattr(controller.table_app.os, "replace", read_only)     # the card turns read-only
     press_ok_at_the_standings(app)
-    assert app.flow is None and (tmp_path / "current.jsonl").exists()       # not put away
-    (tmp_path / "games").unlink()                                            # the card mended
+    assert app.flow is None and (tmp_path / "current.jsonl").exists()       # not put away, and said so
+    assert app.menu.view().message.text == ("The game just played could not be put away (Read-only file system): "
+                                            "it will come back, as finished, at the next start. Please tell the staff.")
+    monkeypatch.undo()                                                       # the card mended
     ghost = table(tmp_path)
     assert ghost.flow is not None and ghost.flow.phase == OVER
     view = ghost.flow.view()
@@ -531,3 +539,24 @@ def test_a_choice_offered_back_after_a_restart_is_the_one_kept_before_it(tmp_pat
         for field in ("inputs", "player", "label", "tray_values", "holds", "cursor"):
             assert getattr(offered, field) == getattr(kept, field), (inputs, field)
         assert offered.state.sheet().to_json() == kept.state.sheet().to_json()
+
+
+def test_a_finished_game_found_on_a_read_only_card_says_it_cannot_be_put_away(tmp_path, monkeypatch):
+    """The ghost game while the card is still read-only: the standings said "This game can no
+    longer be saved: a power cut would lose the moves from now on", of a game with no move left."""
+    import errno
+    import pathlib
+
+    write(tmp_path / "current.jsonl", *finished_thirteen())
+    real_open = pathlib.Path.open
+
+    def read_only(self, mode="r", *args, **kwargs):
+        if any(c in mode for c in "wax+"):
+            raise OSError(errno.EROFS, "Read-only file system", str(self))
+        return real_open(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "open", read_only)
+    app = table(tmp_path)
+    assert app.flow.state.is_over and app.journal is None
+    assert app.flow.unsaved.text == ("The journal cannot be written (Read-only file system): this finished game "
+                                     "cannot be put away, and new games cannot be saved. Please tell the staff.")
