@@ -155,7 +155,10 @@ class TableApp:
         # (the table offers one take-back at a time), nor the choice that ended a game found
         # over (its players may have put it away already: OK puts it away)
         if not (found.damage or found.taken_back or found.state.is_over):
-            self.flow.offer_take_back(moves)
+            try:
+                self.flow.offer_take_back(moves)
+            except Exception:  # (a take-back not offered must not keep the game from resuming)
+                log.exception("cannot offer the last choice of the resumed game back")
         # (the menu that follows the game keeps it, as it keeps one chosen on it)
         self.menu.played(SetupResult(found.log.game, tuple(found.log.players), dict(found.log.options)))
         self.idle.left_before(untouched)

@@ -560,3 +560,16 @@ def test_a_finished_game_found_on_a_read_only_card_says_it_cannot_be_put_away(tm
     assert app.flow.state.is_over and app.journal is None
     assert app.flow.unsaved.text == ("The journal cannot be written (Read-only file system): this finished game "
                                      "cannot be put away, and new games cannot be saved. Please tell the staff.")
+
+
+def test_a_take_back_that_cannot_be_rebuilt_does_not_keep_the_game_from_resuming(tmp_path, monkeypatch, caplog):
+    from controller.table import TableFlow
+
+    def broken(self, inputs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(TableFlow, "offer_take_back", broken)
+    write(tmp_path / "current.jsonl", HEADER, DICE, CHOOSE)
+    app = table(tmp_path)
+    assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE), json.loads(CHOOSE)]
+    assert app.flow.take_back_offered is None and "cannot offer the last choice" in caplog.text
