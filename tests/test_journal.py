@@ -573,3 +573,31 @@ def test_a_take_back_that_cannot_be_rebuilt_does_not_keep_the_game_from_resuming
     app = table(tmp_path)
     assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE), json.loads(CHOOSE)]
     assert app.flow.take_back_offered is None and "cannot offer the last choice" in caplog.text
+
+
+@pytest.mark.parametrize("game", ["classic", "objective-cards", "thirteen"])
+def test_every_open_choice_of_a_game_can_be_taken_back_after_a_restart(game):
+    """Each prefix of a whole game's log that ends in a choice made in the open (a reroll, a box,
+    a card's stop): the resumed flow offers it back, and BACK twice brings back the game before it,
+    waiting for the same decision. Prefixes ending in dice or a secret choice offer nothing."""
+    from controller.rules import Decide
+    from controller.table import DECIDE, TableFlow
+    from controller.tablelog import replay
+
+    full = TableLog.load(Path(__file__).parent / "fixtures" / "logs" / f"{game}.json")
+    offered = 0
+    for k in range(1, len(full.inputs) + 1):
+        log = TableLog(full.game, full.players, full.options, list(full.inputs[:k]))
+        before = replay(TableLog(full.game, full.players, full.options, list(full.inputs[:k - 1])))
+        flow = TableFlow(replay(log), log, clock=lambda: 0.0)
+        flow.offer_take_back(k)
+        exp = before.expects()
+        open_choice = full.inputs[k - 1]["type"] != "dice" and isinstance(exp, Decide) and not exp.secret
+        assert (flow.take_back_offered is not None) == open_choice, k
+        if open_choice:
+            offered += 1
+            flow.on_button(type("P", (), {"kind": "press", "name": "BACK"})())
+            flow.on_button(type("P", (), {"kind": "press", "name": "BACK"})())
+            assert flow.log.inputs == full.inputs[:k - 1] and flow.phase == DECIDE, k
+            assert flow.state.sheet().to_json() == before.sheet().to_json(), k
+    assert offered >= 8
