@@ -12,6 +12,7 @@ from . import theme
 from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .labels import distinct_cuts
+from .prompt_fit import prompt_fit
 from .sheet import draw_sheet
 from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
 
@@ -76,9 +77,12 @@ def _prompt_need(prompt: PromptView | None, width: int, s: float) -> int:
 def _prompt_metrics(s: float) -> tuple[int, int, int, int, int, int]:
     """The prompt panel's padding, text size and line step, hint size and line step, menu row
     height: one place for `_prompt`, which draws with them, and `_prompt_need`, which measures."""
-    big = int(36 * s)
+    # (the sizes `text` draws at: at 320x240 the question was wrapped and stepped for 18 px type
+    # drawn at 20, and the menu's 20 px labels stepped by 17 px rows)
+    big = theme.legible(36, s)
     hint_size = theme.legible(26, s)
-    return int(12 * s), big, int(big * 0.95), hint_size, int(hint_size * 1.12), int(34 * s)
+    row_h = max(int(34 * s), int(theme.min_text(s) * 1.1))
+    return int(12 * s), big, int(big * 0.95), hint_size, int(hint_size * 1.12), row_h
 
 
 def tray_rect(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:
@@ -378,17 +382,31 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         return
     pad, big, text_step, hint_size, hint_step, line_h = _prompt_metrics(s)
     x, y, width = rect.x + pad, rect.y + pad, rect.width - 2 * pad
-    last = pygame.Rect(x, y, width, 0)
-    for line in wrap(prompt.text, big, width, bold=True)[:3]:
-        last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
-        y += text_step
     # (the hints and "more below" were 17 and 14 px at 800x480, the hint's overflow shrunk further:
     # not readable from the table; now at the legible minimum, on as many lines as they take: the
     # menu scrolls in the rows left)
     more_size = theme.min_text(s)
-    hints = _hint_lines(prompt.hint, hint_size, width)
-    hint_h = hint_step * len(hints)
     more_w = theme.font(more_size).size("more below")[0] + int(16 * s)
+    questions = wrap(prompt.text, big, width, bold=True)[:3]
+    hints = _hint_lines(prompt.hint, hint_size, width)
+
+    def need(t: int, h: int, marked: bool) -> int:
+        # ("more above" and "more below" at the ends of the question's and the hint's last lines, when
+        # those are whole and leave room; lines of their own, else)
+        inline = (0 < t == len(questions) and theme.font(big, True).size(questions[-1])[0] + more_w <= width
+                  and 0 < h == len(hints) and theme.font(hint_size).size(hints[-1])[0] + more_w <= width)
+        more_h = int(more_size * 1.1) if marked else 0
+        return t * text_step + h * hint_step + _menu_least(prompt, line_h, int(6 * s), more_h, inline)
+
+    n_text, n_hint, marked = prompt_fit(len(questions), len(hints), rect.height - 2 * pad, need)
+    # what does not fit goes on the last line kept, cut there with "...": the player sees there is more
+    questions = questions[:n_text - 1] + [" ".join(questions[n_text - 1:])] if n_text else []
+    hints = hints[:n_hint - 1] + [" · ".join(hints[n_hint - 1:])] if n_hint else []
+    last = pygame.Rect(x, y, width, 0)
+    for line in questions:
+        last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
+        y += text_step
+    hint_h = hint_step * len(hints)
     # "more above"/"more below" go at the end of the prompt's last line and of the hint's last
     # line when those leave room: lines of their own cost a menu row under a banner
     above_inline = last.width + more_w <= width
@@ -397,11 +415,11 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         y += int(6 * s)
         # ("more below" has a line of its own: over the last row it hid that row's points)
         fits = (rect.bottom - pad - hint_h - y) // line_h >= len(prompt.options)
-        more_h = 0 if fits or below_inline else int(more_size * 1.05)
+        more_h = 0 if fits or below_inline or not marked else int(more_size * 1.05)
         room = max(1, (rect.bottom - pad - hint_h - more_h - y) // line_h)
         sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
         start = max(0, min(sel - room // 2, len(prompt.options) - room))
-        if start > 0:
+        if start > 0 and (marked or above_inline):
             # (a line of its own under the prompt: drawn in the panel's corner it ran into the
             # prompt's text on a small screen)
             if above_inline:
@@ -426,7 +444,7 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                 text(surface, str(opt.points), (x + width - 4, y + line_h // 2), size, pc, bold=True,
                      anchor="midright")
             y += line_h
-        if start + room < len(prompt.options):
+        if start + room < len(prompt.options) and (marked or below_inline):
             if below_inline:
                 text(surface, "more below", (rect.right - pad, rect.bottom - pad), more_size, theme.MUTED,
                      anchor="bottomright")
@@ -436,6 +454,15 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     for i, line in enumerate(hints):
         text(surface, line, (x, rect.bottom - pad - hint_h + int(2 * s) + i * hint_step), hint_size, theme.MUTED,
              max_width=width)
+
+
+def _menu_least(prompt: PromptView, row_h: int, gap: int, more_h: int, more_inline: bool) -> int:
+    """The least height the menu takes: its cursor's row, and "more above" and "more below" on
+    lines of their own when it may have rows not shown and they find no room at the ends of the
+    question's and the hint's last lines (`more_inline`)."""
+    if not prompt.options:
+        return 0
+    return gap + row_h + (2 * more_h if len(prompt.options) > 1 and not more_inline else 0)
 
 
 def _hint_lines(hint: str, size: int, width: int) -> list[str]:
