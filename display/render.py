@@ -11,6 +11,7 @@ import pygame
 from . import theme
 from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
+from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
 from .prompt_fit import prompt_fit
 from .sheet import draw_sheet
@@ -525,32 +526,51 @@ def _final_columns(body: pygame.Rect, s: float) -> tuple[pygame.Rect, pygame.Rec
 def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
     left, right = _final_columns(body, s)
     panel(surface, left)
-    y = left.y + int(16 * s)
-    if view.message:
-        # at the top of the standings' own panel, above them: laid over the screen, "Game
-        # abandoned. The log keeps every move." hid the first standing and the sheet's header
-        pad = int(10 * s)
-        y = left.y + pad + _banner(surface, view.message, pygame.Rect(left.x + pad, left.y + pad,
-                                                                       left.width - 2 * pad, left.height), s)
+    pad = int(10 * s)
     # names the font draws alike ("??") told apart by the seat numbers of the sheet's header
     seated = list((view.sheet or {}).get("players") or [])
     names = [st.name for st in view.standings]
     seats = [seated.index(n) + 1 if n in seated else i + 1 for i, n in enumerate(names)]
     whole = distinct_cuts(names, theme.font(theme.min_text(s), True), 10 ** 6, seats)
-    winners = [label for st, label in zip(view.standings, whole) if st.winner]
-    if winners:
-        head = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
-        for line in wrap(head, int(56 * s), left.width - int(32 * s), bold=True)[:2]:
-            text(surface, line, (left.x + int(16 * s), y), int(56 * s), theme.WINNER, bold=True,
-                 max_width=left.width - int(32 * s))
-            y += int(60 * s)
-    y += int(10 * s)
+    winners = [(label, seat) for st, label, seat in zip(view.standings, whole, seats) if st.winner]
     # what the buttons do now (a new game; undo the last choice), at the panel's foot
     hint_size = theme.legible(28, s)
+    hint_step = int(hint_size * 1.2)
     hints = view.prompt.hint.split(" · ") if view.prompt and view.prompt.hint else []
-    foot = left.bottom - int(14 * s) - len(hints) * int(hint_size * 1.2)
+    head_width = left.width - int(32 * s)
+    message = view.message
+
+    def heading(fit: FinalFit) -> tuple[int, list[str], int]:
+        size, lines = winners_heading(winners, theme.min_text(s) if fit.small_heading else int(56 * s),
+                                      theme.min_text(s), head_width)
+        return size, lines, int(60 * s) if size == int(56 * s) else int(size * 1.1)
+
+    def need(fit: FinalFit) -> int:
+        top = pad + _banner_layout(message, left.width - 2 * pad, s)[2] if message and fit.message_here else int(16 * s)
+        _, lines, step = heading(fit)
+        return (top + len(lines) * step + int(10 * s) + len(view.standings) * _least_row(s) + int(10 * s)
+                + int(14 * s) + fit.hints * hint_step)
+
+    fit = final_fit(len(hints), message is not None, left.height, need)
+    y = left.y + int(16 * s)
+    if message and fit.message_here:
+        # at the top of the standings' own panel, above them: laid over the screen, "Game
+        # abandoned. The log keeps every move." hid the first standing and the sheet's header
+        y = left.y + pad + _banner(surface, message, pygame.Rect(left.x + pad, left.y + pad,
+                                                                  left.width - 2 * pad, left.height), s)
+    elif message and not view.help:
+        # (over the HINT card it would hide the card's top: it is back when the card is closed)
+        used = _banner(surface, message, right, s)
+        right = pygame.Rect(right.x, right.y + used, right.width, right.height - used)
+    head_size, head, head_step = heading(fit)
+    for line in head:
+        text(surface, line, (left.x + int(16 * s), y), head_size, theme.WINNER, bold=True, max_width=head_width)
+        y += head_step
+    y += int(10 * s)
+    hints = hints[:fit.hints]
+    foot = left.bottom - int(14 * s) - len(hints) * hint_step
     for i, hint in enumerate(hints):
-        text(surface, hint, (left.x + int(20 * s), foot + i * int(hint_size * 1.2)), hint_size,
+        text(surface, hint, (left.x + int(20 * s), foot + i * hint_step), hint_size,
              theme.ACCENT if i == 0 else theme.MUTED, max_width=left.width - int(40 * s))
     room = max(1, len(view.standings))
     line_h = min(int(64 * s), (foot - y - int(10 * s)) // room)
@@ -569,6 +589,28 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         text(surface, str(st.score), (left.right - int(20 * s), y), size, colour, bold=True, anchor="topright")
         y += line_h
     _sheet_or_help(surface, view, right, s)
+
+
+def _least_row(s: float) -> int:
+    """The least step between two standings: the least legible type's line, and a px."""
+    return theme.font(theme.min_text(s), True).get_linesize() + 1
+
+
+def winners_heading(winners: list[tuple[str, int]], size: int, least: int, width: int) -> tuple[int, list[str]]:
+    """"Winner: Ann" (each winner's name and seat) wrapped to `width` at `size`, and that size,
+    on two lines at most. Tied winners whose names take more are all on the second line, cut
+    apart, at the least legible size `least`: wrapped on three lines at 320x240, "Winners:
+    Maximilian, Bartholomew" was drawn without its third, the second winner left off."""
+    if not winners:
+        return size, []
+    word = "Winner:" if len(winners) == 1 else "Winners:"
+    lines = wrap(f"{word} " + ", ".join(label for label, _ in winners), size, width, bold=True)
+    if len(lines) <= 2:
+        return size, lines
+    font = theme.font(least, True)
+    each = (width - font.size(", ")[0] * (len(winners) - 1)) // len(winners)
+    return least, [word, ", ".join(distinct_cuts([label for label, _ in winners], font, max(1, each),
+                                                 [seat for _, seat in winners]))]
 
 
 def _under_banner(body: pygame.Rect, message: MessageView, s: float) -> pygame.Rect:

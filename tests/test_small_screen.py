@@ -73,3 +73,58 @@ def test_the_prompt_panels_lines_never_lie_over_each_other(game, banner, monkeyp
         assert seen[0][0][:3] == view.prompt.text[:3]                        # the question's first line
         cursor = [o.label for o in view.prompt.options if o.selected]
         assert all(any(label.startswith(c[:4]) for label, _ in seen) for c in cursor)
+
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal"]
+FINAL_HINT = "OK: a new game · hold OK: play again (Ann, Bob) · BACK twice: undo the last choice"
+
+
+def final_view(standings, message: str = "") -> TableView:
+    from display.view import PromptView
+
+    return TableView("final", "Classic: final standings", "Game over", standings=tuple(standings),
+                     sheet={"players": [st.name for st in standings], "tables": []},
+                     prompt=PromptView("", "", hint=FINAL_HINT),
+                     message=MessageView(message, "info") if message else None)
+
+
+@pytest.mark.parametrize("players", [2, 5, 6, 8])
+@pytest.mark.parametrize("message", ["", "Tie-break: sudden-death rounds between Ann and Bob"])
+def test_the_final_standings_never_lie_over_each_other(players, message, monkeypatch):
+    """At 320x240 a tie-break message over five or more standings left them 8 px apart, each
+    drawn over the next and under the buttons' hint. Each standing has its own line now; the
+    message goes above the sheet when the standings' panel has no room for it, and is drawn
+    whole; "OK: a new game" stays."""
+    from display.view import Standing
+
+    standings = [Standing(NAMES[i], 300 - 10 * i, i + 1, i == 0) for i in range(players)]
+    seen = texts_drawn(monkeypatch, render_module)
+    render_module.render(pygame.Surface(SMALL), final_view(standings, message))
+    assert not overlaps(seen), overlaps(seen)
+    drawn = [line for line, _ in seen]
+    assert all(f"{st.place}. {st.name}" in drawn and str(st.score) in drawn for st in standings)
+    assert "OK: a new game" in drawn
+    if message:
+        assert " ".join(line for line in drawn if line not in {f"{st.place}. {st.name}" for st in standings}
+                        ).count("between Ann and Bob") == 1
+        assert all(r.bottom <= SMALL[1] for _, r in seen)
+
+
+@pytest.mark.parametrize("winners", [("Ann", "Bob"), ("Maximilian", "Bartholomew"),
+                                     ("Maximilian-Alexander", "Maximilian-Alexandra", "Christopher")])
+def test_every_tied_winner_is_named_in_the_heading(winners, monkeypatch):
+    """At 320x240 "Winners: Maximilian, Bartholomew" wrapped on three lines and was drawn on two:
+    "Winners:" over "Maximilian,", the second winner left off. Names that do not fit two lines
+    are cut apart on the second, every winner named."""
+    from display.view import Standing
+
+    standings = [Standing(name, 30, 1, True) for name in winners] + [Standing("Cy", 20, len(winners) + 1)]
+    seen = texts_drawn(monkeypatch, render_module)
+    render_module.render(pygame.Surface(SMALL), final_view(standings))
+    heading = " ".join(line for line, r in seen if r.top > 30 and not line[0].isdigit()       # (not the title)
+                       and not line.startswith(("OK", "hold", "BACK")))
+    assert heading.startswith("Winners: ")
+    named = heading.removeprefix("Winners: ").split(", ")
+    assert len(named) == len(winners) and len(set(named)) == len(winners), heading
+    assert all(label[0] == name[0] and label != "..." for label, name in zip(named, winners)), heading
+    assert not overlaps(seen)
