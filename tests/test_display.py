@@ -866,6 +866,26 @@ def test_objective_cards_cells_of_5_players_fit_at_800x480_in_their_short_forms(
     assert {"chosen", "lost", "to Eve"} <= drawn and "captured by Eve" not in drawn
 
 
+def test_objective_cards_in_hand_cells_of_5_players_stand_apart_at_800x480(tray_image, monkeypatch):
+    """With 5 players at 800x480 "in hand" fitted its ~57 px column with 4 px to spare, its text
+    two word spaces from the next column's: a row read "in hand in hand in hand". The game gives
+    it a short form ("hand"), so the sheet keeps it whole only with room to spare: three word
+    spaces or more from its neighbours."""
+    from display import theme
+    from display.render import render
+
+    views = _game_views("objective-cards", tray_image, [0.1, 0.5, 0.9], most=5)
+    fitted = _fitted_cells(monkeypatch)
+    for view in views:
+        render(pygame.Surface((800, 480)), view)
+    space = theme.font(20).size(" ")[0]
+    in_hand = [(width, k, lines) for s, width, k, lines in fitted if s.startswith("in hand") and ":" not in s]
+    assert in_hand
+    for width, k, lines in in_hand:
+        drawn = max(theme.font(k).size(line)[0] for line in lines)
+        assert drawn <= width and width + 4 - drawn >= 3 * space, (lines, width, drawn)
+
+
 @pytest.mark.parametrize("players", [5, 6])
 def test_thirteens_points_to_go_are_whole_and_apart_from_their_neighbours_at_800x480(players, tray_image,
                                                                                      monkeypatch):

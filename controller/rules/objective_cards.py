@@ -360,7 +360,10 @@ class ObjectiveCards(GameState):
                 parts.append((f"in hand{' ×2' if hand == 2 else ''}: +{POINTS[key]} now",) * 2)
                 kind, value = "preview", POINTS[key]
             else:
-                parts.append((f"in hand{' ×2' if hand == 2 else ''}",) * 2)
+                # ("hand" in a narrow column: 5 players' "in hand" cells at 800x480 were a word
+                # space apart, read across the row as "in hand in hand in hand")
+                twice = ' ×2' if hand == 2 else ''
+                parts.append((f"in hand{twice}", f"hand{twice}"))
                 kind = kind if parts[:-1] else "hand"
         return _words_cell(parts, value, kind, highlight)
 
