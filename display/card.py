@@ -132,7 +132,19 @@ def draw_card(surface: pygame.Surface, help: HelpView, rect: pygame.Rect, s: flo
     _draw_lines(surface, layout.pages[page], layout.size, frame)
     foot = help.next_foot if page < count - 1 and help.next_foot else help.foot
     if foot:
-        text(surface, foot, (frame.x, frame.foot_y), frame.foot_size, theme.MUTED, max_width=frame.width)
+        text(surface, foot_parts(foot, frame.foot_size, frame.width), (frame.x, frame.foot_y), frame.foot_size,
+             theme.MUTED, max_width=frame.width)
+
+
+def foot_parts(foot: str, size: int, width: int) -> str:
+    """The foot's first " · " parts that fit `width` at `size` whole (at least the first, which
+    says how to turn or close the card): at 320x240 it was cut mid-word, "HINT: next page · the
+    other buttons work as..."; on lines of their own the parts took a page's room for three
+    lines, Classic's card 7 pages to 9."""
+    parts = foot.split(" · ")
+    f = theme.font(size)
+    kept = next(n for n in range(len(parts), 0, -1) if n == 1 or f.size(" · ".join(parts[:n]))[0] <= width)
+    return " · ".join(parts[:kept])
 
 
 def _draw_lines(surface: pygame.Surface, lines: tuple[CardLine, ...], size: int, frame: CardFrame) -> None:

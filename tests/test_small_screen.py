@@ -10,6 +10,7 @@ import pytest
 from controller.bench_table import late_game
 from controller.table import DECIDE
 from display import render as render_module
+from display import theme
 from display.view import MessageView, TableView
 
 SMALL = (320, 240)
@@ -128,3 +129,35 @@ def test_every_tied_winner_is_named_in_the_heading(winners, monkeypatch):
     assert len(named) == len(winners) and len(set(named)) == len(winners), heading
     assert all(label[0] == name[0] and label != "..." for label, name in zip(named, winners)), heading
     assert not overlaps(seen)
+
+
+@pytest.mark.parametrize("key", ["HINT", "OK"])
+@pytest.mark.parametrize("mode", ["play", "final", "setup"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_how_to_play_cards_foot_is_never_cut_mid_word(game, mode, key, monkeypatch):
+    """At 320x240 the card's foot was cut: "HINT: next page · the other buttons work as...". It
+    keeps its first parts that fit whole (how to turn or close the card), on every page."""
+    from controller.help_card import help_card
+    from controller.rules import GAMES as RULES
+    from display import card as card_module
+    from display.render import help_pages
+
+    first = help_card(RULES[game], key=key)
+    pages = help_pages(first, mode, SMALL)
+    assert pages > 1                                       # both feet: "next page" and "close"
+    feet = []
+    real = card_module.text
+    for page in range(pages):
+        seen = []
+        monkeypatch.setattr(card_module, "text", lambda surface, s, pos, size, *a, **kw: (
+            seen.append((s, size, kw.get("max_width"))), real(surface, s, pos, size, *a, **kw))[1])
+        render_module.render(pygame.Surface(SMALL), TableView(mode, "Thirteen",
+                                                              help=help_card(RULES[game], page=page, key=key)))
+        monkeypatch.undo()
+        feet.append(seen[-1])
+    assert all(foot.startswith(f"{key}: next page") for foot, *_ in feet[:-1])
+    assert feet[-1][0].startswith(f"{key} again")
+    assert not [foot for foot, size, width in feet if theme.font(size).size(foot)[0] > width], set(feet)
+    feet = [foot for foot, *_ in feet]
+    assert all(set(foot.split(" · ")) <= set(first.foot.split(" · ")) | set(first.next_foot.split(" · "))
+               for foot in feet)
