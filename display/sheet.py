@@ -112,12 +112,14 @@ def footer_size(sheet: dict[str, Any], inner: pygame.Rect, s: float) -> int:
     return max(theme.min_text(s), int(26 * s))
 
 
-def footer_line(sheet: dict[str, Any], hidden: list[dict[str, Any]], names: list[str] | None = None) -> str:
+def footer_line(sheet: dict[str, Any], hidden: list[dict[str, Any]], names: list[str] | None = None,
+                word: str = "Totals: ") -> str:
     """What the footer says of the tables left off: every player's total when the totals table
-    is among them (`names`: the players' as drawn, cut), else the titles of those left off."""
+    is among them (`names`: the players' as drawn, cut; after `word`), else the titles of those
+    left off."""
     players, totals = sheet.get("players", []), sheet.get("totals", [])
     if footer_has_totals(sheet, hidden):
-        return "Totals: " + " · ".join(f"{p} {t}" for p, t in zip(names or players, totals))
+        return word + " · ".join(f"{p} {t}" for p, t in zip(names or players, totals))
     return "Not shown: " + " · ".join(t.get("title", "") for t in hidden if t.get("title"))
 
 
@@ -131,16 +133,29 @@ def footer_lines(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int
     """The footer in lines that fit `width` at `size`, broken between its " · " parts; two at most
     (the second cut when drawn: School's totals of 6 players lost the last one on one line).
     Totals that do not fit two lines have the players' names cut (kept apart) until they do:
-    six long names cut the last player's total off ("... Christopher-Robin...")."""
+    six long names cut the last player's total off ("... Christopher-Robin..."). Where even
+    names cut to their seat numbers ("#3") do not fit (six players at 320x240), the word
+    "Totals:" is left off as well: the second line was cut, "C... 1...", two totals lost."""
     f = theme.font(size)
     lines = _footer_split(footer_line(sheet, hidden), f, width)
     if footer_has_totals(sheet, hidden):
-        room = width // 2
-        while room > f.size("M...")[0] and (len(lines) > 2 or f.size(lines[-1])[0] > width):
-            names = distinct_cuts(sheet.get("players", []), f, room)
-            lines = _footer_split(footer_line(sheet, hidden, names), f, width)
-            room = room * 4 // 5
+        # (down to the seat numbers, "#3": at "M..." the loop stopped short of them; never to a bare
+        # "3", which read "3 105" as 3,105)
+        least = f.size(f"#{len(sheet.get('players', []))}")[0]
+        for word in ("Totals: ", ""):
+            room = width // 2
+            while room >= least and not _fit_lines(lines, f, width):
+                names = distinct_cuts(sheet.get("players", []), f, room)
+                lines = _footer_split(footer_line(sheet, hidden, names, word), f, width)
+                room = room * 4 // 5 if room > f.size("M...")[0] else room - 1
+            if _fit_lines(lines, f, width):
+                break
     return lines[:1] + [" · ".join(lines[1:])] if len(lines) > 2 else lines
+
+
+def _fit_lines(lines: list[str], f: pygame.font.Font, width: int) -> bool:
+    """Whether the footer's lines are two at most, the last within `width`."""
+    return len(lines) <= 2 and f.size(lines[-1])[0] <= width
 
 
 def _footer_split(line: str, f: pygame.font.Font, width: int) -> list[str]:

@@ -161,3 +161,37 @@ def test_the_how_to_play_cards_foot_is_never_cut_mid_word(game, mode, key, monke
     feet = [foot for foot, *_ in feet]
     assert all(set(foot.split(" · ")) <= set(first.foot.split(" · ")) | set(first.next_foot.split(" · "))
                for foot in feet)
+
+
+LONG = ["Maximilian-Alexander", "Maximilian-Alexandra", "Anne-Charlotte Dupont", "Bartholomew",
+        "Christopher-Robin", "Jean-Baptiste"]
+
+
+@pytest.mark.parametrize("game, moves", [("school", 60), ("poknroll", 60), ("poknroll", 200)])
+def test_the_totals_footer_of_six_long_names_names_every_total(game, moves, monkeypatch):
+    """At 320x240 School's totals footer of six long names was cut on its second line ("A...
+    105 · B... 158 · C... 1..."): two players' totals lost. Every total is drawn, whole, each
+    after its player's label (the names cut to their seat numbers where they must be)."""
+    import random
+
+    from controller.autoplay import AutoPlayer
+    from controller.rules import new_game
+    from controller.runner import VirtualClock
+    from controller.table import TableFlow
+    from controller.tablelog import TableLog
+    from display import sheet as sheet_module
+
+    state, bot = new_game(game, LONG), AutoPlayer(random.Random(3))
+    for _ in range(moves):
+        state = state.apply(bot.next_input(state))
+    view = TableFlow(state, TableLog(game, LONG), clock=VirtualClock()).view(None)
+    calls = []
+    real = sheet_module.text
+    monkeypatch.setattr(sheet_module, "text", lambda surface, s, pos, size, *a, **kw: (
+        calls.append((s, size, kw.get("max_width"))), real(surface, s, pos, size, *a, **kw))[1])
+    render_module.render(pygame.Surface(SMALL), view)
+    footer = [(s, size, width) for s, size, width in calls if s == calls[-1][0] or s == calls[-2][0]][-2:]
+    assert all(theme.font(size).size(s)[0] <= width for s, size, width in footer), footer
+    parts = " · ".join(s for s, *_ in footer).removeprefix("Totals: ").split(" · ")
+    assert [p.rsplit(" ", 1)[1] for p in parts] == [str(t) for t in view.sheet["totals"]], parts
+    assert len({p.rsplit(" ", 1)[0] for p in parts}) == 6
