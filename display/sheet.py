@@ -200,6 +200,18 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     label_font = theme.font(size)
     label_w = max([label_font.size(r.get("label", ""))[0] for r in rows] + [0]) + int(12 * s)
     label_w = min(label_w, int(rect.width * 0.42))
+    # (only where a column would not hold even a digit: elsewhere a cell too wide for one line
+    # goes on two, or in its short form, and every player keeps a column)
+    digit = theme.font(theme.min_text(s), True).size("8")[0] + 6
+    if len(columns) * digit > rect.width - label_w:
+        shown = column_window(len(columns), active, (rect.width - label_w) // least_column(rows, theme.min_text(s)))
+        columns = [columns[i] for i in shown]
+        rows = [{**row, "cells": [cell for i, cell in enumerate(row.get("cells", [])) if i in shown]} for row in rows]
+        active = active - shown.start if active in shown else None
+        # which of the columns these are, in the header's corner: the others are not lost
+        seen = f"{shown.start + 1}-{shown.stop}" if len(shown) > 1 else f"{shown.start + 1}"
+        text(surface, f"{seen} of {len(table['columns'])}", (rect.x + 4, y + row_h // 2), theme.min_text(s),
+             theme.MUTED, anchor="midleft", max_width=label_w - 6)
     ncol = max(len(columns), 1)
     col_w = (rect.width - label_w) // ncol
     # header: the players' names, cut (at the least size `text` shrinks them to) so that they stay apart
@@ -264,6 +276,27 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         y += row_h
         if y > rect.bottom:
             break
+
+
+def least_column(rows: list[dict[str, Any]], least: int) -> int:
+    """The width a column needs for its cells' shortest forms on one line at `least` (bold: the
+    widest), a digit at the least: narrower, a cell is drawn as a cut mark."""
+    font = theme.font(least, True)
+    widest = max((min(font.size(form)[0] for form in (cell["text"], *cell.get("short", ())))
+                  for row in rows for cell in row.get("cells", []) if cell.get("text")), default=0)
+    return max(widest, font.size("8")[0]) + 6
+
+
+def column_window(count: int, active: int | None, room: int) -> range:
+    """The columns drawn of `count` when only `room` of them hold their cells: the acting
+    player's and its neighbours, the next players first (the first ones when no one acts).
+    Eight players' columns of Classic at 320x240 were 12 px wide, too narrow for a digit: each
+    cell was drawn as a cut mark. The header's seat numbers say whose columns they are."""
+    room = max(1, room)
+    if count <= room:
+        return range(count)
+    start = min(max(0, (active or 0) - (room - 1) // 2), count - room)
+    return range(start, start + room)
 
 
 @lru_cache(maxsize=1024)

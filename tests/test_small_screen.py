@@ -195,3 +195,32 @@ def test_the_totals_footer_of_six_long_names_names_every_total(game, moves, monk
     parts = " · ".join(s for s, *_ in footer).removeprefix("Totals: ").split(" · ")
     assert [p.rsplit(" ", 1)[1] for p in parts] == [str(t) for t in view.sheet["totals"]], parts
     assert len({p.rsplit(" ", 1)[0] for p in parts}) == 6
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.6, 0.9])
+def test_classic_of_8_players_shows_the_acting_players_column_whole(fraction, monkeypatch):
+    """Eight players' columns of Classic at 320x240 were 12 px wide, too narrow even for a digit:
+    every hand was drawn as a cut mark. The sheet shows the columns that hold their hands, the
+    acting player's among them, and says which they are ("7-8 of 8")."""
+    from display import sheet as sheet_module
+
+    flow, rest = late_game("classic", fraction, most=8)
+    while flow.phase != DECIDE and rest:
+        flow.state = flow.state.apply(rest.pop(0))
+        flow._enter_phase()
+    view = flow.view(None)
+    table = view.sheet["tables"][0]
+    assert len(table["columns"]) == 8
+    fitted = []
+    real = sheet_module.cell_lines
+    monkeypatch.setattr(sheet_module, "cell_lines", lambda c, size, bold, width, *a: (
+        fitted.append((c, width, real(c, size, bold, width, *a))), fitted[-1][2])[1])
+    seen = texts_drawn(monkeypatch, sheet_module)
+    render_module.render(pygame.Surface(SMALL), view)
+    assert fitted
+    cut = [(c, lines) for c, width, (k, lines) in fitted if any(theme.font(k).size(ln)[0] > width for ln in lines)]
+    assert not cut, cut
+    drawn = [line for line, _ in seen]
+    acting = table["columns"][table["active_column"]]
+    assert acting in drawn
+    assert any(line.endswith(" of 8") for line in drawn)
