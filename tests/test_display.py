@@ -1188,16 +1188,12 @@ def test_a_roomy_tray_keeps_the_held_word(layout, monkeypatch):
         assert held is None or held.width >= word[0]
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_on_a_tray_squeezed_by_a_banner_over_a_menu_no_held_mark_hides_a_face_tag(size, monkeypatch):
-    """A 3-line banner over a six-option menu leaves ~10 px dice at 800x480: the HELD words
-    covered the dice, their discs and the next die's values. Held marks now keep off every other
-    die's face tag, each on its own die."""
+def _squeezed_tray_drawn(marks, size, monkeypatch):
+    """The dice's boxes and what `render.tray_marks` placed for `marks`, on a tray squeezed by a
+    3-line warning banner over a six-option menu (~10 px dice at 800x480)."""
     from display import render as render_module
-    from display.view import DieMark, OptionView, PromptView, TrayView
+    from display.view import OptionView, PromptView, TrayView
 
-    marks = tuple(DieMark((130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2)), "3J6K1"[i],
-                          held=i in (0, 1, 3), position=i + 1) for i in range(5))
     seen = []
     real = render_module.tray_marks
     monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
@@ -1209,6 +1205,19 @@ def test_on_a_tray_squeezed_by_a_banner_over_a_menu_no_held_mark_hides_a_face_ta
                                          "button to go on playing this round with the dice as they lie.", "warning"))
     render_module.render(pygame.Surface(size), view)
     (boxes, drawn), = seen
+    return boxes, drawn
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_on_a_tray_squeezed_by_a_banner_over_a_menu_no_held_mark_hides_a_face_tag(size, monkeypatch):
+    """A 3-line banner over a six-option menu leaves ~10 px dice at 800x480: the HELD words
+    covered the dice, their discs and the next die's values. Held marks now keep off every other
+    die's face tag, each on its own die."""
+    from display.view import DieMark
+
+    marks = tuple(DieMark((130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2)), "3J6K1"[i],
+                          held=i in (0, 1, 3), position=i + 1) for i in range(5))
+    boxes, drawn = _squeezed_tray_drawn(marks, size, monkeypatch)
     tags = [tag_rect.inflate(8, 2) for _, tag_rect, _, _ in drawn]
     for i, (mark, (*_, held)) in enumerate(zip(marks, drawn)):
         assert (held is not None) == mark.held
@@ -1244,7 +1253,7 @@ def test_on_a_squeezed_tray_no_held_mark_covers_a_neighbouring_die(layout, held_
     held mark; a die too small even for the H is its own mark (`HeldDie`: filled, drawn under
     the tags and discs, its tag ringed), and the letter, where it stays, covers no tag or disc."""
     from display import render as render_module
-    from display.view import DieMark, OptionView, PromptView, TrayView
+    from display.view import DieMark
 
     def box(i):
         if layout == "column":
@@ -1254,17 +1263,7 @@ def test_on_a_squeezed_tray_no_held_mark_covers_a_neighbouring_die(layout, held_
         return (130 + 60 * i, 200 + 12 * (i % 2), 180 + 60 * i, 250 + 12 * (i % 2))
 
     marks = tuple(DieMark(box(i), "3J6K1"[i], held=i in held_dice, position=i + 1) for i in range(5))
-    seen = []
-    real = render_module.tray_marks
-    monkeypatch.setattr(render_module, "tray_marks", lambda tray, boxes, *a: (
-        seen.append((boxes, real(tray, boxes, *a))), seen[-1][1])[1])
-    view = TableView("play", "Thirteen", tray=TrayView(np.zeros((480, 640, 3), np.uint8), marks, caption="Dice"),
-                     prompt=PromptView("Ann", "Ann: choose a category, or hold dice and throw again",
-                                       tuple(OptionView(f"Option {k}", k) for k in range(6)), "HOLD 1-5 keep · OK"),
-                     message=MessageView("Press ABANDON again within 5 seconds to abandon the whole game, or any other "
-                                         "button to go on playing this round with the dice as they lie.", "warning"))
-    render_module.render(pygame.Surface(size), view)
-    (boxes, drawn), = seen
+    boxes, drawn = _squeezed_tray_drawn(marks, size, monkeypatch)
     if size == (800, 480):
         assert max(b.width for b in boxes) <= 12                                 # the squeezed tray
     tags = [tag_rect.inflate(8, 2) for _, tag_rect, _, _ in drawn]

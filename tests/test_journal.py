@@ -155,17 +155,7 @@ def test_an_unexpected_error_while_resuming_does_not_stop_the_table(tmp_path, mo
 def test_damage_after_a_finished_game_goes_to_the_menu_and_says_so(tmp_path):
     """A game over, then a line: the game cannot go on; it is kept aside, the menu says where."""
     five = json.dumps({"type": "dice", "player": 0, "values": [6, 6, 6, 6, 6]}).encode()
-    from controller.rules import new_game
-
-    state = new_game("thirteen", ["Ann"], {})
-    lines = [HEADER]
-    while not state.is_over:
-        exp = state.expects()
-        data = ({"type": "dice", "player": 0, "values": [6] * exp.count} if hasattr(exp, "count")
-                else {"type": "choose", "player": 0, "option": exp.options[0].key})
-        state = state.apply(data)
-        lines.append(json.dumps(data).encode())
-    write(tmp_path / "current.jsonl", *lines, five)
+    write(tmp_path / "current.jsonl", *finished_thirteen(), five)
     app = table(tmp_path)
     [kept] = (tmp_path / "games").iterdir()
     assert app.flow is None and kept.name.endswith("-damaged.jsonl")
