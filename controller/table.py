@@ -554,9 +554,11 @@ class TableFlow:
         new = multiset_minus(values, exp.held)
         self.pending = None
         self._amending = None
-        before = self.state
+        before, inputs = self.state, len(self.log.inputs) + 1
         if self._apply(dice_input(exp.player, new)):
-            self._last_read = AppliedReading(before, len(self.log.inputs), tuple(values), tuple(boxes))
+            # (counted before the table's own draw that may follow at once: dice drawn after them
+            # end the offer, or a long OK took back the draw and drew again, a second chance)
+            self._last_read = AppliedReading(before, inputs, tuple(values), tuple(boxes))
             self.tray_values, self.tray_boxes = list(values), list(boxes)
             self.played = list(zip(values, boxes))
             if isinstance(self.expect, Decide):

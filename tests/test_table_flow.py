@@ -335,6 +335,28 @@ def test_dice_the_players_leave_to_the_table_are_drawn_by_it_and_journaled(tmp_p
     assert replay(log).snapshot() == flow.state.snapshot()       # resume replays the same draw
 
 
+
+def test_a_long_ok_after_the_last_cup_does_not_take_back_the_table_s_draw(tmp_path):
+    """The last cup read, the table drew the imaginary cup at once. A long OK offered to correct
+    that cup took back the draw instead (the last input), drew the imaginary cup again (a second
+    chance at it) and journaled the cup twice: a journal no resume could replay to the end."""
+    import random
+
+    from controller.journal import recover
+
+    game, players, options = "poknroll", ["Ann", "Bob", "Cy"], {"imaginary_dice_source": "engine_rng"}
+    flow, clock = make(game, players, options, tmp_path=tmp_path)
+    flow.rng = random.Random(7)
+    play_steps(flow, clock, [5, 5, 2], "CONTINUE", "CONTINUE", "ABANDON", [6, 6], [2], "CONTINUE", "CONTINUE",
+               [1], [3, 1], [4, 6])
+    drawn = flow.log.inputs[-1]
+    assert drawn["player"] is None
+    assert flow.correction_offered is None and "correct" not in flow.view().prompt.hint
+    flow.on_button(Press("OK", "hold"))           # enters the next hand's white dice, nothing else
+    flow.on_button(Press("OK", "hold"))
+    found = recover(tmp_path / "journal.jsonl")
+    assert found.damage is None and found.log.inputs[11] == drawn and found.log.inputs == flow.log.inputs
+
 def test_the_imaginary_cup_on_the_table_is_read_by_the_camera():
     game, players = "poknroll", ["Ann", "Bob", "Cy"]
     flow, clock = make(game=game, players=players)
