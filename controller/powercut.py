@@ -342,7 +342,7 @@ class Cutter:
         self.outcome.resumed.append(said)
         want = f"after a restart ({len(moves)} moves replayed)." if said.startswith("Resumed") else \
             f"its final standings ({len(moves)} moves replayed)."
-        if not said.endswith(want):
+        if want not in said:
             raise AssertionError(f"after the cut at move {len(moves)} the screen said {said!r}, not ...{want!r}")
 
     def _said(self, pattern: str, timeout: float = 10.0) -> list[str]:

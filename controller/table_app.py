@@ -26,6 +26,7 @@ from .journal import Journal, recover, sync_folder
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
+from .rules import Decide
 from .table import OVER, TableFlow
 from .tablelog import LogError, OtherVersion, RefusedGame, TableLog
 from .watchdog import Watchdog
@@ -63,6 +64,20 @@ def archived_journals(folder: Path) -> list[str]:
     when none of them is cached)."""
     with os.scandir(folder) as entries:
         return sorted(e.name for e in entries if e.name.endswith(".jsonl") and e.is_file())
+
+
+def resumed_message(state, replayed: int, flow: TableFlow) -> str:
+    """What the screen says of a game resumed: the moves replayed (not those the table drew as
+    it took the game up, which it said it drew: the draw's words were hidden under this); at a
+    decision where dice can be held, that the holds made before the cut are gone (they are not
+    journaled until the throw is chosen: a player who saw no word threw them all again)."""
+    text = f"Resumed {state.title} for {', '.join(state.players)} after a restart ({replayed} moves replayed)."
+    exp = flow.expect
+    if isinstance(exp, Decide) and exp.reroll is not None:
+        text += " Hold again any dice you had held."
+    if flow.message is not None:
+        text += " " + flow.message.text        # (the dice the table drew as it took the game up)
+    return text
 
 
 class TableApp:
@@ -201,6 +216,7 @@ class TableApp:
                        "moves from now on. Please tell the staff." if resumed else
                        f"This game cannot be saved ({why}): a power cut would lose it. "
                        "Please tell the staff.")
+        replayed = len(table_log.inputs)      # (before the flow, which may draw dice at once)
         self.flow = TableFlow(state, table_log, clock=self.clock,
                               on_apply=self.journal.append if self.journal else None,
                               on_take_back=self.journal.take_back if self.journal else None,
@@ -220,8 +236,7 @@ class TableApp:
             self.flow.say(f"{state.title} for {', '.join(state.players)} was {FINISHED_BEFORE.lower()}: "
                           f"its final standings ({len(table_log.inputs)} moves replayed).")
         elif resumed:
-            self.flow.say(f"Resumed {state.title} for {', '.join(state.players)} "
-                          f"after a restart ({len(table_log.inputs)} moves replayed).")
+            self.flow.say(resumed_message(state, replayed, self.flow))
         if unsaved:
             self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 

@@ -318,9 +318,42 @@ def test_a_cut_at_every_byte_of_the_last_line_resumes_the_moves_before_it(tmp_pa
         app = table(tmp_path)
         kept = moves if at == len(lines[-1]) else moves[:-1]
         assert app.flow is not None and app.flow.log.inputs == kept, at
-        assert app.flow.view().message.text.endswith(f"after a restart ({len(kept)} moves replayed)."), at
+        assert f"after a restart ({len(kept)} moves replayed)." in app.flow.view().message.text, at
         assert Journal.load(tmp_path / "current.jsonl").inputs == kept and not (tmp_path / "games").exists()
 
+
+
+def test_a_game_resumed_at_a_decision_asks_for_the_holds_again(tmp_path):
+    """Holds are journaled with the throw they are for: dice held when the power went are not
+    held when the game comes back. The screen said only "Resumed ...", and players who did not
+    look at the marks threw their kept dice again; now it asks for the holds again."""
+    lines = finished_thirteen()[:2]                   # Ann's first throw read: she decides
+    write(tmp_path / "current.jsonl", *lines)
+    app = table(tmp_path)
+    assert app.flow.view().message.text == ("Resumed Thirteen for Ann after a restart (1 moves replayed). "
+                                            "Hold again any dice you had held.")
+
+
+def test_a_game_resumed_where_the_table_draws_counts_the_moves_replayed_and_says_what_it_drew(tmp_path):
+    """A cut just before the table drew the imaginary cup: it draws it as the game comes back.
+    The screen said "(12 moves replayed)" of 11, and hid the draw's own words under that."""
+    from controller.rules import new_game
+    from controller.rules.base import choose_input, dice_input
+
+    game, players, options = "poknroll", ["Ann", "Bob", "Cy"], {"imaginary_dice_source": "engine_rng"}
+    state = new_game(game, players, options)
+    lines = [json.dumps({"format": FORMAT, "game": game, "players": players, "options": options}).encode()]
+    for step in ([5, 5, 2], "CONTINUE", "CONTINUE", "ABANDON", [6, 6], [2], "CONTINUE", "CONTINUE", [1], [3, 1],
+                 [4, 6]):
+        exp = state.expects()
+        data = dice_input(exp.player, step) if isinstance(step, list) else choose_input(exp.player, step)
+        state = state.apply(data)
+        lines.append(json.dumps(data).encode())
+    write(tmp_path / "current.jsonl", *lines)
+    app = table(tmp_path)
+    text = app.flow.view().message.text
+    assert len(app.flow.log.inputs) == 12 and Journal.load(tmp_path / "current.jsonl").inputs == app.flow.log.inputs
+    assert "after a restart (11 moves replayed). The table drew the imaginary player's dice: " in text
 
 def test_a_name_torn_inside_a_letter_of_two_bytes_is_a_torn_line_not_a_crash(tmp_path):
     """A journal written by hand or by another tool keeps "Zoë" as UTF-8, two bytes for the ë
