@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from .rules import Decide, GameState, Throw, new_game
-from .rules.base import Input, choose_input, dice_input, reroll_input
+from .rules.base import Input, RerollSpec, choose_input, dice_input, reroll_input
 
 CURRENT = "current.jsonl"
 SIZE = (640, 480)
@@ -40,6 +40,10 @@ FOUND = "The dice in the tray were there before: they do not count"
 UNSAVED = "this game is no longer saved"
 
 
+#: what the screen says of a draw as the table makes it (not as a resume repeats it)
+DREW = re.compile(r"(?<!replayed\)\. )The table drew [^:]*: ([1-6](?: [1-6])*)")
+
+
 class Diverged(AssertionError):
     """The table applied a move the uninterrupted game does not have at that place."""
 
@@ -47,23 +51,45 @@ class Diverged(AssertionError):
 # ------------------------------------------------------------------------------- the player
 def player_input(state: GameState, moves: int, seed: int) -> Input:
     """The move a seeded player makes at `state`, the `moves`-th of the game: a function of the
-    game alone, so that a move asked again after a cut is the same move. It throws seeded dice,
-    throws all the dice again now and then (it never holds: which HOLD button is which die is the
-    screen's business), else picks one of the options."""
+    game alone, so that a move asked again after a cut is the same move. It throws seeded dice
+    (the dice held stay in the tray), throws dice again now and then, most often keeping some
+    (the HOLD buttons, see Cutter.act), else picks one of the options. Dice the table draws are
+    not the player's (see `expected_game`)."""
     rng = random.Random(f"{seed}:{moves}")
     exp = state.expects()
     if isinstance(exp, Throw):
-        if exp.drawn or exp.held:
-            raise ValueError("the power-cut player throws all the dice itself; this game draws or holds")
+        if exp.drawn:
+            raise ValueError("the table draws these dice, not the player")
         return dice_input(exp.player, [rng.randint(1, 6) for _ in range(exp.count)])
     assert isinstance(exp, Decide)
     spec = exp.reroll
-    if spec is not None and spec.min_rethrow <= len(spec.dice) <= spec.max_rethrow and (
-            not exp.options or rng.random() < 0.35):
-        return reroll_input(exp.player, [])
+    if spec is not None and (not exp.options or rng.random() < 0.35):
+        keep = kept(spec, rng)
+        if keep is not None:
+            return reroll_input(exp.player, keep)
     scored = [o for o in exp.options if o.points is not None]
     pool = scored if scored and rng.random() < 0.8 else list(exp.options)
     return choose_input(exp.player, rng.choice(pool).key)
+
+
+def kept(spec: RerollSpec, rng: random.Random) -> list[int] | None:
+    """The dice a player keeps to throw the others again: some, seven times in ten (a hold the
+    rules allow), else none; None when the rules allow no throw again."""
+    dice = list(spec.dice)
+    sizes = [k for k in range(len(dice) + 1) if spec.min_rethrow <= len(dice) - k <= spec.max_rethrow]
+    if not sizes:
+        return None
+    some = [k for k in sizes if k]
+    k = rng.choice(some) if some and (0 not in sizes or rng.random() < 0.7) else 0
+    return sorted(rng.sample(dice, k))
+
+
+def drawn_by_seed(state: GameState, moves: int, seed: int) -> Input:
+    """A draw of the table's as a seeded stand-in: the part of a game written into its journal
+    before the harness starts the table (`Cutter(preload=...)`), and a game's likely length."""
+    exp = state.expects()
+    rng = random.Random(f"{seed}:draw:{moves}")
+    return dice_input(exp.player, [rng.randint(1, 6) for _ in range(exp.count)])
 
 
 def canonical(inputs: list[Input]) -> list[Input]:
@@ -72,12 +98,28 @@ def canonical(inputs: list[Input]) -> list[Input]:
     return [{k: sorted(v) if k in ("values", "keep") else v for k, v in data.items()} for data in inputs]
 
 
-def expected_game(game: str, players: list[str], options: dict, seed: int) -> tuple[list[Input], GameState]:
-    """The uninterrupted game: the player's moves against the rules, and the final state."""
+def expected_game(game: str, players: list[str], options: dict, seed: int,
+                  draws: dict[int, Input] | None = None, seeded_until: int | None = None
+                  ) -> tuple[list[Input], GameState]:
+    """The uninterrupted game: the player's moves against the rules, and the final state. The
+    table's own draws are not the player's: those before move `seeded_until` (None: all) are
+    seeded stand-ins (`drawn_by_seed`), the others the table's as `draws` has them; the game
+    stops short (its state not over) at a draw not yet made."""
     state = new_game(game, players, options)
     inputs: list[Input] = []
+    draws = draws or {}
     while not state.is_over:
-        data = player_input(state, len(inputs), seed)
+        n = len(inputs)
+        exp = state.expects()
+        if isinstance(exp, Throw) and exp.drawn:
+            if seeded_until is None or n < seeded_until:
+                data = drawn_by_seed(state, n, seed)
+            elif n in draws:
+                data = draws[n]
+            else:
+                break
+        else:
+            data = player_input(state, n, seed)
         state = state.apply(data)
         inputs.append(data)
     return inputs, state
@@ -95,8 +137,10 @@ class Tray:
         self.path = path
         self.style = TrayStyle(border_px=28, die_px=50.0)      # the demo's camera
         self.seed = seed
-        self._cache: dict[tuple, bytes] = {}
+        self._cache: dict[tuple, tuple[bytes, list[int]]] = {}
         self.throws = 0
+        #: the dice of the image shown as the table numbers them for the HOLD buttons (left to right)
+        self.order: list[int] = []
         # calibrated as an installer does (`dicetable calibrate`): the empty tray, one throw
         empty = [render_tray([], seed=s, size=SIZE, style=self.style).image for s in (1, 2, 3)]
         thrown = [render_tray([1, 2, 3, 4, 5], seed=s, size=SIZE, style=self.style).image for s in (4, 5, 6)]
@@ -110,10 +154,11 @@ class Tray:
         self.values = tuple(values)
         self.throws += bool(values)
         tmp = self.path.with_name("." + self.path.name)
-        tmp.write_bytes(self._image(tuple(sorted(values)), self.throws if values else 0))
+        image, self.order = self._image(tuple(sorted(values)), self.throws if values else 0)
+        tmp.write_bytes(image)
         os.replace(tmp, self.path)
 
-    def _image(self, values: tuple[int, ...], throw: int) -> bytes:
+    def _image(self, values: tuple[int, ...], throw: int) -> tuple[bytes, list[int]]:
         """A throw of `values` that the reader reads right and surely (tried until one is):
         the reader's misreads are the subject of other tests, not of this one."""
         if (values, throw) not in self._cache:
@@ -131,7 +176,7 @@ class Tray:
             else:
                 raise RuntimeError(f"no throw of {values} reads right")
             self._cache = {k: v for k, v in self._cache.items() if not k[0]}      # (the empty tray, kept)
-            self._cache[(values, throw)] = cv2.imencode(".png", image)[1].tobytes()
+            self._cache[(values, throw)] = (cv2.imencode(".png", image)[1].tobytes(), [int(d.value) for d in dice])
         return self._cache[(values, throw)]
 
 
@@ -153,6 +198,10 @@ class Outcome:
     kills: int = 0
     asked_again: int = 0                 # moves under way at a cut that the player made again
     resumed: list[str] = field(default_factory=list)    # what the screen said after each restart
+    hold_cuts: int = 0                   # kills after HOLD presses, before the throw they were for was read
+    draw_cuts: int = 0                   # kills at a draw of the table's before its journal line
+    draws: int = 0                       # the table's draws in the game (after the preloaded part)
+    holds: int = 0                       # throws again keeping dice held with the HOLD buttons
     problems: list[str] = field(default_factory=list)   # log lines at error level, tracebacks
     seconds: float = 0.0
 
@@ -165,8 +214,11 @@ class Table:
     """`dicetable run` in a process of its own, its camera, buttons and journal in `root`."""
 
     def __init__(self, root: Path, game: str, players: list[str], options: dict, seed: int = 1,
-                 extra_config: str = ""):
+                 extra_config: str = "", slow_journal: float = 0.0):
         self.root = root
+        # each write to the journal held back this long (strace): a kill then falls between a
+        # move the table made itself (a draw) and its line, a window of microseconds otherwise
+        self.slow_journal = slow_journal
         self.journal_dir = root / "journal"
         self.game, self.players, self.options = game, players, options
         root.mkdir(parents=True, exist_ok=True)
@@ -204,10 +256,13 @@ class Table:
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "NOTIFY_SOCKET": str(self.notify_path),
                "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
         env.pop("WATCHDOG_USEC", None)
+        command = [sys.executable, "-m", "controller.cli", "run", "--headless", "--config", str(self.config)]
+        if self.slow_journal:
+            command = ["strace", "-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "-e", "trace=write",
+                       "-e", f"inject=write:delay_enter={int(self.slow_journal * 1e6)}",
+                       "-P", str(self.journal_dir / CURRENT), *command]
         with log.open("wb") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--headless",
-                                          "--config", str(self.config)], stdout=out, stderr=subprocess.STDOUT,
-                                         env=env, cwd=self.root)
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=self.root)
         self.box, _ = self.listener.accept()       # the button box connects...
         self.notify.settimeout(START_SECONDS)
         while self.notify.recv(256) != b"READY=1":  # ...and the loop is about to start
@@ -221,6 +276,9 @@ class Table:
     def kill(self) -> None:
         """The power cut: no clean-up of any kind in the table."""
         assert self.proc is not None
+        if self.slow_journal:      # the table itself, strace's child (strace killed would let it go)
+            for pid in _children(self.proc.pid):
+                os.kill(pid, signal.SIGKILL)
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         if self.box is not None:
@@ -259,24 +317,57 @@ class Table:
         return sorted(folder.iterdir()) if folder.is_dir() else []
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
 class Cutter:
     """Plays a game at `table` and kills it at the `cuts`."""
 
     def __init__(self, table: Table, cuts: list[Cut], seed: int = 1,
-                 events: dict[int, Callable[["Cutter", int], None]] | None = None):
+                 events: dict[int, Callable[["Cutter", int], None]] | None = None,
+                 preload: int = 0, draw_cuts: list[float] | None = None):
         self.table = table
+        # the game's first `preload` moves are in its journal before the table first starts (a
+        # game taken up near its end: School's 150 moves would take the sweep four minutes)
+        self.preload = preload
+        # a kill this long after each draw of the table's falls due (one for each, in turn)
+        self.draw_cuts = list(draw_cuts or [])
+        self.draws: dict[int, Input] = {}     # the table's draws as its journal first had them
         # what happens to the table as move n begins (a disk that fills up, a config edited...)
         self.events = dict(events or {})
         # what to do when the table says it can no longer save the game (None: a failure)
         self.on_unsaved: Callable[["Cutter", int], None] | None = None
         self.cuts = sorted(cuts, key=lambda c: (c.moves, c.after))
         self.seed = seed
-        expected, self.final = expected_game(table.game, table.players, table.options, seed)
-        self.expected = canonical(expected)
-        self.outcome = Outcome([], self.expected)
+        self.outcome = Outcome([], [])
+        self._expect()
         self._deadline: float | None = None
+        self._started_at = 0.0
+        self._holding: int | None = None     # the move whose HOLD presses were sent
         self._restarted = True
         self._open_for: int | None = None     # whose secret menu the player opened (see _move)
+
+    def _expect(self) -> None:
+        """The uninterrupted game with the table's draws as far as they are known."""
+        expected, self.final = expected_game(self.table.game, self.table.players, self.table.options, self.seed,
+                                             self.draws, self.preload)
+        self.expected = self.outcome.expected = canonical(expected)
+
+    def _learn_draws(self, moves: list[Input]) -> None:
+        """The table's draws in the journal: each new one extends the game expected; one that
+        is not what the journal first had is a draw made twice (a second chance at the cup)."""
+        for i, data in self.draws.items():
+            if i < len(moves) and moves[i] != data:
+                raise Diverged(f"move {i}, drawn by the table as {data['values']}, was drawn again as "
+                               f"{moves[i]['values']}")
+        while not self.final.is_over and len(self.expected) < len(moves):
+            self.draws[len(self.expected)] = moves[len(self.expected)]
+            self.outcome.draws += 1
+            self._expect()
 
     def _moves(self) -> list[Input]:
         from .tablelog import LogError
@@ -306,6 +397,14 @@ class Cutter:
 
     def _cut(self) -> None:
         self._deadline = None
+        n = len(self._moves())
+        if n < len(self.expected) and self._holding == n:
+            self.outcome.hold_cuts += 1          # (the HOLD presses sent, the throw again not chosen)
+        elif 0 < n < len(self.expected) and self.expected[n]["type"] == "dice" and \
+                self.expected[n - 1]["type"] == "reroll" and self.expected[n - 1]["keep"]:
+            self.outcome.hold_cuts += 1          # (chosen, the dice not yet thrown again)
+        elif n == len(self.expected) and not self.final.is_over:
+            self.outcome.draw_cuts += 1          # (the draw made or about to be, its line not written)
         self.restart()
 
     @property
@@ -322,7 +421,16 @@ class Cutter:
     def _start(self) -> None:
         before, unreadable = self._moves(), self.unreadable
         existed = (self.table.journal_dir / CURRENT).exists()
+        if self.outcome.starts == 0 and self.preload:
+            from .journal import Journal
+            from .tablelog import TableLog
+
+            inputs = expected_game(self.table.game, self.table.players, self.table.options, self.seed,
+                                   seeded_until=self.preload)[0][:self.preload]
+            Journal(self.table.journal_dir / CURRENT, TableLog(self.table.game, list(self.table.players),
+                                                               dict(self.table.options), inputs))
         self.table.start()
+        self._started_at = time.monotonic()
         self.outcome.starts += 1
         self._restarted = True
         self._open_for = None
@@ -362,10 +470,11 @@ class Cutter:
             while True:
                 moves = self._moves()
                 n = len(moves)
+                self._learn_draws(moves)
                 if moves != self.expected[:n]:
                     raise Diverged(f"the journal's moves are not the game's at move {n}: "
                                    f"{moves[-3:]} (expected {self.expected[max(0, n - 3):n]})")
-                if n == len(self.expected):
+                if n == len(self.expected) and self.final.is_over:
                     break
                 self._move(n)
             self._finish()
@@ -398,6 +507,9 @@ class Cutter:
         if n in self.events:
             self.events.pop(n)(self, n)
             return                  # (the table may have another game now: look again)
+        if n == len(self.expected):
+            self._table_draws(n)
+            return
         state = self.state(n)
         data = self.expected[n]
         self._arm(n)
@@ -412,6 +524,17 @@ class Cutter:
                 self._after_cut(n, state)
                 return
         raise AssertionError(f"move {n} ({data}) was never applied:\n{self.table.log_text()[-3000:]}")
+
+    def _table_draws(self, n: int) -> None:
+        """Move n is the table's own draw: it is made at once (a kill may come before its line)."""
+        self._arm(n)
+        if self._deadline is None and self.draw_cuts:
+            self._deadline = time.monotonic() + self.draw_cuts.pop(0)
+        self._restarted = False
+        if self._wait(MOVE_SECONDS, lambda: len(self._moves()) > n):
+            return
+        if not self._restarted:
+            raise AssertionError(f"the table did not draw move {n}:\n{self.table.log_text()[-3000:]}")
 
     def _unsaved(self, n: int) -> None:
         """The table could not journal move n (and says so): the storage's scenario goes on."""
@@ -440,7 +563,7 @@ class Cutter:
             self.table.tray.show(())
             if not self._wait(0.6) and self._restarted:
                 return False
-            self.table.tray.show(tuple(data["values"]))
+            self.table.tray.show(tuple(exp.held) + tuple(data["values"]))    # (the held dice stay)
             return True
         log = TableLog(self.table.game, list(self.table.players), dict(self.table.options), self.expected[:n])
         flow = TableFlow(state, log)        # (where the table's menu cursor starts)
@@ -451,9 +574,33 @@ class Cutter:
         # (two cards in a row) unless the table was started again meanwhile
         presses = [] if flow.choices_shown or self._open_for == exp.player else ["OK"]
         self._open_for = exp.player if exp.secret else None
+        if data["type"] == "reroll" and data["keep"]:
+            if not self._hold(n, exp, data["keep"]):
+                return False
         steps = target - flow.cursor
         self.table.press(*presses, *(["DOWN" if steps > 0 else "UP"] * abs(steps)), "OK")
         return True
+
+    def _hold(self, n: int, exp: Decide, keep: list[int]) -> bool:
+        """The HOLD buttons of the dice kept, as the screen numbers them (the tray's dice left to
+        right; the dice as recorded while the camera has not found them), then a moment before
+        the menu (a kill may fall between). False if a cut came meanwhile."""
+        assert exp.reroll is not None
+        # a player looks at the screen after a restart: the camera finds the dice in the tray
+        # (and numbers them as they lie) within a second
+        if not self._wait(max(0.0, self._started_at + 1.5 - time.monotonic())) and self._restarted:
+            return False
+        tray = self.table.tray
+        order = tray.order if sorted(tray.values) == sorted(exp.reroll.dice) else list(exp.reroll.dice)
+        left, buttons = list(keep), []
+        for i, value in enumerate(order):
+            if value in left:
+                left.remove(value)
+                buttons.append(f"HOLD{i + 1}")
+        self.table.press(*buttons)
+        self._holding = n
+        self.outcome.holds += 1
+        return self._wait(0.4) or not self._restarted
 
     def restart(self, meanwhile: Callable[[], None] | None = None) -> None:
         """A power cut; `meanwhile` is done while the table is off (the card emptied...)."""
@@ -474,6 +621,11 @@ class Cutter:
         if len(self._moves()) != n:
             return                                   # (it was made just before the cut)
         self.outcome.asked_again += 1
+        exp = state.expects()
+        if isinstance(exp, Decide) and exp.reroll is not None and "Hold again any dice you had held." not in \
+                "".join(self.outcome.resumed[-1:]):
+            raise AssertionError(f"the table resumed at move {n}, where dice can be held, without asking "
+                                 "for the holds again")
         if isinstance(state.expects(), Throw) and self.table.tray.values:
             self._restarted = False
             said = self._wait(MOVE_SECONDS, lambda: FOUND in self.table.log_text())
@@ -490,6 +642,7 @@ class Cutter:
     def _finish(self) -> None:
         """The standings: a cut there still keeps the game; OK then archives it."""
         from .journal import recover
+        from .tablelog import TableLog, replay
 
         self._arm(len(self.expected))
         self._wait(2.5)
@@ -505,9 +658,25 @@ class Cutter:
             raise AssertionError(f"the game is not archived once: {archived}")
         found = recover(archived[0])
         self.outcome.inputs = list(found.log.inputs)
-        if found.damage or not found.state.is_over or (found.state.sheet(), found.state.result()) != (
-                self.final.sheet(), self.final.result()):
+        # (dice compared as the multisets the rules take: the journal has them as the camera
+        # saw them, left to right, and a sheet's notes may show them in that order)
+        end = self.state(len(self.expected))
+        found_end = replay(TableLog(self.table.game, list(self.table.players), dict(self.table.options),
+                                    canonical(found.log.inputs)))
+        if found.damage or not found.state.is_over or (found_end.sheet(), found_end.result()) != (
+                end.sheet(), end.result()):
             raise AssertionError("the final sheet is not the uninterrupted game's")
+        self._check_draws_shown()
+
+    def _check_draws_shown(self) -> None:
+        """Every draw the screen showed (the table's log has what it says) is one of the game's,
+        in turn: a draw shown and then drawn again after a cut would not be."""
+        game = [sorted(d["values"]) for i, d in sorted(self.draws.items())]
+        shown = [sorted(int(v) for v in values.split()) for run in range(len(self.table.logs))
+                 for values in DREW.findall(self.table.log_text(run))]
+        it = iter(game)
+        if not all(any(d == s for d in it) for s in shown):
+            raise AssertionError(f"the screen showed the draws {shown}, the game has {game}")
 
 
 def run_game(root: Path, game: str, players: list[str], options: dict, cuts: list[Cut], seed: int = 1,

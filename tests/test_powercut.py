@@ -1,19 +1,42 @@
-"""A power cut never loses a game: the real `dicetable run`, killed (SIGKILL) while a throw is
-being read, while a choice is being made and at the final standings, started again each time,
-ends with the moves of the uninterrupted game, none applied twice or lost, and says on screen
-that it resumed (controller/powercut.py; `dicetable bench powercut` is the wide sweep)."""
+"""A power cut never loses a game: the real `dicetable run`, killed (SIGKILL) between a HOLD
+press and the throw, while a throw is being read, at the final standings, and between a draw of
+the table's and its journal line, started again each time, ends with the moves of the
+uninterrupted game, none applied twice or lost, the holds asked for again, no draw made twice
+differently, and says on screen that it resumed (controller/powercut.py; `dicetable bench
+powercut` is the wide sweep)."""
 from __future__ import annotations
 
-from controller.powercut import Cut, canonical, run_game
+import shutil
+
+import pytest
+
+from controller.powercut import Cut, Cutter, Table, canonical, run_game
 
 
 def test_a_game_killed_three_times_ends_as_the_uninterrupted_game(tmp_path):
-    cuts = [Cut(1, 0.0),        # Ann's choice: the presses sent, the table killed at once
-            Cut(2, 1.0),        # Zoë's dice in the tray, being read: asked for again, not taken
+    cuts = [Cut(1, 0.2),        # Ann held a die (HOLD1..5 pressed), not yet chosen to throw again
+            Cut(2, 0.3),        # the others taken out to throw: the tray empty
             Cut(5, 0.3)]        # the final standings
-    outcome = run_game(tmp_path, "classic", ["Ann", "Zoë"], {"rounds": 1}, cuts)
+    outcome = run_game(tmp_path, "classic", ["Ann", "Zoë"], {"rounds": 1}, cuts, seed=3)
+    assert outcome.expected[1] == {"type": "reroll", "player": 0, "keep": [5]}
     assert outcome.kills == 3 and outcome.starts == 4
     assert canonical(outcome.inputs) == canonical(outcome.expected)
-    assert outcome.asked_again >= 1
+    assert outcome.asked_again >= 1 and outcome.hold_cuts == 2
+    assert outcome.resumed[0].endswith("(1 moves replayed). Hold again any dice you had held.")
     assert len(outcome.resumed) == 3 and outcome.resumed[-1].endswith("(5 moves replayed).")
+    assert outcome.problems == []
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="the journal is slowed down with strace")
+def test_a_cut_between_the_tables_draw_and_its_journal_line_draws_once_more_and_says_it(tmp_path):
+    """Pok'n Roll's imaginary cup left to the table, its last hand taken up at the last cup: the
+    table killed after it drew the imaginary cup and before its line was written (each journal
+    write held back 0.3 s). It draws again as it comes back, counts the moves replayed without
+    the draw and says what it drew; no draw shown is ever drawn again."""
+    table = Table(tmp_path, "poknroll", ["Ann", "Zoë", "Cy"], {"imaginary_dice_source": "engine_rng"}, seed=3,
+                  slow_journal=0.3)
+    outcome = Cutter(table, [], seed=3, preload=78, draw_cuts=[0.1]).play()
+    assert outcome.draw_cuts == 1 and outcome.draws == 1 and outcome.kills == 1 and outcome.starts == 2
+    assert outcome.inputs[79]["player"] is None and canonical(outcome.inputs) == canonical(outcome.expected)
+    assert "after a restart (79 moves replayed). The table drew the imaginary player's dice: " in outcome.resumed[0]
     assert outcome.problems == []
