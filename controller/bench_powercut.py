@@ -1,8 +1,10 @@
 """`dicetable bench powercut`: the power-cut sweep, the real table killed at random moments.
 
-A benchmark, not a test (it takes minutes; tests/test_powercut.py kills one game three times):
-games of Classic, Thirteen and Objective cards are played at a real `dicetable run` and killed
-(SIGKILL) at random moments; a journal is cut at every byte of its last line; and the storage
+A benchmark, not a test (it takes minutes; tests/test_powercut.py kills two short games):
+games of Classic, Thirteen, Objective cards, School and Pok'n Roll (its imaginary cup drawn by
+the table) are played at a real `dicetable run` and killed (SIGKILL) at random moments, half of
+them between a HOLD press and the throw it is for, and at each of the table's draws between the
+draw and its journal line; a journal is cut at every byte of its last line; and the storage
 goes wrong under a game: a card that fills up, a card made read-only (both on a small tmpfs,
 as root), a journal replaced by garbage, the house rules changed in the config file between two
 starts. Each row says whether the game ended as the uninterrupted one and what was seen.
@@ -24,20 +26,47 @@ from .powercut import CURRENT, Cut, Cutter, Table, expected_game
 
 GAMES = (("classic", ["Ann", "Zoë"], {"rounds": 2}),
          ("thirteen", ["Ann"], {}),
-         ("objective-cards", ["Ann", "Zoë"], {}))
+         ("objective-cards", ["Ann", "Zoë"], {}),
+         ("school", ["Ann"], {}),
+         ("poknroll", ["Ann", "Zoë", "Cy"], {"imaginary_dice_source": "engine_rng"}))
+#: the games journaled before the table first starts but for their last moves (School's 130
+#: moves would take four minutes; 45 moves of Pok'n Roll are 3-4 hands, each ended by a draw)
+LAST_MOVES = {"school": 40, "poknroll": 45}
+#: each journal write held back this long (strace), so that kills fall between draw and line
+SLOW_JOURNAL = {"poknroll": 0.3}
 #: the longest wait after a move begins at which a cut is drawn (a throw takes about 1.5 s)
 LATEST = 2.5
+#: after HOLD presses the player waits 0.4 s before the menu; the tray is empty 0.6 s before a throw
+HOLD_WINDOW, EMPTY_TRAY = 0.4, 0.6
 
 
 def kill_sweep(root: Path, cuts: int, seed: int) -> Iterator[dict[str, Any]]:
-    """Each game killed at random moments, `cuts` in all (shared by the games' lengths)."""
+    """Each game killed at random moments, `cuts` in all (shared by the moves played): half of
+    a game's between a HOLD press and the throw it is for (where it holds dice), and one at each
+    draw of the table's, between the draw and its journal line."""
     rng = random.Random(seed)
-    lengths = [len(expected_game(g, p, o, seed)[0]) for g, p, o in GAMES]
-    for (game, players, options), moves in zip(GAMES, lengths):
-        count = max(1, round(cuts * moves / sum(lengths)))
-        plan = [Cut(rng.randint(0, moves), round(rng.uniform(0, LATEST), 2)) for _ in range(count)]
-        table = Table(root / game, game, players, options, seed)
-        yield _row(game, moves, Cutter(table, plan, seed))
+    games = []
+    for game, players, options in GAMES:
+        inputs = expected_game(game, players, options, seed)[0]     # (the table's draws: seeded stand-ins)
+        preload = max(0, len(inputs) - LAST_MOVES.get(game, len(inputs)))
+        games.append((game, players, options, inputs, preload))
+    total = sum(len(inputs) - preload for *_, inputs, preload in games)
+    for game, players, options, inputs, preload in games:
+        moves = len(inputs) - preload
+        count = max(1, round(cuts * moves / total))
+        holds = [i for i, d in enumerate(inputs) if i >= preload and d["type"] == "reroll" and d["keep"]]
+        plan = []
+        for k in range(count):
+            if holds and k % 2 == 0:
+                at = rng.choice(holds)
+                plan.append(Cut(at, round(rng.uniform(0, HOLD_WINDOW), 2)) if rng.random() < 0.5
+                            else Cut(at + 1, round(rng.uniform(0, EMPTY_TRAY), 2)))
+            else:
+                plan.append(Cut(rng.randint(preload, len(inputs)), round(rng.uniform(0, LATEST), 2)))
+        slow = SLOW_JOURNAL.get(game, 0.0)
+        draws = [round(rng.uniform(0.02, slow * 0.8), 2) for _ in range(10)] if slow else []
+        table = Table(root / game, game, players, options, seed, slow_journal=slow)
+        yield _row(game, moves, Cutter(table, plan, seed, preload=preload, draw_cuts=draws))
 
 
 def _row(name: str, moves: int, cutter: Cutter) -> dict[str, Any]:
@@ -47,6 +76,8 @@ def _row(name: str, moves: int, cutter: Cutter) -> dict[str, Any]:
     except Exception as exc:    # noqa: BLE001  (a row that failed says why; the sweep goes on)
         outcome, error = cutter.outcome, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     return {"game": name, "moves": moves, "kills": outcome.kills, "asked again": outcome.asked_again,
+            "holds": outcome.holds, "hold cuts": outcome.hold_cuts, "draws": outcome.draws,
+            "draw cuts": outcome.draw_cuts,
             "same game": outcome.same and not error, "resumed said": len(outcome.resumed),
             "errors logged": len(outcome.problems), "seconds": round(outcome.seconds, 1), "failure": error}
 
@@ -68,7 +99,7 @@ def truncations(seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="dicetable-cut-") as tmp:
         folder = Path(tmp)
         config = parse_config(f'[table]\njournal_dir = "{folder}"\nidle_minutes = 0\n')
-        for game, players, options in GAMES:
+        for game, players, options in GAMES[:3]:     # (a journal cut before a draw: the table draws)
             inputs, _ = expected_game(game, players, options, seed)
             header = json.dumps({"format": FORMAT, "game": game, "players": players, "options": options})
             lines = [header.encode()] + [json.dumps(d).encode() for d in inputs]
@@ -231,7 +262,9 @@ def _line(r: dict[str, Any]) -> str:
     if "moves" not in r:
         return f"{r['game']}: {r['failure']}"
     return (f"{r['game']}: {r['moves']} moves, {r['kills']} kills, {r['asked again']} moves under way asked "
-            f"again, {'the same game' if r['same game'] else 'NOT the same game'}, resumed said "
+            f"again, {r['holds']} holds, {r['hold cuts']} kills between a HOLD press and its throw, "
+            f"{r['draws']} draws by the table, {r['draw cuts']} kills before a draw's line, "
+            f"{'the same game' if r['same game'] else 'NOT the same game'}, resumed said "
             f"{r['resumed said']}x, {r['errors logged']} error lines, {r['seconds']} s"
             + (f"; kept aside {r['kept aside']}" if "kept aside" in r else "")
             + (f"  FAILURE: {r['failure']}" if r["failure"] else ""))
