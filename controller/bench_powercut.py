@@ -30,8 +30,8 @@ GAMES = (("classic", ["Ann", "Zoë"], {"rounds": 2}),
          ("school", ["Ann"], {}),
          ("poknroll", ["Ann", "Zoë", "Cy"], {"imaginary_dice_source": "engine_rng"}))
 #: the games journaled before the table first starts but for their last moves (School's 130
-#: moves would take four minutes; 45 moves of Pok'n Roll are 3-4 hands, each ended by a draw)
-LAST_MOVES = {"school": 40, "poknroll": 45}
+#: moves would take four minutes; the last 100 of Pok'n Roll hold about five of the table's draws)
+LAST_MOVES = {"school": 40, "poknroll": 100}
 #: each journal write held back this long (strace), so that kills fall between draw and line
 SLOW_JOURNAL = {"poknroll": 0.3}
 #: the longest wait after a move begins at which a cut is drawn (a throw takes about 1.5 s)

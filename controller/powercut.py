@@ -434,6 +434,7 @@ class Cutter:
         self.outcome.starts += 1
         self._restarted = True
         self._open_for = None
+        self._holding = None         # (no HOLD pressed on this table yet)
         if self.outcome.starts > 1 and existed:
             self._check_resumed(before, unreadable)
 
