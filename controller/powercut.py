@@ -430,7 +430,8 @@ class Cutter:
             Journal(self.table.journal_dir / CURRENT, TableLog(self.table.game, list(self.table.players),
                                                                dict(self.table.options), inputs))
         self.table.start()
-        self._started_at = time.monotonic()
+        # (a restart: the dice decided on are found in the tray and numbered anew, see _hold)
+        self._started_at = time.monotonic() if self.outcome.starts else 0.0
         self.outcome.starts += 1
         self._restarted = True
         self._open_for = None
