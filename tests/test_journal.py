@@ -400,14 +400,12 @@ def test_a_journal_renamed_into_place_or_archived_has_its_folder_synced(tmp_path
     assert synced == [str(tmp_path / "games"), str(tmp_path)]
 
 
-def test_a_game_resumed_on_a_read_only_card_says_at_once_that_it_cannot_be_saved(tmp_path, monkeypatch):
-    """A card that turned read-only (as failing SD cards do): the resume could not write its copy,
-    found the journal to be this very game and went on "appending" to it, so the screen said
-    only "Resumed" and, at the players' first move, that the game could no longer be saved."""
+def card_turned_read_only(monkeypatch) -> None:
+    """Every file opened for writing fails as on a card that turned read-only (EROFS), as
+    failing SD cards do; reading goes on."""
     import errno
     import pathlib
 
-    path = write(tmp_path / "current.jsonl", HEADER, DICE)
     real_open = pathlib.Path.open
 
     def read_only(self, mode="r", *args, **kwargs):
@@ -416,6 +414,14 @@ def test_a_game_resumed_on_a_read_only_card_says_at_once_that_it_cannot_be_saved
         return real_open(self, mode, *args, **kwargs)
 
     monkeypatch.setattr(pathlib.Path, "open", read_only)
+
+
+def test_a_game_resumed_on_a_read_only_card_says_at_once_that_it_cannot_be_saved(tmp_path, monkeypatch):
+    """A card that turned read-only (as failing SD cards do): the resume could not write its copy,
+    found the journal to be this very game and went on "appending" to it, so the screen said
+    only "Resumed" and, at the players' first move, that the game could no longer be saved."""
+    path = write(tmp_path / "current.jsonl", HEADER, DICE)
+    card_turned_read_only(monkeypatch)
     app = table(tmp_path)
     assert app.flow is not None and app.journal is None and app.flow.log.inputs == [json.loads(DICE)]
     assert app.flow.unsaved.text.startswith("This game can no longer be saved (Read-only file system): a power "
@@ -567,18 +573,8 @@ def test_a_choice_offered_back_after_a_restart_is_the_one_kept_before_it(tmp_pat
 def test_a_finished_game_found_on_a_read_only_card_says_it_cannot_be_put_away(tmp_path, monkeypatch):
     """The ghost game while the card is still read-only: the standings said "This game can no
     longer be saved: a power cut would lose the moves from now on", of a game with no move left."""
-    import errno
-    import pathlib
-
     write(tmp_path / "current.jsonl", *finished_thirteen())
-    real_open = pathlib.Path.open
-
-    def read_only(self, mode="r", *args, **kwargs):
-        if any(c in mode for c in "wax+"):
-            raise OSError(errno.EROFS, "Read-only file system", str(self))
-        return real_open(self, mode, *args, **kwargs)
-
-    monkeypatch.setattr(pathlib.Path, "open", read_only)
+    card_turned_read_only(monkeypatch)
     app = table(tmp_path)
     assert app.flow.state.is_over and app.journal is None
     assert app.flow.unsaved.text == ("The journal cannot be written (Read-only file system): this finished game "
