@@ -34,7 +34,11 @@ class Finding:
         return f"{self.level:8} {self.part}: {self.text}"
 
 
-def check_config(path: Path) -> tuple[Config | None, list[Finding]]:
+def check_config(path: Path, user: TableUser | None = None) -> tuple[Config | None, list[Finding]]:
+    """Is the config read, and by the table's own user (`user`, when it exists and is not the one
+    asking)? Root reads a file of mode 0600 that the table, run as `dicetable`, cannot: the check
+    said "read" and the table stopped on its error screen. (The config root read is still
+    returned, so that the other checks say what else to fix.)"""
     if not path.exists():
         return Config(), [Finding("config", WARN, f"no file at {path}: the built-in defaults are used "
                                                   "(copy systemd/config.example.toml there, docs/install.md step 5)")]
@@ -42,6 +46,13 @@ def check_config(path: Path) -> tuple[Config | None, list[Finding]]:
         config = load_config(path)
     except ConfigError as exc:
         return None, [Finding("config", FAIL, f"{exc} (the table will not start until it is fixed)")]
+    if user is not None and user.uid != os.geteuid():
+        blocked = reachable(path, user)
+        if blocked is not None or not may(path.stat(), user, 4):
+            shown = blocked or path
+            return config, [Finding("config", FAIL, f"the table's user {user.name} cannot read {path} "
+                                                  f"({shown}: {describe_owner(shown.stat())}): the table will not "
+                                                  f"start. Let it read the file: sudo chmod 644 {path}")]
     found = [Finding("config", OK, f"{path} read")]
     found += [Finding("config", WARN, w) for w in config.warnings]
     return config, found
@@ -284,11 +295,12 @@ def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = p
 
 
 def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list[Finding]:
-    config, found = check_config(config_path)
+    user = inject.get("table_user", table_user())
+    config, found = check_config(config_path, user)
     if config is None:
         return found
     found += check_models()
-    found += check_journal(Path(config.table.journal_dir), inject.get("table_user", table_user()))
+    found += check_journal(Path(config.table.journal_dir), user)
     frame = None
     if camera:
         frame, seen = check_camera(config, **inject.get("camera", {}))

@@ -443,3 +443,29 @@ def test_run_checks_answers_for_the_table_user_it_finds(tmp_path, monkeypatch):
     monkeypatch.setattr(check, "table_user", lambda: _as(4242, {4343}))
     found = {f.part: f for f in run_checks(cfg)}
     assert found["journal"].level == FAIL and "the table's user dicetable" in found["journal"].text
+
+
+@needs_root
+@pytest.mark.parametrize("mode, folder_mode, readable", [(0o644, 0o755, True), (0o600, 0o755, False),
+                                                         (0o640, 0o755, True), (0o644, 0o700, False)])
+def test_a_config_the_tables_user_cannot_read_is_a_problem_though_root_reads_it(open_dir, mode, folder_mode,
+                                                                                readable):
+    """`sudo dicetable check` read a config of mode 0600 (root reads anything) and said it was
+    read, while the table, run as `dicetable`, stopped on "cannot read the config file". The
+    check now answers for the table's user: the file's mode, and the folders above it."""
+    table, group = 4242, 4343
+    etc = open_dir / "etc"
+    etc.mkdir()
+    cfg = etc / "config.toml"
+    cfg.write_text('[table]\ngame = "thirteen"\n')
+    os.chown(cfg, 0, group)
+    os.chmod(cfg, mode)
+    os.chmod(etc, folder_mode)
+    config, found = check.check_config(cfg, _as(table, {group}))
+    assert config is not None and config.table.game == "thirteen"      # (the other checks go on)
+    if readable:
+        assert [f.level for f in found] == [OK]
+    else:
+        assert [f.level for f in found] == [FAIL]
+        assert "dicetable cannot read" in found[0].text and "will not start" in found[0].text
+
