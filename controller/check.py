@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, ConfigError, load_config
-from .table_user import STATE_DIR, TableUser, describe_owner, may, reachable, sandbox_problem, table_user
+from .table_user import STATE_DIR, TableUser, denied, describe_owner, sandbox_problem, table_user
 
 OK, WARN, FAIL = "ok", "warning", "PROBLEM"
 
@@ -47,9 +47,8 @@ def check_config(path: Path, user: TableUser | None = None) -> tuple[Config | No
     except ConfigError as exc:
         return None, [Finding("config", FAIL, f"{exc} (the table will not start until it is fixed)")]
     if user is not None and user.uid != os.geteuid():
-        blocked = reachable(path, user)
-        if blocked is not None or not may(path.stat(), user, 4):
-            shown = blocked or path
+        shown = denied(path, user, 4)
+        if shown is not None:
             return config, [Finding("config", FAIL, f"the table's user {user.name} cannot read {path} "
                                                   f"({shown}: {describe_owner(shown.stat())}): the table will not "
                                                   f"start. Let it read the file: sudo chmod 644 {path}")]
@@ -106,9 +105,8 @@ def _journal_for(folder: Path, user: TableUser) -> list[Finding]:
     if not probe.is_dir():
         return [Finding("journal", FAIL, f"cannot write in {probe} (not a folder): {LOST}. "
                                          "Fix journal_dir in [table].")]
-    blocked = reachable(probe, user)
-    if blocked is not None or not may(probe.stat(), user, 3):
-        shown = blocked or probe
+    shown = denied(probe, user, 3)
+    if shown is not None:
         give = (f"sudo chown -R {user.name}:{user.name} {folder}" if folder.exists()
                 else f"sudo mkdir -p {folder} && sudo chown {user.name}:{user.name} {folder}")
         return [Finding("journal", FAIL, f"the table's user {user.name} cannot write in {probe} "

@@ -67,6 +67,15 @@ def reachable(path: Path, user: TableUser) -> Path | None:
     return None
 
 
+def denied(path: Path, user: TableUser, bits: int) -> Path | None:
+    """Where `user` is stopped from `bits` on `path`: a folder above it it may not go through,
+    or `path` itself; None where it may."""
+    blocked = reachable(path, user)
+    if blocked is not None:
+        return blocked
+    return None if may(path.stat(), user, bits) else path
+
+
 def sandbox_problem(folder: Path) -> str | None:
     """Why the table, inside its systemd sandbox, could not keep games in `folder`, or None."""
     folder = Path(os.path.abspath(folder))

@@ -15,12 +15,12 @@ FALLBACK = {"✕": "X", "✗": "X", "×": "x", "■": "#", "□": "-", "▣": "+
             "…": "...", "•": "·", "→": "->", "←": "<-"}
 
 
-def printable(s: str, f=None) -> str:
+def printable(s: str) -> str:
     """`s` as the bundled font can draw it: a glyph it lacks replaced by its stand-in or "?",
     a control character (a tab or a line break in a player's name) by a space, an invisible
     format mark left out. Never a tofu box on screen: the font draws the same empty box for
     every glyph it lacks, so "日本" and "한국" were drawn alike, and a tab or a newline as a box.
-    (`f`, the font drawn with, is the bundled font at some size: its glyphs are the same at all.)"""
+    (The bundled font has the same glyphs at every size, so the size drawn at does not matter.)"""
     if s.isascii() and s.isprintable():
         return s
     out = []
@@ -81,7 +81,7 @@ def _render_fitted(s: str, size: int, colour, bold: bool, max_width: int | None,
     if img is not None:
         return img
     f = theme.font(size, bold)
-    s = printable(s, f)
+    s = printable(s)
     img = render_line(f, s, colour)
     if max_width is not None and img.get_width() > max_width:
         # the font has no size below theme.MIN_FONT: shrinking further would loop for nothing

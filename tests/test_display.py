@@ -50,11 +50,8 @@ def test_text_never_overflows_its_width():
 
 def test_missing_glyphs_are_replaced_not_drawn_as_boxes():
     pygame.font.init()
-    from display import theme
-
-    f = theme.font(30)
-    assert draw.printable("✕ ▲ ■□ ✓", f) == "X ^ #- +"
-    assert draw.printable("Round 1 — Ann · 3", f) == "Round 1 — Ann · 3"   # these the font has
+    assert draw.printable("✕ ▲ ■□ ✓") == "X ^ #- +"
+    assert draw.printable("Round 1 — Ann · 3") == "Round 1 — Ann · 3"   # these the font has
 
 
 @pytest.mark.parametrize("name, shown", [
@@ -67,9 +64,7 @@ def test_names_the_font_cannot_draw_show_no_box(name, shown):
     """A seat named in the config in a script the bundled font lacks was drawn as empty boxes
     (pygame's metrics give the box's for a missing glyph): "Winners: [][], [][]" named nobody."""
     pygame.font.init()
-    from display import theme
-
-    assert draw.printable(name, theme.font(30)) == shown
+    assert draw.printable(name) == shown
 
 
 # Texts that draw nothing: pygame raised "Text has zero width" for them (and ValueError for a
