@@ -136,6 +136,20 @@ def test_TH_12_joker_after_throw_1(vid):
     assert state.apply(choose_input(0, "STRAIGHTS")).totals()[0] - before == 80
 
 
+def test_a_second_joker_keeps_the_extra_earned_on_the_sheet():
+    """§4.5 "One +40 per such turn", on its own line: while a second joker is decided, the line
+    shows the 40 already earned beside the +40 to come (it showed "+40" alone, and the sheet's
+    lines added up to 40 less than its total)."""
+    state = throw(play_turns(FIVE_IN_BOX + [([2] * 5, 3, "Twos")]), [3] * 5, 1)
+    assert state.cards[0].extras == 1 and "joker" in state.expects().prompt
+    cell = row(state, "EXTRA_FIVE").cells[0]
+    assert (cell.text, cell.value, cell.kind) == ("40 +40", 40, "award")
+    sheet_parts_add_up(state)
+    state = state.apply(choose_input(0, "CHANCE"))
+    assert row(state, "EXTRA_FIVE").cells[0].value == 80
+    sheet_parts_add_up(state)
+
+
 @pytest.mark.parametrize("vid", ["TH-13"])
 def test_TH_13_scratched_box_means_no_joker_and_no_bonus(vid):
     state = play_turns([([1, 2, 3, 4, 6], 3, "5kind")])

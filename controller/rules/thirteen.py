@@ -211,6 +211,15 @@ def joker_choices(card: Card, dice: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(c for c in cats if c >= TWO_PAIRS) or cats
 
 
+def pending_extra_cell(earned: int, bonus: int) -> Cell:
+    """The extra line while a joker decision is pending: the +bonus it would add, beside what the
+    earlier jokers earned (a second joker's "+40" alone hid the 40 already in the total, and the
+    sheet's lines no longer added up to it)."""
+    if not earned:
+        return Cell(f"+{bonus}", bonus, "preview")
+    return Cell(f"{earned} +{bonus}", earned, "award", short=(str(earned),))
+
+
 # --------------------------------------------------------------------------------- the card
 def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     """The HINT card under the options `o` (all of them given): its numbers are the rules' own."""
@@ -527,10 +536,10 @@ class ThirteenState(GameState):
             return Cell()
 
         def extra_cell(seat: int) -> Cell:
-            k = self.cards[seat].extras
+            earned = self.cards[seat].extras * rules.extra_bonus
             if seat == joker_seat:
-                return Cell(f"+{rules.extra_bonus}", rules.extra_bonus, "preview")
-            return Cell(str(k * rules.extra_bonus), k * rules.extra_bonus, "award") if k else Cell()
+                return pending_extra_cell(earned, rules.extra_bonus)
+            return Cell(str(earned), earned, "award") if self.cards[seat].extras else Cell()
 
         rows = [row(KEYS[c], LABELS[c], lambda s, c=c: cat_cell(s, c)) for c in UPPER]
         rows.append(row("UPPER_SUM", "Upper total", lambda s: Cell(str(upper_sum(self.cards[s])),
