@@ -568,3 +568,61 @@ def test_apply_never_touches_the_old_state(seed, options):
     assert all(json.dumps(s.snapshot()) == text for s, text in snaps)
     assert replayed.snapshot() == state.snapshot()
     assert isinstance(state.expects(), GameOver)
+
+
+def forced_joker_boxes(card, face: int) -> set[str]:
+    """Spec §6 `joker_forced_order`: the matching upper box, then any bottom box, then any upper box."""
+    open_keys = [k for k, s in zip(KEYS, card.scores) if s is None]
+    if card.scores[face - 1] is None:
+        return {KEYS[face - 1]}
+    return set(k for k in open_keys if KEYS.index(k) >= 6) or set(open_keys)
+
+
+def check_decision(state, rng, o):
+    """What the spec allows at this decision is accepted, and what it does not is refused."""
+    exp, seat = state.expects(), state.expects().player
+    card = state.cards[seat]
+    open_keys = {k for k, s in zip(KEYS, card.scores) if s is None}
+    offered_keys = {opt.key for opt in exp.options}
+    joker = "joker" in exp.prompt
+    if joker and o["joker_forced_order"]:
+        assert offered_keys == forced_joker_boxes(card, state.dice[0])
+    else:
+        assert offered_keys == open_keys
+    for key in set(KEYS) - offered_keys:
+        with pytest.raises(IllegalInput):
+            state.apply(choose_input(seat, key))
+    dice = list(state.dice)
+    keep = rng.sample(dice, rng.randint(0, 4))
+    if state.roll < 3:
+        assert state.apply(reroll_input(seat, keep)).expects().count == 5 - len(keep)
+        with pytest.raises(IllegalInput):
+            state.apply(reroll_input(seat, dice))               # keeping all five is not a throw
+    else:
+        with pytest.raises(IllegalInput):
+            state.apply(reroll_input(seat, keep))               # a fourth throw
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), options=OPTION_VALUES, faces=st.integers(1, 3))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_loaded_dice_keep_every_rule(seed, n, options, faces):
+    """Dice showing 1 to 3 faces make fives of a kind and jokers common (fair dice seldom give a
+    second joker): at every step the sheet's lines add up to its total, every open category and
+    only those is offered (a forced joker: the boxes the spec's order allows), a filled one is
+    refused, a re-throw of 1 to 5 dice is accepted on throws 1 and 2 and refused on throw 3; the
+    game ends after exactly 13 turns each, at the reference totals."""
+    o = {**DEFAULTS, **options}
+    rng = random.Random(seed)
+    loaded = rng.sample(range(1, 7), faces)
+    state = new_game("thirteen", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][:n], options)
+    while not state.is_over:
+        exp = state.expects()
+        sheet_parts_add_up(state)
+        if isinstance(exp, Throw):
+            state = state.apply(dice_input(exp.player, [rng.choice(loaded) for _ in range(exp.count)]))
+            continue
+        check_decision(state, rng, o)
+        state = state.apply(random_input(state, rng, reroll_bias=0.3))
+    assert state.turn == 13 * n and len(state.scored_turns()) == 13 * n
+    sheet_parts_add_up(state)
+    assert list(state.totals()) == reference_totals(state, o) == list(state.result().scores)
