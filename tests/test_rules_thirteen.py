@@ -408,6 +408,23 @@ def test_malformed_inputs_take_the_uniform_checks():
     assert state.apply({"type": "dice", "values": (1, 2, 3, 4, 5)}).dice == (1, 2, 3, 4, 5)
 
 
+@pytest.mark.parametrize("seat, player", [(1, True), (1, 1.0), (0, False), (0, 0.0)])
+def test_a_seat_that_only_equals_a_number_is_refused(seat, player):
+    """The engine accepts no more than check_input does: a seat is a whole number, never True or
+    1.0 (the fast path compared seats with == and took them; a journal then held them)."""
+    state = game(("Ann", "Bob"))
+    if seat:
+        state = score(state, [1, 2, 3, 4, 6], 3, "Chance")
+    for data in ({"type": "dice", "player": player, "values": [1, 2, 3, 4, 5]},):
+        with pytest.raises(IllegalInput, match="a player is a seat number"):
+            state.apply(data)
+    state = throw(state, [1, 2, 3, 4, 5])
+    for data in ({"type": "choose", "player": player, "option": "STRAIGHTS"},
+                 {"type": "reroll", "player": player, "keep": [1, 2]}):
+        with pytest.raises(IllegalInput, match="a player is a seat number"):
+            state.apply(data)
+
+
 def test_sheet_layout_previews_and_status():
     state = throw(game(("Ann", "Bob")), [4, 4, 4, 2, 2], 2)
     sheet = state.sheet()

@@ -406,8 +406,10 @@ class ThirteenState(GameState):
     def apply(self, data: Input) -> "ThirteenState":
         exp = self._exp or self.expects()
         # Fast path for the well-formed inputs a table really sends: it accepts strictly less than
-        # check_input does; anything else takes the uniform checks (and their words) below.
-        if type(data) is dict and self.turn < self._g.last_turn and data.get("player", -1) == exp.player:
+        # check_input does; anything else takes the uniform checks (and their words) below. (A seat
+        # compared by == alone let True pass for seat 1 and 0.0 for seat 0: check_input refuses both.)
+        if type(data) is dict and self.turn < self._g.last_turn and type(data.get("player")) is int \
+                and data["player"] == exp.player:
             kind = data.get("type")
             if self.dice is None:
                 values = data.get("values")
@@ -468,12 +470,14 @@ class ThirteenState(GameState):
     def _explain(self, data: Any) -> str | None:
         """A player-friendly reason for the common mistakes (check_input's words otherwise)."""
         exp = self.expects()
-        if not isinstance(exp, Decide) or not isinstance(data, Mapping) or \
-                data.get("player", exp.player) != exp.player:
+        if not isinstance(exp, Decide) or not isinstance(data, Mapping):
+            return None
+        player = data.get("player", exp.player)
+        if type(player) is not int or player != exp.player:     # (True is not seat 1: check_input says so)
             return None
         card = self.cards[exp.player]
         key = data.get("option")
-        if data.get("type") == "choose" and isinstance(key, str) and key in INDEX:
+        if data.get("type") == "choose" and isinstance(key, str) and key in INDEX and exp.option(key) is None:
             cat = INDEX[key]
             if card.scores[cat] is not None:
                 return f"{LABELS[cat]} is already filled"
