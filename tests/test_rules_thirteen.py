@@ -304,6 +304,39 @@ def test_joker_forced_order():
     assert len(offered(free)) == 12                                # default: any open category
 
 
+def test_the_forced_order_is_said_whole():
+    """§6 joker_forced_order: "matching upper box first, then bottom, then any upper box with 0":
+    the card and the option's words stopped at "else a lower box", the third step unsaid."""
+    card = " ".join(ThirteenState.rules_card({"joker_forced_order": True}))
+    assert "its face's box first if open, else a lower box, else any box" in card
+    doc = next(spec.doc for spec in ThirteenState.OPTIONS if spec.name == "joker_forced_order")
+    assert doc.endswith("else to a lower box, else to any open box (scoring 0)")
+    state = throw(play_turns(FIVE_IN_BOX + [([3, 3, 3, 1, 2], 3, "Threes")] + [
+        ([1, 2, 3, 4, 6], 3, c) for c in ("2pairs", "3kind", "4kind", "Straights", "FullHouse", "Chance")],
+        joker_forced_order=True), [3] * 5, 3)
+    assert set(offered(state)) == {"ACES", "TWOS", "FOURS", "FIVES", "SIXES"}     # the third step
+    assert set(offered(state).values()) == {0}
+
+
+def test_the_card_keeps_the_early_bonus_of_a_box_met_by_five_of_a_kind():
+    """early_close_on_joker=false takes the bonus only from a box met *only* as a joker: the card
+    said "(a joker's box does not)", yet a joker in 3 of a kind keeps it (docs/games/thirteen.md)."""
+    card = " ".join(ThirteenState.rules_card({"early_close_on_joker": False}))
+    assert "for each throw not used (not a box met only as a joker)." in card
+    assert offered(throw(play_turns(FIVE_IN_BOX, early_close_on_joker=False), [6] * 5, 1))["THREE_KIND"] == 35
+
+
+def test_no_extra_bonus_promises_none():
+    """extra_five_bonus=0: a joker is still a joker, but the prompt said "+0 if scored!", the note
+    "+0 for another 5 of a kind" and the sheet previewed "+0"."""
+    state = throw(play_turns(FIVE_IN_BOX, extra_five_bonus=0), [6] * 5, 1)
+    assert state.expects().prompt == "Ann: joker! choose a category, or hold dice and throw again (throw 1 of 3)"
+    assert row(state, "EXTRA_FIVE").cells[0].kind == "empty"
+    state = state.apply(choose_input(0, "FULL_HOUSE"))
+    assert state.sheet().notes == ("Ann scored 40 in Full house after throw 1",)
+    assert offered(throw(play_turns(FIVE_IN_BOX), [6] * 5, 1))["FULL_HOUSE"] == 40
+
+
 TIE_TURNS = {  # equal totals (34), Ann has the higher upper total and fewer zeros
     0: [([1, 1, 1, 1, 3], 3, "Aces"), ([2, 2, 3, 4, 4], 3, "Chance")],
     1: [([2, 2, 3, 3, 4], 3, "Aces"), ([2, 3, 4, 4, 6], 3, "Chance")],

@@ -220,6 +220,11 @@ def pending_extra_cell(earned: int, bonus: int) -> Cell:
     return Cell(f"{earned} +{bonus}", earned, "award", short=(str(earned),))
 
 
+def joker_words(bonus: int) -> str:
+    """The Decide prompt's head for a joker: "+0 if scored!" promised nothing (extra_five_bonus=0)."""
+    return f"joker, +{bonus} if scored! " if bonus else "joker! "
+
+
 # --------------------------------------------------------------------------------- the card
 def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     """The HINT card under the options `o` (all of them given): its numbers are the rules' own."""
@@ -235,7 +240,7 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
         box = "filled before the third throw, even given up," if o["early_close_on_zero"] else \
             "met before the third throw"
         card.append(f"A figure box {box} earns +{early} for each throw not used"
-                    + ("" if o["early_close_on_joker"] else " (a joker's box does not)") + ".")
+                    + ("" if o["early_close_on_joker"] else " (not a box met only as a joker)") + ".")
     bonuses = []
     if o["upper_bonus"]:
         bonuses.append(f"+{o['upper_bonus']} for {o['upper_bonus_threshold']} or more in Aces to Sixes")
@@ -244,8 +249,8 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     held = "once the 5 of a kind box holds one" if o["extra_five_eligibility"] == "five_box_nonzero" \
         else "if your first one went into the 5 of a kind box"
     earns = f"earns +{o['extra_five_bonus']} and " if o["extra_five_bonus"] else ""
-    joker = "is a joker: its face's box first if open, else a lower box" if o["joker_forced_order"] \
-        else "fits any box as a joker"
+    joker = "is a joker: its face's box first if open, else a lower box, else any box" \
+        if o["joker_forced_order"] else "fits any box as a joker"
     card.append(("Bonuses: " + "; ".join(bonuses) + ". " if bonuses else "")
                 + f"A further 5 of a kind, {held}, {earns}{joker}.")
     tie = {"shared": "equal totals share the win",
@@ -285,7 +290,7 @@ class _Game:
         key = (seat, roll, joker)
         text = self.prompts.get(key)
         if text is None:
-            head = f"{self.players[seat]}: " + (f"joker, +{self.rules.extra_bonus} if scored! " if joker else "")
+            head = f"{self.players[seat]}: " + (joker_words(self.rules.extra_bonus) if joker else "")
             tail = ", or hold dice and throw again" if roll < THROWS else ""
             text = self.prompts[key] = f"{head}choose a category{tail} (throw {roll} of 3)"
         return text
@@ -318,7 +323,7 @@ class ThirteenState(GameState):
                    choices=("five_box_nonzero", "first_five_in_box"),
                    shown=(("five_box_nonzero", "box holds one"), ("first_five_in_box", "first went there"))),
         OptionSpec("joker_forced_order", False, "a joker must go to its face's box among Aces to Sixes if open, "
-                   "else to a lower box"),
+                   "else to a lower box, else to any open box (scoring 0)"),
         OptionSpec("tie", "shared", "equal totals: shared, or ranked by the Aces to Sixes total, or by fewer "
                    "boxes given up", choices=("shared", "upper_total", "fewer_zeros"),
                    shown=(("upper_total", "Aces-Sixes total"), ("fewer_zeros", "fewer given up"))),
@@ -541,7 +546,7 @@ class ThirteenState(GameState):
 
         def extra_cell(seat: int) -> Cell:
             earned = self.cards[seat].extras * rules.extra_bonus
-            if seat == joker_seat:
+            if seat == joker_seat and rules.extra_bonus:
                 return pending_extra_cell(earned, rules.extra_bonus)
             return Cell(str(earned), earned, "award") if self.cards[seat].extras else Cell()
 
@@ -572,7 +577,7 @@ class ThirteenState(GameState):
             return ()
         seat, cat, dice, roll, points, joker = self.history[0]
         note = f"{self.players[seat]} scored {points} in {LABELS[cat]} after throw {roll}"
-        if joker:
+        if joker and self._g.rules.extra_bonus:
             note += f", +{self._g.rules.extra_bonus} for another 5 of a kind"
         return (note,)
 
