@@ -176,6 +176,27 @@ def test_TH_14_extra_five_eligibility(eligibility, chance, extra, joker):
     assert state.totals()[0] - before == chance + extra
 
 
+@pytest.mark.parametrize("eligibility", ["five_box_nonzero", "first_five_in_box"])
+def test_T9_a_five_of_a_kind_thrown_again_counts_for_nothing(eligibility):
+    """T9: "Only the dice actually scored count." A joker seen after throw 1 and thrown again earns
+    no +40; under the strict reading a first five of a kind seen and thrown again is not the
+    player's first, so the one put in the box later still makes the next one a joker."""
+    state = game(extra_five_eligibility=eligibility).apply(dice_input(0, [6] * 5))
+    state = state.apply(reroll_input(0, [6, 6, 6, 6])).apply(dice_input(0, [2]))
+    state = state.apply(choose_input(0, "CHANCE"))                  # the first five, thrown again
+    assert state.cards[0].first_five == 0 and state.totals() == (26,)
+    state = score(state, [4] * 5, 3, "5kind")                        # the first scored: into the box
+    state = throw(state, [5] * 5, 1)                                 # a joker, +40
+    assert "joker" in state.expects().prompt
+    state = state.apply(reroll_input(0, [5, 5, 5, 5])).apply(dice_input(0, [1]))
+    assert "joker" not in state.expects().prompt                    # thrown again: no longer one
+    state = state.apply(choose_input(0, "FIVES"))
+    assert state.cards[0].extras == 0 and state.totals() == (26 + 50 + 20,)
+    state = score(state, [3] * 5, 3, "Aces")                         # T11: another face's box, 0
+    assert state.cards[0].scores[0] == 0 and state.cards[0].extras == 1
+    assert state.totals() == (26 + 50 + 20 + 0 + 40,)
+
+
 # ------------------------------------------------------------------ TH-15..TH-17: upper bonus
 def upper_turns(values):
     """Turns that score exactly `values` in Aces..Sixes (value = face x count)."""
@@ -372,6 +393,25 @@ def test_tie_option_only_breaks_equal_totals(tie):
     result = play_turns([t for pair in zip(ann, bob) for t in pair], ("Ann", "Bob"), tie=tie).result()
     assert result.scores == (26, 44) and result.details["upper"] == [19, 15]
     assert result.ranking == ((1,), (0,)) and result.tie_break == ""
+
+
+@pytest.mark.parametrize("tie, ranking, winners", [
+    ("shared", ((0, 2), (1,)), (0, 2)), ("upper_total", ((0,), (2,), (1,)), (0,)),
+    ("fewer_zeros", ((0,), (2,), (1,)), (0,))])
+def test_a_tie_of_two_among_three(tie, ranking, winners):
+    """§5 ties [DEFAULT shared win]: Ann and Cy equal on 34, Bob below them on 26 whatever the rule."""
+    rest = [([1, 2, 3, 4, 6], 3, c) for c in ["Twos", "Threes", "Fours", "Fives", "Sixes", "2pairs", "3kind",
+                                               "4kind", "Straights", "FullHouse", "5kind"]]
+    ann = TIE_TURNS[0] + rest
+    bob = [([1, 1, 1, 1, 3], 3, "Aces"), ([1, 1, 1, 2, 2], 3, "Chance")] + rest
+    cy = TIE_TURNS[1] + rest
+    state = play_turns([t for three in zip(ann, bob, cy) for t in three], ("Ann", "Bob", "Cy"), tie=tie)
+    result = state.result()
+    assert result.scores == (34, 26, 34)
+    assert (result.ranking, result.winners) == (ranking, winners)
+    assert bool(result.tie_break) == (tie != "shared")
+    names = "Ann, Cy win" if len(winners) == 2 else "Ann wins"
+    assert state.sheet().status == f"Game over: {names} with 34"
 
 
 def test_start_seat():
