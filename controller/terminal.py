@@ -11,7 +11,7 @@ from typing import Callable, TextIO
 
 from .draws import draw
 from .rules import Decide, GameState, IllegalInput, Throw
-from .rules.base import Input, choose_input, dice_input, reroll_input
+from .rules.base import Input, RerollSpec, choose_input, dice_input, multiset_contains, reroll_input
 from .tablelog import LogError, TableLog
 
 HELP = ("Commands: 'sheet' shows the score sheet, 'rules' how the game is played, 'undo' takes back the "
@@ -100,13 +100,24 @@ def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
         return choose_input(expect.player, expect.options[n - 1].key)
     if expect.reroll is not None:
         try:
-            parse_dice(text, labels)
+            typed = parse_dice(text, labels)
         except InputError:
             pass
         else:   # bare dice: say how to keep them rather than guess
-            raise InputError(f"to keep dice and throw the others again, type {keep_words(labels)[-1]!r} "
-                             f"and the dice, e.g. {keep_words(labels)[-1]} {text}")
+            raise InputError(keep_advice(text, typed, expect.reroll, labels))
     raise InputError(f"{text!r} is not one of the choices")
+
+
+def keep_advice(text: str, typed: list[int], spec: RerollSpec, labels: list[str]) -> str:
+    """What to type for dice typed bare at a decision: 'k' and them, when keeping them is legal;
+    else how to score or what may be kept (all five dice typed again got 'e.g. k 4 4 4 4 1',
+    which is then refused: keeping all five is not a throw)."""
+    word = keep_words(labels)[-1]
+    rethrow = len(spec.dice) - len(typed)
+    if multiset_contains(spec.dice, typed) and spec.min_rethrow <= rethrow <= spec.max_rethrow:
+        return f"to keep dice and throw the others again, type {word!r} and the dice, e.g. {word} {text}"
+    return (f"to score the dice, choose a number from the list; to throw some again, type {word!r} "
+            f"and the dice to keep, from {show_dice(spec.dice, labels)}")
 
 
 def show_dice(values, labels: list[str]) -> str:

@@ -148,6 +148,20 @@ def test_bad_typing_gets_a_message_and_the_question_again(play, tmp_path):
     assert replay(TableLog.load(log)).sheet().totals == (35, 0)   # full house after throw 2: 30 + 5
 
 
+def test_dice_typed_bare_are_never_answered_with_a_keep_that_is_refused(play, tmp_path):
+    """All five dice typed again at a decision got 'e.g. k 4 4 4 4 1', which the game then refuses
+    (keeping all five is not a throw); dice not on the table got 'e.g. k 6 6', refused as well."""
+    log = tmp_path / "game.json"
+    code, out, err, keyboard = play(["4 4 1 4 4", "4 4 4 4 1", "6 6", "4 4", "Chance"],
+                                    "--game", "thirteen", "--players", "Ann", "--log", log)
+    assert (code, err) == (0, "")
+    advice = ("  ! to score the dice, choose a number from the list; to throw some again, type 'k' and the "
+              "dice to keep, from 1 4 4 4 4. Try again.")
+    assert [line for line in out.splitlines() if line.startswith("  !")] == [
+        advice, advice, "  ! to keep dice and throw the others again, type 'k' and the dice, e.g. k 4 4. Try again."]
+    assert logged(log) == [dice(0, 4, 4, 1, 4, 4), choose(0, "CHANCE")]
+
+
 # Digits str.isdigit() takes and int() refuses: '²' sits beside the 1 on a French keyboard, '¹'
 # and '⁴' come from a phone's keyboard; past 4,300 digits int() refuses any number. Typed at a
 # decision, each was a ValueError traceback that ended the game.
