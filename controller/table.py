@@ -778,16 +778,17 @@ class TableFlow:
             if entry.action == "reroll":
                 keep = [v for v, h in zip(self.tray_values, self.holds) if h]
                 kept_boxes = [b for b, h in zip(self.tray_boxes, self.holds) if h] if self.tray_boxes else []
-                if not self._apply(reroll_input(exp.player, keep)):
+                data = reroll_input(exp.player, keep)
+                if not self._apply(data):
                     return
                 self.tray_values, self.tray_boxes = keep, kept_boxes
-            elif not self._apply(choose_input(exp.player, entry.key)):
-                return
-            elif exp.secret and self.message is before:
-                self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
-            # a secret choice is not offered back: anyone could press BACK, and its player alone
-            # knows whether it was a slip
-            self._last_choice = None if exp.secret else choice
+            else:
+                data = choose_input(exp.player, entry.key)
+                if not self._apply(data):
+                    return
+                if exp.secret and self.message is before:
+                    self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
+            self._last_choice = None if _final(exp, data) else choice
 
     def _chosen(self, entry: MenuEntry) -> str:
         """A menu line as the choice it makes, for the take-back messages."""
@@ -821,8 +822,8 @@ class TableFlow:
                               list(self.log.inputs[:inputs - 1]))
         before = replay(before_log)
         exp = before.expects()
-        if not isinstance(exp, Decide) or exp.secret or data.get("type") not in ("choose", "reroll"):
-            return        # (a throw is corrected with a long OK; a secret choice is not offered back)
+        if not isinstance(exp, Decide) or _final(exp, data) or data.get("type") not in ("choose", "reroll"):
+            return        # (a throw is corrected with a long OK; a final choice is not offered back)
         menu = TableFlow(before, before_log, clock=self.clock, words=self.words, screen_size=self.screen_size)
         menu.hold_buttons, menu.hint_button, menu._faces = self.hold_buttons, self.hint_button, self._faces
         if data["type"] == "reroll":
@@ -1125,6 +1126,13 @@ def _without_previews(sheet: dict) -> dict:
                "rows": [{**r, "cells": [cell(c) for c in r["cells"]]} for r in t["rows"]]}
               for t in sheet.get("tables", ())]
     return {**sheet, "tables": tables}
+
+
+def _final(exp: Decide, data: Input) -> bool:
+    """Whether a choice stands for good, never offered back by BACK twice: a secret one (anyone
+    could press BACK, and its player alone knows whether it was a slip), or one that showed what
+    was secret (objective cards' STOP turns every card over: chosen again, knowing them)."""
+    return exp.secret or exp.reveals(data)
 
 
 def _is_abandon(option) -> bool:

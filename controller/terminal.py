@@ -150,6 +150,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
     labels = game_labels(log)
     last_sheet_status = None
     typed: list[GameState] = []     # the state before each input typed this session, for 'undo'
+    since = "the start"             # what 'undo' cannot go back past, in words
     while not state.is_over:
         expect = state.expects()
         if isinstance(expect, Throw):
@@ -164,6 +165,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             print(f"{expect.prompt}: drawn {show_dice(data['values'], labels)}", file=out)
             log.inputs.append(data)
             typed.clear()           # a draw is not there to be tried again: nothing before it is undone
+            since = "the last dice drawn"
             if save:
                 save()
             continue
@@ -189,7 +191,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             continue
         if cmd == "undo":
             if not typed:
-                print("  ! Nothing to undo: nothing typed since the start or the last dice drawn.", file=out)
+                print(f"  ! Nothing to undo since {since}.", file=out)
                 continue
             state = typed.pop()
             undone = log.inputs.pop()
@@ -209,6 +211,9 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             continue
         log.inputs.append(data)
         typed.append(previous)
+        if isinstance(expect, Decide) and expect.reveals(data):
+            typed.clear()           # what it showed cannot be hidden again: chosen anew, knowing it
+            since = "the cards were turned over"
         if save:
             save()
     print("\n" + state.sheet().to_text(), file=out)

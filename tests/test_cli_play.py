@@ -542,6 +542,19 @@ def test_undo_takes_back_what_was_typed_one_input_at_a_time(play, tmp_path):
     assert "undo" in HELP
 
 
+def test_undo_stops_at_the_objective_cards_turned_over(play, tmp_path):
+    """STOP shows every card: undone, it let Ann throw again knowing Cy's Full house. A rethrow
+    before it is undone as ever."""
+    log = tmp_path / "o.json"
+    lines = ["6 6 2 3 5", "two_pairs", "one_pair", "full_house", "k 6 6", "undo", "k 6 6", "3 3 1", "stop",
+             "undo", "keep 6 6", "quit"]
+    code, out, err, _ = play(lines, "--game", "objective-cards", "--players", "Ann,Bob,Cy", "--log", log)
+    assert (code, err) == (0, "")
+    assert "Undone: keep 6 6 and throw the others again." in out
+    assert "! Nothing to undo since the cards were turned over" in out
+    assert logged(log)[-1] == choose(0, "STOP") and len(logged(log)) == 7
+
+
 def test_rules_prints_how_the_game_is_played_and_changes_nothing(play, tmp_path):
     log = tmp_path / "game.json"
     code, out, err, _ = play(["rules", "6 6 2 3 5", "rules", "quit"], "--game", "school", "--players", "Ann",

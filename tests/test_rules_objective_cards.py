@@ -356,6 +356,19 @@ def test_reroll_decision_and_its_errors():
     assert g.apply(reroll_input(0, [])).expects().count == 5
 
 
+def test_stop_turns_the_cards_over_so_it_is_final():
+    """§2: the other objectives stay hidden until OTHERS_REVEAL, and the active player "must guess
+    what they chose". STOP reveals them: a table that took it back (BACK twice) let the active
+    player throw again knowing every card. The decision says which choice reveals; no other does."""
+    g = play_round(new_game(GAME, NAMES[:3]), [3, 3, 3, 5, 5], {0: [P1], 1: [FH], 2: [J]}, stop=False)
+    exp = g.expects()
+    assert exp.option("STOP").reveals and exp.reveals(choose_input(0, "STOP"))
+    assert not exp.reveals(reroll_input(0, [3, 3]))
+    choose = new_game(GAME, NAMES[:3]).apply(dice_input(0, [3, 3, 3, 5, 5])).expects()
+    assert exp.secret is False and choose.secret is True
+    assert not any(o.reveals for o in choose.options)
+
+
 # ------------------------------------------------------------------------------------- secrecy
 def secret_text(state) -> str:
     return json.dumps(state.sheet().to_json(), sort_keys=True)

@@ -515,6 +515,34 @@ def test_a_secret_choice_is_not_offered_back():
     assert "undo" not in flow.view().prompt.hint
 
 
+def test_a_stop_that_turned_the_cards_over_is_not_taken_back(tmp_path):
+    """Objective cards: STOP shows every player's card (Bob's Full house, met). Taken back with
+    BACK twice, it put Ann at her rethrow again knowing Bob's card (spec §2: "he must guess what
+    they chose"): she could throw the pair again and capture it. A rethrow is still taken back."""
+    flow, clock = make(game="objective-cards", players=("Ann", "Bob"), tmp_path=tmp_path)
+    settle_and_confirm(flow, clock, [3, 3, 3, 5, 5])
+    for card in ("ONE_PAIR", "FULL_HOUSE"):
+        flow.on_button(Press("OK"))                    # the player opens the secret menu
+        flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == card)
+        flow.on_button(Press("OK"))
+    hold_and_rethrow(flow, [1, 2, 3, 4])              # a rethrow: still taken back
+    assert "BACK twice: undo Ann's choice" in flow.view().prompt.hint
+    flow.on_button(Press("BACK"))
+    flow.on_button(Press("BACK"))
+    assert flow.state.phase == "reroll" and flow.message.text.startswith("Taken back")
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.key == "STOP")
+    flow.on_button(Press("OK"))
+    assert "Bob met Full house +5" in flow.state.sheet().notes[-1]
+    before = snap(flow)
+    assert "undo" not in flow.view().prompt.hint
+    for _ in range(2):
+        flow.on_button(Press("BACK"))
+        assert snap(flow) == before
+    # nor after a restart, rebuilt from the journal
+    flow.offer_take_back(len(flow.log.inputs))
+    assert flow.take_back_offered is None
+
+
 def test_the_last_box_of_the_game_can_be_taken_back_from_the_final_standings():
     flow, clock = make(players=("Ann",))
     # play Ann's whole sheet quickly: every round one throw, the first open box

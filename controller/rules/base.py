@@ -85,6 +85,9 @@ class Option:
     points: int | None = None
     row: str | None = None           # sheet row this option writes to (for highlighting)
     group: str = ""                  # "score", "cross", "card", "bet", "abandon", ...
+    # choosing it shows what was kept secret (objective cards' STOP turns every card over): it
+    # stands for good, since what was shown cannot be hidden again (see Decide.reveals)
+    reveals: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,15 @@ class Decide:
             if opt.key == key:
                 return opt
         return None
+
+    def reveals(self, data: Mapping[str, Any]) -> bool:
+        """Whether the choice `data` made on this decision shows what was secret. A table must not
+        take it back: the player would choose again knowing it (an objective-cards STOP taken
+        back let the active player throw again knowing every other card)."""
+        if not isinstance(data, Mapping) or data.get("type") != "choose":
+            return False
+        opt = self.option(data.get("option"))
+        return opt is not None and opt.reveals
 
 
 @dataclass(frozen=True)

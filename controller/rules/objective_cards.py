@@ -267,7 +267,8 @@ class ObjectiveCards(GameState):
             return Decide(seat, opts, prompt=f"{self.players[seat]}: choose your {which}objective card in secret",
                           secret=True)
         # reroll decision
-        stop = Option(STOP, "Stop: the dice are final", self._active_points_now(), group="stop")
+        # STOP turns every card over (OTHERS_REVEAL): it reveals, so no table takes it back
+        stop = Option(STOP, "Stop: the dice are final", self._active_points_now(), group="stop", reveals=True)
         return Decide(self.active, (stop,), reroll=RerollSpec(self.dice, 1, 5),
                       prompt=f"{who}: stop, or hold dice and throw again (throw {self.rolls} of {MAX_ROLLS})")
 
