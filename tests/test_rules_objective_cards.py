@@ -194,8 +194,11 @@ def test_OC_21_two_way_tie_last_active_wins():
 
 
 def test_OC_22_three_way_tie():
-    ranking, _ = rank_players([17, 17, 17], [10, 8, 9])
+    ranking, words = rank_players([17, 17, 17], [10, 8, 9], names=["P1", "P2", "P3"])
     assert ranking == ((0,), (2,), (1,))
+    # (the final screen read "P1 and P2 and P3 tied on 17")
+    assert words == ("P1, P2 and P3 tied on 17 points; the most recently active ranks first "
+                     "(P1 round 10 > P3 round 9 > P2 round 8)")
 
 
 def test_tie_break_is_for_the_final_ranking_only():

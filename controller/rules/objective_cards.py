@@ -103,9 +103,14 @@ def rank_players(scores: Sequence[int], last_active: Sequence[int], tie_break: s
         tied = sorted(tied, key=lambda s: last_active[s], reverse=True)
         groups.extend((s,) for s in tied)
         order = " > ".join(f"{names[s]} round {last_active[s]}" for s in tied)
-        words.append(f"{' and '.join(names[s] for s in sorted(tied))} tied on {score}; "
+        words.append(f"{_listed([names[s] for s in sorted(tied)])} tied on {score} points; "
                      f"the most recently active ranks first ({order})")
     return tuple(groups), "; ".join(words)
+
+
+def _listed(names: Sequence[str]) -> str:
+    """"A and B", "A, B and C": three tied players read "A and B and C" on the final screen."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _hand_is_pairable(hand: Sequence[int], rounds_left: int) -> bool:
