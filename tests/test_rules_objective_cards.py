@@ -1,6 +1,7 @@
 """Objective cards: the spec's test vectors OC-01..OC-23, option effects, secrecy and properties."""
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -497,3 +498,87 @@ def test_snapshot_is_json_and_states_are_independent():
     assert g0.phase == "first_roll" and g1.phase == "choose"
     json.dumps(g1.snapshot())
     assert isinstance(g1, ObjectiveCards)
+
+
+# ------------------------------------------------------------- audit: statements without a test
+def test_variant_active_wins_one_card_and_loses_the_other():
+    """§6.1: "The active player can therefore win one card and discard the other in the same
+    round. He captures each failed card of the opponent separately, for 1 point each." """
+    g = new_game(GAME, NAMES[:2], VARIANT)
+    after = play_round(g, [1, 1, 2, 3, 5], {0: [LS, P1], 1: [FH, NO]})
+    assert round_points(g, after) == [1 + 2, 0]          # One pair +1, two captures +1 each
+    assert discarded(after) == [LS] and list(won_cards(after, 0)) == [P1]
+    assert after.lost[1] == ((FH, 0), (NO, 0)) and after.captured == (2, 0)
+
+
+def test_variant_tie_goes_to_seat_1_active_in_round_10():
+    """§6.1: "Tie-break as in §5 (seat 0 last active in r9, seat 1 in r10)"; two sets: 74 each."""
+    g = new_game(GAME, NAMES[:2], VARIANT)
+    for key in KEYS:
+        g = play_round(g, SAT[key], {0: [key, key], 1: [key, key]})
+    res = g.result()
+    assert g.is_over and g.scores == (74, 74)
+    assert res.winners == (1,) and res.details["last_active_round"] == {"A": 9, "B": 10}
+
+
+# §1: seats active per round r=1..10 (offsets from start_seat) and times active per seat
+ACTIVE_TABLE = {2: ([0, 1] * 5, [5, 5]), 3: ([0, 1, 2] * 3 + [0], [4, 3, 3]),
+                4: ([0, 1, 2, 3] * 2 + [0, 1], [3, 3, 2, 2]), 5: ([0, 1, 2, 3, 4] * 2, [2] * 5)}
+
+
+@pytest.mark.parametrize("n,variant", [(2, False), (3, False), (4, False), (5, False), (2, True)])
+def test_active_player_each_round_matches_the_spec_table(n, variant):
+    """Exactly 10 rounds, with the §1 table's active seats (every start seat), in play."""
+    offsets, times = ACTIVE_TABLE[n]
+    for start in range(n):
+        g = new_game(GAME, NAMES[:n], {"start_seat": start, "two_player_strategic_variant": variant})
+        throwers = []
+        for key in KEYS:
+            throwers.append(g.expects().player)
+            g = play_round(g, SAT[key], {s: [key] * g.per_round for s in range(n)})
+        assert g.is_over and len(throwers) == 10
+        assert throwers == [(start + o) % n for o in offsets]
+        assert [throwers.count((start + k) % n) for k in range(n)] == times
+
+
+def test_a_commitment_is_final():
+    """§2 SECRET_CHOICE: "The commitment is final": the player who committed is not asked again."""
+    g = new_game(GAME, NAMES[:3]).apply(dice_input(0, [1, 2, 3, 4, 5])).apply(choose_input(0, LS))
+    with pytest.raises(IllegalInput, match="waiting for player 1"):
+        g.apply(choose_input(0, J))
+    assert g.commits[0] == (LS,)
+
+
+@functools.lru_cache(maxsize=None)
+def _can_finish(hand: tuple[int, ...], rounds: int, done: tuple[str, ...]) -> bool:
+    """Brute force: can this hand be played out, two different objectives a round, `done` being
+    the cards already committed this round (of `rounds` rounds left, this one included)?"""
+    if rounds == 0:
+        return True
+    if len(done) == 2:
+        return _can_finish(hand, rounds - 1, ())
+    return any(_can_finish(hand[:i] + (c - 1,) + hand[i + 1:], rounds, done + (k,))
+               for i, (k, c) in enumerate(zip(KEYS, hand)) if c and k not in done)
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_no_duplicate_option_offers_exactly_the_cards_that_can_still_be_played(seed):
+    """allow_duplicate_objective_in_round=false: every card offered leaves a hand that can be
+    played out, every card refused would not (brute force), and no round has the same objective
+    twice."""
+    rng = random.Random(seed)
+    g = new_game(GAME, NAMES[:2], {**VARIANT, "allow_duplicate_objective_in_round": False})
+    while not g.is_over:
+        exp = g.expects()
+        if g.phase == "choose":
+            seat, done = exp.player, g.commits[exp.player]
+            hand = g.hands[seat]
+            playable = {k for i, k in enumerate(KEYS) if hand[i] and k not in done and _can_finish(
+                hand[:i] + (hand[i] - 1,) + hand[i + 1:], 11 - g.round, done + (k,))}
+            assert {o.key for o in exp.options} == playable and playable
+        g = g.apply(random_input(g, rng))
+        if g.last and g.phase == "first_roll" or g.is_over:
+            for seat in range(2):
+                keys = [k for s, k, _ in g.last["events"] if s == seat]
+                assert len(keys) == 2 and keys[0] != keys[1]
