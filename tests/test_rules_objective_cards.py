@@ -66,6 +66,46 @@ def test_reference_probabilities_of_one_roll():
         assert hits[key] / 6**5 == pytest.approx(p, abs=6e-5), key
 
 
+# §3's table, column "Count signatures that satisfy it" (and the face sets of the straights and
+# parities), with what each option adds (§6.2)
+SIGNATURES = {
+    P1: {(2, 1, 1, 1), (2, 2, 1), (3, 1, 1), (3, 2), (4, 1), (5,)},
+    K3: {(3, 1, 1), (3, 2), (4, 1), (5,)},
+    P2: {(2, 2, 1), (3, 2)},
+    FH: {(3, 2)},
+    K4: {(4, 1), (5,)},
+}
+ADDED = {"two_pairs_same_face_allowed": (P2, {(4, 1), (5,)}), "full_house_accepts_five_of_a_kind": (FH, {(5,)})}
+
+
+def spec_table(dice, options) -> set:
+    """The objectives §3's table says `dice` meet, read off its columns."""
+    sig = tuple(sorted(Counter(dice).values(), reverse=True))
+    faces = set(dice)
+    out = {J} | {k for k, sigs in SIGNATURES.items() if sig in sigs}
+    out |= {k for name, (k, sigs) in ADDED.items() if options.get(name) and sig in sigs}
+    if any(run <= faces for run in ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})):
+        out.add(SS)
+    if faces in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6}):
+        out.add(LS)
+    if faces <= {1, 3, 5}:
+        out.add(NE)
+    if faces <= {2, 4, 6}:
+        out.add(NO)
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, SAME_FACE, FIVE_FULL, {**SAME_FACE, **FIVE_FULL}],
+                         ids=["defaults", "same_face", "five_full", "both"])
+def test_every_roll_meets_what_the_spec_table_says(options):
+    """All 6^5 rolls under every combination of the two predicate options."""
+    import itertools
+
+    wrong = [roll for roll in itertools.product(range(1, 7), repeat=5)
+             if satisfied(roll, options) != spec_table(roll, options)]
+    assert wrong == []
+
+
 def test_predicate_refuses_bad_dice():
     with pytest.raises(ValueError):
         satisfied([1, 2, 3, 4])
