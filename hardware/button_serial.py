@@ -20,8 +20,12 @@ from .serial_protocol import LineSplitter, ProtocolError, parse_line
 log = logging.getLogger(__name__)
 
 Opener = Callable[[], Any]
-#: garbage lines logged individually before switching to one log line per 100
+#: garbage lines logged one by one; after them, one line sums up the garbage of each...
 GARBAGE_LOG_FIRST = 5
+#: ...this many seconds (a box at the wrong baud rate sends hundreds of such lines a second)
+GARBAGE_LOG_EVERY_S = 60.0
+#: garbage lines in a row, with no line understood between them, before the screen says so
+GARBAGE_ALARM = 20
 
 
 class SerialButtonSource:
@@ -63,6 +67,9 @@ class SerialButtonSource:
         self._thread: threading.Thread | None = None
         self._splitter = LineSplitter()
         self._held: set[str] = set()
+        self._garbage_run = 0                    # garbage lines since the last line understood
+        self._garbage_logged_at: float | None = None
+        self._garbage_unlogged = 0
 
     @classmethod
     def from_config(
@@ -148,6 +155,7 @@ class SerialButtonSource:
             return None
         self.backoff.reset()
         self._splitter.reset()
+        self._garbage_run = 0
         self._status = SourceStatus(True, "")
         log.info("%s: button box connected on %s", self.name, self.port)
         return port
@@ -179,6 +187,7 @@ class SerialButtonSource:
                 self._garbage(str(exc))
                 continue
             self.last_heard = self.clock()
+            self._understood()
             if parsed is None:
                 continue
             kind, name = parsed
@@ -191,5 +200,31 @@ class SerialButtonSource:
     def _garbage(self, reason: str) -> None:
         self.garbage_count += 1
         self.last_garbage = reason
-        if self.garbage_count <= GARBAGE_LOG_FIRST or self.garbage_count % 100 == 0:
+        self._garbage_run += 1
+        self._log_garbage(reason)
+        if self._garbage_run == GARBAGE_ALARM:
+            message = (f"the button box on {self.port} sends what the table cannot read ({reason}): check that "
+                       f"the box's speed is baudrate = {self.baudrate} in [buttons], and that it is the button box")
+            log.error("%s: %s", self.name, message)
+            self._status = SourceStatus(False, message)
+
+    def _log_garbage(self, reason: str) -> None:
+        """The first garbage lines one by one, then one line a minute that counts them: one line per
+        100 was still 40 log lines a second from a box flooding at 115200 baud, for as long as it did."""
+        now = self.clock()
+        if self.garbage_count <= GARBAGE_LOG_FIRST:
             log.warning("%s: ignored garbage line #%d (%s)", self.name, self.garbage_count, reason)
+            self._garbage_logged_at = now
+            return
+        self._garbage_unlogged += 1
+        if self._garbage_logged_at is None or now - self._garbage_logged_at >= GARBAGE_LOG_EVERY_S:
+            log.warning("%s: ignored %d more garbage lines (%d in all; the last: %s)", self.name,
+                        self._garbage_unlogged, self.garbage_count, reason)
+            self._garbage_logged_at, self._garbage_unlogged = now, 0
+
+    def _understood(self) -> None:
+        """A line of the protocol: a box that sent only garbage until now is understood again."""
+        if self._garbage_run >= GARBAGE_ALARM:
+            log.info("%s: the button box on %s is understood again", self.name, self.port)
+            self._status = SourceStatus(True, "")
+        self._garbage_run = 0

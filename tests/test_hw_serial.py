@@ -222,3 +222,45 @@ def test_default_opener_opens_url_with_pyserial() -> None:
         assert not missing.status.connected
     finally:
         missing.stop()
+
+
+# -- a box that floods, or speaks at another speed ------------------------------------------
+def _fed(clock) -> SerialButtonSource:
+    """A source fed bytes straight, as its reader thread would: no port, no thread, no waiting."""
+    source = SerialButtonSource("/dev/ttyACM0", opener=lambda: None, clock=clock)
+    source._status = source._status.__class__(True, "")          # (as after a connect)
+    return source
+
+
+def test_a_flood_of_garbage_is_logged_once_a_minute_not_forty_times_a_second(caplog) -> None:
+    """A box at the wrong baud rate, measured on the real program (socket box, 57,600 garbage
+    lines in 3 s): 576 log lines, one per 100, for as long as it went on."""
+    from hw_helpers import FakeClock
+
+    clock = FakeClock(100.0)
+    source = _fed(clock)
+    with caplog.at_level("WARNING", logger="hardware.button_serial"):
+        source._handle(b"\xff\xfegarbage\n" * 1000)
+        assert source.garbage_count == 1000
+        assert len([r for r in caplog.records if "garbage" in r.getMessage()]) == 5      # the first five
+        clock.advance(60.0)
+        source._handle(b"\xff\n")
+    summary = [r.getMessage() for r in caplog.records if "more garbage" in r.getMessage()]
+    assert summary == ["serial: ignored 996 more garbage lines (1001 in all; the last: non-ASCII bytes)"]
+
+
+def test_a_box_sending_only_garbage_is_named_on_screen_until_it_is_understood_again(caplog) -> None:
+    """Before, its status stayed 'connected': no button worked and nothing said why."""
+    from hw_helpers import FakeClock
+
+    source = _fed(FakeClock(0.0))
+    source._handle(b"\x8a\x0b\xf3 noise\n" * 19)
+    assert source.status.connected                          # a burst of noise is not yet an alarm
+    source._handle(b"\x8a\x0b\xf3 noise\n")
+    status = source.status
+    assert not status.connected
+    assert "cannot read" in status.message and "baudrate = 115200" in status.message
+    source._handle(b"P OK\n")
+    assert source.status.connected and kinds(source.poll()) == [("press", "OK")]
+    source._handle(b"\x8a\n" * 5 + b"PING\n" + b"\x8a\n" * 15)
+    assert source.status.connected                          # garbage between lines understood: not a wrong speed
