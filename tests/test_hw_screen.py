@@ -1,0 +1,100 @@
+"""The table's screen lost and back (the monitor's cable pulled, kmsdrm taken away): the game goes on
+with the buttons, the log says so, and the screen opens again by itself. pygame's own display is
+really shut (pygame.display.quit(): drawing and events then raise pygame.error, as when SDL's
+device has gone); its reopening is refused while the "monitor" is away."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from hw_helpers import FakeClock
+from test_table_e2e import FakeButtons, NoFrames, snapshot, table_app
+
+
+class _Box(FakeButtons):
+    """A button box whose presses the test queues."""
+
+    def __init__(self):
+        super().__init__()
+        self.queue: list = []
+
+    def press(self, name: str) -> None:
+        self.queue.append(type("P", (), {"kind": "press", "name": name})())
+
+    def poll(self):
+        out, self.queue = self.queue, []
+        return out
+
+
+@pytest.fixture
+def monitor(monkeypatch):
+    """`monitor["away"] = True`: the display cannot be opened (set_mode raises, as with no device)."""
+    state = {"away": False}
+    real = pygame.display.set_mode
+
+    def set_mode(*args, **kwargs):
+        if state["away"]:
+            raise pygame.error("kmsdrm not available")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pygame.display, "set_mode", set_mode)
+    return state
+
+
+def test_a_lost_screen_leaves_the_buttons_working_and_opens_again_by_itself(tmp_path, monitor, caplog):
+    """Before, pygame's error from its event queue stopped every pass before the button box was
+    read, and the display was never opened again: the table stayed dark until restarted."""
+    clock = FakeClock(0.0)
+    box = _Box()
+    app = table_app(tmp_path, NoFrames(), box, clock=clock)
+    app.screen.clock = clock
+    app.step()
+    before = snapshot(app.flow)
+    monitor["away"] = True
+    pygame.display.quit()                                   # the display is gone
+    with caplog.at_level("INFO"):
+        box.press("HINT")
+        app.step()
+        assert app.flow.help_shown                          # the press was read and handled
+        assert app.screen.lost
+        for _ in range(3):                                  # tries to open it again fail, quietly
+            clock.advance(40.0)
+            box.press("HINT")
+            app.step()
+        assert app.screen.lost and not app.flow.help_shown  # (four HINTs: open, shut, open, shut)
+        monitor["away"] = False                             # the monitor is back
+        clock.advance(40.0)
+        app.step()
+    assert app.screen.lost == ""
+    assert app.screen.size == (800, 480) and pygame.display.get_surface() is not None
+    assert snapshot(app.flow) == before
+    said = [r for r in caplog.records if r.name == "display.screen"]
+    lost = [r for r in said if r.levelname == "ERROR"]
+    assert len(lost) == 1 and "screen lost" in lost[0].getMessage() and "the game goes on" in lost[0].getMessage()
+    assert "screen back" in said[-1].getMessage()
+    assert not [r for r in caplog.records if r.exc_info]    # no "unexpected error" traceback
+
+
+def test_the_screen_is_tried_again_later_and_later_while_it_stays_away(monitor):
+    """Opening a display costs a moment on a Pi: while the monitor stays away the tries thin out
+    (1 s, then doubling up to 30 s), they are not made 20 times a second."""
+    from display.screen import Screen
+    from display.view import TableView
+
+    clock = FakeClock(0.0)
+    screen = Screen((320, 240), headless=True, clock=clock)
+    tries = []
+    real_open = screen._open
+    screen._open = lambda: (tries.append(clock.t), real_open())[1]
+    monitor["away"] = True
+    pygame.display.quit()
+    screen.events()
+    for _ in range(800):                                    # 80 s of passes at 10 a second
+        clock.advance(0.1)
+        screen.show(TableView(mode="setup", title="x"))
+    gaps = [round(b - a) for a, b in zip(tries, tries[1:])]
+    assert gaps[:5] == [2, 4, 8, 16, 30]
+    monitor["away"] = False
+    clock.advance(30.0)
+    screen.show(TableView(mode="setup", title="x"))
+    assert screen.lost == ""
