@@ -7,8 +7,12 @@ thread, where it can be reasoned about and tested with an injected clock.
 """
 from __future__ import annotations
 
+import atexit
 import logging
+import os
 import queue
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -25,6 +29,39 @@ RawEdge = tuple[str, str, float]
 # gpiozero's "Unable to load any default pin factory!" on a Pi: the venv cannot see lgpio
 NO_PIN_LIBRARY = ("no library reaches the pins: on Raspberry Pi OS, apt install python3-lgpio and make the venv "
                   "with --system-site-packages, docs/install.md steps 2 and 4")
+
+
+def lgpio_workdir() -> str:
+    """Where lgpio is to put its notification FIFO (`.lgd-nfy0`): $LG_WD when set (the unit sets
+    its runtime folder, /run/dicetable), else a private temporary folder removed at exit.
+
+    lgpio makes the FIFO in its working directory, the current one unless LG_WD names another:
+    under the unit that was the journal folder on the SD card, where it stayed after every stop
+    (lgpio never removes it); run from a folder its user cannot write (`dicetable check` from
+    someone's home, a read-only WorkingDirectory), lgpio failed to load and gpiozero said no pin
+    library could be found, sending the staff to reinstall python3-lgpio."""
+    if os.environ.get("LG_WD"):
+        return os.environ["LG_WD"]
+    folder = tempfile.mkdtemp(prefix="dicetable-lgpio-")
+    atexit.register(shutil.rmtree, folder, True)
+    os.environ["LG_WD"] = folder
+    return folder
+
+
+def load_lgpio() -> None:
+    """Import lgpio (when installed) with LG_WD set, then go back to the current directory:
+    lgpio changes the whole program's directory to LG_WD, and the relative paths of a config
+    (a camera's image folder) would then point elsewhere."""
+    here = os.getcwd()
+    lgpio_workdir()
+    try:
+        import lgpio  # noqa: F401  (gpiozero's first choice of pin library)
+    except ImportError:
+        pass                    # (not a Pi, or not installed: gpiozero says so, see NO_PIN_LIBRARY)
+    except Exception:           # (its FIFO could not be made: gpiozero tries the other libraries)
+        log.warning("lgpio could not start in %s", os.environ.get("LG_WD"), exc_info=True)
+    finally:
+        os.chdir(here)
 
 
 @dataclass
@@ -113,6 +150,8 @@ class GpioButtonSource:
         if self.devices:
             return
         try:
+            if self.pin_factory is None:
+                load_lgpio()
             from gpiozero import Button
 
             for button, pin in self.pins.items():

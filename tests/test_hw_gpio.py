@@ -1,9 +1,12 @@
 """GPIO buttons through gpiozero's MockFactory: press, hold, bounce, threads, pin handling."""
 from __future__ import annotations
 
+import os
 import queue
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -216,3 +219,63 @@ def test_registry_with_lowercase_names_and_injected_factory(factory) -> None:
         assert source.devices["OK"].hold_time == 2.0  # type: ignore[attr-defined]
     finally:
         source.stop()
+
+
+# -- lgpio's notification FIFO (.lgd-nfy0) --------------------------------------------------
+FAKE_LGPIO = '''
+import os
+# as lgpio does on import: its working directory is $LG_WD (changing the program's to it) or the
+# current one; there it makes its FIFO, which its Python side then opens by a relative name
+work = os.environ.get("LG_WD") or os.getcwd()
+os.chdir(work)
+os.mkfifo(os.path.join(work, ".lgd-nfy0"))
+_file = os.open(".lgd-nfy0", os.O_RDONLY | os.O_NONBLOCK)
+'''
+
+
+@pytest.fixture
+def fake_lgpio(tmp_path, monkeypatch):
+    """An `lgpio` that behaves as the real one on import, run from someone's folder."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "lgpio.py").write_text(FAKE_LGPIO)
+    monkeypatch.syspath_prepend(str(lib))
+    monkeypatch.delitem(sys.modules, "lgpio", raising=False)
+    monkeypatch.delenv("LG_WD", raising=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.chdir(home)
+    yield home
+    sys.modules.pop("lgpio", None)
+
+
+def test_lgpio_leaves_its_fifo_out_of_the_current_folder_and_the_folder_as_it_was(fake_lgpio) -> None:
+    """`dicetable check --press-test` run from someone's home left lgpio's FIFO there (root's, with
+    sudo); where the folder cannot be written lgpio did not load and gpiozero sent the staff to
+    reinstall python3-lgpio. Under the unit it sat among the journals on the SD card."""
+    from hardware.button_gpio import load_lgpio
+
+    load_lgpio()
+    assert "lgpio" in sys.modules                            # loaded
+    assert os.getcwd() == str(fake_lgpio)                    # the program's folder is still its own
+    assert list(fake_lgpio.iterdir()) == []                  # nothing left in it
+    work = Path(os.environ["LG_WD"])
+    assert (work / ".lgd-nfy0").exists() and work != fake_lgpio
+
+
+def test_lgpio_uses_the_folder_lg_wd_names(fake_lgpio, tmp_path, monkeypatch) -> None:
+    """The unit names its runtime folder (/run/dicetable: memory, emptied at every stop)."""
+    from hardware.button_gpio import load_lgpio
+
+    run = tmp_path / "run"
+    run.mkdir()
+    monkeypatch.setenv("LG_WD", str(run))
+    load_lgpio()
+    assert (run / ".lgd-nfy0").exists() and os.getcwd() == str(fake_lgpio)
+
+
+def test_the_unit_puts_lgpio_in_its_runtime_folder() -> None:
+    """The service's WorkingDirectory is the journal folder: lgpio's FIFO stayed there, on the card."""
+    unit = (Path(__file__).resolve().parents[1] / "systemd" / "dicetable.service").read_text()
+    assert "RuntimeDirectory=dicetable" in unit.splitlines()
+    assert "Environment=LG_WD=/run/dicetable" in unit.splitlines()
