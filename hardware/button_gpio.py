@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 
 from ._config import boolean, check_keys, positive, table, text
 from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, check_button_name, drain
+from .retry import Backoff
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,8 @@ class GpioButtonSource:
         self._raw: Any = raw_queue if raw_queue is not None else queue.SimpleQueue()
         self._state = {button: _ButtonState() for button in self.pins}
         self._status = SourceStatus(False, "not started")
+        self._backoff = Backoff(1.0, 30.0)
+        self._retry_at: float | None = None   # when to claim the pins again after a failure
 
     @classmethod
     def from_config(
@@ -167,14 +170,26 @@ class GpioButtonSource:
                 device.when_held = self._edge_callback(button, HELD)
                 device.when_released = self._edge_callback(button, UP)
         except Exception as exc:
-            self._close_devices()
-            message = f"GPIO buttons unavailable: {exc}"
-            if type(exc).__name__ == "BadPinFactory":     # (gpiozero found no library for the pins)
-                message += f" ({NO_PIN_LIBRARY})"
-            log.error("%s: %s", self.name, message)
-            self._status = SourceStatus(False, message)
+            self._failed(exc)
             return
+        if self._retry_at is not None:
+            log.info("%s: GPIO buttons working again", self.name)
+        self._retry_at = None
+        self._backoff.reset()
         self._status = SourceStatus(True, "")
+
+    def _failed(self, exc: Exception) -> None:
+        """The pins could not be claimed: said once, and tried again later (poll). At boot the pins
+        may not be the table's yet (udev still setting their group, `dicetable check` holding them):
+        before, the panel stayed dead until the table was restarted."""
+        self._close_devices()
+        message = f"GPIO buttons unavailable: {exc}"
+        if type(exc).__name__ == "BadPinFactory":     # (gpiozero found no library for the pins)
+            message += f" ({NO_PIN_LIBRARY})"
+        if message != self._status.message:
+            log.error("%s: %s", self.name, message)
+        self._status = SourceStatus(False, message)
+        self._retry_at = self.clock() + self._backoff.next_delay()
 
     def _close_devices(self) -> None:
         devices, self.devices = self.devices, {}
@@ -186,6 +201,7 @@ class GpioButtonSource:
 
     def stop(self) -> None:
         self._close_devices()
+        self._retry_at = None
         self._status = SourceStatus(False, "stopped")
 
     def feed(self, event: Any) -> bool:
@@ -194,6 +210,8 @@ class GpioButtonSource:
 
     # -- edges -> events (caller's thread) ---------------------------------------------
     def poll(self) -> list[ButtonEvent]:
+        if self._retry_at is not None and self.clock() >= self._retry_at:
+            self.start()
         events: list[ButtonEvent] = []
         for button, edge, t in drain(self._raw):
             self._apply(button, edge, t, events)

@@ -279,3 +279,30 @@ def test_the_unit_puts_lgpio_in_its_runtime_folder() -> None:
     unit = (Path(__file__).resolve().parents[1] / "systemd" / "dicetable.service").read_text()
     assert "RuntimeDirectory=dicetable" in unit.splitlines()
     assert "Environment=LG_WD=/run/dicetable" in unit.splitlines()
+
+
+def test_pins_not_to_be_had_at_start_are_claimed_when_they_are_free(factory, caplog) -> None:
+    """At boot the pins may not be the table's yet (held by `dicetable check --press-test`, udev
+    still giving them their group): before, the panel stayed dead until the table restarted."""
+    clock = FakeClock(0.0)
+    other = Button(17, pin_factory=factory)                     # someone else holds OK's pin
+    source = GpioButtonSource({"OK": 17, "UP": 27}, pin_factory=factory, clock=clock)
+    with caplog.at_level("INFO", logger="hardware.button_gpio"):
+        source.start()
+        assert not source.status.connected and "GPIO buttons unavailable" in source.status.message
+        for _ in range(5):                                      # tried again, said once
+            clock.advance(1.0)
+            source.poll()
+        assert not source.status.connected
+        other.close()                                           # the pin is free
+        clock.advance(30.0)
+        source.poll()
+    assert source.status.connected
+    assert [r.levelname for r in caplog.records] == ["ERROR", "INFO"]
+    pin = factory.pin(17)
+    pin.drive_low()
+    clock.advance(0.1)
+    pin.drive_high()
+    clock.advance(0.1)
+    assert kinds(source.poll()) == [("press", "OK"), ("release", "OK")]
+    source.stop()
