@@ -6,6 +6,7 @@ until the box is back. Noise on the line is counted and logged, never fatal.
 """
 from __future__ import annotations
 
+import glob
 import logging
 import queue
 import threading
@@ -89,9 +90,23 @@ class SerialButtonSource:
         )
 
     def _open_port(self) -> Any:
+        """Open `port`; a pattern (`/dev/ttyACM*`) opens the first of its matches that opens: a box
+        plugged back while the table still held its old port comes back under the next number
+        (/dev/ttyACM1), and a fixed name then waited for ever for a port that was never coming."""
         import serial
 
-        return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.read_timeout_s)
+        if not glob.has_magic(self.port):
+            return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.read_timeout_s)
+        errors = []
+        for path in sorted(glob.glob(self.port)):
+            try:
+                port = serial.serial_for_url(path, baudrate=self.baudrate, timeout=self.read_timeout_s)
+            except (serial.SerialException, OSError) as exc:
+                errors.append(str(exc))
+                continue
+            log.info("%s: %s is %s", self.name, self.port, path)
+            return port
+        raise serial.SerialException("; ".join(errors) or f"no port matches {self.port}")
 
     # -- ButtonSource ------------------------------------------------------------------
     @property

@@ -264,3 +264,28 @@ def test_a_box_sending_only_garbage_is_named_on_screen_until_it_is_understood_ag
     assert source.status.connected and kinds(source.poll()) == [("press", "OK")]
     source._handle(b"\x8a\n" * 5 + b"PING\n" + b"\x8a\n" * 15)
     assert source.status.connected                          # garbage between lines understood: not a wrong speed
+
+
+def test_a_port_pattern_finds_the_box_under_the_name_it_comes_back_with(tmp_path, monkeypatch) -> None:
+    """Plugged back while the table still held its old port, the box comes back as /dev/ttyACM1:
+    a config naming /dev/ttyACM0 waited for ever. A pattern opens whichever of its matches opens."""
+    opened: list[str] = []
+    real = serial.serial_for_url
+
+    def serial_for_url(url, **kwargs):
+        if url.endswith("0"):
+            raise serial.SerialException(f"could not open port {url}: [Errno 16] Device or resource busy")
+        opened.append(url)
+        return real("loop://", timeout=TIMEOUT)
+
+    monkeypatch.setattr(serial, "serial_for_url", serial_for_url)
+    source = SerialButtonSource(str(tmp_path / "ttyACM*"), read_timeout_s=TIMEOUT)
+    with pytest.raises(serial.SerialException, match="no port matches"):
+        source._open_port()                                     # unplugged: nothing there
+    (tmp_path / "ttyACM0").touch()                              # the old name, still held: busy
+    (tmp_path / "ttyACM1").touch()                              # the box, back
+    source._open_port().close()
+    assert opened == [str(tmp_path / "ttyACM1")]
+    (tmp_path / "ttyACM1").unlink()
+    with pytest.raises(serial.SerialException, match="busy"):
+        source._open_port()
