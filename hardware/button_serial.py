@@ -11,10 +11,11 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from typing import Any, Callable
 
-from ._config import check_keys, positive, text, whole
-from .buttons import HOLD, RELEASE, ButtonEvent, Clock, SourceStatus, drain
+from ._config import boolean, check_keys, positive, text, whole
+from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, drain
 from .retry import Backoff
 from .serial_protocol import LineSplitter, ProtocolError, parse_line
 
@@ -27,6 +28,43 @@ GARBAGE_LOG_FIRST = 5
 GARBAGE_LOG_EVERY_S = 60.0
 #: garbage lines in a row, with no line understood between them, before the screen says so
 GARBAGE_ALARM = 20
+
+
+class FloodGuard:
+    """Tells the presses a hand can make from those of a box that floods (a loose contact inside
+    it, its firmware gone wrong): the same button twice within `same_button_s`, or more than
+    `most` presses within `window_s`, are not a player's (a box sends a press when its button
+    comes back up: one button pressed twice takes a hand 80 ms or more). A flood ends once no press has come for
+    `calm_s`. Before, every one of them reached the game: a box sending "P OK" in a loop accepted
+    readings and chose boxes by itself."""
+
+    def __init__(self, same_button_s: float = 0.02, most: int = 20, window_s: float = 1.0,
+                 calm_s: float = 2.0) -> None:
+        self.same_button_s, self.most, self.window_s, self.calm_s = same_button_s, most, window_s, calm_s
+        self.flooding = False
+        self._last: dict[str, float] = {}
+        self._recent: deque[float] = deque()
+        self._last_seen = float("-inf")
+
+    def allow(self, name: str, now: float) -> bool:
+        """Whether a press or hold of `name` arriving at `now` is let through."""
+        self._last_seen = now
+        self._recent.append(now)
+        while self._recent and self._recent[0] <= now - self.window_s:
+            self._recent.popleft()
+        too_soon = now - self._last.get(name, float("-inf")) < self.same_button_s
+        self._last[name] = now
+        if len(self._recent) > self.most:
+            self.flooding = True
+        return not (self.flooding or too_soon)
+
+    def calmed(self, now: float) -> bool:
+        """End a flood once no press has come for calm_s; True when it has just ended."""
+        if not self.flooding or now - self._last_seen < self.calm_s:
+            return False
+        self.flooding = False
+        self._recent.clear()
+        return True
 
 
 class SerialButtonSource:
@@ -46,6 +84,7 @@ class SerialButtonSource:
         read_timeout_s: float = 0.1,
         reconnect_initial_s: float = 0.5,
         reconnect_max_s: float = 5.0,
+        flood_guard: bool = True,
         opener: Opener | None = None,
         clock: Clock | None = None,
         name: str = "serial",
@@ -71,19 +110,22 @@ class SerialButtonSource:
         self._garbage_run = 0                    # garbage lines since the last line understood
         self._garbage_logged_at: float | None = None
         self._garbage_unlogged = 0
+        self.flood = FloodGuard() if boolean(flood_guard, "flood_guard", "buttons") else None
+        self.flood_dropped = 0                  # presses not let through (a flood, or too soon)
 
     @classmethod
     def from_config(
         cls, config: dict[str, Any], *, opener: Opener | None = None, clock: Clock | None = None
     ) -> "SerialButtonSource":
-        check_keys(config, {"port", "baudrate", "read_timeout_s", "reconnect_initial_s", "reconnect_max_s", "name"},
-                   "buttons")
+        check_keys(config, {"port", "baudrate", "read_timeout_s", "reconnect_initial_s", "reconnect_max_s",
+                            "flood_guard", "name"}, "buttons")
         return cls(
             port=config.get("port", "/dev/ttyACM0"),
             baudrate=config.get("baudrate", 115200),
             read_timeout_s=config.get("read_timeout_s", 0.1),
             reconnect_initial_s=config.get("reconnect_initial_s", 0.5),
             reconnect_max_s=config.get("reconnect_max_s", 5.0),
+            flood_guard=config.get("flood_guard", True),
             opener=opener,
             clock=clock,
             name=config.get("name", "serial"),
@@ -154,6 +196,7 @@ class SerialButtonSource:
                     continue
                 if data:
                     self._handle(data)
+                self._check_calm(self.clock())
         finally:
             if port is not None:
                 self._close(port)
@@ -206,11 +249,35 @@ class SerialButtonSource:
             if parsed is None:
                 continue
             kind, name = parsed
+            if kind in (PRESS, HOLD) and not self._let_through(name, self.last_heard):
+                continue
             if kind == HOLD:
                 self._held.add(name)
             elif kind == RELEASE:
                 self._held.discard(name)
             self._queue.put(ButtonEvent(kind, name, self.last_heard, self.name))
+
+    def _let_through(self, name: str, now: float) -> bool:
+        """A press or hold a hand can have made (see FloodGuard); the start of a flood is said."""
+        if self.flood is None:
+            return True
+        self._check_calm(now)
+        was = self.flood.flooding
+        if self.flood.allow(name, now):
+            return True
+        self.flood_dropped += 1
+        if self.flood.flooding and not was:
+            message = (f"the button box on {self.port} sends presses faster than hands can (a button stuck "
+                       f"inside it, or its firmware): they are ignored until it stops; check the box")
+            log.error("%s: %s", self.name, message)
+            self._status = SourceStatus(False, message)
+        return False
+
+    def _check_calm(self, now: float) -> None:
+        if self.flood is not None and self.flood.calmed(now):
+            log.info("%s: the button box on %s has stopped flooding (%d presses ignored): its presses count again",
+                     self.name, self.port, self.flood_dropped)
+            self._status = SourceStatus(True, "")
 
     def _garbage(self, reason: str) -> None:
         self.garbage_count += 1

@@ -289,3 +289,41 @@ def test_a_port_pattern_finds_the_box_under_the_name_it_comes_back_with(tmp_path
     (tmp_path / "ttyACM1").unlink()
     with pytest.raises(serial.SerialException, match="busy"):
         source._open_port()
+
+
+def test_a_box_flooding_with_presses_plays_nothing_and_is_named_until_it_stops(caplog) -> None:
+    """A box sending "P OK" in a loop (a loose contact inside it, its firmware gone wrong): before,
+    every press reached the game, which accepted readings and chose boxes by itself."""
+    from hw_helpers import FakeClock
+
+    clock = FakeClock(0.0)
+    source = _fed(clock)
+    source._handle(b"P OK\nR OK\n" * 200)                         # 200 presses in one read
+    assert kinds(source.poll()).count(("press", "OK")) == 1        # a hand makes one at a time
+    for _ in range(30):                                            # then 30 a second, of all buttons
+        clock.advance(1 / 30)
+        source._handle(b"P HOLD1\nR HOLD1\nH DOWN\nR DOWN\n")
+    presses = [e for e in source.poll() if e.kind != "release"]
+    assert len(presses) <= 10 and not source.status.connected
+    assert "faster than hands can" in source.status.message
+    clock.advance(1.0)
+    source._check_calm(clock())
+    assert not source.status.connected                             # not yet calm
+    clock.advance(1.0)
+    source._check_calm(clock())                                    # (the reader's idle reads do this)
+    assert source.status.connected
+    source._handle(b"P OK\nR OK\n")
+    clock.advance(0.3)
+    source._handle(b"P HOLD1\nR HOLD1\nP HOLD2\nR HOLD2\n")        # two buttons let go at once
+    assert kinds(source.poll()) == [("press", "OK"), ("release", "OK"), ("press", "HOLD1"),
+                                    ("release", "HOLD1"), ("press", "HOLD2"), ("release", "HOLD2")]
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "faster than hands can" in errors[0].getMessage()
+
+
+def test_flood_guard_false_lets_a_harness_press_as_fast_as_it_likes(loop_port) -> None:
+    source = make_button_source({"type": "serial", "port": "loop://", "flood_guard": False}, opener=lambda: loop_port)
+    source._handle(b"P OK\nR OK\n" * 30)
+    assert kinds(source.poll()).count(("press", "OK")) == 30 and source.flood_dropped == 0
+    with pytest.raises(ValueError, match="flood_guard"):
+        make_button_source({"type": "serial", "port": "loop://", "flood_guard": "no"})
