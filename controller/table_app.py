@@ -18,6 +18,7 @@ from display.screen import Screen
 from display.view import MessageView
 from hardware import RetryingFrameSource, make_button_source, make_frame_source
 from vision import reader as vision_reader
+from vision.reader_input import black_picture
 from vision.settle import SettleTracker
 
 from .config import Config, load_config
@@ -104,6 +105,8 @@ class TableApp:
         self.running = True
         self._camera_error = ""
         self._last_frame_at: float | None = None    # (None: no picture yet, the camera is starting)
+        self._black_since: float | None = None      # since when every picture has been black
+        self._black_said = False
         self._buttons_error = ""
         self._last_failure = ""
         self._over_at: float | None = None     # when the game on the table ended (see _note_over)
@@ -332,6 +335,7 @@ class TableApp:
                 self.flow.say("Camera back.")
         if frame is not None:
             self._last_frame_at = self.clock()
+            self._watch_black(frame.image)
         if frame is not None and self.runner is not None:
             full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
             settled = self.runner.settled
@@ -339,6 +343,24 @@ class TableApp:
             if self.runner.settled != settled:
                 self.idle.touch()              # (dice thrown and at rest: the players are there,
                                                # where a noisy camera's frame of "motion" is not)
+
+    def _watch_black(self, image: Any) -> None:
+        """A camera sending black pictures: before, the table said "Tray empty" and dice thrown
+        were never seen, with no word of the camera (a lens covered, the lamp over the tray off)."""
+        if not black_picture(image):
+            if self._black_said:
+                log.info("camera: pictures are no longer black")
+            self._black_since, self._black_said = None, False
+            return
+        if self._black_since is None:
+            self._black_since = self.clock()
+        elif not self._black_said and self._camera_black():
+            log.warning("camera: every picture black for %.0f s: lens covered, the light over the tray off, or the "
+                        "camera failing", self.clock() - self._black_since)
+            self._black_said = True
+
+    def _camera_black(self) -> bool:
+        return self._black_since is not None and self.clock() - self._black_since >= CAMERA_QUIET_SECONDS
 
     def _step_buttons(self) -> None:
         for event in self.screen.events():
@@ -374,6 +396,9 @@ class TableApp:
         if self._camera_quiet():
             return MessageView("Camera: no new picture for a few seconds. Dice thrown now are not seen; "
                                "waiting for it...", "error")
+        if self._camera_black():
+            return MessageView("Camera: the picture is black (too dark to see dice). Is the lens covered, or the light over the tray off? "
+                               "Dice thrown now are not seen.", "error")
         if self._buttons_error:
             return MessageView(f"Buttons: {self._buttons_error}. Retrying...", "error")
         return None

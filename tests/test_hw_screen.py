@@ -98,3 +98,40 @@ def test_the_screen_is_tried_again_later_and_later_while_it_stays_away(monitor):
     clock.advance(30.0)
     screen.show(TableView(mode="setup", title="x"))
     assert screen.lost == ""
+
+
+def test_a_camera_sending_black_pictures_is_said_until_they_are_not(tmp_path, caplog):
+    """A lens covered, the lamp over the tray off, a sensor sending zeros: before, the screen said
+    "Tray empty" and dice thrown were never seen, with no word of the camera."""
+    import numpy as np
+
+    from test_table_e2e import _Pictures
+    from vision.synthetic import render_tray
+
+    clock = FakeClock(0.0)
+    tray = render_tray([], seed=3).image
+    frames = _Pictures(tray)
+    app = table_app(tmp_path, frames, FakeButtons(), clock=clock)
+
+    def run(seconds: float) -> None:
+        for _ in range(int(seconds / 0.05)):
+            clock.advance(0.05)
+            app.step()
+
+    run(1.0)
+    frames.image = np.zeros_like(tray)
+    run(1.0)
+    assert app.flow.view().message is None                 # a hand over the lens a moment: nothing to say
+    with caplog.at_level("INFO", logger="controller.table_app"):
+        run(3.0)
+        notice = app.flow.view().message
+        assert notice.level == "error" and "the picture is black" in notice.text
+        frames.image = tray
+        run(0.5)
+    assert app.flow.view().message is None
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 2 and "every picture black" in said[0] and "no longer black" in said[1]
+    dim = (tray // 3).astype(np.uint8)                      # a dim tray (a third of the light) is not black
+    frames.image = dim
+    run(4.0)
+    assert app.flow.view().message is None
