@@ -299,6 +299,44 @@ def test_PR_24_end_timing(timing):
     assert box(s, 2, "BRELAN") == 1 and box(s, 2, "THIRD_TURN_WON") == 1 and isinstance(s.expects(), GameOver)
 
 
+
+@pytest.mark.parametrize("order", ["simultaneous", "sequential"])
+def test_PR_24_immediate_end_with_the_cups_read_at_the_hands_end(order):
+    """PR-24 under reveal_on_abandon="end_of_hand": §7 says the scoring is the same as with the
+    cups lifted at once, so the game still ends at Ann's turn-1 abandon and B and C, who went on,
+    score nothing for the hand. It used to play their showdown: Cy won turn 3 with a Brelan, and
+    end_timing="immediate" did nothing at all under this reveal rule."""
+    def play(timing):
+        s = new_game("poknroll", P3, {"end_timing": timing, "reveal_on_abandon": "end_of_hand",
+                                      "decision_order": order})
+        s.boxes = ((5,) + (0,) * 8,) + s.boxes[1:]
+        s = go(s, [1, 3, 5], (0, "ABANDON"), (1, "CONTINUE"), (2, "CONTINUE"), [2], (1, "CONTINUE"),
+               (2, "CONTINUE"), [6], (0, [1, 2]))
+        assert box(s, 0, "PAIRE") == 6 and box(s, 0, "ABANDON_T1") == 1
+        return s
+    s = play("immediate")
+    assert isinstance(s.expects(), GameOver)
+    assert s.boxes[1] == s.boxes[2] == (0,) * len(LINES)
+    assert "A line is full: the game ends at once" in s.sheet().notes
+    s = go(play("end_of_hand"), (1, [3, 5]), (2, [6, 6]), [2, 3])       # the hand is finished
+    assert box(s, 2, "BRELAN") == 1 and box(s, 2, "THIRD_TURN_WON") == 1 and isinstance(s.expects(), GameOver)
+
+
+def test_immediate_end_with_the_cups_read_at_the_hands_end_scores_the_whole_decision_round():
+    """Simultaneous decisions, cups read at the hand's end: the abandons decided together in the
+    turn whose reveal fills a line all score (as when the cups are lifted at once), and a later
+    turn's abandons do not: with the cups lifted at once the game had ended before them."""
+    s = new_game("poknroll", P4, {"end_timing": "immediate", "reveal_on_abandon": "end_of_hand"})
+    s.boxes = ((5,) + (0,) * 8,) + s.boxes[1:]
+    s = go(s, [1, 3, 5], "ABANDON", "ABANDON", "CONTINUE", "CONTINUE", [2], (2, "ABANDON"), (3, "CONTINUE"),
+           [4], (0, [1, 2]))
+    assert not s.is_over                                   # Bob abandoned in the same round: he scores too
+    s = go(s, (1, [3, 6]))
+    assert isinstance(s.expects(), GameOver)
+    assert box(s, 0, "PAIRE") == 6 and box(s, 1, "PAIRE") == 1 and box(s, 1, "ABANDON_T1") == 1
+    assert s.boxes[2] == s.boxes[3] == (0,) * len(LINES)   # Cy's turn-2 abandon and Dee's showdown: nothing
+
+
 # --------------------------------------------------------------------------------- options
 def test_mode_expert_reveals_three_dice_and_imaginary_has_two_by_default():
     s = go(new_game("poknroll", P3, {"mode": "expert"}), [6, 1, 2], "ABANDON", "CONTINUE", "CONTINUE")
@@ -490,7 +528,7 @@ def test_random_play_invariants(seed, n, opts):
     state = new_game("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], opts)
     full = state.options["boxes_per_line"]
     hand, revealed, at_hand_start = state.hand, set(), state.boxes
-    steps = 0
+    steps, trigger_hand = 0, None
     while not state.is_over:
         exp = state.expects()
         data = random_input(state, rng)
@@ -513,6 +551,17 @@ def test_random_play_invariants(seed, n, opts):
             won = sum(a[-1] - b[-1] for a, b in zip(state.boxes, at_hand_start))
             assert won <= 1
             hand, revealed, at_hand_start = state.hand, set(), state.boxes
+        # §5: once a line that ends the game is full, no new hand starts; under end_timing
+        # "immediate" nothing more is asked but the reveals of the abandons decided together with
+        # the one that filled it (or their line choices), whenever the cups are read
+        if state.triggered() and not state.is_over:
+            trigger_hand = trigger_hand or state.hand
+            assert state.hand == trigger_hand
+            if state.options["end_timing"] == "immediate":
+                now = state.expects()
+                assert state.options["decision_order"] == "simultaneous"
+                assert isinstance(now, Decide) and now.options[0].group == "score" or \
+                    now.purpose == "reveal" and state.abandoned[now.player], (now, state.snapshot())
         # a line that ends the game never goes past its boxes; the others may
         trigger = len(COMBOS) if state.options["end_trigger_lines"] == "combination_lines_only" else len(LINES)
         assert all(0 <= k <= full for row in state.boxes for k in row[:trigger])

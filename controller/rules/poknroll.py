@@ -394,7 +394,8 @@ class PoknRoll(GameState):
             new._score_abandon(seat, turn, rec["option"])
             new.queue = self.queue[1:]
             new.stage = "reveal"
-            new._drain()
+            if not new._ends_at_hands_end_reveal(turn):
+                new._drain()
         else:
             kind, seat, _turn, _white = self.queue[0]
             if kind == "imaginary":
@@ -443,6 +444,8 @@ class PoknRoll(GameState):
                     return
                 self._score_abandon(seat, turn, lines[0] if lines else NONE)
             self.queue = self.queue[1:]
+            if kind == "abandon" and self._ends_at_hands_end_reveal(turn):
+                return
         if self.closing:
             self._finish_hand()
         else:
@@ -474,6 +477,23 @@ class PoknRoll(GameState):
             self._tick(seat, "ABANDON_T1")
             ticked.append(LABELS["ABANDON_T1"])
         self._note(f"{name} abandons in turn {turn}: " + (" + ".join(ticked) or "nothing"))
+
+    def _ends_at_hands_end_reveal(self, turn: int) -> bool:
+        """`end_timing="immediate"` when an abandon read at the hand's end (`reveal_on_abandon =
+        "end_of_hand"`) has just filled a line: end the game as it would have ended with the cup
+        lifted at once (§7: the scoring is the same), so that the abandons of later turns and the
+        showdown, played only because the line was not yet known full, score nothing. Under
+        simultaneous decisions the rest of that turn's abandons score first, as they do at once.
+        Without this the showdown was scored and `immediate` did nothing under this reveal rule."""
+        if not (self.closing and self.options["end_timing"] == "immediate" and self.triggered()):
+            return False
+        head = self.queue[0] if self.queue else None
+        same_round = head is not None and head[0] == "abandon" and head[2] == turn
+        if same_round and self.options["decision_order"] == "simultaneous":
+            return False
+        self.queue, self.stage = (), "over"
+        self._note("A line is full: the game ends at once")
+        return True
 
     def _after_decisions(self) -> None:
         if self.options["end_timing"] == "immediate" and self.triggered():
