@@ -154,6 +154,28 @@ def test_poknroll_card_says_whether_face_values_break_a_showdown_tie(tiebreak):
     assert "imaginary cup" in card                     # 3 players: it plays at every showdown
 
 
+@pytest.mark.parametrize("reveal", ["immediate", "end_of_hand"])
+def test_poknroll_card_says_which_white_dice_an_abandon_scores_with(reveal):
+    """Cups read at the hand's end, the card said an abandon scores "the best line of your dice
+    and the white ones": at the hand's end that reads as all five, but the rules score the white
+    dice out when the player abandoned (Ann's 6 1 with 6 1 2 is a Double paire, not the Full it
+    makes with the hand's 6 6 1 2 6 6)."""
+    state = new_game("poknroll", ["Ann", "Bob", "Cy"], {"reveal_on_abandon": reveal})
+    white, cups = [[6, 1, 2], [6], [6]], {0: [6, 1], 1: [1, 1], 2: [3, 3], None: [2, 3]}
+    while state.hand == 1:
+        exp = state.expects()
+        if isinstance(exp, Decide):
+            state = state.apply(choose_input(exp.player, "ABANDON" if exp.player == 0 else "CONTINUE"))
+        else:
+            state = state.apply(dice_input(exp.player, white.pop(0) if exp.purpose == "white" else cups[exp.player]))
+    assert state.boxes[0][1] == 1 and state.boxes[0][3] == 0          # Double paire, not Full
+    card = card_text("poknroll", {"reveal_on_abandon": reveal})
+    said = re.search(r"Abandoning scores (.*?) the best line of your dice and the white ones( out when you abandoned)?",
+                     card)
+    assert said and said.group(1) == {"immediate": "at once", "end_of_hand": "at the hand's end"}[reveal]
+    assert bool(said.group(2)) == (reveal == "end_of_hand")    # at once, the white ones out now are those
+
+
 # ---------------------------------------------------------------------------------------- School
 @pytest.mark.parametrize("options", [{}, {"double_on_first_throw": False}, {"double_applies_to_chance": False},
                                      {"row_fill_order": "any_free_column"}], ids=str)

@@ -199,7 +199,9 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     """The HINT card under the options `o` (all of them given)."""
     dice = "Three" if o["mode"] == "expert" else "Two"
     imaginary = "" if o["imaginary_player_dice"] == 2 else f" of {dice.lower()} dice"
-    when = "at once" if o["reveal_on_abandon"] == "immediate" else "at the hand's end"
+    # (read at the hand's end, "the white ones" read as all five: the abandon turn's count)
+    when, out = ("at once", "") if o["reveal_on_abandon"] == "immediate" \
+        else ("at the hand's end", " out when you abandoned")
     line = "the best line" if o["must_mark_best"] else "a line (you choose)"
     own = ", using one of yours" if o["must_use_private_die"] else ""
     without = {"abandon_box_only": "", "nothing": " if you have a line",
@@ -212,7 +214,7 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
         f"{dice} hidden dice each under a cup, five shared white dice: score poker lines, most points wins.",
         "Each hand, shake your cup; white dice come 3, then 1, then 1; after the 3rd and 4th each player "
         + ("in turn" if o["decision_order"] == "sequential" else "secretly") + " stays in or abandons.",
-        f"Abandoning scores {when} {line} of your dice and the white ones{own}; after the first three, "
+        f"Abandoning scores {when} {line} of your dice and the white ones{out}{own}; after the first three, "
         f"also {LABELS['ABANDON_T1']}{without}.",
         f"At the showdown the best hand alone scores its line, plus {third}; a tie scores just the lines "
         f"({values}). With 3 players an imaginary cup{imaginary} plays but never scores.",
