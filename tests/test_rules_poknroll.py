@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import combinations_with_replacement
+from math import factorial, prod
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -52,6 +55,43 @@ def box(state, seat, line):
 ])
 def test_best_combination(private, white, expected):
     assert best_combination(private + white) == expected
+
+
+# §3's table: the chance of each best combination for a pool of 5..8 random dice, in %
+# (columns: none, Paire, Double paire, Brelan, Full, Grande Suite, Carré, Yam's)
+BEST_ODDS = {
+    5: (6.17, 46.30, 23.15, 15.43, 3.86, 3.09, 1.93, 0.08),
+    6: (0, 15.43, 38.58, 15.43, 16.08, 9.26, 4.82, 0.40),
+    7: (0, 0, 31.51, 6.00, 34.51, 17.40, 9.38, 1.20),
+    8: (0, 0, 14.25, 0, 42.01, 25.41, 15.57, 2.77),
+}
+
+
+@pytest.mark.parametrize("size", sorted(BEST_ODDS))
+def test_best_combination_odds_are_the_specs_table(size):
+    """Every pool of `size` dice, weighted by how many throws make it: best_combination gives
+    §3's table to the hundredth of a percent. It also holds §3's structural facts: no "none"
+    from 6 dice, at least a Double paire from 7, never a Brelan as the best of 8."""
+    weights = Counter()
+    for pool in combinations_with_replacement(range(1, 7), size):
+        weights[best_combination(pool)] += factorial(size) // prod(factorial(k) for k in Counter(pool).values())
+    odds = tuple(round(100 * weights[line] / 6 ** size, 2) for line in (NONE,) + COMBOS)
+    assert odds == BEST_ODDS[size]
+
+
+@pytest.mark.parametrize("pool,best", [((1, 2, 3, 4, 6), NONE), ((3, 4, 5, 6, 1), NONE),
+                                       ((1, 2, 3, 4, 4, 6), "PAIRE"), ((2, 3, 4, 5, 5, 2), "DOUBLE_PAIRE")])
+def test_P19_no_small_straight(pool, best):
+    """P19: a run of 4 scores nothing beyond the pairs it holds."""
+    assert best_combination(pool) == best
+
+
+def test_grande_suite_and_full_together_need_eight_dice():
+    """§3: Grande Suite + Full together need 8 dice (Expert turn 3), and then Grande Suite ranks higher."""
+    both = [p for n in (5, 6, 7, 8) for p in combinations_with_replacement(range(1, 7), n)
+            if {"GRANDE_SUITE", "FULL"} <= set(qualifying_lines(p))]
+    assert both and {len(p) for p in both} == {8}
+    assert all(best_combination(p) in ("GRANDE_SUITE", "CARRE", "YAMS") for p in both)
 
 
 def test_qualifying_lines_are_every_line_the_pool_makes():
@@ -351,6 +391,17 @@ def test_imaginary_player_dice_same_as_mode():
     s = go(new_game("poknroll", P3, {"mode": "expert", "imaginary_player_dice": "same_as_mode"}),
            [1, 2, 3], "CONTINUE", "ABANDON", "ABANDON", [1, 1, 1], [2, 2, 2], [4], "CONTINUE", [5], [6, 6, 6])
     assert s.expects().purpose == "imaginary" and s.expects().count == 3
+
+
+@pytest.mark.parametrize("mode", ["beginner", "expert"])
+def test_line_values_default_to_the_specs_table(mode):
+    """§4.2 / P1 / P18: Paire 1, Double paire 2, Brelan 3, Full 4, Grande Suite 5, Carré 6, Yam's 10,
+    Abandon au 1er tour 1 on both sides of the board; 3ème tour remporté = the number of players."""
+    for players in (P3, P4, P4 + ["Eve", "Fay"]):
+        s = new_game("poknroll", players, {"mode": mode})
+        assert {line: s.line_value(line) for line in LINES} == {
+            "PAIRE": 1, "DOUBLE_PAIRE": 2, "BRELAN": 3, "FULL": 4, "GRANDE_SUITE": 5, "CARRE": 6, "YAMS": 10,
+            "ABANDON_T1": 1, "THIRD_TURN_WON": len(players)}
 
 
 def test_line_values_option_changes_points_and_is_validated():
