@@ -629,6 +629,72 @@ def test_random_play_invariants(seed, n, opts):
     assert state.triggered()
 
 
+def expected_ticks(n: int, opts: dict, hand: dict) -> list[list[int]]:
+    """The boxes a hand ticks by §4.3/§4.4, worked out again from its dice and decisions alone:
+    `hand` = white dice in order, each cup read, the imaginary cup, and for each abandoner the
+    number of white dice out when they abandoned (and the line they chose, if they chose)."""
+    gained = [[0] * len(LINES) for _ in range(n)]
+    must_use = opts.get("must_use_private_die", False)
+    for seat, n_white in hand["out"].items():
+        cup = hand["cups"][seat]
+        pool, required = cup + hand["white"][:n_white], cup if must_use else None
+        line = hand["chosen"].get(seat) or best_combination(pool, required)
+        assert line == NONE or line in qualifying_lines(pool, required)
+        if line != NONE:
+            gained[seat][L[line]] += 1
+        if n_white == 3 and (line != NONE or opts.get("abandon_without_combination") != "nothing"):
+            gained[seat][L["ABANDON_T1"]] += 1
+    playing = {s: c for s, c in hand["cups"].items() if s not in hand["out"]}
+    if playing:
+        if n == 3:
+            playing[IMAGINARY] = hand["imaginary"]
+        out = resolve_showdown(hand["white"], playing, must_use_private_die=must_use,
+                               value_tiebreak=opts.get("showdown_value_tiebreak", False))
+        for seat, line in out.ticks.items():
+            gained[seat][L[line]] += 1
+        if out.third_turn is not None:
+            gained[out.third_turn][L["THIRD_TURN_WON"]] += 1
+    return gained
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 6), opts=OPTION_SETS)
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_play_ticks_what_the_dice_and_decisions_score(seed, n, opts):
+    """Every hand of a random game, the boxes ticked are those §4.3/§4.4 give for its dice and
+    decisions, worked out again apart from the engine's hand flow (a deferred reveal, a line choice,
+    the imaginary cup, the decision orders): the best line over the cup and the white dice out at
+    the abandon, Abandon au 1er tour after turn 1, the showdown's winners. (A refused abandon under
+    "forbidden" and a hand cut short by end_timing "immediate" have tests of their own.)"""
+    opts = {k: v for k, v in opts.items() if k not in ("abandon_without_combination", "end_timing")}
+    rng = random.Random(seed)
+    state = new_game("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], opts)
+
+    def fresh() -> dict:
+        return {"white": [], "cups": {}, "out": {}, "chosen": {}, "imaginary": None,
+                "hand": state.hand, "boxes": state.boxes}
+
+    hand = fresh()
+    while not state.is_over:
+        exp, data = state.expects(), random_input(state, rng)
+        if isinstance(exp, Decide) and data["option"] == "ABANDON":
+            hand["out"][exp.player] = len(hand["white"])
+        elif isinstance(exp, Decide) and data["option"] != "CONTINUE":
+            hand["chosen"][exp.player] = data["option"]
+        elif isinstance(exp, Throw):
+            key = {"white": "white", "imaginary": "imaginary"}.get(exp.purpose)
+            if key == "white":
+                hand["white"] += data["values"]
+            elif key == "imaginary":
+                hand["imaginary"] = data["values"]
+            else:
+                hand["cups"][exp.player] = data["values"]
+        state = state.apply(data)
+        if state.hand != hand["hand"] or state.is_over:
+            gained = [[a - b for a, b in zip(after, before)] for after, before in zip(state.boxes, hand["boxes"])]
+            assert gained == expected_ticks(n, opts, hand), hand
+            hand = fresh()
+
+
 def test_random_play_is_deterministic_and_ends_for_every_player_count():
     for n in (3, 4, 5, 6):
         a, ia = play_random("poknroll", P4[:3] + ["Eve", "Fay", "Gus"][: n - 3], seed=n)
