@@ -311,6 +311,21 @@ def test_final_tie_on_points_and_turn_3_boxes_is_shared():
     assert s.result().winners == (0, 1) and s.result().tie_break == ""
 
 
+def test_standings_below_the_winner_break_ties_the_same_way():
+    """§5's tie-break (most 3ème tour remporté boxes) also orders equal totals below the winner,
+    and players equal on both share their place (docs/games/poknroll.md, Standings)."""
+    s = new_game("poknroll", P4 + ["Eve"])
+    s.boxes = ((0, 0, 0, 0, 0, 0, 1, 0, 0),              # Ann: Yam's 10
+               (2, 0, 0, 0, 0, 0, 0, 0, 1),              # Bob: 2 + 5 = 7, one turn 3
+               (0, 1, 0, 0, 1, 0, 0, 0, 0),              # Cy: 2 + 5 = 7, none
+               (4, 0, 0, 0, 0, 0, 0, 1, 0),              # Dee: 5
+               (0, 0, 0, 0, 0, 0, 0, 5, 0))              # Eve: 5
+    r = s.result()
+    assert r.scores == (10, 7, 7, 5, 5)
+    assert r.ranking == ((0,), (1,), (2,), (3, 4)) and r.winners == (0,) and r.tie_break == ""
+    assert r.to_text().splitlines()[:5] == ["1. Ann  10", "2. Bob  7", "3. Cy  7", "4. Dee  5", "4. Eve  5"]
+
+
 @pytest.mark.parametrize("counts,value", [pytest.param(False, 3, id="PR-23-default"),
                                           pytest.param(True, 4, id="PR-23-imaginary_counts")])
 def test_PR_23_third_turn_multiplier_with_three_players(counts, value):
