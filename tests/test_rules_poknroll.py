@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from math import factorial, prod
 
 import pytest
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from controller.rules import Decide, GameOver, IllegalInput, OptionError, Throw, choose_input, dice_input, new_game
 from controller.rules.poknroll import (
-    COMBOS, IMAGINARY, LINES, NONE, best_combination, qualifying_lines, resolve_showdown,
+    COMBOS, IMAGINARY, LINES, NONE, RANK, best_combination, hand_strength, qualifying_lines, resolve_showdown,
 )
 from controller.rules.random_play import play_random, random_input
 
@@ -259,6 +259,37 @@ def test_value_tiebreak_with_must_use_private_die_a_board_straight_does_not_coun
     assert out.third_turn == 1 and out.ticks == {1: "GRANDE_SUITE"}
     out = resolve_showdown(white, {0: [1, 1], 1: [6, 6]}, value_tiebreak=True)   # playing the board
     assert out.third_turn is None and set(out.ticks) == {0, 1}
+
+
+def poker_hand(five: tuple[int, ...]) -> tuple[str, frozenset[int], tuple[int, ...]]:
+    """An independent reading of five dice: their line (§3's ranking), the faces that make it
+    (group or run), and the poker-style key (§4.3: groups by size then face, then the others)."""
+    counts = Counter(five)
+    sig = sorted(counts.values(), reverse=True)
+    runs = {frozenset({1, 2, 3, 4, 5}), frozenset({2, 3, 4, 5, 6})}
+    line = ("YAMS" if sig[0] == 5 else "CARRE" if sig[0] == 4 else "GRANDE_SUITE" if frozenset(five) in runs
+            else "FULL" if sig == [3, 2] else "BRELAN" if sig[0] == 3 else "DOUBLE_PAIRE" if sig == [2, 2, 1]
+            else "PAIRE" if sig[0] == 2 else NONE)
+    if line == "GRANDE_SUITE":
+        return line, frozenset(five), (max(five),)
+    groups = sorted((f for f in counts if counts[f] >= 2), key=lambda f: (counts[f], f), reverse=True)
+    return line, frozenset(groups), tuple(groups) + tuple(sorted((f for f in five if counts[f] == 1), reverse=True))
+
+
+@given(private=st.lists(st.integers(1, 6), min_size=2, max_size=3), white=st.lists(st.integers(1, 6), min_size=3,
+       max_size=5), must_use=st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_value_tiebreak_is_the_best_five_dice_poker_hand(private, white, must_use):
+    """§4.3's value tie-break, against every five dice of the pool read poker-style: the
+    engine's (rank, key) is the best of them, the combination holding a private face under
+    must_use_private_die (docs: its kickers may be anyone's)."""
+    pool = private + white
+    best = (0, ())
+    for five in combinations(pool, 5):
+        line, makers, key = poker_hand(five)
+        if line != NONE and (not must_use or makers & set(private)):
+            best = max(best, (RANK[line], key))
+    assert hand_strength(pool, private if must_use else None, value_tiebreak=True) == best
 
 
 def test_PR_17_through_the_engine():
