@@ -423,6 +423,22 @@ def test_immediate_end_with_the_cups_read_at_the_hands_end_scores_the_whole_deci
     assert s.boxes[2] == s.boxes[3] == (0,) * len(LINES)   # Cy's turn-2 abandon and Dee's showdown: nothing
 
 
+
+def test_immediate_end_at_the_hands_end_after_a_line_chosen_by_the_abandoner():
+    """must_mark_best=false: Ann, read at the hand's end, chooses the Paire that fills her line
+    over the Brelan her 3 3 + 3 5 1 makes; the game ends there, before Bob's turn-2 abandon and
+    the showdown are scored."""
+    s = new_game("poknroll", P4, {"end_timing": "immediate", "reveal_on_abandon": "end_of_hand",
+                                  "must_mark_best": False})
+    s.boxes = ((5,) + (0,) * 8,) + s.boxes[1:]
+    s = go(s, [3, 5, 1], "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE", [2], (1, "ABANDON"), (2, "CONTINUE"),
+           (3, "CONTINUE"), [6], (0, [3, 3]))
+    assert [o.key for o in s.expects().options] == ["BRELAN", "PAIRE"]
+    s = go(s, (0, "PAIRE"))
+    assert isinstance(s.expects(), GameOver) and box(s, 0, "PAIRE") == 6 and box(s, 0, "ABANDON_T1") == 1
+    assert all(sum(row) == 0 for row in s.boxes[1:])
+
+
 # --------------------------------------------------------------------------------- options
 def test_mode_expert_reveals_three_dice_and_imaginary_has_two_by_default():
     s = go(new_game("poknroll", P3, {"mode": "expert"}), [6, 1, 2], "ABANDON", "CONTINUE", "CONTINUE")
