@@ -176,6 +176,21 @@ def test_poknroll_card_says_which_white_dice_an_abandon_scores_with(reveal):
     assert bool(said.group(2)) == (reveal == "end_of_hand")    # at once, the white ones out now are those
 
 
+@pytest.mark.parametrize("must_use", [False, True])
+def test_poknroll_card_says_where_a_line_must_use_a_hidden_die(must_use):
+    """must_use_private_die binds the showdown as well as an abandon, but the card said "using one
+    of yours" of abandoning alone: a board-only Brelan winning nothing at the showdown was not on
+    it. It is now said of the lines themselves, which both the abandon and the showdown score."""
+    from controller.rules.poknroll import resolve_showdown
+
+    out = resolve_showdown([6, 6, 6, 1, 3], {0: [2, 4], 1: [5, 1]}, must_use_private_die=must_use)
+    board_plays = out.lines[0] == "BRELAN"                # Ann's Brelan of 6s is the board's alone
+    card = GAMES["poknroll"].rules_card({"must_use_private_die": must_use})
+    lines = next(p for p in card if p.startswith("Lines"))
+    abandon = next(p for p in card if p.startswith("Abandoning"))
+    assert ("one of your hidden dice" in lines) == (not board_plays) and "hidden" not in abandon
+
+
 # ---------------------------------------------------------------------------------------- School
 @pytest.mark.parametrize("options", [{}, {"double_on_first_throw": False}, {"double_applies_to_chance": False},
                                      {"row_fill_order": "any_free_column"}], ids=str)

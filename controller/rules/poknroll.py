@@ -203,7 +203,8 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     when, out = ("at once", "") if o["reveal_on_abandon"] == "immediate" \
         else ("at the hand's end", " out when you abandoned")
     line = "the best line" if o["must_mark_best"] else "a line (you choose)"
-    own = ", using one of yours" if o["must_use_private_die"] else ""
+    # (said of the lines, not of abandoning alone: the showdown's hands obey it too)
+    own = " (each using one of your hidden dice)" if o["must_use_private_die"] else ""
     without = {"abandon_box_only": "", "nothing": " if you have a line",
                "forbidden": "; no line, no abandoning"}[o["abandon_without_combination"]]
     values = "equal lines compare face values" if o["showdown_value_tiebreak"] else "face values never count"
@@ -214,11 +215,11 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
         f"{dice} hidden dice each under a cup, five shared white dice: score poker lines, most points wins.",
         "Each hand, shake your cup; white dice come 3, then 1, then 1; after the 3rd and 4th each player "
         + ("in turn" if o["decision_order"] == "sequential" else "secretly") + " stays in or abandons.",
-        f"Abandoning scores {when} {line} of your dice and the white ones{out}{own}; after the first three, "
+        f"Abandoning scores {when} {line} of your dice and the white ones{out}; after the first three, "
         f"also {LABELS['ABANDON_T1']}{without}.",
         f"At the showdown the best hand alone scores its line, plus {third}; a tie scores just the lines "
         f"({values}). With 3 players an imaginary cup{imaginary} plays but never scores.",
-        "Lines, lowest first: " + ", ".join(LABELS[line] for line in COMBOS) + " (five alike).",
+        f"Lines{own}, lowest first: " + ", ".join(LABELS[line] for line in COMBOS) + " (five alike).",
         f"{end} someone fills {full}: most points wins, then most {third} ticks.",
     )
 
