@@ -704,3 +704,49 @@ def test_random_play_invariants(seed, n, options):
         assert sum(1 for ps in state.sheets if ps.awards[r] not in (None, CROSS)) <= 1
     for c in range(3):
         assert sum(1 for ps in state.sheets if ps.col_awards[c] not in (None, CROSS)) <= 1
+
+
+# ------------------------------------------------------------------------------ the words shown
+def test_one_die_thrown_again_is_one_die():
+    """The prompt of a rethrow of one die read "throw 1 dice again" (on the table's screen and at
+    the terminal); the other games with rethrows say "1 die"."""
+    s = new(("Ann",)).apply(dice_input(0, [6, 6, 6, 6, 1]))
+    s = s.apply(reroll_input(0, [6, 6, 6, 6]))
+    assert s.expects().prompt == "Ann: throw 1 die again (throw 2 of 3)"
+    s = s.apply(dice_input(0, [2])).apply(reroll_input(0, [6, 6, 6]))
+    assert s.expects().prompt == "Ann: throw 2 dice again (throw 3 of 3)"
+
+
+REFUSALS = [
+    # a cross is always allowed under the default: a cross key with a bank is simply not a key
+    pytest.param({}, [6, 6, 6, 6, 1], 1, "X_S1_BANK1", "'X_S1_BANK1' is not a legal choice now", id="cross-with-bank"),
+    # no one in the dice: the row does not qualify, whatever is banked
+    pytest.param({}, [6, 6, 6, 6, 1], 1, "S1_BANK1", "the dice do not qualify for School 1", id="bank-in-a-row-that-does-not-score"),
+    pytest.param({}, [6, 6, 6, 6, 1], 1, "S6_BANK2", "you cannot bank 2 dice in School 6 now: at most 1", id="bank-too-many"),
+    pytest.param({}, [6, 6, 6, 1, 2], 1, "S6_BANK1", "you cannot bank 1 die in School 6 now: only dice over three",
+                 id="bank-with-three"),
+    pytest.param({"row_fill_order": "any_free_column"}, [6, 6, 6, 6, 1], 1, "X_S1_C1_BANK1",
+                 "'X_S1_C1_BANK1' is not a legal choice now", id="any-free-column-cross-with-bank"),
+    pytest.param({"voluntary_cross_allowed": False}, [6, 6, 6, 6, 1], 1, "X_PAIR",
+                 "a cross is allowed only when the dice score in no open row", id="no-voluntary-cross"),
+]
+
+
+@pytest.mark.parametrize("options,dice,throw,key,message", REFUSALS)
+def test_a_refusal_says_the_true_reason(options, dice, throw, key, message):
+    """A refused key at the terminal said "a cross is allowed only when the dice score in no open
+    row" for X_S1_BANK1 under the default (a cross is always allowed there), and "you cannot bank
+    1 dice in School 1" when no one was in the dice."""
+    s = throw_to(new(**options), dice, throw)
+    with pytest.raises(IllegalInput) as err:
+        s.apply(choose_input(0, key))
+    assert str(err.value).startswith(message)
+
+
+def test_no_banking_in_the_last_column_says_why():
+    s = new()
+    for _ in range(2):
+        s = turn(s, [6, 6, 6, 1, 2], "S6")
+    s = throw_to(s, [6, 6, 6, 6, 1], 2)
+    with pytest.raises(IllegalInput, match="^you cannot bank 1 die in School 6 now: not in the row's last column"):
+        s.apply(choose_input(0, "S6_BANK1"))

@@ -91,6 +91,11 @@ class PlayerSheet:
 EMPTY_SHEET = PlayerSheet((None,) * NCELLS, 0, (None,) * NROWS, (None,) * NCOLS, (0,) * 6)
 
 
+def dice_words(n: int) -> str:
+    """"1 die", "3 dice": what a player reads in a prompt or a refusal."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 def held(values: tuple[int | None, ...]) -> int:
     """Sum of awards actually held (not empty, not crossed)."""
     return sum(v for v in values if v is not None and v != CROSS)
@@ -280,7 +285,7 @@ class School(GameState):
             if self.throw_no == 0:
                 return Throw(self.seat, 5, (), f"{name}: throw all 5 dice", "throw")
             return Throw(self.seat, self.to_throw, self.dice,
-                         f"{name}: throw {self.to_throw} dice again (throw {self.throw_no + 1} of 3)", "rethrow")
+                         f"{name}: throw {dice_words(self.to_throw)} again (throw {self.throw_no + 1} of 3)", "rethrow")
         return self._decision()[0]
 
     # ---------------------------------------------------------------------------------- apply
@@ -317,12 +322,29 @@ class School(GameState):
         if any_col and int(m.group(3)) - 1 not in cols:
             return f"{label}, column {m.group(3)} is already filled"
         if m.group(1):
+            if m.group(4) or self.options["voluntary_cross_allowed"]:
+                return None                 # a cross banks nothing; a voluntary one is never refused
             return "a cross is allowed only when the dice score in no open row"
         if m.group(4):
-            if r >= SCHOOL or self.options["school_reserve_mode"] != "player_choice":
+            if r >= SCHOOL or self.options["school_reserve_mode"] != "player_choice" or m.group(4) == "0":
                 return None
-            return f"you cannot bank {m.group(4)} dice in {label} now"
+            return self._why_no_bank(r, int(m.group(3) or cols[0] + 1) - 1, int(m.group(4)))
         return f"the dice do not qualify for {label}"
+
+    def _why_no_bank(self, r: int, c: int, bank: int) -> str:
+        """Why `bank` dice cannot be banked in School row r, column c (an open cell): the row does
+        not score, or how many could be, so that the player can choose again at once."""
+        label = ROW_LABELS[ROWS[r]]
+        banks = [a[4] for a in self._decision()[1].values() if a[:2] == (r, c) and a[2] != CROSS]
+        if not banks:
+            return f"the dice do not qualify for {label}"
+        if self.sheets[self.seat].cells[r * 3:r * 3 + 3].count(None) == 1:
+            why = "not in the row's last column (no later column could use it)"
+        elif max(banks) <= 0:
+            why = "only dice over three can be banked"
+        else:
+            why = f"at most {max(banks)}"
+        return f"you cannot bank {dice_words(bank)} in {label} now: {why}"
 
     def _write(self, action: Action) -> "School":
         o, p = self.options, self.seat
