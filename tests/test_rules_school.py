@@ -750,3 +750,47 @@ def test_no_banking_in_the_last_column_says_why():
     s = throw_to(s, [6, 6, 6, 6, 1], 2)
     with pytest.raises(IllegalInput, match="^you cannot bank 1 die in School 6 now: not in the row's last column"):
         s.apply(choose_input(0, "S6_BANK1"))
+
+
+# ------------------------------------------------------------------- spec statements, scripted
+def test_a_rethrow_is_one_to_five_dice_of_those_on_the_table():
+    """§2.2 DECIDE: RETHROW a selection of 1-5 dice; a die kept at throw 2 may be thrown at throw 3."""
+    s = new().apply(dice_input(0, [6, 6, 1, 2, 3]))
+    with pytest.raises(IllegalInput, match="throw at least 1 die again"):
+        s.apply(reroll_input(0, [6, 6, 1, 2, 3]))           # keeping all five is writing, not a rethrow
+    with pytest.raises(IllegalInput, match="cannot keep"):
+        s.apply(reroll_input(0, [6, 6, 6]))                 # only dice that are on the table
+    s = s.apply(reroll_input(0, []))                        # all five again
+    assert s.expects().count == 5 and s.expects().held == ()
+    s = s.apply(dice_input(0, [4, 4, 5, 5, 1])).apply(reroll_input(0, [1]))   # the kept 4s and 5s go again
+    assert s.expects().count == 4 and s.expects().held == (1,)
+
+
+def test_one_entry_wins_a_row_award_and_a_column_award():
+    """§4.4 "A single entry can trigger a row award and a column award at the same time. Both are
+    granted." One player fills the sheet row by row without a cross: the last entry (Chance,
+    column 3) completes the Chance row and column 3 at once."""
+    s = new()
+    for row in ROWS:
+        for _ in range(3):
+            s = turn(s, STD[row][0], row)
+    assert s.is_over
+    assert s.notes[1:3] == ("A won the Chance award: 16", "A won the column 3 award: 60")
+    assert s.sheets[0].col_awards == (60, 60, 60)
+    assert [award(s, 0, r) for r in ROWS] == [STD[r][1] for r in ROWS]
+    assert s.total(0) == 3 * 225 + 225 + 180 == 1080
+
+
+def test_a_three_way_tie_is_shared_by_four_players():
+    """§5: equal best totals share the win whatever the player count. A, B and C write the same
+    entries (a cross on a diagonal: every row and column has one, so no award), D crosses all."""
+    s = new(("A", "B", "C", "D"))
+    for i, row in enumerate(ROWS):
+        for c in range(3):
+            for _ in range(3):
+                s = turn(s, FILLER, "X_" + row) if c == i % 3 else turn(s, STD[row][0], row)
+            s = crosser_any(s)
+    r = s.result()
+    assert s.is_over and r.scores[0] == r.scores[1] == r.scores[2] > 0 == r.scores[3]
+    assert r.ranking == ((0, 1, 2), (3,)) and r.winners == (0, 1, 2)
+    assert s.sheet().status == f"Game over — winners: A, B, C ({r.scores[0]})"
