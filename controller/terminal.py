@@ -149,6 +149,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
     Dice nobody throws (`Throw.drawn`) are drawn here (`controller.draws`)."""
     labels = game_labels(log)
     last_sheet_status = None
+    shown_notes = tuple(state.sheet().notes)      # what the game said before this session
     typed: list[GameState] = []     # the state before each input typed this session, for 'undo'
     since = "the start"             # what 'undo' cannot go back past, in words
     while not state.is_over:
@@ -163,6 +164,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             data = draw(expect, rng)
             state = state.apply(data)
             print(f"{expect.prompt}: drawn {show_dice(data['values'], labels)}", file=out)
+            shown_notes = tell_notes(state, shown_notes, out)
             log.inputs.append(data)
             typed.clear()           # a draw is not there to be tried again: nothing before it is undone
             since = "the last dice drawn"
@@ -209,6 +211,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
         except (InputError, IllegalInput) as exc:
             print(f"  ! {exc}. Try again.", file=out)
             continue
+        shown_notes = tell_notes(state, shown_notes, out)
         log.inputs.append(data)
         typed.append(previous)
         if isinstance(expect, Decide) and expect.reveals(data):
@@ -219,6 +222,18 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
     print("\n" + state.sheet().to_text(), file=out)
     print("\n" + state.result().to_text(), file=out)
     return state
+
+
+def tell_notes(state: GameState, shown: tuple[str, ...], out: TextIO) -> tuple[str, ...]:
+    """Print the sheet's notes not shown yet (what the last input did: a score doubled, an award
+    won or lost), as the table's banner says them; return the notes now on the sheet. At the end
+    the final sheet prints them."""
+    notes = tuple(state.sheet().notes)
+    if not state.is_over:
+        for note in notes:
+            if note not in shown:
+                print(f"  note: {note}", file=out)
+    return notes
 
 
 def _said(data: Input, expect, labels: list[str]) -> str:

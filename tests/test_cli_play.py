@@ -577,3 +577,19 @@ def test_undo_stops_at_dice_the_program_drew(play, tmp_path):
     assert out.count("! Nothing to undo") == 2
     inputs = logged(log)
     assert len(inputs) == 12 and inputs[-1]["player"] is None       # the draw is still the last input
+
+
+def test_what_a_choice_did_is_printed_at_once(play):
+    """The table's banner says what an entry did (a score doubled, an award won, a School cross's
+    penalty); the terminal printed none of it: a player who crossed a School row lost every award
+    without a word, unless they typed 'sheet'. School, one player: a Pair row completed without a
+    cross wins its award, then a cross in School 1 loses it."""
+    lines = ["2 4 5 5 6", "pair", "5 5 1 2 3", "pair", "6 6 1 2 3", "pair", "1 2 3 4 6", "x_s1"]
+    code, out, err, _ = play(lines, "--game", "school", "--players", "Ann")
+    assert (code, err) == (0, "")
+    said = [line.strip() for line in out.splitlines() if line.strip().startswith("note:")]
+    assert said == ["note: Ann wrote 20 in Pair (column 1, doubled)",
+                    "note: Ann wrote 20 in Pair (column 2, doubled)",
+                    "note: Ann wrote 24 in Pair (column 3, doubled)", "note: Ann won the Pair award: 24",
+                    "note: Ann crossed School 1 (column 1)",
+                    "note: School cross: Ann loses 24 award points and can win no more awards"]
