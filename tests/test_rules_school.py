@@ -794,3 +794,18 @@ def test_a_three_way_tie_is_shared_by_four_players():
     assert s.is_over and r.scores[0] == r.scores[1] == r.scores[2] > 0 == r.scores[3]
     assert r.ranking == ((0, 1, 2), (3,)) and r.winners == (0, 1, 2)
     assert s.sheet().status == f"Game over — winners: A, B, C ({r.scores[0]})"
+
+
+@pytest.mark.parametrize("penalty,first,second", [
+    ("forfeit_all_awards", ("A crossed School 1 (column 1)", "School cross: A can win no more awards"),
+     ("A crossed School 2 (column 1)",)),
+    ("erase_earned_only", ("A crossed School 1 (column 1)",), ("A crossed School 2 (column 1)",)),
+])
+def test_a_school_cross_says_only_what_it_changes(penalty, first, second):
+    """The note of a School cross said "loses 0 award points and can win no more awards" when no
+    award was held, and said it again at every later School cross, when nothing changed any more
+    (now printed at the terminal after every move, and shown in the table's banner)."""
+    s = turn(new(school_cross_penalty=penalty), FILLER, "X_S1")
+    assert s.notes == first
+    s = turn(s, FILLER, "X_S2")
+    assert s.notes == second

@@ -396,11 +396,9 @@ class School(GameState):
             awards = [CROSS if v is not None else v for v in awards]
             cols = [CROSS if v is not None else v for v in cols]
             if penalty == "forfeit_all_awards":
-                eligible = False
                 awards, cols = [CROSS] * NROWS, [CROSS] * NCOLS
-                notes.append(f"School cross: {name} loses {lost} award points and can win no more awards")
-            elif lost:
-                notes.append(f"School cross: {name} loses {lost} award points")
+            notes += self._penalty_note(name, lost, barred=eligible and penalty == "forfeit_all_awards")
+            eligible = eligible and penalty != "forfeit_all_awards"
         sheets = list(self.sheets)
         sheets[p] = PlayerSheet(cells, doubled, tuple(awards), tuple(cols), reserve, eligible)
         if block_rows or block_cols:
@@ -414,6 +412,13 @@ class School(GameState):
             notes.append("Game over")
         return self._next(sheets=sheets_t, seat=nxt, throw_no=0, dice=(), to_throw=0 if nxt is None else 5,
                           notes=tuple(notes))
+
+    @staticmethod
+    def _penalty_note(name: str, lost: int, barred: bool) -> list[str]:
+        """What a School cross changed, in words: the award points lost, and the awards to come
+        if this is the cross that bars them (a later one changes nothing and says nothing)."""
+        parts = ([f"loses {lost} award points"] if lost else []) + (["can win no more awards"] if barred else [])
+        return [f"School cross: {name} " + " and ".join(parts)] if parts else []
 
     def _blocked(self, sheet: PlayerSheet, rows: list[int], cols: list[int]) -> PlayerSheet:
         """Another player's sheet after someone took (or blocked) these row/column awards."""
