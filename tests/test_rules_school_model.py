@@ -230,7 +230,8 @@ def biased_dice(rng: random.Random, count: int) -> list[int]:
 
 
 def check_decision(state, model: Model, p: int, throw: int, rng: random.Random) -> dict:
-    """The engine's options are the model's; every key the model forbids is refused, unchanged."""
+    """The engine's options are the model's; keys the model allows are taken, every key it forbids
+    is refused, the state unchanged."""
     exp = state.expects()
     assert isinstance(exp, Decide) and exp.player == p
     legal = model.legal(p, list(state.dice), throw)
@@ -245,6 +246,8 @@ def check_decision(state, model: Model, p: int, throw: int, rng: random.Random) 
             pass
         else:
             raise AssertionError(f"{key} was accepted; the spec forbids it")
+    for key in rng.sample(sorted(legal), min(4, len(legal))):
+        state.apply(choose_input(p, key))                           # never refused
     assert state.snapshot() == before
     return legal
 
