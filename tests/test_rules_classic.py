@@ -494,3 +494,29 @@ def test_a_bet_prompt_names_only_what_its_menu_offers():
     exp = g.expects()
     assert [o.key for o in exp.options] == ["CALL", "RAISE_2", "FOLD"]
     assert exp.prompt.startswith("B: call 1, raise or fold (pot "), exp.prompt
+
+
+# ------------------------------------------------------------------------- what the notes say
+def test_a_sudden_death_round_is_named_as_on_the_sheet():
+    """The note under the sheet named a sudden-death round by its place in the history: "B wins
+    round 2" under a sheet of "Round 1" and "Sudden death 1", in a one-round match."""
+    g = run(new_game("classic", ["A", "B", "C"], {"rounds": 1, "match_tie": "sudden_death"}),
+            *final_hands("K K K K K", "K K K K K", "9 9 9 9 9"))
+    assert g.sheet().notes[0] == "A and B share round 1"
+    g = run(g, *final_hands("A A A A A", "K K K K K"))
+    assert [r.label for r in g.sheet().tables[0].rows[:2]] == ["Round 1", "Sudden death 1"]
+    assert g.sheet().notes[0] == "B wins sudden death 1"
+
+
+def test_a_remainder_left_at_the_end_of_the_match_is_not_carried_to_a_next_pot():
+    """§6 carries an indivisible remainder to the next round's pot; after the last round there is
+    none, and the last note said "1 carried to the next pot" over the final standings."""
+    steps = (*PHASE1, ("choose", "BET_3"), ("choose", "CALL"), ("choose", "CALL"),
+             ("keep", "K K K"), ("dice", "Q Q"), ("keep", "Q Q"), ("dice", "K K K"), ("keep", "A"), ("dice", "9 9 10 J"))
+    g = run(new_game("classic", ["A", "B", "C"], {**BET, "rounds": 1}), *steps)
+    assert g.is_over and g.result().details["pot_carried"] == 1
+    note = g.sheet().notes[0]
+    assert note.startswith("A and B share round 1 and 4 points each; 1 point left in the pot"), note
+    assert "next pot" not in note
+    going_on = run(new_game("classic", ["A", "B", "C"], {**BET, "rounds": 2}), *steps)
+    assert going_on.sheet().notes[0].endswith("; 1 carried to the next pot")

@@ -653,18 +653,27 @@ class ClassicPokerDice(GameState):
         if self.history:
             rec = self.history[-1]
             names = " and ".join(self.players[i] for i in rec["winners"])
-            # ("the last round" read as the game's last one after round 1 of 6)
-            text = f"{names} {'share' if len(rec['winners']) > 1 else 'wins'} round {len(self.history)}"
+            # ("the last round" read as the game's last one after round 1 of 6; a sudden-death
+            # round is named as its row is, not "round 5" of a 4-round match)
+            label = self._round_label(len(self.history) - 1, rec["sudden"])
+            text = f"{names} {'share' if len(rec['winners']) > 1 else 'wins'} {label[0].lower()}{label[1:]}"
             if self.betting:
                 text += f" and {rec['share']} points" + (" each" if len(rec["winners"]) > 1 else "")
                 if rec["carried"]:
-                    text += f"; {rec['carried']} carried to the next pot"
+                    text += "; " + self._carried_words(rec["carried"])
             notes.append(text)
             for n_ro, passes in enumerate(rec["rolloffs"], 1):
                 notes.append(f"roll-off {n_ro}: " + ", ".join(f"{self.players[s]} {self.hand_text(f)}" for s, f in passes))
         for passes in ((self.roll_hands,) if self.step == "roll_off" and self.roll_hands else ()):
             notes.append("roll-off: " + ", ".join(f"{self.players[s]} {self.hand_text(f)}" for s, f in passes))
         return tuple(notes)
+
+    def _carried_words(self, carried: int) -> str:
+        """What became of a remainder of the pot: the next round's pot, or nobody's once the
+        match is over (there is no next pot to carry it to)."""
+        if self.step != "over":
+            return f"{carried} carried to the next pot"
+        return f"{carried} point{'s' if carried > 1 else ''} left in the pot, won by nobody: the match is over"
 
     def result(self) -> Result:
         scores = self.scores()
