@@ -424,6 +424,12 @@ OPTION_SETS = [
     {**BET, "betting_model": "simple_pot", "ante": 1, "max_bet": 3},
     {**BET, "keep_declared_in_phase1": True, "starting_bankroll": 6, "ante": 2},
     {**BET, "full_house_pair_tiebreak": True, "match_length": "first_to", "first_to": 2},
+    {"match_length": "first_to", "first_to": 1, "match_tie": "sudden_death", "start_seat": 1},
+    # the base game's tie rules are not the betting variant's (docs/games/classic.md): ignored there
+    {**BET, "rotate_first_player": False, "start_seat": 1, "round_tie": "roll_off", "match_tie": "sudden_death",
+     "low_straight_9_to_K": True},
+    {**BET, "betting_model": "simple_pot", "keep_declared_in_phase1": True, "starting_bankroll": 1,
+     "face_mapping": {"1": "A", "2": "9", "3": "K", "4": "10", "5": "Q", "6": "J"}},
 ]
 PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -435,6 +441,8 @@ def test_random_play_invariants(seed, n, opts):
     g = new_game("classic", [f"P{i}" for i in range(n)], opts)
     total_bank = n * g.options["starting_bankroll"]
     while not g.is_over:
+        if rng.random() < 0.1:
+            assert_keeps_legal_exactly(g)
         if g.betting:
             assert sum(g.bank) + g.pot == total_bank           # points are only moved, never made
             assert all(b >= 0 for b in g.bank)
@@ -471,12 +479,60 @@ def test_random_play_invariants(seed, n, opts):
         assert regular == g.n_rounds
     else:
         assert max(g.wins) >= g.options["first_to"]
-    if g.options["match_tie"] == "sudden_death":
+    if g.options["match_tie"] == "sudden_death" and not g.betting:
         assert len(g.result().winners) == 1
+    assert_seating_and_stakes(g)
     if not g.betting:                                          # highlighted cells = round winners
         for row, rec in zip(sheet.tables[0].rows, g.history):
             assert [i for i, c in enumerate(row.cells) if c.highlight] == sorted(rec["winners"])
     assert isinstance(g.expects(), GameOver)
+
+
+def assert_seating_and_stakes(g):
+    """§2.1: every player (in betting, every one with points left after the round before) plays
+    each regular round, clockwise from its first player, who moves one seat a round
+    (`rotate_first_player`); §6: in call/raise/fold every player still in at the showdown has put
+    in the same (no side pots)."""
+    n, start = len(g.players), g.options["start_seat"]
+    for i, rec in enumerate(g.history):
+        order = rec["order"]
+        nominal = (start + i) % n if g.options["rotate_first_player"] else start
+        assert [(s - nominal) % n for s in order] == sorted((s - nominal) % n for s in order)
+        if rec["sudden"]:
+            continue
+        seated = list(range(n)) if not g.betting or i == 0 else [
+            s for s in range(n) if g.history[i - 1]["bank"][s] > 0]
+        assert sorted(order) == seated
+        if not g.betting:
+            assert order[0] == nominal
+        elif g.options["betting_model"] == "call_raise_fold":
+            assert len({rec["stakes"][s] for s in order if not rec["folded"][s]}) == 1
+
+
+def assert_keeps_legal_exactly(g):
+    """C8: any of the dice may be kept and the others thrown once more, keeping all five is STAND;
+    a keep of dice not on the table is refused. Every such input is tried (the state unchanged)."""
+    import itertools
+    exp = g.expects()
+    if not isinstance(exp, Decide) or exp.reroll is None:
+        return
+    dice = exp.reroll.dice
+    assert len(dice) == 5 and [o.key for o in exp.options] == ["STAND"]
+    g.apply({"type": "choose", "player": exp.player, "option": "STAND"})
+    for k in range(5):
+        for keep in set(itertools.combinations(sorted(dice), k)):
+            after = g.apply({"type": "reroll", "player": exp.player, "keep": list(keep)})
+            if g.step == "declare":                # keep_declared_in_phase1: thrown after the betting
+                assert sorted(after.keeps[exp.player]) == sorted(keep)
+                continue
+            nxt = after.expects()
+            assert isinstance(nxt, Throw) and nxt.count == 5 - k and sorted(nxt.held) == sorted(keep)
+    with pytest.raises(IllegalInput):
+        g.apply({"type": "reroll", "player": exp.player, "keep": list(dice)})
+    absent = next(f for f in range(1, 7) if f not in dice) if len(set(dice)) < 6 else None
+    if absent is not None:
+        with pytest.raises(IllegalInput):
+            g.apply({"type": "reroll", "player": exp.player, "keep": [absent]})
 
 
 def test_a_bet_prompt_names_only_what_its_menu_offers():
@@ -520,3 +576,83 @@ def test_a_remainder_left_at_the_end_of_the_match_is_not_carried_to_a_next_pot()
     assert "next pot" not in note
     going_on = run(new_game("classic", ["A", "B", "C"], {**BET, "rounds": 2}), *steps)
     assert going_on.sheet().notes[0].endswith("; 1 carried to the next pot")
+
+
+# ------------------------------------------------------------------- §3 ranking, independently
+def _reference_compare(a, b, low=False, pair_tiebreak=False):
+    """§3 of the spec rule by rule, without the engine's keys: the category (exact patterns, the
+    straight 10-A only unless `low`), then the §3.3 comparison of the category."""
+    from collections import Counter
+
+    def category(h):
+        sig, present = sorted(Counter(h).values(), reverse=True), set(h)
+        if sig == [5]:
+            return 8
+        if sig == [4, 1]:
+            return 7
+        if sig == [3, 2]:
+            return 6
+        if present == {10, 11, 12, 13, 14} or (low and present == {9, 10, 11, 12, 13}):
+            return 5
+        return {(3, 1, 1): 4, (2, 2, 1): 3, (2, 1, 1, 1): 2}.get(tuple(sig), 1)
+
+    def of(h, n):
+        return sorted((r for r, k in Counter(h).items() if k == n), reverse=True)
+
+    def cmp(x, y):
+        return (x > y) - (x < y)
+
+    ca, cb = category(a), category(b)
+    if ca != cb:
+        return cmp(ca, cb)
+    if ca in (8, 7, 4):                      # five, four, three of a kind: the group's rank alone
+        n = {8: 5, 7: 4, 4: 3}[ca]
+        return cmp(of(a, n), of(b, n))
+    if ca == 6:                              # full house: the triple, then (option) the pair
+        return cmp(of(a, 3), of(b, 3)) or (cmp(of(a, 2), of(b, 2)) if pair_tiebreak else 0)
+    if ca == 5:                              # one straight ties; with the low one, the top die
+        return cmp(max(a), max(b)) if low else 0
+    return cmp(of(a, 2) + of(a, 1), of(b, 2) + of(b, 1))   # pairs high to low, then the others
+
+
+@pytest.mark.parametrize("low", [False, True])
+@pytest.mark.parametrize("pair_tiebreak", [False, True])
+def test_every_hand_ranks_as_section_3_says(low, pair_tiebreak):
+    """All 252 different hands, under each setting of the two ranking options: the engine's order
+    is the reference's (checked between neighbours of the engine's order, which with both orders
+    transitive is every pair), ties included."""
+    import itertools
+    opts = {"low_straight_9_to_K": low, "full_house_pair_tiebreak": pair_tiebreak}
+    hands = sorted((list(h) for h in itertools.combinations_with_replacement(range(9, 15), 5)),
+                   key=lambda h: evaluate(h, **opts))
+    for lower, higher in zip(hands, hands[1:]):
+        assert _reference_compare(higher, lower, low, pair_tiebreak) == compare(higher, lower, **opts), (lower, higher)
+    assert _reference_compare(hands[-1], hands[0], low, pair_tiebreak) == 1
+
+
+def test_the_order_of_the_dice_does_not_matter():
+    """§2.1 of the README: a roll is a multiset. All 7,776 ordered throws evaluate as their sorted hand."""
+    import itertools
+    for h in itertools.product(range(9, 15), repeat=5):
+        assert evaluate(h) == evaluate(sorted(h)), h
+        assert evaluate(h, low_straight_9_to_K=True, full_house_pair_tiebreak=True) == evaluate(
+            sorted(h), low_straight_9_to_K=True, full_house_pair_tiebreak=True), h
+
+
+def test_no_ace_low_straight():
+    """§3.2: there is no A-9-10-J-Q straight, with or without the low straight."""
+    for low in (False, True):
+        assert evaluate(ranks("A 9 10 J Q"), low_straight_9_to_K=low) == (C.NO_PAIR, (14, 12, 11, 10, 9))
+
+
+# ---------------------------------------------------------------------------- §2.1, C8, C9 flow
+def test_keeping_none_rethrows_all_five_and_the_second_throw_ends_the_turn():
+    """C8: k = 0 re-throws all five (the hand is the new five alone); C9: exactly two throws, so the
+    last player's second throw in the last round ends the match at once."""
+    g = run(new_game("classic", ["A", "B"], {"rounds": 1}), ("dice", "9 9 9 9 10"), ("stand",),
+            ("dice", "K K 9 J A"), ("keep", ""))
+    exp = g.expects()
+    assert isinstance(exp, Throw) and (exp.count, exp.held, exp.purpose) == (5, (), "rethrow")
+    g = run(g, ("dice", "A A A A Q"))
+    assert g.is_over and g.strength(g.history[0]["hands"][1]) == (C.FOUR_OF_A_KIND, (14,))
+    assert g.wins == (0, 1) and g.result().winners == (1,)
