@@ -656,3 +656,15 @@ def test_keeping_none_rethrows_all_five_and_the_second_throw_ends_the_turn():
     g = run(g, ("dice", "A A A A Q"))
     assert g.is_over and g.strength(g.history[0]["hands"][1]) == (C.FOUR_OF_A_KIND, (14,))
     assert g.wins == (0, 1) and g.result().winners == (1,)
+
+
+def test_three_names_are_listed_as_a_sentence_lists_them():
+    """Three players sharing a round read "A and B and C share round 1", and their sudden death
+    "between B and C and A": a list of three or more names is "A, B and C"."""
+    g = run(new_game("classic", ["A", "B", "C", "D"], {"rounds": 1, "match_tie": "sudden_death"}),
+            *final_hands("K K K K K", "K K K K K", "K K K K K", "9 9 9 9 9"))
+    assert g.sheet().notes[0] == "A, B and C share round 1"
+    g = run(g, *final_hands("A A A A A", "K K K K K", "9 9 9 9 9"))    # B, C, A: the seat after A's starts
+    assert g.is_over and g.result().tie_break == "sudden-death rounds between B, C and A"
+    two = run(new_game("classic", ["A", "B"], {"rounds": 1}), *final_hands("K K K K K", "K K K K K"))
+    assert two.sheet().notes[0] == "A and B share round 1"

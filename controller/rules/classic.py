@@ -652,7 +652,7 @@ class ClassicPokerDice(GameState):
         notes = []
         if self.history:
             rec = self.history[-1]
-            names = " and ".join(self.players[i] for i in rec["winners"])
+            names = _listed(self.players[i] for i in rec["winners"])
             # ("the last round" read as the game's last one after round 1 of 6; a sudden-death
             # round is named as its row is, not "round 5" of a 4-round match)
             label = self._round_label(len(self.history) - 1, rec["sudden"])
@@ -681,7 +681,7 @@ class ClassicPokerDice(GameState):
         tie_break = ""
         sd = [r for r in self.history if r["sudden"]]
         if sd:
-            tie_break = ("sudden-death rounds between " + " and ".join(self.players[i] for i in sd[0]["order"]))
+            tie_break = "sudden-death rounds between " + _listed(self.players[i] for i in sd[0]["order"])
         details = {"round_wins": dict(zip(self.players, self.wins)), "rounds_played": len(self.history)}
         if self.betting:
             details["pot_carried"] = self.carry
@@ -695,6 +695,12 @@ class ClassicPokerDice(GameState):
         out = {k: _jsonable(getattr(self, k)) for k in keys}
         out.update(players=list(self.players), options=_jsonable(self.options))
         return out
+
+
+def _listed(names: Iterable[str]) -> str:
+    """Names as a sentence lists them: "A", "A and B", "A, B and C" (not "A and B and C")."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _put(t: tuple, i: int, v: Any) -> tuple:
