@@ -668,3 +668,40 @@ def test_three_names_are_listed_as_a_sentence_lists_them():
     assert g.is_over and g.result().tie_break == "sudden-death rounds between B, C and A"
     two = run(new_game("classic", ["A", "B"], {"rounds": 1}), *final_hands("K K K K K", "K K K K K"))
     assert two.sheet().notes[0] == "A and B share round 1"
+
+
+def _illegal_bets(g):
+    """Bets the betting menu must refuse now: over the cap, no higher than the high bet, a call or
+    a fold with nothing owed, a check with something owed, a stake over the cap."""
+    exp = g.expects()
+    keys = {o.key for o in exp.options}
+    if any(k.startswith("STAKE_") for k in keys):
+        return [f"STAKE_{g.cap + 1}", "FOLD", "CHECK"]
+    owed = g.contrib[exp.player] < g.high
+    bad = [f"BET_{g.cap + 1}", f"RAISE_{g.cap + 1}", f"RAISE_{g.high}", "BET_0"]
+    bad += ["CHECK"] if owed else ["CALL", "FOLD"]
+    assert not keys & set(bad), (keys, bad)
+    return bad
+
+
+@pytest.mark.parametrize("opts", OPTION_SETS)
+def test_illegal_input_is_refused_under_every_option_set(opts):
+    """The contract's illegal inputs (tests/test_rules_contract.py, run there under the defaults
+    only) and bets the menu does not offer, at every step of a random game under each option set:
+    each refused with a reason, the state unchanged."""
+    import json
+    from test_rules_contract import illegal_inputs
+    rng = random.Random(11)
+    g = new_game("classic", ["A", "B", "C", "D"], {**opts, "start_seat": 0})
+    while not g.is_over:
+        before = json.dumps(g.snapshot(), sort_keys=True)
+        exp = g.expects()
+        bad = illegal_inputs(g, rng)
+        if isinstance(exp, Decide) and exp.reroll is None:
+            bad += [{"type": "choose", "player": exp.player, "option": k} for k in _illegal_bets(g)]
+        for data in bad:
+            with pytest.raises(IllegalInput) as info:
+                g.apply(data)
+            assert str(info.value)
+        assert json.dumps(g.snapshot(), sort_keys=True) == before
+        g = g.apply(random_input(g, rng))
