@@ -76,7 +76,8 @@ def _row(name: str, moves: int, cutter: Cutter) -> dict[str, Any]:
     except Exception as exc:    # noqa: BLE001  (a row that failed says why; the sweep goes on)
         outcome, error = cutter.outcome, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     return {"game": name, "moves": moves, "kills": outcome.kills, "asked again": outcome.asked_again,
-            "holds": outcome.holds, "hold cuts": outcome.hold_cuts, "draws": outcome.draws,
+            "holds": outcome.holds, "hold cuts": outcome.hold_cuts, "holds kept": outcome.holds_kept,
+            "draws": outcome.draws,
             "draw cuts": outcome.draw_cuts,
             "same game": outcome.same and not error, "resumed said": len(outcome.resumed),
             "errors logged": len(outcome.problems), "seconds": round(outcome.seconds, 1), "failure": error}
@@ -262,7 +263,8 @@ def _line(r: dict[str, Any]) -> str:
     if "moves" not in r:
         return f"{r['game']}: {r['failure']}"
     return (f"{r['game']}: {r['moves']} moves, {r['kills']} kills, {r['asked again']} moves under way asked "
-            f"again, {r['holds']} holds, {r['hold cuts']} kills between a HOLD press and its throw, "
+            f"again, {r['holds']} holds, {r['hold cuts']} kills between a HOLD press and its throw "
+            f"({r['holds kept']} resumed with the dice held again), "
             f"{r['draws']} draws by the table, {r['draw cuts']} kills before a draw's line, "
             f"{'the same game' if r['same game'] else 'NOT the same game'}, resumed said "
             f"{r['resumed said']}x, {r['errors logged']} error lines, {r['seconds']} s"

@@ -13,7 +13,7 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .rules import GameState
 from .tablelog import FORMAT, LogError, TableLog, replay
@@ -25,17 +25,27 @@ log = logging.getLogger(__name__)
 # journal stays append-only, so a power cut can still only tear its last line, and it keeps what
 # was chosen and taken back.
 TAKE_BACK = {"undo": True}
+# A line that says which dice the player deciding has marked held (HOLD presses, or the menu's die
+# lines), `{"hold": [6, 6], "player": 0}`: the values held, all of them, after each change. Holds
+# are not a rules input (the reroll that follows carries the dice kept), so before these lines a
+# power cut between a HOLD press and the throw lost them, and players who did not look threw their
+# kept dice again. Only the hold line after the last input (or take-back) counts: a new input or a
+# take-back starts a new decision with nothing held; a replay skips them all.
+HOLD = "hold"
 #: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
 NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
 class Journal:
-    def __init__(self, path: str | Path, table_log: TableLog, fsync: bool = True):
+    def __init__(self, path: str | Path, table_log: TableLog, fsync: bool = True,
+                 held: Held | None = None):
+        """`held`: the holds of the decision the game is at (a resume's), kept in the rewritten
+        journal after its inputs, so that a second cut still finds them."""
         self.path = Path(path)
         self.fsync = fsync
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._rewrite(table_log)
+            self._rewrite(table_log, held)
         except OSError as exc:
             if not self._holds(table_log):
                 raise
@@ -44,7 +54,7 @@ class Journal:
             log.warning("journal %s: cannot rewrite it (%s); the game goes on appended to it as it was",
                         self.path, exc.strerror or exc)
 
-    def _rewrite(self, table_log: TableLog) -> None:
+    def _rewrite(self, table_log: TableLog, held: Held | None = None) -> None:
         """Write the journal of `table_log` beside and rename it over: a resume rewrites the
         journal of the game it resumes, and a power cut in the middle must leave that journal
         whole, not half of it. A copy that could not be finished is removed."""
@@ -56,6 +66,8 @@ class Journal:
                 fh.write(json.dumps(header) + "\n")
                 for data in table_log.inputs:
                     fh.write(json.dumps(data) + "\n")
+                if held is not None:
+                    fh.write(json.dumps(hold_line(*held)) + "\n")
                 self._sync(fh)
             os.replace(tmp, self.path)
             if self.fsync:
@@ -105,6 +117,10 @@ class Journal:
         """The last input was taken back: journal that, so that a resume does not replay it."""
         self.append(TAKE_BACK)
 
+    def hold(self, player: int, values: list[int]) -> None:
+        """The dice `player` has held now (all of them): a resume holds them again."""
+        self.append(hold_line(player, values))
+
     def _sync(self, fh) -> None:
         """Flush and fsync: the line is on the card before the move counts. A card that fails
         (EIO), or is full where the filesystem finds it out only at fsync (ENOSPC, EDQUOT), is a
@@ -132,12 +148,13 @@ class Journal:
     @staticmethod
     def read(path: str | Path) -> tuple[TableLog, str | None]:
         """The journal's game up to its first damaged line, and what that damage is (None: none)."""
-        table_log, damage, _ = Journal.read_ending(path)
-        return table_log, damage
+        ending = Journal.read_ending(path)
+        return ending.log, ending.damage
 
     @staticmethod
-    def read_ending(path: str | Path) -> tuple[TableLog, str | None, bool]:
-        """As `read`, and whether the last line read took back an input (see `recover`).
+    def read_ending(path: str | Path) -> Ending:
+        """As `read`, with whether the last input line read took back an input (see `recover`),
+        and the holds of the decision the game is at (the last hold line after that line).
 
         Only a journal without a usable header is a LogError: the moves before a damaged line
         still replay, and a resume keeps them. Lines are decoded one by one (bytes split at
@@ -158,6 +175,7 @@ class Journal:
         inputs: list[Any] = []
         damage = None
         taken_back = False
+        held: Held | None = None
         for number, line in enumerate(lines[1:], start=2):
             try:
                 data = _record(line)
@@ -167,6 +185,10 @@ class Journal:
                 else:
                     damage = f"line {number} {exc}"
                 break
+            if is_hold(data):
+                held = _held(data, number, path)
+                continue
+            held = None                       # (a move or a take-back: a new decision, nothing held)
             if data == TAKE_BACK:
                 if not inputs:
                     damage = f"line {number} takes back an input that is not there"
@@ -177,9 +199,42 @@ class Journal:
             taken_back = data == TAKE_BACK
         header["inputs"] = inputs
         try:
-            return TableLog.from_json(header), damage, taken_back
+            return Ending(TableLog.from_json(header), damage, taken_back, held)
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
+
+
+#: a hold line's content: the player deciding, and the values of the dice they hold
+Held = tuple[int, list[int]]
+
+
+class Ending(NamedTuple):
+    """A journal read (Journal.read_ending)."""
+
+    log: TableLog
+    damage: str | None
+    taken_back: bool
+    held: Held | None
+
+
+def hold_line(player: int, values: list[int]) -> dict[str, Any]:
+    return {HOLD: list(values), "player": player}
+
+
+def is_hold(data: dict[str, Any]) -> bool:
+    """A hold line, not a rules input (which always has a `type`)."""
+    return HOLD in data and "type" not in data
+
+
+def _held(data: dict[str, Any], number: int, path: str | Path) -> Held | None:
+    """A hold line's player and values; None (with a warning) for one that does not say them.
+    Not damage: holds are not moves, and at worst the player holds the dice again."""
+    player, values = data.get("player"), data.get(HOLD)
+    if (isinstance(player, int) and not isinstance(player, bool) and isinstance(values, list)
+            and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values)):
+        return player, list(values)
+    log.warning("journal %s: line %d is not a hold line the table can use; no dice held", path, number)
+    return None
 
 
 def is_journal(path: str | Path) -> bool:
@@ -219,15 +274,18 @@ class Recovered:
     #: the journal's last line took back an input: the input now last was not the last made, and
     #: the table does not offer it back (BACK twice takes back one choice, not one more after it)
     taken_back: bool = False
+    #: the dice held at the decision the game is at when the power went (None: none journaled)
+    held: Held | None = None
 
 
 def recover(path: str | Path) -> Recovered:
     """The game in a journal up to its first damaged line or the first input the rules refuse:
     one bad line must cost the moves from there on, not the whole game. LogError when there is
     no game to resume (no usable header, an unknown game or options)."""
-    table_log, damage, taken_back = Journal.read_ending(path)
+    table_log, damage, taken_back, held = Journal.read_ending(path)
     try:
-        return Recovered(table_log, replay(table_log), damage, taken_back)
+        # (holds only where the journal is whole: after damage the players play the moves again)
+        return Recovered(table_log, replay(table_log), damage, taken_back, None if damage else held)
     except LogError as exc:
         if exc.index is None:
             raise

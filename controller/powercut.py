@@ -202,6 +202,7 @@ class Outcome:
     draw_cuts: int = 0                   # kills at a draw of the table's before its journal line
     draws: int = 0                       # the table's draws in the game (after the preloaded part)
     holds: int = 0                       # throws again keeping dice held with the HOLD buttons
+    holds_kept: int = 0                  # restarts at a decision with dice held, held again (and said)
     problems: list[str] = field(default_factory=list)   # log lines at error level, tracebacks
     seconds: float = 0.0
 
@@ -371,6 +372,17 @@ class Cutter:
             self.outcome.draws += 1
             self._expect()
 
+    def _held(self) -> list[int]:
+        """The dice held at the decision the game is at, as the journal has them (what a resume
+        holds again, and what the table holds while it runs: each change is journaled)."""
+        from .tablelog import LogError
+
+        try:
+            found = self.table.journal()
+        except LogError:
+            return []
+        return sorted(found.held[1]) if found is not None and found.held is not None else []
+
     def _moves(self) -> list[Input]:
         from .tablelog import LogError
 
@@ -421,7 +433,7 @@ class Cutter:
         return False
 
     def _start(self) -> None:
-        before, unreadable = self._moves(), self.unreadable
+        before, unreadable, held = self._moves(), self.unreadable, self._held()
         existed = (self.table.journal_dir / CURRENT).exists()
         if self.outcome.starts == 0 and self.preload:
             from .journal import Journal
@@ -439,11 +451,12 @@ class Cutter:
         self._open_for = None
         self._holding = None         # (no HOLD pressed on this table yet)
         if self.outcome.starts > 1 and existed:
-            self._check_resumed(before, unreadable)
+            self._check_resumed(before, unreadable, held)
 
-    def _check_resumed(self, moves: list[Input], unreadable: bool) -> None:
+    def _check_resumed(self, moves: list[Input], unreadable: bool, held: list[int]) -> None:
         """The screen (the table's log carries what it says) names the game and the moves resumed
-        (a journal with no game in it: that the last game could not be resumed)."""
+        (a journal with no game in it: that the last game could not be resumed), and the dice
+        still held when the journal had some held (as the screen names them: Classic's 5 is K)."""
         if unreadable:
             # (the setup menu's notice is not logged; the log line beside it is)
             if not self._said(r"cannot resume .*it is kept aside"):
@@ -456,6 +469,10 @@ class Cutter:
             f"its final standings ({len(moves)} moves replayed)."
         if want not in said:
             raise AssertionError(f"after the cut at move {len(moves)} the screen said {said!r}, not ...{want!r}")
+        if ("Dice still held: " in said) != bool(held) or (held and self._held() != held):
+            raise AssertionError(f"after the cut at move {len(moves)} with {held or 'no dice'} held, the screen "
+                                 f"said {said!r} and the journal holds {self._held()}")
+        self.outcome.holds_kept += bool(held)
 
     def _said(self, pattern: str, timeout: float = 10.0) -> list[str]:
         end = time.monotonic() + timeout
@@ -596,7 +613,12 @@ class Cutter:
             return False
         tray = self.table.tray
         order = tray.order if sorted(tray.values) == sorted(exp.reroll.dice) else list(exp.reroll.dice)
-        left, buttons = list(keep), []
+        held = self._held()
+        if held == sorted(keep):          # (held before a cut, and held again as the table came back)
+            self._holding = n
+            return True
+        # dice held otherwise (some of them before a cut): BACK releases them all, then as meant
+        left, buttons = list(keep), ["BACK"] if held else []
         for i, value in enumerate(order):
             if value in left:
                 left.remove(value)
@@ -625,11 +647,6 @@ class Cutter:
         if len(self._moves()) != n:
             return                                   # (it was made just before the cut)
         self.outcome.asked_again += 1
-        exp = state.expects()
-        if isinstance(exp, Decide) and exp.reroll is not None and "Hold again any dice you had held." not in \
-                "".join(self.outcome.resumed[-1:]):
-            raise AssertionError(f"the table resumed at move {n}, where dice can be held, without asking "
-                                 "for the holds again")
         if isinstance(state.expects(), Throw) and self.table.tray.values:
             self._restarted = False
             said = self._wait(MOVE_SECONDS, lambda: FOUND in self.table.log_text())

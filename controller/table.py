@@ -113,6 +113,7 @@ class TableFlow:
     def __init__(self, state: GameState, table_log: TableLog, *,
                  on_apply: Callable[[Input], None] | None = None,
                  on_take_back: Callable[[], None] | None = None,
+                 on_hold: Callable[[int, list[int]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  confirm_seconds: float = 1.5, message_seconds: float = 6.0,
                  rng: random.Random | None = None, over_hint: str = "",
@@ -137,6 +138,9 @@ class TableFlow:
         self.screen_size = screen_size
         self.on_apply = on_apply
         self.on_take_back = on_take_back
+        # the dice held at a decision, journaled at each change (a power cut before the throw
+        # must not lose them): the player deciding, and the values held
+        self.on_hold = on_hold
         self.clock = clock
         self.confirm_seconds = confirm_seconds
         self.check_below = check_below
@@ -751,6 +755,7 @@ class TableFlow:
                 self.say(f"There is no die {i + 1}.")
             else:
                 self.holds[i] = not self.holds[i]
+                self._journal_holds()
             return
         if name == "UP":
             self.cursor = (self.cursor - 1) % len(entries)
@@ -759,6 +764,7 @@ class TableFlow:
         elif name == "BACK":
             if any(self.holds):
                 self.holds = [False] * len(self.holds)
+                self._journal_holds()
                 self.say("Holds cleared.")
             elif not exp.secret and self.take_back_offered is not None:
                 self._take_back_choice()
@@ -769,6 +775,7 @@ class TableFlow:
             before = self.message
             if entry.action == "die":
                 self.holds[entry.index] = not self.holds[entry.index]
+                self._journal_holds()
                 return
             if entry.action == "help":
                 self._turn_card()
@@ -871,9 +878,39 @@ class TableFlow:
             write(*args)
         except OSError as exc:
             log.error("the journal could not be written, this game is no longer saved: %s", exc)
-            self.on_apply = self.on_take_back = None
+            self.on_apply = self.on_take_back = self.on_hold = None
             self.unsaved = MessageView(f"This game can no longer be saved ({exc.strerror or exc}): a power "
                                        "cut would lose the moves from now on. Please tell the staff.", "error")
+
+    @property
+    def held_values(self) -> list[int]:
+        """The values of the dice held now, in the tray's order."""
+        return [v for v, h in zip(self.tray_values, self.holds) if h]
+
+    def _journal_holds(self) -> None:
+        """Journal the dice held now (all of them), after each change. Not at a secret decision:
+        a resume would show them before its player opened the menu."""
+        exp = self.expect
+        if isinstance(exp, Decide) and exp.reroll is not None and not exp.secret:
+            self._journal(self.on_hold, exp.player, self.held_values)
+
+    def restore_holds(self, player: int, values: Sequence[int]) -> bool:
+        """After a resume: the dice held when the power went (the journal's last hold line) are
+        held again, as the screen showed them. Before, they were lost, and a player who held two
+        kings and did not look at the marks threw them again. Held by value, as the rules keep
+        them: which of two alike dice is marked does not matter. False where they do not fit."""
+        if self.phase != DECIDE or not holds_fit(self.expect, player, values):
+            return False
+        left = list(values)
+        for i, v in enumerate(self.tray_values):
+            self.holds[i] = v in left
+            if v in left:
+                left.remove(v)
+        return any(self.holds)
+
+    def held_text(self) -> str:
+        """The dice held, as the menu names them ("K K")."""
+        return " ".join(_face(v, self._faces) for v in self.held_values)
 
     def _take_back_choice(self) -> None:
         """BACK, twice within a few seconds: the last choice is undone and the same player
@@ -898,6 +935,8 @@ class TableFlow:
         self._enter_phase()
         if len(undo.holds) == len(self.holds):
             self.holds = list(undo.holds)
+            if any(self.holds):
+                self._journal_holds()      # (the take-back's line began the decision with none)
         self.cursor = min(undo.cursor, max(0, len(self.menu()) - 1))
         self.say(f"Taken back: {who}'s choice ({undo.label}). {who}: choose again.")
 
@@ -1114,6 +1153,14 @@ class TableFlow:
             return "hold OK: correct the dice"
         undo = self.take_back_offered
         return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""
+
+
+def holds_fit(exp, player: int, values: Sequence[int]) -> bool:
+    """Whether dice of `values` can be held by `player` at the expectation `exp`: a decision in
+    the open (a secret one's holds are never shown before its player opens the menu) where they
+    may throw again, with those dice among its own."""
+    return (isinstance(exp, Decide) and exp.reroll is not None and not exp.secret and exp.player == player
+            and multiset_contains(exp.reroll.dice, list(values)))
 
 
 def _without_previews(sheet: dict) -> dict:

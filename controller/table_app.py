@@ -23,12 +23,11 @@ from vision.settle import SettleTracker
 
 from .config import Config, load_config
 from .idle import IdleWatch, left_message
-from .journal import Journal, recover, sync_folder
+from .journal import Held, Journal, recover, sync_folder
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
-from .rules import Decide
-from .table import OVER, TableFlow
+from .table import DECIDE, OVER, TableFlow, holds_fit
 from .tablelog import LogError, OtherVersion, RefusedGame, TableLog
 from .watchdog import Watchdog
 
@@ -70,12 +69,11 @@ def archived_journals(folder: Path) -> list[str]:
 def resumed_message(state, replayed: int, flow: TableFlow) -> str:
     """What the screen says of a game resumed: the moves replayed (not those the table drew as
     it took the game up, which it said it drew: the draw's words were hidden under this); at a
-    decision where dice can be held, that the holds made before the cut are gone (they are not
-    journaled until the throw is chosen: a player who saw no word threw them all again)."""
+    decision where dice can be held, the dice held again as they were before the cut (the
+    journal keeps the holds: a player who saw no word took them for lost, or threw them)."""
     text = f"Resumed {state.title} for {', '.join(state.players)} after a restart ({replayed} moves replayed)."
-    exp = flow.expect
-    if isinstance(exp, Decide) and exp.reroll is not None:
-        text += " Hold again any dice you had held."
+    if flow.phase == DECIDE and any(flow.holds):
+        text += f" Dice still held: {flow.held_text()}."
     if flow.message is not None:
         text += " " + flow.message.text        # (the dice the table drew as it took the game up)
     return text
@@ -167,7 +165,7 @@ class TableApp:
         # went found the setup menu, without a word; OK puts it away as usual (see _start)
         untouched = self._journal_age(path)
         moves = len(found.log.inputs)
-        self._start(found.state, found.log, resumed=True)
+        self._start(found.state, found.log, resumed=True, held=found.held)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
         # choice after which the journal lost moves (damage) or one already taken back from
         # (the table offers one take-back at a time), nor the choice that ended a game found
@@ -200,11 +198,14 @@ class TableApp:
         table_log = TableLog(result.game, list(result.players), dict(result.options))
         self._start(table_log.start(), table_log, resumed=False)
 
-    def _start(self, state, table_log: TableLog, resumed: bool) -> None:
+    def _start(self, state, table_log: TableLog, resumed: bool, held: Held | None = None) -> None:
+        """Play `state` (a new game, or one resumed with the dice `held` at its decision)."""
         unsaved = ""
+        if held is not None and not (held[1] and holds_fit(state.expects(), *held)):
+            held = None       # (a hold line that does not fit the game as replayed: nothing held)
         try:
             self.journal_dir.mkdir(parents=True, exist_ok=True)
-            self.journal = Journal(self.journal_dir / CURRENT, table_log)
+            self.journal = Journal(self.journal_dir / CURRENT, table_log, held=held)
         except OSError as exc:
             # no storage for the journal (a full, read-only or missing card): the players may
             # still play, told that a power cut would lose the game, rather than face a table
@@ -223,11 +224,14 @@ class TableApp:
         self.flow = TableFlow(state, table_log, clock=self.clock,
                               on_apply=self.journal.append if self.journal else None,
                               on_take_back=self.journal.take_back if self.journal else None,
+                              on_hold=self.journal.hold if self.journal else None,
                               over_hint="OK: a new game",
                               confirm_seconds=self.config.table.confirm_seconds,
                               check_below=self.config.table.check_below,
                               check_seconds=self.config.table.check_seconds,
                               words=button_words(self.panel), screen_size=self.screen.size, panel=self.panel)
+        if held is not None:
+            self.flow.restore_holds(*held)
         tracker = SettleTracker(self.config.vision.settle_config())
         self.runner = TableRunner(self.flow, tracker, self.read, self.screen)
         if resumed and state.is_over:
@@ -494,7 +498,7 @@ class TableApp:
         is journaled after it (an abandoned game takes no more input)."""
         assert self.flow is not None
         if self._archive(self.journal_dir / CURRENT, f"{self.flow.log.game}-abandoned") is not None:
-            self.flow.on_apply = self.flow.on_take_back = None
+            self.flow.on_apply = self.flow.on_take_back = self.flow.on_hold = None
             self.journal = None
 
     def run_forever(self) -> int:

@@ -323,15 +323,56 @@ def test_a_cut_at_every_byte_of_the_last_line_resumes_the_moves_before_it(tmp_pa
 
 
 
-def test_a_game_resumed_at_a_decision_asks_for_the_holds_again(tmp_path):
-    """Holds are journaled with the throw they are for: dice held when the power went are not
-    held when the game comes back. The screen said only "Resumed ...", and players who did not
-    look at the marks threw their kept dice again; now it asks for the holds again."""
-    lines = finished_thirteen()[:2]                   # Ann's first throw read: she decides
+def hold(*values: int, player: int = 0) -> bytes:
+    return json.dumps({"hold": list(values), "player": player}).encode()
+
+
+def test_dice_held_when_the_power_went_are_held_again(tmp_path):
+    """Holds were journaled only with the throw they were for: dice held when the power went
+    came back released, and the screen said "Hold again any dice you had held". The journal
+    now has a line at each HOLD press; the resumed table holds those dice again, says so, and
+    keeps the line in the journal it rewrites, so that a second cut finds them too."""
+    write(tmp_path / "current.jsonl", HEADER, DICE, hold(6), hold(6, 3), hold(3, 3))
+    for cut in range(2):
+        app = table(tmp_path)
+        assert app.flow.log.inputs == [json.loads(DICE)], cut
+        assert app.flow.view().message.text == ("Resumed Thirteen for Ann after a restart (1 moves replayed). "
+                                                "Dice still held: 3 3."), cut
+        assert app.flow.tray_values == [3, 3, 6, 6, 6] and app.flow.holds == [True, True, False, False, False]
+    press(app, "HOLD3")                                          # and the game goes on from there
+    assert json.loads((tmp_path / "current.jsonl").read_bytes().splitlines()[-1]) == {"hold": [3, 3, 6],
+                                                                                   "player": 0}
+
+
+NOTHING_HELD = {   # journals that resume with no die held, and without a word of holds
+    "old-journal": (HEADER, DICE),
+    "released-again": (HEADER, DICE, hold(6), hold()),
+    "a-move-after-it": (HEADER, DICE, hold(6, 6), json.dumps({"type": "reroll", "player": 0,
+                                                             "keep": [6, 6]}).encode()),
+    "a-take-back-after-it": (HEADER, DICE, hold(6, 6), CHOOSE, json.dumps({"undo": True}).encode()),
+    "another-player": (HEADER, DICE, hold(6, player=1)),
+    "dice-not-thrown": (HEADER, DICE, hold(5)),
+    "not-a-hold-line": (HEADER, DICE, b'{"hold": "six", "player": 0}'),
+    "torn": (HEADER, DICE, hold(6, 6)[:-3]),
+}
+
+
+@pytest.mark.parametrize("lines", NOTHING_HELD.values(), ids=NOTHING_HELD.keys())
+def test_a_game_resumed_with_no_hold_that_fits_holds_nothing(tmp_path, lines):
     write(tmp_path / "current.jsonl", *lines)
     app = table(tmp_path)
-    assert app.flow.view().message.text == ("Resumed Thirteen for Ann after a restart (1 moves replayed). "
-                                            "Hold again any dice you had held.")
+    assert app.flow is not None and not any(app.flow.holds)
+    assert "held" not in app.flow.view().message.text and not (tmp_path / "games").exists()
+    assert b'"hold"' not in (tmp_path / "current.jsonl").read_bytes()     # (none rewritten)
+
+
+def test_hold_lines_are_not_moves_to_a_replay(tmp_path):
+    """`dicetable replay` and `play --resume` read the journal's moves: its hold lines are not
+    among them, wherever they are."""
+    from controller.journal import load_any
+
+    path = write(tmp_path / "current.jsonl", HEADER, hold(), DICE, hold(6), hold(6, 6), CHOOSE, hold(6))
+    assert load_any(path).inputs == [json.loads(DICE), json.loads(CHOOSE)]
 
 
 def test_a_game_resumed_where_the_table_draws_counts_the_moves_replayed_and_says_what_it_drew(tmp_path):
@@ -623,3 +664,4 @@ def test_every_open_choice_of_a_game_can_be_taken_back_after_a_restart(game):
             assert flow.log.inputs == full.inputs[:k - 1] and flow.phase == DECIDE, k
             assert flow.state.sheet().to_json() == before.sheet().to_json(), k
     assert offered >= 8
+

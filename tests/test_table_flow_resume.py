@@ -1,0 +1,124 @@
+"""A power cut after any line of the journal: the table comes back as the players left it.
+
+A game is played at the real table flow, journaled as `dicetable run` journals it (moves, take-
+backs, holds); the journal is then cut after each of its lines and the table started on it. After
+each thing the players did, the resumed table must have the same moves and the same dice held as
+the table had (holds used to be lost: *Hold again any dice you had held*); a cut between the lines
+of one thing (a take-back and the holds it gives back) must resume whole, with those moves."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+from controller.config import parse_config
+from controller.journal import Journal
+from controller.rules import Decide, RerollSpec, new_game
+from controller.table import DECIDE, TableFlow, holds_fit
+from controller.table_app import TableApp
+from controller.tablelog import TableLog
+from display.screen import Screen
+from table_helpers import Clock, Press
+from test_table_e2e import FakeButtons, NoFrames
+from test_table_flow import reading, settle_and_confirm
+
+
+def live_table(journal_path: Path) -> tuple[TableFlow, Clock]:
+    """A table flow journaled as TableApp journals it."""
+    log = TableLog("thirteen", ["Ann", "Bob"], {})
+    journal = Journal(journal_path, log)
+    clock = Clock()
+    flow = TableFlow(new_game("thirteen", ["Ann", "Bob"], {}), log, clock=clock, on_apply=journal.append,
+                     on_take_back=journal.take_back, on_hold=journal.hold)
+    return flow, clock
+
+
+def hold_values(flow: TableFlow, *values: int) -> None:
+    """HOLD the first dice of `values` not held yet, as a player would press them."""
+    for v in values:
+        i = next(i for i, (x, h) in enumerate(zip(flow.tray_values, flow.holds)) if x == v and not h)
+        flow.on_button(Press(f"HOLD{i + 1}"))
+
+
+def choose(flow: TableFlow, action: str, key: str = "") -> None:
+    flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == action and e.key == key)
+    flow.on_button(Press("OK"))
+
+
+def play(flow: TableFlow, clock: Clock):
+    """Ann's and Bob's first turns, with holds changed, cleared, made on the menu's die lines and
+    given back by a take-back. After each step: what the table holds and its moves."""
+    steps = [
+        lambda: settle_and_confirm(flow, clock, [6, 6, 2, 3, 5]),
+        lambda: hold_values(flow, 6, 6),
+        lambda: hold_values(flow, 5),
+        lambda: flow.on_button(Press("HOLD5")),                  # (the 5 released again)
+        lambda: choose(flow, "reroll"),                           # throw 2 3 5 again, keeping 6 6
+        lambda: settle_and_confirm(flow, clock, [6, 6, 6, 1, 1]),
+        lambda: hold_values(flow, 6, 6, 6),
+        lambda: flow.on_button(Press("BACK")),                    # "Holds cleared"
+        lambda: (setattr(flow, "cursor", next(i for i, e in enumerate(flow.menu())
+                                              if e.action == "die" and flow.tray_values[e.index] == 1)),
+                 flow.on_button(Press("OK"))),                    # a 1 held on the menu's die line
+        lambda: choose(flow, "option", "ACES"),
+        lambda: (flow.on_button(Press("BACK")), flow.on_button(Press("BACK"))),   # taken back: 1 held again
+        lambda: choose(flow, "option", "THREE_KIND"),
+        lambda: settle_and_confirm(flow, clock, [4, 4, 4, 4, 2]),  # Bob
+        lambda: hold_values(flow, 4, 4, 4, 4),
+    ]
+    for step in steps:
+        step()
+        yield sorted(flow.held_values) if flow.phase == DECIDE else [], list(flow.log.inputs)
+
+
+def resumed(folder: Path, lines: list[bytes]) -> TableFlow:
+    folder.mkdir()
+    (folder / "current.jsonl").write_bytes(b"".join(lines))
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{folder}"\n'), Screen((800, 480), headless=True),
+                   NoFrames(), FakeButtons())
+    assert app.flow is not None and not (folder / "games").exists()
+    return app.flow
+
+
+def test_a_cut_after_any_line_of_the_journal_resumes_the_moves_and_the_holds(tmp_path):
+    live = tmp_path / "live.jsonl"
+    flow, clock = live_table(live)
+    steps = [(1, [], [])] + [(len(live.read_bytes().splitlines()), held, inputs) for held, inputs in play(flow, clock)]
+    lines = live.read_bytes().splitlines(keepends=True)
+    assert any(held for _, held, _ in steps) and any(json.loads(x) == {"undo": True} for x in lines)
+    ends = {n: (held, inputs) for n, held, inputs in steps}
+    assert len(ends) == len(steps)          # (each step wrote a line: none is lost in a cut)
+    assert any(ends[n][0] for n in ends if json.loads(lines[n - 2]) == {"undo": True})   # (holds given back)
+    for n in range(1, len(lines) + 1):
+        back = resumed(tmp_path / f"cut{n}", lines[:n])
+        held = sorted(back.held_values) if back.phase == DECIDE else []
+        if n in ends:        # (between two things the players did: the table as they left it)
+            assert (held, back.log.inputs) == ends[n], n
+            text = back.view().message.text
+            assert ("Dice still held: " in text) == bool(held), (n, text)
+        else:                # (inside one: HOLD pressed twice, a take-back and the holds it gave back)
+            line = json.loads(lines[n - 1])
+            _, inputs = ends[min(k for k in ends if k > n)]
+            assert back.log.inputs == inputs, n
+            assert held == (sorted(line["hold"]) if "hold" in line else []), (n, line)
+
+
+def test_holds_are_given_back_only_at_a_decision_in_the_open():
+    """A secret decision's holds would be on the shared screen before its player opened the
+    menu: none is journaled or given back (no game has one with dice to hold today)."""
+    spec = RerollSpec((6, 6, 1, 2, 3))
+    assert holds_fit(Decide(0, (), reroll=spec), 0, [6, 6])
+    assert not holds_fit(Decide(0, (), reroll=spec, secret=True), 0, [6, 6])
+    assert not holds_fit(Decide(0, (), reroll=spec), 1, [6, 6])           # another player's
+    assert not holds_fit(Decide(0, (), reroll=spec), 0, [6, 6, 6])        # dice not thrown
+    assert not holds_fit(Decide(0, ()), 0, [6])                            # nothing to throw again
+
+
+def test_a_secret_decision_journals_no_holds(tmp_path):
+    journal = tmp_path / "live.jsonl"
+    flow, _ = live_table(journal)
+    exp = Decide(0, (), reroll=RerollSpec((6, 6, 1, 2, 3)), secret=True)
+    flow.state = type("Secret", (), {"expects": lambda self: exp, "player_name": lambda self, p: "Ann"})()
+    flow.phase, flow.tray_values, flow.holds, flow._open_for = DECIDE, [6, 6, 1, 2, 3], [False] * 5, 0
+    flow.on_button(Press("HOLD1"))
+    assert flow.holds[0] and b'"hold"' not in journal.read_bytes()
