@@ -29,7 +29,7 @@ from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
-from .tablelog import TableLog, replay
+from .tablelog import LogError, TableLog, replay
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +179,7 @@ class TableFlow:
         self.device_notice: MessageView | None = None
         self._correctable: tuple[list[int], list, list[int]] | None = None
         self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
-        self._faces: tuple[str, ...] | None = None
+        self._faces: tuple[str, ...] | None = _first_faces(table_log)
         self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
         self._notes: tuple[str, ...] = tuple(self._sheet()[0].notes)
         self.phase = WAIT_DICE
@@ -1153,6 +1153,17 @@ class TableFlow:
             return "hold OK: correct the dice"
         undo = self.take_back_offered
         return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""
+
+
+def _first_faces(table_log: TableLog) -> tuple[str, ...] | None:
+    """The faces of the game's dice if not pips, as its first throw names them. They were known
+    only from a throw the table had asked for, so a game resumed at a decision named Classic's
+    dice by their pips on the menu (*Die 1 (5)*) where the players had seen them as K."""
+    try:
+        exp = table_log.start().expects()
+    except LogError:
+        return None
+    return exp.faces if isinstance(exp, Throw) else None
 
 
 def holds_fit(exp, player: int, values: Sequence[int]) -> bool:

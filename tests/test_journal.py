@@ -665,3 +665,15 @@ def test_every_open_choice_of_a_game_can_be_taken_back_after_a_restart(game):
             assert flow.state.sheet().to_json() == before.sheet().to_json(), k
     assert offered >= 8
 
+
+def test_a_classic_game_resumed_at_a_decision_names_its_dice_as_cards(tmp_path):
+    """The menu and the holds named Classic's dice by their pips after a resume (*Die 1 (5)*,
+    *Dice still held: 5*) where the players had seen K on the screen before the cut: the faces
+    were known only from a throw asked for by the table since it started."""
+    header = json.dumps({"format": FORMAT, "game": "classic", "players": ["Ann", "Zoë"], "options": {}}).encode()
+    dice = json.dumps({"type": "dice", "player": 0, "values": [5, 5, 1, 2, 3]}).encode()
+    write(tmp_path / "current.jsonl", header, dice, hold(5, 5))
+    app = table(tmp_path)
+    assert app.flow.view().message.text.endswith("(1 moves replayed). Dice still held: K K.")
+    labels = [e.label for e in app.flow.menu() if e.action == "die"]
+    assert [x[6:] for x in labels] == ["(K): release", "(K): release", "(9): hold", "(10): hold", "(J): hold"]
