@@ -537,12 +537,18 @@ class TableFlow:
             unsure += list(range(len(kept), want))
         unseen = multiset_minus(list(exp.held), values)
         sides = sorted(b[2] - b[0] for b in boxes)
-        side = sides[len(sides) // 2] if sides else max(16, self._frame_size[0] // 12)
-        for k in range(want - len(values)):
-            values.append(unseen[k] if k < len(unseen) else 1)
-            x0 = 6 + k * (side + side // 2)
-            boxes.append((x0, self._frame_size[1] - side - 6, x0 + side, self._frame_size[1] - 6))
+        missing = want - len(values)
+        values += [unseen[k] if k < len(unseen) else 1 for k in range(missing)]
+        boxes += self._row_boxes(missing, sides[len(sides) // 2] if sides else None)
         return values, boxes, unsure
+
+    def _row_boxes(self, count: int, side: int | None = None) -> list[tuple[int, int, int, int]]:
+        """Places for `count` dice the camera has no place for, in a row along the bottom of its
+        image (`side`: the dice's size, else a twelfth of the image's width)."""
+        side = side or max(16, self._frame_size[0] // 12)
+        height = self._frame_size[1]
+        return [(6 + k * (side + side // 2), height - side - 6, 6 + k * (side + side // 2) + side, height - 6)
+                for k in range(count)]
 
     def _commit_pending(self) -> None:
         exp = self.expect
@@ -691,12 +697,24 @@ class TableFlow:
         journal says so) and corrected as during the confirmation. BACK puts them back as read."""
         last = self.correction_offered
         assert last is not None
+        last = self._placed(last)
         self._undo_last_input(last.state)
         self._last_read = self._last_choice = None
         self._amending = last
         self.tray_values, self.tray_boxes = list(last.values), list(last.boxes)
         self._correct(last.values, last.boxes,
                       "Correcting the dice read: UP/DOWN change the die, OK next die, BACK leaves them as read.")
+
+    def _placed(self, last: AppliedReading) -> AppliedReading:
+        """`last` with the places of its dice. Dice offered again after a resume have none (the
+        journal keeps values, not places): they are the dice the camera found on the tray if
+        those are the same, else set in a row along the bottom of the image, as dice entered by
+        hand are."""
+        if last.boxes:
+            return last
+        if Counter(v for v, _ in self.played) == Counter(last.values):
+            return replace(last, values=tuple(v for v, _ in self.played), boxes=tuple(b for _, b in self.played))
+        return replace(last, boxes=tuple(self._row_boxes(len(last.values))))
 
     def _correct(self, values: Sequence[int], boxes: Sequence, message: str, unsure: Sequence[int] = ()) -> None:
         """Players set the dice with the buttons, from `values` (CORRECT). The first of the
@@ -847,6 +865,25 @@ class TableFlow:
             return
         self._last_choice = AppliedChoice(before, inputs, exp.player, menu._chosen(entries[at]),
                                           tuple(menu.tray_values), tuple(menu.tray_boxes), tuple(menu.holds), at)
+
+    def offer_correction(self, inputs: int) -> None:
+        """After a resume: the dice of the game's input number `inputs` (its last when it was
+        resumed), if they were read from the tray or entered by hand, can be corrected with a
+        long OK again, as if the power had not gone: the table kept them only in memory, so a
+        misread noticed just after a cut stood for good. Rebuilt from the journal: the game
+        before them (a replay) and their values, the held dice included (see `_placed` for
+        where they lie). Not dice the table drew, nor secret ones (a correction shows them)."""
+        if not 0 < inputs <= len(self.log.inputs):
+            return
+        data = self.log.inputs[inputs - 1]
+        if data.get("type") != "dice":
+            return
+        before = replay(TableLog(self.log.game, list(self.log.players), dict(self.log.options),
+                                 list(self.log.inputs[:inputs - 1])))
+        exp = before.expects()
+        if not isinstance(exp, Throw) or exp.drawn or exp.secret:
+            return
+        self._last_read = AppliedReading(before, inputs, tuple(exp.held) + tuple(data["values"]), ())
 
     @property
     def take_back_offered(self) -> AppliedChoice | None:

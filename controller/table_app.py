@@ -175,6 +175,13 @@ class TableApp:
                 self.flow.offer_take_back(moves)
             except Exception:  # (a take-back not offered must not keep the game from resuming)
                 log.exception("cannot offer the last choice of the resumed game back")
+        # and a long OK corrects the dice read just before it, as it could before: also once a
+        # choice after them was taken back (they are the last move again, as at the table)
+        if not (found.damage or found.state.is_over):
+            try:
+                self.flow.offer_correction(moves)
+            except Exception:  # (nor a correction)
+                log.exception("cannot offer the last dice of the resumed game for correction")
         # (the menu that follows the game keeps it, as it keeps one chosen on it)
         self.menu.played(SetupResult(found.log.game, tuple(found.log.players), dict(found.log.options)))
         self.idle.left_before(untouched)

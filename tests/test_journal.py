@@ -677,3 +677,91 @@ def test_a_classic_game_resumed_at_a_decision_names_its_dice_as_cards(tmp_path):
     assert app.flow.view().message.text.endswith("(1 moves replayed). Dice still held: K K.")
     labels = [e.label for e in app.flow.menu() if e.action == "die"]
     assert [x[6:] for x in labels] == ["(K): release", "(K): release", "(9): hold", "(10): hold", "(J): hold"]
+
+
+def hold_ok(app) -> None:
+    app.on_button(type("P", (), {"kind": "hold", "name": "OK"})())
+
+
+def test_dice_read_just_before_a_power_cut_can_be_corrected_after_it(tmp_path):
+    """A long OK corrects the dice just accepted, until anything else is applied; the table kept
+    them only in memory, so after a cut a misread stood for good (BACK twice for a choice was
+    rebuilt from the journal, this was not). Now it is: the resumed table offers the dice back,
+    drawn in a row where the camera has not found them, and the journal says what happened."""
+    write(tmp_path / "current.jsonl", HEADER, DICE)
+    app = table(tmp_path)
+    assert "hold OK: correct the dice" in app.flow.view().prompt.hint
+    hold_ok(app)
+    assert app.flow.phase == "correct" and sorted(app.flow.pending) == [3, 3, 6, 6, 6]
+    assert len(app.flow.pending_boxes) == 5 and app.flow.view().tray.dice        # (drawn, numbered)
+    assert app.flow.log.inputs == []
+    app.flow.pending[:] = [6, 6, 6, 3, 2]                                          # the die misread
+    hold_ok(app)
+    corrected = {"type": "dice", "player": 0, "values": [6, 6, 6, 3, 2]}
+    assert app.flow.log.inputs == [corrected] and app.flow.phase == "decide"
+    assert [json.loads(x) for x in (tmp_path / "current.jsonl").read_bytes().splitlines()[1:]] == [
+        json.loads(DICE), {"undo": True}, corrected]
+    assert table(tmp_path).flow.correction_offered is not None        # (again after another cut)
+
+
+def test_a_correction_offered_after_a_restart_left_alone_keeps_the_dice_as_read(tmp_path):
+    """(A choice after the dice taken back before the cut: the dice are the last move again, and
+    a long OK at the table corrected them then.)"""
+    write(tmp_path / "current.jsonl", HEADER, DICE, CHOOSE, json.dumps({"undo": True}).encode())
+    app = table(tmp_path)
+    hold_ok(app)
+    press(app, "BACK")
+    assert app.flow.log.inputs == [json.loads(DICE)] and app.flow.phase == "decide"
+    assert app.flow.message.text == "Correction cancelled: the dice stay as they were read."
+
+
+NO_CORRECTION = {   # journals after which a long OK has no dice to correct
+    "a-choice-last": (HEADER, DICE, CHOOSE),
+    "corrected-already": (HEADER, DICE, json.dumps({"undo": True}).encode()),
+    "the-game-over": tuple(finished_thirteen()),
+}
+
+
+@pytest.mark.parametrize("lines", NO_CORRECTION.values(), ids=NO_CORRECTION.keys())
+def test_after_a_restart_no_other_dice_are_offered_for_correction(tmp_path, lines):
+    write(tmp_path / "current.jsonl", *lines)
+    assert table(tmp_path).flow.correction_offered is None
+
+
+def test_dice_the_table_drew_are_not_offered_for_correction_after_a_restart():
+    """Every prefix of a Pok'n Roll game whose imaginary cup the table draws: dice thrown at the
+    table are offered back, the table's own draws never (a second chance at the cup)."""
+    from controller.rules import Throw
+    from controller.table import TableFlow
+    from controller.tablelog import replay
+
+    full = TableLog.load(Path(__file__).parent / "fixtures" / "logs" / "poknroll.json")
+    full.options["imaginary_dice_source"] = "engine_rng"
+    offered = drawn = 0
+    for k in range(1, len(full.inputs) + 1):
+        log = TableLog(full.game, full.players, full.options, list(full.inputs[:k]))
+        exp = replay(TableLog(full.game, full.players, full.options, list(full.inputs[:k - 1]))).expects()
+        try:
+            state = replay(log)
+        except Exception:                   # (the fixture's cup thrown where the table draws it)
+            break
+        flow = TableFlow(state, log, clock=lambda: 0.0)
+        if len(flow.log.inputs) != k:        # (the table drew at once: that ends the offer)
+            continue
+        flow.offer_correction(k)
+        is_throw = full.inputs[k - 1]["type"] == "dice" and isinstance(exp, Throw)
+        assert (flow.correction_offered is not None) == (is_throw and not exp.drawn), k
+        offered += flow.correction_offered is not None
+        drawn += is_throw and exp.drawn
+    assert offered > 10 and drawn >= 1
+
+
+def test_dice_offered_for_correction_after_a_restart_are_marked_where_the_camera_found_them(tmp_path):
+    from test_table_flow import reading
+
+    write(tmp_path / "current.jsonl", HEADER, DICE)
+    app = table(tmp_path)
+    found = reading([3, 6, 6, 3, 6])
+    app.flow.on_found_tray(found)                       # (the dice lying in the tray through the cut)
+    hold_ok(app)
+    assert app.flow.pending == [3, 6, 6, 3, 6] and app.flow.pending_boxes == [d.box for d in found.dice]

@@ -2,9 +2,11 @@
 
 A game is played at the real table flow, journaled as `dicetable run` journals it (moves, take-
 backs, holds); the journal is then cut after each of its lines and the table started on it. After
-each thing the players did, the resumed table must have the same moves and the same dice held as
-the table had (holds used to be lost: *Hold again any dice you had held*); a cut between the lines
-of one thing (a take-back and the holds it gives back) must resume whole, with those moves."""
+each thing the players did, the resumed table must have the same moves, the same dice held (holds
+used to be lost: *Hold again any dice you had held*) and the same dice a long OK would correct (it
+could correct none after a cut) as the table had; a cut between the lines of one thing (HOLD
+pressed twice, a take-back and the holds it gives back, dice taken back to correct them and put
+back) must resume whole, with those moves."""
 from __future__ import annotations
 
 import json
@@ -47,7 +49,8 @@ def choose(flow: TableFlow, action: str, key: str = "") -> None:
 
 def play(flow: TableFlow, clock: Clock):
     """Ann's and Bob's first turns, with holds changed, cleared, made on the menu's die lines and
-    given back by a take-back. After each step: what the table holds and its moves."""
+    given back by a take-back, and dice corrected after they were accepted. After each step: what
+    the table holds, its moves, and the dice a long OK would correct."""
     steps = [
         lambda: settle_and_confirm(flow, clock, [6, 6, 2, 3, 5]),
         lambda: hold_values(flow, 6, 6),
@@ -64,11 +67,25 @@ def play(flow: TableFlow, clock: Clock):
         lambda: (flow.on_button(Press("BACK")), flow.on_button(Press("BACK"))),   # taken back: 1 held again
         lambda: choose(flow, "option", "THREE_KIND"),
         lambda: settle_and_confirm(flow, clock, [4, 4, 4, 4, 2]),  # Bob
-        lambda: hold_values(flow, 4, 4, 4, 4),
+        lambda: correct(flow, 4, 3),                              # misread: a long OK after it was accepted
+        lambda: hold_values(flow, 4, 4, 4),
     ]
     for step in steps:
         step()
-        yield sorted(flow.held_values) if flow.phase == DECIDE else [], list(flow.log.inputs)
+        yield sorted(flow.held_values) if flow.phase == DECIDE else [], list(flow.log.inputs), offered(flow)
+
+
+def correct(flow: TableFlow, die: int, value: int) -> None:
+    """A long OK on the dice accepted, die number `die` set to `value`, a long OK to accept."""
+    flow.on_button(Press("OK", "hold"))
+    flow.pending[die - 1] = value
+    flow.on_button(Press("OK", "hold"))
+
+
+def offered(flow: TableFlow) -> list[int] | None:
+    """The dice a long OK would correct now (None: none)."""
+    last = flow.correction_offered
+    return sorted(last.values) if last is not None else None
 
 
 def resumed(folder: Path, lines: list[bytes]) -> TableFlow:
@@ -83,23 +100,25 @@ def resumed(folder: Path, lines: list[bytes]) -> TableFlow:
 def test_a_cut_after_any_line_of_the_journal_resumes_the_moves_and_the_holds(tmp_path):
     live = tmp_path / "live.jsonl"
     flow, clock = live_table(live)
-    steps = [(1, [], [])] + [(len(live.read_bytes().splitlines()), held, inputs) for held, inputs in play(flow, clock)]
+    steps = [(1, [], [], None)] + [(len(live.read_bytes().splitlines()), *seen) for seen in play(flow, clock)]
     lines = live.read_bytes().splitlines(keepends=True)
-    assert any(held for _, held, _ in steps) and any(json.loads(x) == {"undo": True} for x in lines)
-    ends = {n: (held, inputs) for n, held, inputs in steps}
+    assert any(held for _, held, _, _ in steps) and any(json.loads(x) == {"undo": True} for x in lines)
+    assert sum(dice is not None for *_, dice in steps) >= 4 and steps[-2][-1] == [2, 3, 4, 4, 4]
+    ends = {n: (held, inputs, dice) for n, held, inputs, dice in steps}
     assert len(ends) == len(steps)          # (each step wrote a line: none is lost in a cut)
     assert any(ends[n][0] for n in ends if json.loads(lines[n - 2]) == {"undo": True})   # (holds given back)
+    assert any(ends[n][2] for n in ends if json.loads(lines[n - 2]) == {"undo": True})   # (dice corrected)
     for n in range(1, len(lines) + 1):
         back = resumed(tmp_path / f"cut{n}", lines[:n])
         held = sorted(back.held_values) if back.phase == DECIDE else []
         if n in ends:        # (between two things the players did: the table as they left it)
-            assert (held, back.log.inputs) == ends[n], n
+            assert (held, back.log.inputs, offered(back)) == ends[n], n
             text = back.view().message.text
             assert ("Dice still held: " in text) == bool(held), (n, text)
         else:                # (inside one: HOLD pressed twice, a take-back and the holds it gave back)
             line = json.loads(lines[n - 1])
-            _, inputs = ends[min(k for k in ends if k > n)]
-            assert back.log.inputs == inputs, n
+            (tmp_path / "prefix.jsonl").write_bytes(b"".join(lines[:n]))
+            assert back.log.inputs == Journal.load(tmp_path / "prefix.jsonl").inputs, n
             assert held == (sorted(line["hold"]) if "hold" in line else []), (n, line)
 
 
