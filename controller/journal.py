@@ -176,6 +176,7 @@ class Journal:
         damage = None
         taken_back = False
         held: Held | None = None
+        held_at: list[Held | None] = []       # the holds at the decision each input answered
         for number, line in enumerate(lines[1:], start=2):
             try:
                 data = _record(line)
@@ -188,18 +189,20 @@ class Journal:
             if is_hold(data):
                 held = _held(data, number, path)
                 continue
-            held = None                       # (a move or a take-back: a new decision, nothing held)
             if data == TAKE_BACK:
                 if not inputs:
                     damage = f"line {number} takes back an input that is not there"
                     break
                 inputs.pop()
+                held_at.pop()
             else:
                 inputs.append(data)
+                held_at.append(held)
+            held = None                       # (a move or a take-back: a new decision, nothing held)
             taken_back = data == TAKE_BACK
         header["inputs"] = inputs
         try:
-            return Ending(TableLog.from_json(header), damage, taken_back, held)
+            return Ending(TableLog.from_json(header), damage, taken_back, held, held_at[-1] if held_at else None)
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 
@@ -215,6 +218,7 @@ class Ending(NamedTuple):
     damage: str | None
     taken_back: bool
     held: Held | None
+    held_before: Held | None    # the holds when the last input was made (a choice taken back gets them)
 
 
 def hold_line(player: int, values: list[int]) -> dict[str, Any]:
@@ -276,16 +280,19 @@ class Recovered:
     taken_back: bool = False
     #: the dice held at the decision the game is at when the power went (None: none journaled)
     held: Held | None = None
+    #: the dice held when the last input was made (BACK twice gives them back with the choice)
+    held_before: Held | None = None
 
 
 def recover(path: str | Path) -> Recovered:
     """The game in a journal up to its first damaged line or the first input the rules refuse:
     one bad line must cost the moves from there on, not the whole game. LogError when there is
     no game to resume (no usable header, an unknown game or options)."""
-    table_log, damage, taken_back, held = Journal.read_ending(path)
+    table_log, damage, taken_back, held, held_before = Journal.read_ending(path)
     try:
         # (holds only where the journal is whole: after damage the players play the moves again)
-        return Recovered(table_log, replay(table_log), damage, taken_back, None if damage else held)
+        return Recovered(table_log, replay(table_log), damage, taken_back, None if damage else held,
+                         None if damage else held_before)
     except LogError as exc:
         if exc.index is None:
             raise

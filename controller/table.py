@@ -833,13 +833,14 @@ class TableFlow:
             return
         self.say("The game is over.")
 
-    def offer_take_back(self, inputs: int) -> None:
+    def offer_take_back(self, inputs: int, held: tuple[int, Sequence[int]] | None = None) -> None:
         """After a resume: the game's input number `inputs` (its last when it was resumed), if it
         was a choice BACK twice could take back, can be taken back again, as if the power had
         not gone. The table kept the choice only in memory, so a slip made just before a power
         cut stood for good after it. What the choice needs is rebuilt from the journal: the
         game before it (a replay), and the menu as it was (that game's, with the holds the
-        choice kept) for its line and cursor."""
+        choice kept, or for a box scored the dice `held` then, as the journal has them) for
+        its line and cursor."""
         if not 0 < inputs <= len(self.log.inputs):
             return
         data = self.log.inputs[inputs - 1]
@@ -852,11 +853,9 @@ class TableFlow:
         menu = TableFlow(before, before_log, clock=self.clock, words=self.words, screen_size=self.screen_size)
         menu.hold_buttons, menu.hint_button, menu._faces = self.hold_buttons, self.hint_button, self._faces
         if data["type"] == "reroll":
-            keep = list(data.get("keep", []))
-            for i, v in enumerate(menu.tray_values):
-                menu.holds[i] = v in keep
-                if v in keep:
-                    keep.remove(v)
+            menu.restore_holds(exp.player, data.get("keep", []))
+        elif held is not None:
+            menu.restore_holds(*held)          # (where they do not fit the decision: none)
         entries = menu.menu()
         wanted = ("reroll", None) if data["type"] == "reroll" else ("option", data.get("option"))
         at = next((i for i, e in enumerate(entries) if (e.action, e.key if e.action == "option" else None) == wanted),

@@ -172,7 +172,7 @@ class TableApp:
         # over (its players may have put it away already: OK puts it away)
         if not (found.damage or found.taken_back or found.state.is_over):
             try:
-                self.flow.offer_take_back(moves)
+                self.flow.offer_take_back(moves, found.held_before)
             except Exception:  # (a take-back not offered must not keep the game from resuming)
                 log.exception("cannot offer the last choice of the resumed game back")
         # and a long OK corrects the dice read just before it, as it could before: also once a

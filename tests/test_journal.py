@@ -532,10 +532,14 @@ def press(app, name: str) -> None:
 
 
 REROLL = json.dumps({"type": "reroll", "player": 0, "keep": [6, 6, 6]}).encode()
-TAKE_BACKS = {   # the journal's last line -> what BACK twice says after the restart, the holds then
-    "a-box-scored": (CHOOSE, "Taken back: Ann's choice (Full house, 40 points). Ann: choose again.", [False] * 5),
-    "dice-kept": (REROLL, "Taken back: Ann's choice (Throw 2 again, keeping 6 6 6). Ann: choose again.",
+HELD_33 = json.dumps({"hold": [3, 3], "player": 0}).encode()
+TAKE_BACKS = {   # the journal's last lines -> what BACK twice says after the restart, the holds then
+    "a-box-scored": ((CHOOSE,), "Taken back: Ann's choice (Full house, 40 points). Ann: choose again.", [False] * 5),
+    "dice-kept": ((REROLL,), "Taken back: Ann's choice (Throw 2 again, keeping 6 6 6). Ann: choose again.",
                   [False, False, True, True, True]),      # (the tray in order: 3 3 6 6 6)
+    # (dice held, then a box scored instead: they come back held, as at the table)
+    "a-box-scored-with-dice-held": ((HELD_33, CHOOSE), "Taken back: Ann's choice (Full house, 40 points). "
+                                    "Ann: choose again.", [True, True, False, False, False]),
 }
 
 
@@ -544,7 +548,7 @@ def test_the_choice_made_just_before_a_power_cut_can_be_taken_back_after_it(tmp_
     """Found in review: BACK twice takes back the last choice, but the table kept it only in
     memory, so after a power cut a slip made just before it stood for good. The journal holds
     the choice and the game before it: the resumed table offers it back, as it did before."""
-    write(tmp_path / "current.jsonl", HEADER, DICE, last)
+    write(tmp_path / "current.jsonl", HEADER, DICE, *last)
     app = table(tmp_path)
     assert "BACK twice: undo Ann's choice" in app.flow.view().prompt.hint
     press(app, "BACK")
@@ -553,6 +557,7 @@ def test_the_choice_made_just_before_a_power_cut_can_be_taken_back_after_it(tmp_
     assert app.flow.log.inputs == [json.loads(DICE)] and app.flow.holds == holds
     assert Journal.load(tmp_path / "current.jsonl").inputs == [json.loads(DICE)]       # journaled too
     assert app.flow.take_back_offered is None         # (one take-back, as at any time)
+    assert table(tmp_path).flow.holds == holds        # (and so are the holds given back)
 
 
 NOT_OFFERED = {   # journals after which BACK twice has nothing to take back

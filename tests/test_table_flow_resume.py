@@ -82,10 +82,12 @@ def correct(flow: TableFlow, die: int, value: int) -> None:
     flow.on_button(Press("OK", "hold"))
 
 
-def offered(flow: TableFlow) -> list[int] | None:
-    """The dice a long OK would correct now (None: none)."""
-    last = flow.correction_offered
-    return sorted(last.values) if last is not None else None
+def offered(flow: TableFlow) -> tuple:
+    """The dice a long OK would correct now, and the choice BACK twice would take back with the
+    dice it would hold again (None: none)."""
+    last, choice = flow.correction_offered, flow.take_back_offered
+    return (sorted(last.values) if last is not None else None,
+            (choice.label, sorted(v for v, h in zip(choice.tray_values, choice.holds) if h)) if choice else None)
 
 
 def resumed(folder: Path, lines: list[bytes]) -> TableFlow:
@@ -100,14 +102,15 @@ def resumed(folder: Path, lines: list[bytes]) -> TableFlow:
 def test_a_cut_after_any_line_of_the_journal_resumes_the_moves_and_the_holds(tmp_path):
     live = tmp_path / "live.jsonl"
     flow, clock = live_table(live)
-    steps = [(1, [], [], None)] + [(len(live.read_bytes().splitlines()), *seen) for seen in play(flow, clock)]
+    steps = [(1, [], [], (None, None))] + [(len(live.read_bytes().splitlines()), *seen) for seen in play(flow, clock)]
     lines = live.read_bytes().splitlines(keepends=True)
     assert any(held for _, held, _, _ in steps) and any(json.loads(x) == {"undo": True} for x in lines)
-    assert sum(dice is not None for *_, dice in steps) >= 4 and steps[-2][-1] == [2, 3, 4, 4, 4]
+    assert sum(dice is not None for *_, (dice, _) in steps) >= 4 and steps[-2][-1][0] == [2, 3, 4, 4, 4]
+    assert ("Aces, 2 points", [1]) in [choice for *_, (_, choice) in steps]     # (a box scored with a 1 held)
     ends = {n: (held, inputs, dice) for n, held, inputs, dice in steps}
     assert len(ends) == len(steps)          # (each step wrote a line: none is lost in a cut)
     assert any(ends[n][0] for n in ends if json.loads(lines[n - 2]) == {"undo": True})   # (holds given back)
-    assert any(ends[n][2] for n in ends if json.loads(lines[n - 2]) == {"undo": True})   # (dice corrected)
+    assert any(ends[n][2][0] for n in ends if json.loads(lines[n - 2]) == {"undo": True})   # (dice corrected)
     for n in range(1, len(lines) + 1):
         back = resumed(tmp_path / f"cut{n}", lines[:n])
         held = sorted(back.held_values) if back.phase == DECIDE else []
