@@ -442,6 +442,25 @@ def test_replay_reads_a_journal_with_a_choice_taken_back(tmp_path, run):
     assert code == 2 and "takes back an input that is not there" in err
 
 
+def test_replay_reads_a_journal_with_dice_held_at_the_table(tmp_path, run):
+    """A journal the table wrote with HOLD presses (its hold lines) replays as its moves alone."""
+    from controller.journal import Journal
+    from controller.tablelog import TableLog
+
+    path = tmp_path / "current.jsonl"
+    journal = Journal(path, TableLog("thirteen", ["Ann"], {}, [{"type": "dice", "player": 0,
+                                                                "values": [6, 6, 6, 3, 2]}]))
+    journal.hold(0, [6])
+    journal.hold(0, [6, 6, 6])
+    journal.append({"type": "reroll", "player": 0, "keep": [6, 6, 6]})
+    journal.append({"type": "dice", "player": 0, "values": [6, 6]})
+    journal.hold(0, [6, 6, 6, 6, 6])
+    journal.append({"type": "choose", "player": 0, "option": "FIVE_KIND"})
+    code, out, err = run("replay", "--json", str(path))
+    assert code == 0, err
+    assert json.loads(out)["result"]["scores"] == {"Ann": 55}     # 50, and 5 for the throw left unused
+
+
 @pytest.mark.parametrize("content", ["1" * 5000, "[" * 100_000, "\ufeff{}"], ids=["long-number", "deep", "bom"])
 def test_json_that_python_refuses_to_decode_is_one_line_exit_2(run, tmp_path, content):
     """Found with the journal's review: a 5000-digit number raised ValueError and arrays nested
