@@ -631,7 +631,8 @@ def test_sheet_previews_and_layout():
 
 
 # ---------------------------------------------------------------------------- property tests
-OPTION_SPACE = st.fixed_dictionaries({}, optional={
+#: every house rule and the values it takes (also the reference model's: test_rules_school_model)
+OPTION_VALUES = {
     "row_fill_order": st.sampled_from(["left_to_right", "any_free_column"]),
     "voluntary_cross_allowed": st.booleans(),
     "double_on_first_throw": st.booleans(),
@@ -646,7 +647,8 @@ OPTION_SPACE = st.fixed_dictionaries({}, optional={
     "school_cross_penalty": st.sampled_from(["forfeit_all_awards", "erase_earned_only", "none"]),
     "ineligible_player_blocks_award": st.booleans(),
     "column_award_value": st.integers(0, 100),
-})
+}
+OPTION_SPACE = st.fixed_dictionaries({}, optional=OPTION_VALUES)
 
 
 def scoring_input(state, rng):

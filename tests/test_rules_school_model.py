@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from controller.rules import Decide, IllegalInput, Throw, new_game
 from controller.rules.base import choose_input, dice_input, reroll_input
 from controller.rules.school import CROSS, ROWS, figure_scores
+from test_rules_school import OPTION_VALUES
 
 X = "X"                                       # a cross in the model (the engine writes -1)
 SCHOOL_ROWS = ROWS[:6]
@@ -203,22 +204,7 @@ def key_universe(any_col: bool) -> list[str]:
     return keys
 
 
-OPTION_SPACE = st.fixed_dictionaries({
-    "row_fill_order": st.sampled_from(["left_to_right", "any_free_column"]),
-    "voluntary_cross_allowed": st.booleans(),
-    "double_on_first_throw": st.booleans(),
-    "double_applies_to_chance": st.booleans(),
-    "school_reserve_mode": st.sampled_from(["player_choice", "fixed_three", "none"]),
-    "reserve_min_real_dice": st.integers(0, 2),
-    "unused_reserve_at_end": st.sampled_from(["lost", "scored"]),
-    "two_pairs_same_face_allowed": st.booleans(),
-    "full_house_accepts_poker": st.booleans(),
-    "award_copies_doubling": st.booleans(),
-    "award_block_scope": st.sampled_from(["award_cell_only", "row_cells_too"]),
-    "school_cross_penalty": st.sampled_from(["forfeit_all_awards", "erase_earned_only", "none"]),
-    "ineligible_player_blocks_award": st.booleans(),
-    "column_award_value": st.sampled_from([0, 60, 75]),
-})
+OPTION_SPACE = st.fixed_dictionaries({**OPTION_VALUES, "column_award_value": st.sampled_from([0, 60, 75])})
 
 
 def biased_dice(rng: random.Random, count: int) -> list[int]:
