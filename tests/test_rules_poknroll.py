@@ -353,8 +353,28 @@ def test_standings_below_the_winner_break_ties_the_same_way():
                (0, 0, 0, 0, 0, 0, 0, 5, 0))              # Eve: 5
     r = s.result()
     assert r.scores == (10, 7, 7, 5, 5)
-    assert r.ranking == ((0,), (1,), (2,), (3, 4)) and r.winners == (0,) and r.tie_break == ""
+    assert r.ranking == ((0,), (1,), (2,), (3, 4)) and r.winners == (0,)
     assert r.to_text().splitlines()[:5] == ["1. Ann  10", "2. Bob  7", "3. Cy  7", "4. Dee  5", "4. Eve  5"]
+    # (Bob above Cy was said nowhere: only a tie for the win had words)
+    assert r.tie_break == "Bob, Cy tied on 7 points; most '3ème tour remporté' boxes ranks first"
+
+
+def test_ties_for_the_win_and_below_are_both_explained():
+    """Every tie the turn-3 boxes broke is named, the win's and a lower place's; a tie they did
+    not break (a shared place) needs no words."""
+    s = new_game("poknroll", P4)
+    s.boxes = ((2, 0, 0, 0, 0, 0, 0, 0, 1),              # Ann: 2 pairs + 1 turn 3 (x4) = 6
+               (0, 0, 1, 0, 0, 0, 0, 0, 0),              # Bob: Brelan 3
+               (4, 0, 0, 0, 0, 0, 0, 0, 0),              # Cy: 4 pairs = 4
+               (0, 1, 0, 0, 0, 0, 0, 2, 0))              # Dee: Double paire 2 + 2 abandons = 4
+    r = s.result()
+    assert r.scores == (6, 3, 4, 4) and r.ranking == ((0,), (2, 3), (1,)) and r.tie_break == ""
+    s.boxes = ((2, 0, 0, 0, 0, 0, 0, 0, 1), (6, 0, 0, 0, 0, 0, 0, 0, 0),   # 6 (1 turn 3), 6
+               (0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 0, 0, 4, 0))   # 4 (1 turn 3), 4
+    r = s.result()
+    assert r.scores == (6, 6, 4, 4) and r.ranking == ((0,), (1,), (2,), (3,))
+    assert r.tie_break == ("Ann, Bob tied on 6 points; Cy, Dee tied on 4 points; "
+                           "most '3ème tour remporté' boxes ranks first")
 
 
 @pytest.mark.parametrize("counts,value", [pytest.param(False, 3, id="PR-23-default"),

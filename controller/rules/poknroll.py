@@ -633,14 +633,20 @@ class PoknRoll(GameState):
         totals = self.totals()
         ttw = LINES.index("THIRD_TURN_WON")
         ranking = rank_by_score(totals, key=lambda i: (totals[i], self.boxes[i][ttw]))
-        tie_break = ""
-        by_points = rank_by_score(totals)
-        if len(by_points[0]) > 1 and len(ranking[0]) < len(by_points[0]):
-            tied = ", ".join(self.players[i] for i in by_points[0])
-            tie_break = f"{tied} tied on {totals[by_points[0][0]]} points; most '3ème tour remporté' boxes wins"
+        tie_break = self._tie_words(totals, ranking)
         details = {"boxes": {p: dict(zip(LINES, row)) for p, row in zip(self.players, self.boxes)},
                    "hands": self.hand}
         return Result(self.players, totals, ranking, ranking[0], tie_break, details)
+
+    def _tie_words(self, totals: Sequence[int], ranking: Sequence[tuple[int, ...]]) -> str:
+        """Why equal totals were placed apart (by the turn-3 boxes), for every such tie: one below
+        the winner ("Bob 7, Cy 7" in 2nd and 3rd place) was ordered silently, only the win's said."""
+        split = [g for g in rank_by_score(totals) if len(g) > 1 and set(g) not in map(set, ranking)]
+        if not split:
+            return ""
+        ties = [", ".join(self.players[i] for i in g) + f" tied on {totals[g[0]]} points" for g in split]
+        rule = "wins" if len(split) == 1 and set(split[0]) & set(ranking[0]) else "ranks first"
+        return "; ".join(ties) + f"; most '3ème tour remporté' boxes {rule}"
 
     def snapshot(self) -> dict[str, Any]:
         return {"game": self.name, "players": list(self.players), "options": self.options,
