@@ -1212,8 +1212,13 @@ def holds_fit(exp, player: int, values: Sequence[int]) -> bool:
 
 def _without_previews(sheet: dict) -> dict:
     """A sheet's JSON without what the decision never made would have scored: an abandoned
-    game's "scores so far" showed the last dice's previews like scores, its player's column lit."""
+    game's "scores so far" showed the last dice's previews like scores, its player's column lit.
+    A cell that shows points earned beside points pending says which are earned (`settled`):
+    Thirteen's second joker ("40 +40") and Pok'n Roll's ticks with the one a choice would add
+    kept their pending points on the final sheet, the previews alone being blanked."""
     def cell(c: dict) -> dict:
+        if "settled" in c:
+            return c["settled"]
         return {"text": "", "kind": "empty"} if c.get("kind") == "preview" else c
 
     tables = [{**t, "active_column": None,

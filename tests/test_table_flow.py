@@ -10,6 +10,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.rules import new_game
+from controller.rules.base import choose_input, dice_input, reroll_input
 from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE, TableFlow
 from controller.tablelog import TableLog, replay
 from table_helpers import Clock, Press
@@ -1179,3 +1180,73 @@ def test_a_filesystem_without_fsync_still_journals(tmp_path, monkeypatch):
     monkeypatch.setattr(journal_module.os, "fsync", unsupported)
     settle_and_confirm(flow, clock, [6, 6, 6, 3, 3])
     assert flow.unsaved is None and len(Journal.load(tmp_path / "journal.jsonl").inputs) == 1
+
+
+def abandoned_at(game: str, players: list[str], options: dict, steps: list, **board) -> TableFlow:
+    """A game played by `steps` (a list: dice of whoever is expected; ("keep", list): a reroll
+    keeping those; a str: that player's choice), then abandoned with ABANDON twice. `board`:
+    attributes of the state to set before (ticks written in earlier hands)."""
+    state, log = new_game(game, players, options), TableLog(game, players, options)
+    for name, value in board.items():
+        setattr(state, name, value)
+    for x in steps:
+        p = state.expects().player
+        data = (reroll_input(p, x[1]) if isinstance(x, tuple) else
+                choose_input(p, x) if isinstance(x, str) else dice_input(p, x))
+        state = state.apply(data)
+        log.inputs.append(data)
+    flow = TableFlow(state, log, clock=Clock())
+    assert flow.phase == DECIDE
+    flow.on_button(Press("ABANDON"))
+    flow.on_button(Press("ABANDON"))
+    assert flow.phase == OVER and flow.abandoned
+    return flow
+
+
+def final_cells(flow: TableFlow, row_key: str) -> list[dict]:
+    return next(r["cells"] for t in flow.view().sheet["tables"] for r in t["rows"] if r["key"] == row_key)
+
+
+def test_a_game_abandoned_at_a_second_joker_shows_only_the_extra_earned():
+    """Thirteen's Extra-5 line during a second joker decision reads "40 +40" (an award cell: the
+    40 earned, the +40 pending); abandoned then, the final sheet showed "40 +40" as if scored."""
+    five = lambda v: [[v] * 5, ("keep", [v] * 4), [v], ("keep", [v] * 4), [v]]   # five of a kind at throw 3
+    flow = abandoned_at("thirteen", ["Ann"], {}, five(1) + ["FIVE_KIND"] + five(2) + ["TWOS"] + [[3] * 5])
+    assert flow.state.sheet().tables[0].rows[-1].cells[0].text            # (the game's own sheet unchanged)
+    extra = final_cells(flow, "EXTRA_FIVE")[0]
+    assert (extra["text"], extra["kind"], extra.get("value")) == ("40", "award", 40)
+    texts = [c["text"] for t in flow.view().sheet["tables"] for r in t["rows"] for c in r["cells"]]
+    assert not any("+" in t for t in texts)
+
+
+def test_a_game_abandoned_while_choosing_a_line_shows_only_the_ticks_written():
+    """Pok'n Roll's preview cell holds the ticks already written and the one a choice would add
+    ("■▣□□□□ +4"): abandoned at that choice, the final sheet blanked the whole cell, its ticks
+    written with it; it now shows the ticks written alone."""
+    written = ((0, 0, 1, 0, 0, 0, 0, 1, 0),) + ((0,) * 9,) * 3      # Ann: a Brelan, an abandon in turn 1
+    flow = abandoned_at("poknroll", ["Ann", "Bob", "Cy", "Dee"], {"must_mark_best": False},
+                        [[6, 1, 1], "ABANDON", "CONTINUE", "CONTINUE", "CONTINUE", [6, 6]], boxes=written)
+    live = {r.key: r.cells[0] for r in flow.state.sheet().tables[0].rows}
+    assert live["BRELAN"].kind == "preview" and live["BRELAN"].text.startswith("■▣")     # (the choice again)
+    final = {key: final_cells(flow, key)[0] for key in ("BRELAN", "FULL", "YAMS", "ABANDON_T1")}
+    assert final["BRELAN"] == {"text": "■□□□□□", "kind": "tick", "value": 3}
+    assert final["FULL"]["text"] == "□□□□□□" and final["ABANDON_T1"]["text"] == "■□□□□□"
+    assert all(c["kind"] == "tick" for c in final.values())
+
+
+@pytest.mark.parametrize("steps,seat,expected", [
+    pytest.param([], 0, "in hand", id="at-a-card-choice"),          # Ann's "in hand: +1 now"
+    pytest.param(["ONE_PAIR"], 1, "committed", id="at-the-reroll"),  # Bob's "committed: +1 now"
+])
+def test_a_game_abandoned_at_objective_cards_shows_the_cards_without_what_the_dice_would_score(steps, seat,
+                                                                                                expected):
+    """Objective cards' preview cells hold the card's standing ("in hand", "committed") with
+    what the dice now would score: abandoned there, the final sheet blanked the card's cell as
+    if the player had never held it; it now shows the card without the points."""
+    flow = abandoned_at("objective-cards", ["Ann", "Bob"], {},
+                        [[1, 2, 3, 4, 6], "JOKER", "JOKER", "STOP", [1, 1, 2, 3, 4], "ONE_PAIR"] + steps)
+    assert flow.state.sheet().tables[0].rows[1].cells[seat].text.endswith("+1 now")
+    assert final_cells(flow, "ONE_PAIR")[seat]["text"] == expected
+    assert final_cells(flow, "JOKER")[0]["text"] == "won 1"
+    texts = [c["text"] for t in flow.view().sheet["tables"] for r in t["rows"] for c in r["cells"]]
+    assert not any("now" in t for t in texts)

@@ -298,6 +298,11 @@ class Cell:
     # shorter forms of `text`, longest first: the game words them, a screen too narrow for the
     # text picks one ("captured by Eve" -> "to Eve"), never cuts the game's words itself first
     short: tuple[str, ...] = ()
+    # what the cell holds that is earned, when it also shows points still pending (ticks written
+    # beside the one a choice would add; a bonus earned beside one a joker would add): the sheet
+    # of a game abandoned at that decision shows this alone. None: a preview holds nothing
+    # earned, any other cell only what is earned.
+    settled: Cell | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"text": self.text, "kind": self.kind}
@@ -307,6 +312,8 @@ class Cell:
             out["highlight"] = True
         if self.short:
             out["short"] = list(self.short)
+        if self.settled is not None:
+            out["settled"] = self.settled.to_json()
         return out
 
 

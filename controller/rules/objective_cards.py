@@ -11,6 +11,7 @@ The predicates live here, not in dice.py: "Small straight" is a 4-run in this ga
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from .base import (
@@ -351,6 +352,8 @@ class ObjectiveCards(GameState):
                         for lost_key, taker in self.lost[seat] if lost_key == key)
         parts += [_fate(taker, times) for taker, times in fates.items()]
         kind = "score" if value is not None else ("cross" if parts else "empty")
+        # the cell without what the dice now would score (`Cell.settled`): "won 6" stands
+        settled = (list(parts), value, kind)
         highlight = False
         if committed:
             now = POINTS[key] * committed if key in met_now else 0
@@ -358,20 +361,25 @@ class ObjectiveCards(GameState):
             times = " ×2" if committed == 2 else ""
             gain = f": +{now} now" if preview else ""
             parts.append((f"committed{times}{gain}", f"chosen{times}{gain}"))
+            settled[0].append((f"committed{times}", f"chosen{times}"))
             kind, highlight = ("preview", True) if preview else ("info", True)
             if preview:
                 value = now
         if hand:
+            # ("hand" in a narrow column: 5 players' "in hand" cells at 800x480 were a word
+            # space apart, read across the row as "in hand in hand in hand")
+            twice = ' ×2' if hand == 2 else ''
+            plain = (f"in hand{twice}", f"hand{twice}")
+            settled[0].append(plain)
             if seat == acting and key in met_now:     # a card choice pending: what it would score now
-                parts.append((f"in hand{' ×2' if hand == 2 else ''}: +{POINTS[key]} now",) * 2)
+                parts.append((f"in hand{twice}: +{POINTS[key]} now",) * 2)
                 kind, value = "preview", POINTS[key]
             else:
-                # ("hand" in a narrow column: 5 players' "in hand" cells at 800x480 were a word
-                # space apart, read across the row as "in hand in hand in hand")
-                twice = ' ×2' if hand == 2 else ''
-                parts.append((f"in hand{twice}", f"hand{twice}"))
+                parts.append(plain)
                 kind = kind if parts[:-1] else "hand"
-        return _words_cell(parts, value, kind, highlight)
+        if kind != "preview":
+            return _words_cell(parts, value, kind, highlight)
+        return replace(_words_cell(parts, value, kind, highlight), settled=_settled_cell(*settled))
 
     def _committed_cell(self, seat: int) -> Cell:
         done = len(self.commits[seat])
@@ -476,6 +484,14 @@ def _committed(cards: int) -> Cell:
     if cards == 1:
         return Cell("card committed", kind="info", short=("chosen",))
     return Cell("2 cards committed", kind="info", short=("2 chosen",))
+
+
+def _settled_cell(parts: list[tuple[str, str]], value: int | None, kind: str) -> Cell:
+    """What a preview cell holds that stands without the pending choice (its cards won, lost,
+    committed or in hand): an abandoned game's final sheet shows this."""
+    if kind == "empty":
+        kind = "info" if any(w.startswith("committed") for w, _ in parts) else "hand" if parts else "empty"
+    return _words_cell(parts, value, kind, False)
 
 
 def _words_cell(parts: list[tuple[str, str]], value: int | None, kind: str, highlight: bool) -> Cell:

@@ -578,7 +578,8 @@ class PoknRoll(GameState):
             cells = []
             for seat, row in enumerate(self.boxes):
                 if seat == actor and line in preview:
-                    cells.append(Cell(self._ticks_text(row[i], 1) + f" +{preview[line]}", preview[line], "preview"))
+                    cells.append(Cell(self._ticks_text(row[i], 1) + f" +{preview[line]}", preview[line], "preview",
+                                      settled=Cell(self._ticks_text(row[i]), row[i] * v, "tick")))
                 else:
                     cells.append(Cell(self._ticks_text(row[i]), row[i] * v, "tick"))
             rows.append(Row(line, label, tuple(cells)))

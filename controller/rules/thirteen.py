@@ -217,7 +217,7 @@ def pending_extra_cell(earned: int, bonus: int) -> Cell:
     sheet's lines no longer added up to it)."""
     if not earned:
         return Cell(f"+{bonus}", bonus, "preview")
-    return Cell(f"{earned} +{bonus}", earned, "award", short=(str(earned),))
+    return Cell(f"{earned} +{bonus}", earned, "award", short=(str(earned),), settled=Cell(str(earned), earned, "award"))
 
 
 def joker_words(bonus: int) -> str:
