@@ -148,6 +148,11 @@ class TableFlow:
         self.message_seconds = message_seconds
         self.message: MessageView | None = None
         self._message_until = 0.0
+        # the notes of moves still to be shown, a banner's page each, with the number of inputs
+        # of the move that made them; the page on screen and its move (see `_announce`)
+        self._note_pages: list[tuple[int, str]] = []
+        self._page: MessageView | None = None
+        self._page_move = 0
         self.tray_values: list[int] = []              # dice on the tray, left to right (last accepted)
         self.tray_boxes: list[tuple[int, int, int, int]] = []
         # the dice last accepted from the tray, as they lay, held dice included (never trimmed
@@ -187,6 +192,10 @@ class TableFlow:
 
     # ----------------------------------------------------------------------------- messages
     def say(self, text: str, level: str = "info") -> None:
+        if self._page_shown:
+            # a note cut short by another message ("I see 4 dice") is shown again after it
+            self._note_pages.insert(0, (self._page_move, self._page.text))
+        self._page = None
         text = reworded(text, self.words)
         self.message = MessageView(text, level)
         self._message_until = self.clock() + self.message_seconds
@@ -202,6 +211,8 @@ class TableFlow:
         now = self.clock()
         if self.message and now >= self._message_until:
             self.message = None
+        if self.message is None and self._note_pages:
+            self._next_page()
         if self.phase == CONFIRM and now >= self._confirm_at:
             self._commit_pending()
 
@@ -214,8 +225,10 @@ class TableFlow:
         exp = self.expect
         if self.abandoned or isinstance(exp, GameOver):
             self.phase = OVER
-            if not self.abandoned:
-                self.message = None  # the standings speak for themselves
+            if not self.abandoned and not self._page_shown:
+                # the standings speak for themselves; not for the last move's notes (School's
+                # last entry: its awards were never on screen)
+                self.message = None
         elif isinstance(exp, Throw):
             self.phase = WAIT_DICE
             self._correctable = None
@@ -268,6 +281,7 @@ class TableFlow:
         if self._apply(data):
             drew = f"The table drew {whose} dice: {_fmt(values, exp)}."
             news = self.message if self.message is not before else None   # what the throw decided
+            self._page = None      # (its page, if it is one, said with the draw: not again after it)
             self.say(f"{drew} {news.text}" if news else drew)
 
     def _apply(self, data: Input) -> bool:
@@ -290,12 +304,38 @@ class TableFlow:
 
     def _announce(self) -> None:
         """Show what just happened (a round won, a showdown, cards resolved) in the banner:
-        the games' sheet notes are public by contract, so this never leaks a secret."""
+        the games' sheet notes are public by contract, so this never leaks a secret. Every new
+        note is shown: joined where they fit the banner of this screen, else on pages shown in
+        turn (`tick`), each for `message_seconds` (the last two alone were shown, joined: School's
+        last entry, with a row award, a column award and "Game over", never showed the row award)."""
         notes = tuple(self._sheet()[0].notes)
-        new = [n for n in notes if n not in self._notes]
+        new = _new_notes(self._notes, notes)
         self._notes = notes
-        if new:
-            self.say(" · ".join(new[-2:]))
+        if not new:
+            return
+        from display.render import note_pages      # (pygame: only where a screen shows them)
+        mode = "final" if isinstance(self.expect, GameOver) else "play"
+        move = len(self.log.inputs)
+        self._note_pages += [(move, page) for page in note_pages(new, mode, self.screen_size)]
+        if not self._page_shown:
+            self._next_page()
+
+    @property
+    def _page_shown(self) -> bool:
+        """Whether the banner shows a page of notes now."""
+        return self._page is not None and self.message is self._page
+
+    def _next_page(self) -> None:
+        """The next page of notes on the banner."""
+        move, text = self._note_pages.pop(0)
+        self.say(text)
+        self._page, self._page_move = self.message, move
+
+    def _drop_pages_after(self, inputs: int) -> None:
+        """Forget the notes of moves taken back (the game no longer has them)."""
+        self._note_pages = [(move, text) for move, text in self._note_pages if move <= inputs]
+        if self._page_shown and self._page_move > inputs:
+            self.message = None
 
     # ------------------------------------------------------------------------------ readings
     def on_reading(self, reading: Reading) -> None:
@@ -901,6 +941,7 @@ class TableFlow:
         self.state = before
         self.log.inputs.pop()
         self._notes = tuple(self._sheet()[0].notes)
+        self._drop_pages_after(len(self.log.inputs))
 
     def _journal(self, write: Callable[..., None] | None, *args) -> None:
         """Save a move (or a take-back) to the journal. When the storage fails (a full or
@@ -1208,6 +1249,20 @@ def holds_fit(exp, player: int, values: Sequence[int]) -> bool:
     may throw again, with those dice among its own."""
     return (isinstance(exp, Decide) and exp.reroll is not None and not exp.secret and exp.player == player
             and multiset_contains(exp.reroll.dice, list(values)))
+
+
+def _new_notes(before: Sequence[str], after: Sequence[str]) -> list[str]:
+    """The notes a move added to a sheet's: those after the old ones when it kept them
+    (Pok'n Roll's hand, Classic's roll-off), those before them when they follow (Objective
+    cards' reveal before the last round's), else all of them: the game wrote a new list (School's
+    move, Classic's round, Pok'n Roll's next hand), whose notes may read as an older one did
+    ("Turn 1: Bob abandons" in two hands running was taken for old and never shown)."""
+    before, after = tuple(before), tuple(after)
+    if after[:len(before)] == before:
+        return list(after[len(before):])
+    if before and after[-len(before):] == before:
+        return list(after[:-len(before)])
+    return list(after)
 
 
 def _without_previews(sheet: dict) -> dict:

@@ -6,9 +6,13 @@ type when the game is over.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Sequence
+
 import pygame
 
 from . import theme
+from .banner_fit import banner_pages
 from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
@@ -488,17 +492,50 @@ def _hint_lines(hint: str, size: int, width: int) -> list[str]:
     return lines
 
 
-def _banner_layout(message: MessageView, width: int, s: float) -> tuple[int, list[str], int]:
-    """The banner's type size, lines and height (with the gap under it): at most four lines,
-    in type from 30 down to 24 (x scale, never below the legible minimum) so that the message
-    takes as few lines as it can."""
+BANNER_LINES = 4      # the most lines a banner draws: a longer message loses its end
+
+
+def _banner_lines(text: str, width: int, s: float) -> tuple[int, list[str]]:
+    """The banner's type size and all the lines of `text`: in type from 30 down to 24 (x scale,
+    never below the legible minimum) so that the message takes as few lines as it can."""
     least = theme.min_text(s)
     for size in range(max(int(30 * s), least), max(int(24 * s), least) - 1, -1):
-        lines = wrap(message.text, size, width - int(24 * s), bold=True)
+        lines = wrap(text, size, width - int(24 * s), bold=True)
         if len(lines) <= 2:
             break
-    lines = lines[:4]
+    return size, lines
+
+
+def _banner_layout(message: MessageView, width: int, s: float) -> tuple[int, list[str], int]:
+    """The banner's type size, lines (at most `BANNER_LINES`) and height (with the gap under it)."""
+    size, lines = _banner_lines(message.text, width, s)
+    lines = lines[:BANNER_LINES]
     return size, lines, size * len(lines) + int(12 * s) + int(8 * s)
+
+
+@lru_cache(maxsize=8)
+def _banner_width(mode: str, size: tuple[int, int]) -> tuple[float, int]:
+    """The scale of a screen of `size` and the width of its `mode` screen's banner: the play
+    screen's lower left; the final screen's standings panel or, when they need the room, the
+    sheet's column (the narrower)."""
+    surface = pygame.Surface(size)
+    s, _, body = _frame(surface)
+    if mode == "final":
+        left, right = _final_columns(body, s)
+        return s, min(left.width - 2 * int(10 * s), right.width)
+    return s, _play_columns(body, s)[1].width
+
+
+def banner_holds(text: str, mode: str, size: tuple[int, int]) -> bool:
+    """Whether `text` is drawn whole in the banner of a `mode` ("play" or "final") screen of `size`."""
+    s, width = _banner_width(mode, tuple(size))
+    return len(_banner_lines(text, width, s)[1]) <= BANNER_LINES
+
+
+def note_pages(notes: Sequence[str], mode: str, size: tuple[int, int]) -> list[str]:
+    """A move's notes as pages that the banner of a `mode` screen of `size` draws whole, for the
+    controller to show in turn (display.banner_fit)."""
+    return banner_pages(notes, lambda text: banner_holds(text, mode, size))
 
 
 def _banner(surface: pygame.Surface, message: MessageView, area: pygame.Rect, s: float) -> int:

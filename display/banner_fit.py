@@ -1,0 +1,45 @@
+"""A move's notes as the banner's pages.
+
+A move can leave several notes (School's last entry: the entry, a row award, a column award,
+"Game over"); the banner draws four lines, and the table showed the last two notes joined, so
+the row award of School's last entry was never on screen. Here the notes are joined (" · ") into
+one page while the page fits the banner, and a page starts again where the next note does not
+fit. A note too long for a banner alone (an Objective cards round of captures at 320x240) is cut
+between words into pages of its own, "…" saying where it goes on. The table shows the pages in
+turn; every word of every note is on one of them.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+JOIN = " · "
+MORE = "…"
+
+
+def banner_pages(notes: Sequence[str], holds: Callable[[str], bool]) -> list[str]:
+    """The pages of `notes`, each one `holds` (drawn whole in the banner), in the notes' order."""
+    pages: list[str] = []
+    for piece in (p for note in notes for p in _pieces(note, holds)):
+        if pages and holds(pages[-1] + JOIN + piece):
+            pages[-1] += JOIN + piece
+        else:
+            pages.append(piece)
+    return pages
+
+
+def _pieces(note: str, holds: Callable[[str], bool]) -> Iterable[str]:
+    """`note` whole if it holds, else cut between words, each piece but the last ending in "…"
+    and each but the first starting with it. (A word too wide for a page alone is a piece of
+    its own: the banner's drawing shrinks it.)"""
+    if holds(note):
+        yield note
+        return
+    words, start = note.split(), ""
+    while words:
+        taken = 1
+        while taken < len(words) and holds(" ".join([start] * bool(start) + words[:taken + 1]
+                                                     + [MORE] * (taken + 1 < len(words)))):
+            taken += 1
+        last = taken == len(words)
+        yield " ".join([start] * bool(start) + words[:taken] + [MORE] * (not last))
+        words, start = words[taken:], MORE

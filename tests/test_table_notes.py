@@ -1,0 +1,142 @@
+"""What the players read after each move: every note a game writes on its sheet is shown in the
+table's banner, joined with the move's others where they fit the screen's banner, else on pages
+in turn; at the end of a game too, above the final standings."""
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from controller.autoplay import AutoPlayer
+from controller.rules import new_game
+from controller.rules.base import choose_input, dice_input
+from controller.table import OVER, TableFlow
+from controller.tablelog import TableLog
+from display.banner_fit import MORE, banner_pages
+from display.render import banner_holds
+from table_helpers import Clock
+from test_rules_school import column_script, turn
+
+SIZES = [(800, 480), (1920, 1080), (320, 240)]
+
+
+@pytest.fixture(autouse=True)
+def fonts():
+    pygame.font.init()
+
+
+def flow_of(game: str, players: list[str], size=(800, 480), state=None) -> TableFlow:
+    return TableFlow(state or new_game(game, players), TableLog(game, players), clock=Clock(), screen_size=size)
+
+
+def banners(flow: TableFlow) -> list[str]:
+    """The banner's texts from now on while nothing else happens: each page shown in turn."""
+    shown = []
+    while flow.message is not None:
+        shown.append(flow.message.text)
+        flow.clock.t += flow.message_seconds
+        flow.tick()
+    return shown
+
+
+def words(texts: list[str]) -> list[str]:
+    """The words of `texts` as read across pages (the "…" of a note cut between pages and the
+    "·" between notes left out)."""
+    return [w for t in texts for w in t.split() if w not in (MORE, "·")]
+
+
+def contains(seq: list[str], part: list[str]) -> bool:
+    return any(seq[i:i + len(part)] == part for i in range(len(seq) - len(part) + 1))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_schools_last_entry_shows_every_note_above_the_final_standings(size):
+    """School's last entry leaves four notes: the entry, the Chance award, the column 3 award,
+    "Game over". The banner showed the last two, and at the game's end not even those: the
+    standings cleared it; the row award was never on screen."""
+    script = column_script() * 3                   # Ann fills the columns one after another
+    state = new_game("school", ["Ann"])
+    for dice, key in script[:-1]:
+        state = turn(state, dice, key)
+    flow = flow_of("school", ["Ann"], size, state)
+    last = turn(state, *script[-1])                 # (the notes the last entry leaves)
+    notes = list(last.sheet().notes)
+    assert len(notes) == 4 and "Ann won the Chance award: 16" in notes
+    dice, key = script[-1]
+    for data in (dice_input(0, [1, 2, 3, 4, 6]), {"type": "reroll", "player": 0, "keep": []}, dice_input(0, dice)):
+        flow._apply(data)
+    banners(flow)
+    flow._apply(choose_input(0, key))
+    assert flow.phase == OVER and flow.view().mode == "final"
+    assert flow.view().message is not None                      # above the standings
+    shown = banners(flow)
+    assert all(banner_holds(text, "final", size) for text in shown)
+    assert all(contains(words(shown), note.split()) for note in notes)
+    assert flow.view().message is None                          # then the standings alone
+
+
+def test_a_note_that_reads_as_one_of_the_last_hand_is_still_shown():
+    """Pok'n Roll shows the last hand's notes until the next hand writes one: Ann abandoning in
+    turn 1 of two hands running wrote "Turn 1: Ann abandons" twice, and the second was taken
+    for one already shown (it was among the last hand's) and never on screen."""
+    flow = flow_of("poknroll", ["Ann", "Bob", "Cy"])
+    hand = [[6, 1, 1], "ABANDON", "CONTINUE", "CONTINUE", [6, 6]]
+    rest = [[2], "CONTINUE", "CONTINUE", [2], [2, 3], [2, 3], [2, 3]]      # Bob and Cy play it out
+    second = [[6, 1, 1], "CONTINUE", "CONTINUE", "ABANDON"]               # Bob deals: Ann decides last
+    shown = []
+    for x in hand + rest + second:
+        p = flow.state.expects().player
+        flow._apply(choose_input(p, x) if isinstance(x, str) else dice_input(p, x))
+        shown += banners(flow)
+    assert flow.state.hand == 2
+    assert sum("Turn 1: Ann abandons" in text for text in shown) == 2
+
+
+@pytest.mark.parametrize("size", [(320, 240), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game,players", [("school", ["Ann", "Bob"]), ("poknroll", ["Ann", "Bob", "Cy", "Dee"]),
+                                          ("classic", ["Ann", "Bob", "Cy"]),
+                                          ("objective-cards", ["Ann", "Bob", "Cy"]), ("thirteen", ["Ann", "Bob"])])
+def test_every_note_of_a_game_is_on_the_banner_whole(game, players, size):
+    """A game played to its end: every note its sheet ever held was on the banner, every word
+    of it, on pages the banner draws whole at this size (at 320x240 an Objective cards round of
+    captures takes three)."""
+    flow = flow_of(game, players, size)
+    bot = AutoPlayer(random.Random(2))
+    notes, shown = set(), []
+    while not flow.state.is_over:
+        flow._apply(bot.next_input(flow.state))
+        notes.update(flow.state.sheet().notes)
+        pages = banners(flow)
+        mode = "final" if flow.phase == OVER else "play"
+        assert [text for text in pages if not banner_holds(text, mode, size)] == []
+        shown += pages
+    seen = words(shown)
+    assert [n for n in notes if not contains(seen, n.split())] == []
+
+
+@pytest.mark.parametrize("notes,room,pages", [
+    (["a b c", "dd ee"], 20, ["a b c · dd ee"]),
+    (["a b c", "dd ee", "ff"], 10, ["a b c", "dd ee · ff"]),
+    (["one two three four five six"], 15, ["one two three …", "… four five six"]),
+    (["one two three four five six"], 12, ["one two …", "… three …", "… four …", "… five six"]),
+    (["averyveryverylongword x"], 8, ["averyveryverylongword …", "… x"]),
+])
+def test_a_moves_notes_are_joined_while_they_fit_and_cut_between_words_when_one_does_not(notes, room, pages):
+    assert banner_pages(notes, lambda text: len(text) <= room) == pages
+
+
+def test_a_note_cut_short_by_a_message_about_the_dice_comes_back_after_it():
+    """Classic's round won is on the banner when the next player's tray shows 4 dice: *I see 4
+    dice* takes the banner, and the round's note is shown again once it has gone."""
+    from test_table_flow import reading
+    flow = flow_of("classic", ["Ann", "Bob"])
+    for data in (dice_input(0, [6, 6, 6, 6, 6]), choose_input(0, "STAND"), dice_input(1, [1, 2, 3, 4, 6]),
+                 choose_input(1, "STAND")):
+        flow._apply(data)
+    note = flow.message.text
+    assert "Ann wins" in note
+    flow.clock.t += 2
+    flow.on_reading(reading([1, 2, 3, 4]))
+    assert flow.message.level == "warning" and "4 dice" in flow.message.text
+    assert banners(flow)[1:] == [note]
