@@ -1073,11 +1073,20 @@ class TableFlow:
             message = self._message_now()
             if message is None and result.tie_break and not self.abandoned:
                 # equal scores placed apart (or played off): the standings alone do not say why
-                message = MessageView(f"Tie-break: {result.tie_break}", "info")
+                message = MessageView(self._turning_page(f"Tie-break: {result.tie_break}"), "info")
             return TableView("final", title, status, sheet_json, tray, prompt, message,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
                          self._message_now(), notes=sheet.notes, help=self._help())
+
+    def _turning_page(self, text: str) -> str:
+        """`text` whole where the final screen's banner holds it, else its pages in turn, each
+        for `message_seconds` and round again: at 320x240 two ties broken ("Ann, Bob tied on 6
+        points; Cy, Dee tied on 4 points; most '3ème tour remporté' boxes ranks first") lost
+        their rule at the banner's fourth line."""
+        from display.render import note_pages      # (pygame: only where a screen shows them)
+        pages = note_pages([text], "final", self.screen_size)
+        return pages[int(self.clock() // self.message_seconds) % len(pages)]
 
     def _message_now(self) -> MessageView | None:
         return self.message or self.device_notice or self.unsaved

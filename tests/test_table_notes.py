@@ -140,3 +140,26 @@ def test_a_note_cut_short_by_a_message_about_the_dice_comes_back_after_it():
     flow.on_reading(reading([1, 2, 3, 4]))
     assert flow.message.level == "warning" and "4 dice" in flow.message.text
     assert banners(flow)[1:] == [note]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_tie_broken_is_said_whole_above_the_final_standings(size):
+    """Pok'n Roll's standings with ties broken at the win and below: the words name both, and
+    at 320x240, where the banner's four lines cut the rule off ("most '3ème tour"), they turn
+    over pages that together say it all; at the larger sizes they are one page."""
+    state = new_game("poknroll", ["Ann", "Bob", "Cy", "Dee"])
+    state.boxes = ((2, 0, 0, 0, 0, 0, 0, 0, 1), (6, 0, 0, 0, 0, 0, 0, 0, 0),
+                   (0, 0, 0, 0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 0, 0, 4, 0))
+    state.stage = "over"
+    flow = flow_of("poknroll", list(state.players), size, state)
+    view = flow.view()
+    assert [(st.name, st.place) for st in view.standings] == [("Ann", 1), ("Bob", 2), ("Cy", 3), ("Dee", 4)]
+    said = f"Tie-break: {state.result().tie_break}"
+    assert "Cy, Dee tied on 4 points" in said
+    pages = []
+    while not pages or flow.view().message.text != pages[0]:
+        pages.append(flow.view().message.text)
+        flow.clock.t += flow.message_seconds
+    assert all(banner_holds(text, "final", size) for text in pages)
+    assert words(pages) == said.split()
+    assert (len(pages) > 1) == (size == (320, 240))
