@@ -535,7 +535,13 @@ def banner_holds(text: str, mode: str, size: tuple[int, int]) -> bool:
 def note_pages(notes: Sequence[str], mode: str, size: tuple[int, int]) -> list[str]:
     """A move's notes as pages that the banner of a `mode` screen of `size` draws whole, for the
     controller to show in turn (display.banner_fit)."""
-    return banner_pages(notes, lambda text: banner_holds(text, mode, size))
+    return list(_note_pages(tuple(notes), mode, tuple(size)))
+
+
+@lru_cache(maxsize=64)
+def _note_pages(notes: tuple[str, ...], mode: str, size: tuple[int, int]) -> tuple[str, ...]:
+    """(`note_pages`, measured once: the final screen asks for its tie-break's every frame)"""
+    return tuple(banner_pages(notes, lambda text: banner_holds(text, mode, size)))
 
 
 def _banner(surface: pygame.Surface, message: MessageView, area: pygame.Rect, s: float) -> int:
