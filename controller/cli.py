@@ -106,6 +106,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         from .table_cli import play_fixtures
 
         return play_fixtures(args)
+    from .draws import draw_first_player, first_player_words
     from .journal import is_journal, load_any
     from .terminal import play_terminal
 
@@ -135,7 +136,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not players:
                 print("dicetable play: name the players with --players, e.g. --players Ann,Bob", file=sys.stderr)
                 return 2
-            table_log = TableLog(args.game, players, parse_options(args.option))
+            # (a first player left to the table is drawn once, here; the log keeps the seat drawn)
+            table_log = TableLog(args.game, players, draw_first_player(players, parse_options(args.option)))
             state = table_log.start()
     except (LogError, OptionError) as exc:
         print(f"dicetable play: {exc}", file=sys.stderr)
@@ -160,6 +162,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"dicetable play: cannot write the log {log_path}: {exc.strerror or exc}", file=sys.stderr)
             return 2
+    drawn = first_player_words(state)
+    if drawn and not table_log.inputs:        # (saved first: a log written names the same seat)
+        print(drawn)
     play_terminal(state, table_log, input, sys.stdout, save)
     return 0
 

@@ -24,6 +24,7 @@ from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .names import clean_name, undrawable
 from .short_panel import has_button, without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
+from .rules.base import FIRST_DRAWN
 
 # pages, in order
 GAME, COUNT, NAMES, OPTIONS, START = "game", "count", "names", "options", "start"
@@ -82,6 +83,8 @@ def format_value(spec: OptionSpec, value: Any) -> str:
 #: options that name a seat (every game calls its first player's seat so): shown as the player
 #: sitting there, and kept within the seats of the game
 SEAT_OPTIONS = frozenset({"start_seat"})
+#: the start seat's value on the menu while the first player is left to the table
+SEAT_DRAWN = "drawn when the game starts"
 
 
 def option_label(name: str) -> str:
@@ -366,7 +369,10 @@ class SetupMenu:
     def _option_action(self, spec: OptionSpec) -> None:
         kind = option_kind(spec)
         current = self.values[spec.name]
-        if kind == "bool":
+        if spec.name in SEAT_OPTIONS and self.values.get("first_player") == FIRST_DRAWN:
+            self.message = MessageView("The table draws the first player: set First player to "
+                                       "\"the start seat\" to choose it", "info")
+        elif kind == "bool":
             self._set_option(spec, not current)
         elif kind == "choice":
             choices = list(spec.choices or ())
@@ -510,12 +516,16 @@ class SetupMenu:
         if not changed:
             rows.append(_Row("House rules", "standard"))
         for name, value in changed.items():
+            if name in SEAT_OPTIONS and changed.get("first_player") == FIRST_DRAWN:
+                continue                      # ("First player: drawn by the table" says it)
             rows.append(_Row(option_label(name), self._shown(specs[name], value)))
         return rows + [_Row("Start game", "", self._start)] + self._help_rows() + [_Row(BACK_LABEL, "", self._back)]
 
     def _shown(self, spec: OptionSpec, value: Any) -> str:
         """A rule's value as the setup screen shows it: a seat as the player sitting there."""
         players = self.players()
+        if spec.name in SEAT_OPTIONS and self.values.get("first_player") == FIRST_DRAWN:
+            return SEAT_DRAWN                 # (the seat set is not the one that will start)
         if spec.name in SEAT_OPTIONS and isinstance(value, int) and 0 <= value < len(players):
             return f"{players[value]} (seat {value + 1})"
         return format_value(spec, value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import random
 import time
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from vision.reader_input import black_picture
 from vision.settle import SettleTracker
 
 from .config import Config, load_config
+from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .journal import Held, Journal, recover, sync_folder
 from .runner import TableRunner
@@ -72,6 +74,9 @@ def resumed_message(state, replayed: int, flow: TableFlow) -> str:
     decision where dice can be held, the dice held again as they were before the cut (the
     journal keeps the holds: a player who saw no word took them for lost, or threw them)."""
     text = f"Resumed {state.title} for {', '.join(state.players)} after a restart ({replayed} moves replayed)."
+    drawn = first_player_words(state)
+    if drawn and not replayed:
+        text += " " + drawn                    # (the game had not begun: who starts is still news)
     if flow.phase == DECIDE and any(flow.holds):
         text += f" Dice still held: {flow.held_text()}."
     if flow.message is not None:
@@ -81,8 +86,11 @@ def resumed_message(state, replayed: int, flow: TableFlow) -> str:
 
 class TableApp:
     def __init__(self, config: Config, screen: Screen, frames: Any, buttons: Any, *,
-                 clock: Callable[[], float] = time.monotonic, reader=None, fps: float = 20.0):
+                 clock: Callable[[], float] = time.monotonic, reader=None, fps: float = 20.0,
+                 rng: random.Random | None = None):
+        """`rng`: what the table draws with (the first player; None: the system's randomness)."""
         self.config = config
+        self.rng = rng
         self.screen = screen
         self.frames = frames
         self.buttons = buttons
@@ -200,10 +208,23 @@ class TableApp:
             return 0.0
 
     def start_new(self) -> None:
+        """Start the game chosen on the menu; a first player left to the table is drawn here, once:
+        `_start` journals the seat drawn (the header's options) before the screen names it."""
         result = self.menu.done
         assert result is not None
-        table_log = TableLog(result.game, list(result.players), dict(result.options))
+        options = draw_first_player(result.players, result.options, self.rng)
+        table_log = TableLog(result.game, list(result.players), options)
         self._start(table_log.start(), table_log, resumed=False)
+        self._say_first_player()
+
+    def _say_first_player(self) -> None:
+        """Name the first player the table drew, before anything the flow already said (dice it
+        drew at once)."""
+        assert self.flow is not None
+        words = first_player_words(self.flow.state)
+        if words:
+            said = self.flow.message
+            self.flow.say(f"{words} {said.text}" if said is not None else words)
 
     def _start(self, state, table_log: TableLog, resumed: bool, held: Held | None = None) -> None:
         """Play `state` (a new game, or one resumed with the dice `held` at its decision)."""

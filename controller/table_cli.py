@@ -27,6 +27,7 @@ from vision.settle import SettleConfig, SettleTracker
 from .config import screen_size_problem
 from .demo import DemoDirector, Press
 from .demo_text import check_player_count
+from .draws import draw_first_player, first_player_words
 from .names import players_from
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
@@ -263,9 +264,13 @@ class FixturePlayer:
         self.line = 0
 
     def start_game(self, game: str, players: list[str], options: dict) -> None:
+        options = draw_first_player(players, options)       # (a first player left to the table)
         state = new_game(game, players, options)
         self.flow = TableFlow(state, TableLog(game, players, options), clock=self.clock, confirm_seconds=1.5,
                               **screen_size_of(self.screen))
+        drawn = first_player_words(state)
+        if drawn:
+            self.flow.say(drawn)
         self.runner = TableRunner(self.flow, SettleTracker(SettleConfig()), vision_reader.read, self.screen)
 
     def _frame(self, image: np.ndarray) -> None:

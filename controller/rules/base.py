@@ -274,6 +274,24 @@ class OptionSpec:
         return value
 
 
+#: `first_player`: who plays first, the `start_seat` or a seat the table draws when the game starts.
+#: Offered by the games whose spec leaves the first player to chance or to the table (Thirteen,
+#: School, Pok'n Roll: "random or configured"; Classic: "not specified"), not by Objective cards,
+#: whose rule names the youngest. The engines never draw: the table does (controller.draws), puts
+#: the seat drawn in `start_seat` and journals both in the game's header, so a replay or a resume
+#: starts at the seat drawn and never draws again.
+FIRST_SEAT, FIRST_DRAWN = "start_seat", "drawn"
+
+
+def first_player_option() -> OptionSpec:
+    """The `first_player` house rule, the same in every game that has it."""
+    return OptionSpec("first_player", FIRST_SEAT,
+                      "who plays first: the player at the start seat, or one the table draws at random "
+                      "and names as the game starts (a restart does not draw again)",
+                      choices=(FIRST_SEAT, FIRST_DRAWN),
+                      shown=((FIRST_SEAT, "the start seat"), (FIRST_DRAWN, "drawn by the table")))
+
+
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None, game: str) -> dict[str, Any]:
     """Defaults overlaid with `given`; unknown names and bad values raise OptionError."""
     by_name = {s.name: s for s in specs}

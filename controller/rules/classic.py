@@ -17,7 +17,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .base import (
     Cell, Decide, Expectation, GameOver, GameState, Input, Option, OptionError, OptionSpec,
-    RerollSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register, shown,
+    RerollSpec, Result, Row, Sheet, Table, Throw, check_input, first_player_option,
+    rank_by_score, register, shown,
 )
 
 
@@ -220,6 +221,7 @@ class ClassicPokerDice(GameState):
                    "ranks of die faces 1..6: a list of 6 ranks (9..14 or 9,10,J,Q,K,A) or a dict face->rank",
                    type=(list, dict), validate=parse_mapping),
         OptionSpec("start_seat", 0, "seat of the first round's first player", minimum=0, maximum=7),
+        first_player_option(),
         OptionSpec("rotate_first_player", True, "the first player moves one seat clockwise each round"),
         OptionSpec("match_length", "rounds", "a fixed number of rounds, or the first to win 'First to' rounds",
                    choices=("rounds", "first_to")),

@@ -16,7 +16,8 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from .base import (
     Cell, Decide, Expectation, GameOver, GameState, Input, Option, OptionError,
-    OptionSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register, shown,
+    OptionSpec, Result, Row, Sheet, Table, Throw, check_input, first_player_option,
+    rank_by_score, register, shown,
 )
 
 # ------------------------------------------------------------------------------ combinations
@@ -191,6 +192,7 @@ OPTIONS = (
                choices=("end_of_hand", "immediate")),
     OptionSpec("end_trigger_lines", "any", "which full lines end the game", choices=("any", "combination_lines_only")),
     OptionSpec("start_seat", 0, "seat of the first player of hand 1", minimum=0),
+    first_player_option(),
 )
 
 

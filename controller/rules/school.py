@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from .base import (
     Cell, Decide, GameOver, GameState, IllegalInput, Input, Option, OptionError, OptionSpec,
-    RerollSpec, Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register,
+    RerollSpec, Result, Row, Sheet, Table, Throw, check_input, first_player_option, rank_by_score, register,
 )
 
 ROWS = ("S1", "S2", "S3", "S4", "S5", "S6", "PAIR", "TWO_PAIRS", "TRIPLET", "SMALL_STRAIGHT",
@@ -177,6 +177,7 @@ class School(GameState):
                    type=int, minimum=0),
         OptionSpec("tie", "shared", "equal best totals share the win", choices=("shared",)),
         OptionSpec("start_seat", 0, "seat of the first player", type=int, minimum=0),
+        first_player_option(),
     )
     how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
 

@@ -18,7 +18,7 @@ from typing import Any, Mapping, NamedTuple
 
 from .base import (
     Cell, Decide, GameOver, GameState, IllegalInput, Input, Option, OptionError, OptionSpec, RerollSpec,
-    Result, Row, Sheet, Table, Throw, check_input, rank_by_score, register,
+    Result, Row, Sheet, Table, Throw, check_input, first_player_option, rank_by_score, register,
 )
 
 # ------------------------------------------------------------------------------- categories
@@ -93,7 +93,7 @@ class _Rules:
 
     @classmethod
     def get(cls, opts: Mapping[str, Any]) -> "_Rules":
-        key = tuple(sorted((k, v) for k, v in opts.items() if k not in ("start_seat", "tie")))
+        key = tuple(sorted((k, v) for k, v in opts.items() if k not in ("start_seat", "first_player", "tie")))
         rules = cls._cache.get(key)
         if rules is None:
             if len(cls._cache) >= 32:        # a long-running table sees few option sets; tests many
@@ -328,6 +328,7 @@ class ThirteenState(GameState):
                    "boxes given up", choices=("shared", "upper_total", "fewer_zeros"),
                    shown=(("upper_total", "Aces-Sixes total"), ("fewer_zeros", "fewer given up"))),
         OptionSpec("start_seat", 0, "seat of the first player", minimum=0),
+        first_player_option(),
     )
     how_to_play = how_to_play_under({spec.name: spec.default for spec in OPTIONS})
 
