@@ -286,3 +286,15 @@ def test_play_refuses_a_bad_first_player_with_a_clear_message(capsys):
     assert cli.main(["play", "--game", "objective-cards", "--players", "Ann,Bob",
                      "--option", "first_player=drawn"]) == 2
     assert "unknown option 'first_player' for game 'objective-cards'" in capsys.readouterr().err
+
+
+def test_a_script_of_the_headless_table_leaves_the_first_player_to_it(monkeypatch):
+    """`dicetable play --fixtures --script`: `game school Ann,Bob,Cy first_player=drawn` draws too."""
+    from test_table_e2e import player
+
+    monkeypatch.setattr(draws, "SYSTEM_RANDOM", Seat(2))
+    p = player("game school Ann,Bob,Cy first_player=drawn\n")
+    p.run()
+    assert p.flow.log.options == {"first_player": "drawn", "start_seat": 2}
+    assert p.flow.state.expects().player == 2
+    assert p.flow.view().message.text == "Drawn by the table: Cy starts (seat 3)."
