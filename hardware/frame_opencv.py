@@ -6,7 +6,10 @@ gap, grab and discard the queued frames so the reading is of the tray as it is n
 """
 from __future__ import annotations
 
+import glob
 import logging
+import os
+import re
 import time
 from typing import Any, Callable
 
@@ -18,6 +21,10 @@ from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint
 log = logging.getLogger(__name__)
 
 CaptureFactory = Callable[[int | str], Any]
+
+#: udev's links named after each camera (vendor, model, serial): they follow it to whatever
+#: /dev/videoN it gets, where the number changes when it is plugged back while still held
+V4L_BY_ID = "/dev/v4l/by-id"
 
 
 def _default_capture_factory(device: int | str) -> Any:
@@ -35,6 +42,31 @@ def parse_device(device: int | str) -> int | str:
     text = device.strip()
     # (ASCII digits: "²".isdigit() is true, and int() refused it without naming the key)
     return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else text
+
+
+def device_node(device: int | str) -> str | None:
+    """The /dev node `device` names (an index N is /dev/videoN; a link is followed), or None for
+    what is not a device path (a video file's relative name, a URL)."""
+    if isinstance(device, int):
+        return f"/dev/video{device}"
+    return os.path.realpath(device) if device.startswith("/") else None
+
+
+def stable_links(node: str | None, by_id_dir: str = V4L_BY_ID) -> list[str]:
+    """The links of `by_id_dir` that point at `node`, sorted: the camera's own names."""
+    if node is None:
+        return []
+    try:
+        names = sorted(os.listdir(by_id_dir))
+    except OSError:                 # (no such folder: no USB camera, or not Linux)
+        return []
+    paths = (os.path.join(by_id_dir, n) for n in names)
+    return [p for p in paths if os.path.realpath(p) == node]
+
+
+def _number_order(path: str) -> list[Any]:
+    """Sort key that puts /dev/video2 before /dev/video10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
 
 
 class OpenCVFrameSource(BaseFrameSource):
@@ -61,6 +93,7 @@ class OpenCVFrameSource(BaseFrameSource):
         capture_factory: CaptureFactory | None = None,
         clock: Clock | None = None,
         name: str = "opencv",
+        by_id_dir: str = V4L_BY_ID,
     ) -> None:
         super().__init__()
         self.device = parse_device(device)
@@ -77,7 +110,10 @@ class OpenCVFrameSource(BaseFrameSource):
         self.capture_factory = capture_factory or _default_capture_factory
         self.clock = clock or time.monotonic
         self.name = text(name, "name", "camera")
+        self.by_id_dir = by_id_dir
         self.cap: Any = None
+        self.opened: str | None = None        # the device node the camera was last opened as
+        self.known: str | None = None         # its by-id link, tried first when it comes back
         self.failures = 0
         self.dropped = 0
         self._last_read_at: float | None = None
@@ -85,7 +121,8 @@ class OpenCVFrameSource(BaseFrameSource):
 
     @classmethod
     def from_config(
-        cls, config: dict[str, Any], *, capture_factory: CaptureFactory | None = None, clock: Clock | None = None
+        cls, config: dict[str, Any], *, capture_factory: CaptureFactory | None = None, clock: Clock | None = None,
+        by_id_dir: str = V4L_BY_ID,
     ) -> "OpenCVFrameSource":
         keys = {"device", "width", "height", "fps", "fourcc", "max_failures", "idle_flush_s",
                 "flush_frames", "device_timestamps", "name"}
@@ -103,17 +140,46 @@ class OpenCVFrameSource(BaseFrameSource):
             capture_factory=capture_factory,
             clock=clock,
             name=config.get("name", "opencv"),
+            by_id_dir=by_id_dir,
         )
 
+    def _candidates(self) -> list[int | str]:
+        """The devices to try, in order: the camera's own by-id link when it was seen before (a
+        webcam plugged back while its old /dev/video0 was still held comes back as /dev/video2,
+        and the configured name, or index, then never opened again), then the configured device,
+        or the matches of a pattern ("/dev/video*") in number order."""
+        known = [self.known] if self.known and os.path.exists(self.known) else []
+        if isinstance(self.device, str) and glob.has_magic(self.device):
+            return known + sorted(glob.glob(self.device), key=_number_order)
+        return known + [d for d in [self.device] if d not in known]
+
     def _open(self) -> None:
+        candidates = self._candidates()
+        if not candidates:
+            raise FrameSourceError(f"no camera matches {self.device!r} (unplugged?)", self.name)
+        errors = []
+        for device in candidates:
+            try:
+                cap = self._open_device(device)
+            except FrameSourceError as exc:
+                errors.append(exc)
+                continue
+            self._opened(cap, device)
+            return
+        if len(errors) == 1:
+            raise errors[0]
+        raise FrameSourceError("; ".join(e.reason for e in errors), self.name)
+
+    def _open_device(self, device: int | str) -> Any:
+        """A capture opened on `device` and set up as configured; FrameSourceError if it will not open."""
         try:
-            cap = self.capture_factory(self.device)
+            cap = self.capture_factory(device)
         except Exception as exc:
-            raise FrameSourceError(f"cannot open camera {self.device!r}: {exc}", self.name) from exc
+            raise FrameSourceError(f"cannot open camera {device!r}: {exc}", self.name) from exc
         if cap is None or not cap.isOpened():
             if cap is not None:
                 cap.release()
-            raise FrameSourceError(f"cannot open camera {self.device!r} (unplugged or in use?)", self.name)
+            raise FrameSourceError(f"cannot open camera {device!r} (unplugged or in use?)", self.name)
         # FOURCC before the size: V4L2 drivers pick the sizes available for the chosen format.
         if self.fourcc:
             cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*self.fourcc))
@@ -128,6 +194,19 @@ class OpenCVFrameSource(BaseFrameSource):
             got = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
             if got != (int(self.width), int(self.height)):
                 log.warning("%s: asked for %dx%d, camera gives %dx%d", self.name, self.width, self.height, *got)
+        return cap
+
+    def _opened(self, cap: Any, device: int | str) -> None:
+        """Use `cap`; remember the camera's by-id link, and log the device it was opened as when
+        that is new (the first time, and when it came back under another name)."""
+        node = device_node(device) or str(device)
+        links = stable_links(node, self.by_id_dir)
+        if links:
+            self.known = links[0]
+        if node != self.opened:
+            also = f", {self.known}" if self.known else ""
+            log.info("%s: camera %r opened as %s%s", self.name, self.device, node, also)
+        self.opened = node
         self.cap = cap
         self.failures = 0
         self._last_read_at = None

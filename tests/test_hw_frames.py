@@ -347,6 +347,86 @@ def test_opencv_factory_exception_becomes_frame_source_error() -> None:
         OpenCVFrameSource("/dev/video9", capture_factory=factory).open()
 
 
+class _Webcams:
+    """A USB webcam on a fake /dev: `plug(node)` makes the kernel give it that node and points udev's
+    by-id link at it; the capture opened before goes dark, as a camera pulled out does."""
+
+    LINK = "usb-Acme_TrayCam_SN123-video-index0"
+
+    def __init__(self, root: Path) -> None:
+        self.by_id = root / "by-id"
+        self.by_id.mkdir()
+        self.root = root
+        self.node: str | None = None
+        self.held: list[FakeVideoCapture] = []
+        self.asked: list[int | str] = []
+
+    def plug(self, node: str, level: int) -> None:
+        for cap in self.held:                       # the old handle reads nothing any more
+            cap.script = [None] * 100
+            cap.position = 0
+        if node.startswith(str(self.root)):
+            Path(node).touch()
+        link = self.by_id / self.LINK
+        link.unlink(missing_ok=True)
+        link.symlink_to(node)
+        self.node, self.level = node, level
+
+    def open(self, device: int | str) -> FakeVideoCapture:
+        self.asked.append(device)
+        node = f"/dev/video{device}" if isinstance(device, int) else str(Path(device).resolve())
+        if node != self.node:
+            return FakeVideoCapture(opened=False)
+        cap = FakeVideoCapture([solid_image(self.level)] * 100)
+        self.held.append(cap)
+        return cap
+
+
+@pytest.mark.parametrize("configured", ["index", "path"])
+def test_a_webcam_plugged_back_under_another_name_is_found_again(tmp_path, configured, caplog) -> None:
+    """A webcam pulled out and plugged back while the table still held /dev/video0 comes back as
+    /dev/video2. Before, the source tried the configured index or /dev/video0 for ever: the table
+    never saw a die again until restarted. It now tries the camera's by-id link first, which udev
+    points at its new node, and the log says which device it opened."""
+    cams = _Webcams(tmp_path)
+    first = "/dev/video0" if configured == "index" else str(tmp_path / "video0")
+    cams.plug(first, 10)
+    clock = FakeClock(0.0)
+    source = OpenCVFrameSource(0 if configured == "index" else first, max_failures=2, clock=clock,
+                               capture_factory=cams.open, by_id_dir=str(cams.by_id))
+    retrying = RetryingFrameSource(source, clock=clock, backoff=Backoff(1.0, 4.0))
+    with caplog.at_level("INFO", logger="hardware.frame_opencv"):
+        retrying.open()
+        assert grey_level(retrying.read()) == 10
+        cams.plug(str(tmp_path / "video2"), 20)          # out, and back in while video0 was held
+        frames = []
+        for _ in range(40):
+            clock.advance(0.5)
+            frames.append(retrying.read())
+    assert retrying.error is None
+    assert [grey_level(f) for f in frames if f is not None][-1] == 20
+    said = [r.getMessage() for r in caplog.records]
+    assert said[-1].endswith(f"opened as {tmp_path / 'video2'}, {cams.by_id / cams.LINK}")
+
+
+def test_a_webcam_pattern_opens_the_first_device_that_opens_in_number_order(tmp_path) -> None:
+    """device = "/dev/video*" (the serial box's kind of pattern): video10 after video2, a node that
+    will not open (busy, or a webcam's metadata node) skipped."""
+    for n in (0, 1, 2, 10):
+        (tmp_path / f"video{n}").touch()
+    asked = []
+
+    def factory(device):
+        asked.append(Path(device).name)
+        return FakeVideoCapture([solid_image(5)], opened=device.endswith(("video2", "video10")))
+
+    source = OpenCVFrameSource(str(tmp_path / "video*"), capture_factory=factory, by_id_dir=str(tmp_path / "none"))
+    source.open()
+    assert asked == ["video0", "video1", "video2"] and source.opened == str(tmp_path / "video2")
+    with pytest.raises(FrameSourceError, match="no camera matches"):
+        OpenCVFrameSource(str(tmp_path / "cam*"), capture_factory=factory).open()
+
+
 # -- picamera2 ----------------------------------------------------------------------------
 @pytest.fixture
 def fake_picamera2(monkeypatch: pytest.MonkeyPatch):
