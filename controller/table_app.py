@@ -395,6 +395,7 @@ class TableApp:
         return self._black_since is not None and self.clock() - self._black_since >= CAMERA_QUIET_SECONDS
 
     def _step_buttons(self) -> None:
+        self._fit_to_screen()
         for event in self.screen.events():
             if getattr(event, "type", None) == self.screen.pygame.QUIT:
                 self.running = False
@@ -407,6 +408,17 @@ class TableApp:
                 self.flow.say(f"Buttons: {message}. Retrying...", "error")
         for event in self.buttons.poll():
             self.on_button(event)
+
+    def _fit_to_screen(self) -> None:
+        """Give the menu and the flow the screen's size as it is now. A display opened again after it
+        was lost may have another size (another monitor, the HDMI mode negotiated again at 640x480),
+        and they counted the HINT card's pages for the size they were built with: at a bigger
+        screen HINT turned to pages that were not there (the card said *HINT again: close* and
+        stayed), at a smaller one it closed the card before its last page."""
+        size = self.screen.size
+        self.menu.screen_size = size
+        if self.flow is not None:
+            self.flow.screen_size = size
 
     def _step_screen(self) -> None:
         self._check_idle()

@@ -61,6 +61,7 @@ class Screen:
         if fullscreen and not self.headless:
             size = (0, 0)
         self.surface = pygame.display.set_mode(size, flags)
+        self._size: tuple[int, int] = self.surface.get_size()
         pygame.display.set_caption("dicetable")
         if fullscreen and not self.headless:
             pygame.mouse.set_visible(False)
@@ -69,7 +70,9 @@ class Screen:
 
     @property
     def size(self) -> tuple[int, int]:
-        return self.surface.get_size()
+        """The size the display was last opened at: a display opened again after it was lost may
+        have another (another monitor, the HDMI mode negotiated again); while it is lost, the last."""
+        return self._size
 
     def show(self, view: TableView) -> None:
         """Draw `view`, unless the display is lost: then the game goes on without it (every move

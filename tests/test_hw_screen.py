@@ -28,14 +28,16 @@ class _Box(FakeButtons):
 
 @pytest.fixture
 def monitor(monkeypatch):
-    """`monitor["away"] = True`: the display cannot be opened (set_mode raises, as with no device)."""
-    state = {"away": False}
+    """`monitor["away"] = True`: the display cannot be opened (set_mode raises, as with no device);
+    `monitor["size"] = (w, h)`: it opens at that size whatever is asked (a kiosk's full screen takes
+    the monitor's mode)."""
+    state = {"away": False, "size": None}
     real = pygame.display.set_mode
 
-    def set_mode(*args, **kwargs):
+    def set_mode(size=(0, 0), *args, **kwargs):
         if state["away"]:
             raise pygame.error("kmsdrm not available")
-        return real(*args, **kwargs)
+        return real(state["size"] or size, *args, **kwargs)
 
     monkeypatch.setattr(pygame.display, "set_mode", set_mode)
     return state
@@ -98,6 +100,60 @@ def test_the_screen_is_tried_again_later_and_later_while_it_stays_away(monitor):
     clock.advance(30.0)
     screen.show(TableView(mode="setup", title="x"))
     assert screen.lost == ""
+
+
+def _monitor_swapped(app, monitor, clock, size) -> None:
+    """The monitor pulled out and another plugged in (or the HDMI mode negotiated again) at `size`."""
+    monitor["away"] = True
+    pygame.display.quit()
+    app.step()
+    monitor["away"], monitor["size"] = False, size
+    clock.advance(2.0)
+    app.step()
+    assert app.screen.lost == "" and app.screen.size == size
+
+
+def test_the_setup_menu_counts_the_card_pages_of_a_screen_opened_again_bigger(tmp_path, monitor):
+    """A 320x240 screen swapped for an 800x480 one: Thirteen's card takes 5 pages at 320x240 and one
+    at 800x480. Before, the menu kept counting 5: the card said *HINT again: close* and HINT
+    left it open four times more."""
+    from controller.config import parse_config
+    from controller.table_app import TableApp
+    from display.screen import Screen
+    from test_table_e2e import NoFrames
+
+    clock = FakeClock(0.0)
+    box = _Box()
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'),
+                   Screen((320, 240), headless=True, clock=clock), NoFrames(), box, clock=clock)
+    app.step()
+    _monitor_swapped(app, monitor, clock, (800, 480))
+    box.press("HINT")
+    app.step()
+    assert app.menu.help_game is not None and app.menu.help_page == 0
+    box.press("HINT")
+    app.step()
+    assert app.menu.help_game is None                       # closed, as the card said
+
+
+def test_the_game_counts_the_card_pages_of_a_screen_opened_again_smaller(tmp_path, monitor):
+    """A 1920x1080 screen come back at 640x480 (an HDMI mode a monitor falls back to): the card of a
+    game under way takes two pages there, one at 1920x1080. Before, HINT closed it after the first,
+    and its second page, with the end of the rules, could not be read."""
+    clock = FakeClock(0.0)
+    box = _Box()
+    monitor["size"] = (1920, 1080)
+    app = table_app(tmp_path, NoFrames(), box, clock=clock)
+    app.screen.clock = clock
+    app.step()
+    _monitor_swapped(app, monitor, clock, (640, 480))
+    pages = []
+    for _ in range(3):
+        box.press("HINT")
+        app.step()
+        pages.append(app.flow.help_page if app.flow.help_shown else None)
+    assert pages == [0, 1, None]
+    assert app.screen.surface.get_size() == (640, 480)
 
 
 def test_a_camera_sending_black_pictures_is_said_until_they_are_not(tmp_path, caplog):
