@@ -21,7 +21,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from display.recorded import dice_picture
 from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
-from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, UNSURE_VALUE, Die, Reading
+from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, UNSURE_VALUE, Die, Reading, view_scale
 
 from .draws import draw
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
@@ -184,6 +184,9 @@ class TableFlow:
         self.device_notice: MessageView | None = None
         self._correctable: tuple[list[int], list, list[int]] | None = None
         self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
+        self._places_size: tuple[int, int] | None = None   # the frames the dice's places were read on
+        # the values of the dice played whose places were forgotten for another view (see _places_for)
+        self._places_lost: Counter | None = None
         self._faces: tuple[str, ...] | None = _first_faces(table_log)
         self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
         self._notes: tuple[str, ...] = tuple(self._sheet()[0].notes)
@@ -340,6 +343,7 @@ class TableFlow:
     # ------------------------------------------------------------------------------ readings
     def on_reading(self, reading: Reading) -> None:
         """A final reading from the settle tracker (the tray is still and readings agree)."""
+        self._places_for(reading)
         self.last_reading = reading
         before = self.message
         notice = next((p for p in reading.problems if p.code in STAFF_NOTICES), None)
@@ -379,6 +383,9 @@ class TableFlow:
             self.say(f"I see {seen}; the game needs {want}{where}. {fix}, or hold OK to enter the values.", "warning")
             self._offer_correction(reading)
             return
+        if self._lost_dice_again(reading, exp):
+            self.on_found_tray(reading)     # (the dice last played, seen by a camera with another view)
+            return
         if self._lying_as_played(reading, exp):
             self.say(f"Those are the dice read before, only moved, not thrown. {self._throw_asked(exp)}", "warning")
             return
@@ -412,10 +419,59 @@ class TableFlow:
         if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn:
             self.on_reading(reading)
             return
+        self._places_for(reading)
+        self._places_lost = None
         self.last_reading = reading
         self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
         if reading.dice:
             self.say(f"The dice in the tray were there before: they do not count. {self._throw_asked(exp)}")
+
+    def _places_for(self, reading: Reading) -> None:
+        """Bring the dice's places the table keeps (the dice played, decided on, staged, to correct or
+        to take back) to the pixels of `reading`'s frame. A camera plugged back may send another size:
+        the places kept, in the old frame's pixels, then matched no die of the new frames, and the dice
+        lying as played, swept over by a hand, were taken as the next player's throw. The same view at
+        another size is scaled; another shape (another crop of the sensor) cannot be placed: the
+        places are forgotten, as after a power cut, and the same dice seen next while a throw is
+        awaited are taken as found lying there, not thrown (the throw is asked for again)."""
+        self._places_at((int(reading.size[0]), int(reading.size[1])))
+
+    def _places_at(self, size: tuple[int, int]) -> None:
+        """The dice's places brought to frames of `size` (see _places_for); the view's picture
+        brings them too, so that the marks and HOLD numbers stay on their dice before the next
+        reading (none comes while the dice lie still)."""
+        if size[0] <= 0 or size[1] <= 0:
+            return
+        old, self._places_size = self._places_size, size
+        if old is None or old == size:
+            return
+        scale = view_scale(old, size)
+        log.info("camera frames now %dx%d (were %dx%d): the dice's places %s", *size, *old,
+                 "scaled" if scale is not None else "forgotten (another view)")
+        if scale is None and self.played:
+            self._places_lost = Counter(v for v, _ in self.played)
+        self._move_places(lambda boxes: _scaled(boxes, scale) if scale is not None else [])
+
+    def _lost_dice_again(self, reading: Reading, exp: Throw) -> bool:
+        """Whether `reading` may be the dice last played, whose places were forgotten for another
+        view: the same faces, none placed since. Other faces are a throw, and count at once."""
+        return (self._places_lost is not None and not self.played and not exp.drawn
+                and Counter(d.value for d in reading.dice) == self._places_lost)
+
+    def _move_places(self, move: Callable[[Sequence], list]) -> None:
+        """Apply `move` (boxes -> boxes; [] forgets them) to every die place the flow keeps."""
+        self.tray_boxes = move(self.tray_boxes)
+        played = move([box for _, box in self.played])
+        self.played = list(zip((v for v, _ in self.played), played))
+        self.pending_boxes = move(self.pending_boxes) or self._row_boxes(len(self.pending_boxes))
+        if self._correctable is not None:
+            values, boxes, unsure = self._correctable
+            self._correctable = (values, move(boxes) or self._row_boxes(len(values)), unsure)
+        for name, field in (("_last_read", "boxes"), ("_amending", "boxes"), ("_last_choice", "tray_boxes"),
+                            ("_take_back_armed_for", "tray_boxes")):
+            kept = getattr(self, name)
+            if kept is not None:
+                setattr(self, name, replace(kept, **{field: tuple(move(getattr(kept, field)))}))
 
     def _throw_asked(self, exp: Throw) -> str:
         """The throw still awaited, in the prompt's own words ("Ann: throw all 5 dice."), so that a
@@ -428,10 +484,12 @@ class TableFlow:
         """The tray was seen empty: the dice last accepted were taken out, so dice that lie
         there next were thrown (or put) anew, wherever they lie."""
         self.played = []
+        self._places_lost = None
 
     def on_dice_moved(self, reading: Reading, changed: Sequence[int]) -> None:
         """Dice were slid by hand, not thrown. While waiting for a throw this may be the throw
         (a gentle one); during a decision it only moves the dice, unless a value changed."""
+        self._places_for(reading)
         if self.phase in (WAIT_DICE, CONFIRM):
             self.on_reading(reading)
             return
@@ -1047,6 +1105,8 @@ class TableFlow:
         state = self.state
         if image is not None:
             self._frame_size = (int(image.shape[1]), int(image.shape[0]))
+            if self._places_size is not None:
+                self._places_at(self._frame_size)
         sheet, sheet_json = self._sheet()
         faces = self._faces
         caption = self._caption(faces)
@@ -1308,6 +1368,11 @@ def _distance(a: Sequence[int], b: Sequence[int]) -> float:
     dx = (a[0] + a[2] - b[0] - b[2]) / 2
     dy = (a[1] + a[3] - b[1] - b[3]) / 2
     return (dx * dx + dy * dy) ** 0.5
+
+
+def _scaled(boxes: Sequence[Sequence[int]], scale: float) -> list[tuple[int, ...]]:
+    """`boxes` in the pixels of a frame `scale` times as wide."""
+    return [tuple(int(round(v * scale)) for v in box) for box in boxes]
 
 
 def _same_spot(a: Sequence[int], b: Sequence[int], tolerance: float = 0.3) -> bool:

@@ -172,6 +172,98 @@ def test_the_last_players_dice_nudged_are_not_the_next_players_throw(reach):
     assert last["player"] == 1 and sorted(last["values"]) == [1, 1, 2, 4, 4]
 
 
+def _at(size):
+    """A camera plugged back that sends `size` frames: each picture of the 640x480 scenes at that size,
+    or, for another shape, the middle of it that shape (another crop of the sensor) at that size."""
+    import cv2
+
+    def picture(image):
+        h = int(round(640 * size[1] / size[0]))
+        top = (480 - h) // 2
+        return cv2.resize(image[top:top + h], size, interpolation=cv2.INTER_AREA)
+
+    return picture
+
+
+@pytest.mark.parametrize("size, said", [((1280, 960), "only moved, not thrown"), ((320, 240), "only moved, not thrown"),
+                                        ((1280, 720), "were there before")],
+                         ids=["twice the size", "half the size", "another shape"])
+def test_dice_lying_as_played_are_not_a_throw_when_the_camera_comes_back_at_another_size(size, said):
+    """The camera plugged back sends another size (another mode of the same webcam, or another
+    camera); a hand then sweeps over Ann's dice. Before, the places of her dice, kept in the old
+    frames' pixels, matched none of the new frames, and her dice were taken as Bob's throw. The
+    same view at another size is scaled; another shape cannot be placed, and the dice are taken as
+    found lying there, as after a power cut. Bob's own throw then counts."""
+    from vision.synthetic import HandSpec
+
+    flow, runner, feed = _table()
+    ann = _throw(feed, [6, 6, 2, 3, 5], seed=110)
+    feed(_scene(ann, 1), 20)
+    _choose(flow, runner, "Chance")
+    assert len(flow.log.inputs) == 2
+    now = _at(size)
+    feed(now(_scene(ann, 2, HandSpec(edge="bottom", pos=0.3, reach=330, width=160))), 2)
+    feed(now(_scene(ann, 3)), 25)
+    assert flow.phase == WAIT_DICE and len(flow.log.inputs) == 2
+    assert said in flow.message.text
+    bob = render_tray([1, 1, 4, 4, 2], seed=129)
+    feed(now(render_tray([1, 1, 4, 4, 2], seed=129, hands=True, motion_blur=12).image), 3)
+    feed(now(bob.image), 32)
+    last = flow.log.inputs[-1]
+    assert last["player"] == 1 and sorted(last["values"]) == [1, 1, 2, 4, 4]
+
+
+def test_the_hold_numbers_stay_on_their_dice_when_the_camera_comes_back_at_another_size():
+    """Ann decides; the camera, plugged back, sends the same view at 1280x960. Before, the dice's
+    marks and HOLD numbers were drawn at their old pixels on the new picture, bunched in its top
+    left quarter over the wrong dice (no reading comes while the dice lie still to move them)."""
+    flow, runner, feed = _table()
+    ann = _throw(feed, [6, 6, 2, 3, 5], seed=21)
+    feed(_scene(ann, 1), 20)
+    assert flow.phase == DECIDE
+    feed(_at((1280, 960))(_scene(ann, 1)), 25)
+    marks = flow.view(runner.last_image).tray.dice
+    dice = [tuple(2 * v for v in d.box) for d in ann]
+    assert len(marks) == 5 and all(any(_inside(m.box, d) for d in dice) for m in marks)
+
+
+def _inside(box, die) -> bool:
+    """Whether the centre of `box` lies on `die` (both x0, y0, x1, y1)."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return die[0] <= x <= die[2] and die[1] <= y <= die[3]
+
+
+def test_a_calibration_is_scaled_or_refused_as_the_cameras_size_changes_mid_game():
+    """docs/table.md: a calibration taken at another size of the same view is scaled to the
+    camera's frames, one of another shape is not used and the screen says so. Checked when the size
+    changes mid-game, after a camera is plugged back: at twice the size the dice read as before and
+    nothing is said; at another shape the staff are told, and the game goes on."""
+    from vision.reader import read
+
+    calibration = {"frame_size": [640, 480], "tray": [0, 0, 640, 480], "die_px": 44.0}
+    flow, runner, feed = _table(read=lambda image: read(image, calibration))
+    ann = _throw(feed, [6, 6, 2, 3, 5], seed=110)
+    feed(_scene(ann, 1), 20)
+    _choose(flow, runner, "Chance")
+    big = _at((1280, 960))
+    bob = render_tray([1, 1, 4, 4, 2], seed=129)
+    feed(big(render_tray([1, 1, 4, 4, 2], seed=129, hands=True, motion_blur=12).image), 3)
+    feed(big(bob.image), 32)
+    assert sorted(flow.log.inputs[-1]["values"]) == [1, 1, 2, 4, 4]
+    assert "calibration_size" not in runner.last_problems
+    _choose(flow, runner, "Chance")
+    wide = _at((1280, 720))
+    ann2 = render_tray([3, 3, 3, 5, 6], seed=141)
+    feed(wide(render_tray([3, 3, 3, 5, 6], seed=141, hands=True, motion_blur=12).image), 3)
+    for _ in range(30):
+        feed(wide(ann2.image))
+        if flow.phase == CONFIRM:
+            break
+    assert "The calibration was taken on 640x480 frames and the camera sends 1280x720" in flow.message.text
+    feed(wide(ann2.image), 30)
+    assert flow.log.inputs[-1]["player"] == 0 and sorted(flow.log.inputs[-1]["values"]) == [3, 3, 3, 5, 6]
+
+
 def test_dice_taken_out_then_lying_just_as_before_are_a_new_throw():
     """Once the tray was seen empty, the dice were picked up: the next player's dice count
     wherever they lie, even (as with a fixture image shown twice) just where the last ones lay."""

@@ -20,7 +20,7 @@ from vision.reader_input import brightened, exposure_problem, has_lit_detail, to
 from vision.tray_moved import SIDES, felt_past_tray
 from vision.types import (
     BLURRED, CALIBRATION_SIZE, CAMERA_MOVED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
-    TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading,
+    TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading, view_scale,
 )
 
 _MESSAGES = {
@@ -97,11 +97,6 @@ def _size_of(frame: Any) -> tuple[int, int]:
         return (0, 0)
 
 
-# How far a frame's shape (width / height) may be from the calibration's and still be the same
-# view: 1280 x 960 and 640 x 480 are; 1920 x 1080 is another crop of the sensor.
-SAME_SHAPE = 0.02
-
-
 def calibration_scale(cal: Any, size: tuple[int, int]) -> float | None:
     """How the calibration's pixels map to a frame of `size` (width, height): 1 when it was taken
     at that size (or says no size: calibrations written by hand, or before sizes were kept);
@@ -113,11 +108,9 @@ def calibration_scale(cal: Any, size: tuple[int, int]) -> float | None:
     except (AttributeError, TypeError, ValueError):
         return 1.0
     w, h = size
-    if not (cw > 0 and ch > 0 and w > 0 and h > 0) or (cw, ch) == (w, h):
+    if not (cw > 0 and ch > 0 and w > 0 and h > 0):
         return 1.0
-    if abs((w / h) / (cw / ch) - 1.0) > SAME_SHAPE:
-        return None
-    return w / cw
+    return view_scale((cw, ch), (w, h))
 
 
 def _calibration(cal: Any, size: tuple[int, int], f: float, w: int, h: int

@@ -99,3 +99,20 @@ class TrueDie:
     leaning: bool = False
     colour: str = "white"
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+# How far a frame's shape (width / height) may be from another's and still be the same view:
+# 1280 x 960 and 640 x 480 are; 1920 x 1080 is another crop of the sensor.
+SAME_SHAPE = 0.02
+
+
+def view_scale(before: tuple[float, float], now: tuple[float, float]) -> float | None:
+    """How pixels of frames of size `before` (width, height) map to frames of size `now`: the ratio
+    of the widths when both are the same view (1 at the same size); None when `now` has another
+    shape (another crop of the sensor), where no place in the old frames can be found in the new."""
+    (bw, bh), (w, h) = before, now
+    if (bw, bh) == (w, h):
+        return 1.0
+    if abs((w / h) / (bw / bh) - 1.0) > SAME_SHAPE:
+        return None
+    return w / bw
