@@ -6,7 +6,6 @@ until the box is back. Noise on the line is counted and logged, never fatal.
 """
 from __future__ import annotations
 
-import glob
 import logging
 import queue
 import threading
@@ -16,6 +15,7 @@ from typing import Any, Callable
 
 from ._config import boolean, check_keys, positive, text, whole
 from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, drain
+from .device_paths import is_pattern, matches
 from .retry import Backoff
 from .serial_protocol import LineSplitter, ProtocolError, parse_line
 
@@ -137,10 +137,10 @@ class SerialButtonSource:
         (/dev/ttyACM1), and a fixed name then waited for ever for a port that was never coming."""
         import serial
 
-        if not glob.has_magic(self.port):
+        if not is_pattern(self.port):
             return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.read_timeout_s)
         errors = []
-        for path in sorted(glob.glob(self.port)):
+        for path in matches(self.port):
             try:
                 port = serial.serial_for_url(path, baudrate=self.baudrate, timeout=self.read_timeout_s)
             except (serial.SerialException, OSError) as exc:

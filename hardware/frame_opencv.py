@@ -6,16 +6,15 @@ gap, grab and discard the queued frames so the reading is of the tray as it is n
 """
 from __future__ import annotations
 
-import glob
 import logging
 import os
-import re
 import time
 from typing import Any, Callable
 
 import cv2
 
 from ._config import boolean, check_keys, positive, text, whole
+from .device_paths import is_pattern, matches
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
 
 log = logging.getLogger(__name__)
@@ -62,11 +61,6 @@ def stable_links(node: str | None, by_id_dir: str = V4L_BY_ID) -> list[str]:
         return []
     paths = (os.path.join(by_id_dir, n) for n in names)
     return [p for p in paths if os.path.realpath(p) == node]
-
-
-def _number_order(path: str) -> list[Any]:
-    """Sort key that puts /dev/video2 before /dev/video10."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
 
 
 class OpenCVFrameSource(BaseFrameSource):
@@ -149,8 +143,8 @@ class OpenCVFrameSource(BaseFrameSource):
         and the configured name, or index, then never opened again), then the configured device,
         or the matches of a pattern ("/dev/video*") in number order."""
         known = [self.known] if self.known and os.path.exists(self.known) else []
-        if isinstance(self.device, str) and glob.has_magic(self.device):
-            return known + sorted(glob.glob(self.device), key=_number_order)
+        if is_pattern(self.device):
+            return known + matches(self.device)
         return known + [d for d in [self.device] if d not in known]
 
     def _open(self) -> None:

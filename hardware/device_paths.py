@@ -1,0 +1,26 @@
+"""Device names that may be patterns (`/dev/ttyACM*`, `/dev/video*`).
+
+A USB device plugged back while the table still held its old node comes back under the next
+number, so the camera and the button box both take a pattern and open the first match that
+opens; both list the matches the same way, in number order (/dev/video2 before /dev/video10).
+"""
+from __future__ import annotations
+
+import glob
+import re
+from typing import Any
+
+
+def is_pattern(name: Any) -> bool:
+    """Whether a configured device name is a pattern to match, not one device."""
+    return isinstance(name, str) and glob.has_magic(name)
+
+
+def matches(pattern: str) -> list[str]:
+    """The device paths `pattern` matches now, in number order."""
+    return sorted(glob.glob(pattern), key=_number_order)
+
+
+def _number_order(path: str) -> list[Any]:
+    """Sort key that puts /dev/video2 before /dev/video10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
