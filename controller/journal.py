@@ -38,14 +38,17 @@ NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 class Journal:
     def __init__(self, path: str | Path, table_log: TableLog, fsync: bool = True,
-                 held: Held | None = None):
+                 held: Held | None = None, lines: list[dict[str, Any]] | None = None):
         """`held`: the holds of the decision the game is at (a resume's), kept in the rewritten
-        journal after its inputs, so that a second cut still finds them."""
+        journal after its inputs, so that a second cut still finds them. `lines`: the lines of a
+        whole journal resumed (Recovered.lines), written as they were in place of the inputs and
+        `held`: a journal of inputs alone lost its take-backs and the holds of its last choice,
+        and a second cut offered back a choice already taken back, or one without its holds."""
         self.path = Path(path)
         self.fsync = fsync
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._rewrite(table_log, held)
+            self._rewrite(table_log, held, lines)
         except OSError as exc:
             if not self._holds(table_log):
                 raise
@@ -54,7 +57,8 @@ class Journal:
             log.warning("journal %s: cannot rewrite it (%s); the game goes on appended to it as it was",
                         self.path, exc.strerror or exc)
 
-    def _rewrite(self, table_log: TableLog, held: Held | None = None) -> None:
+    def _rewrite(self, table_log: TableLog, held: Held | None = None,
+                 lines: list[dict[str, Any]] | None = None) -> None:
         """Write the journal of `table_log` beside and rename it over: a resume rewrites the
         journal of the game it resumes, and a power cut in the middle must leave that journal
         whole, not half of it. A copy that could not be finished is removed."""
@@ -64,10 +68,8 @@ class Journal:
         try:
             with tmp.open("w", encoding="utf-8") as fh:
                 fh.write(json.dumps(header) + "\n")
-                for data in table_log.inputs:
+                for data in _body(table_log, held) if lines is None else lines:
                     fh.write(json.dumps(data) + "\n")
-                if held is not None:
-                    fh.write(json.dumps(hold_line(*held)) + "\n")
                 self._sync(fh)
             os.replace(tmp, self.path)
             if self.fsync:
@@ -173,6 +175,7 @@ class Journal:
         except ValueError as exc:
             raise LogError(f"journal {path} has no header line (line 1 {exc})") from None
         inputs: list[Any] = []
+        kept: list[dict[str, Any]] = []       # every line read, in order
         damage = None
         taken_back = False
         held: Held | None = None
@@ -186,6 +189,7 @@ class Journal:
                 else:
                     damage = f"line {number} {exc}"
                 break
+            kept.append(data)
             if is_hold(data):
                 held = _held(data, number, path)
                 continue
@@ -202,7 +206,8 @@ class Journal:
             taken_back = data == TAKE_BACK
         header["inputs"] = inputs
         try:
-            return Ending(TableLog.from_json(header), damage, taken_back, held, held_at[-1] if held_at else None)
+            return Ending(TableLog.from_json(header), damage, taken_back, held, held_at[-1] if held_at else None,
+                          kept)
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 
@@ -219,6 +224,12 @@ class Ending(NamedTuple):
     taken_back: bool
     held: Held | None
     held_before: Held | None    # the holds when the last input was made (a choice taken back gets them)
+    lines: list[dict[str, Any]]  # the lines after the header up to any damage, take-backs and holds too
+
+
+def _body(table_log: TableLog, held: Held | None) -> list[dict[str, Any]]:
+    """A fresh journal's lines after its header: the inputs, then the holds of the decision."""
+    return list(table_log.inputs) + ([hold_line(*held)] if held is not None else [])
 
 
 def hold_line(player: int, values: list[int]) -> dict[str, Any]:
@@ -282,17 +293,23 @@ class Recovered:
     held: Held | None = None
     #: the dice held when the last input was made (BACK twice gives them back with the choice)
     held_before: Held | None = None
+    #: the journal's lines after its header, when it is whole (None: damaged), for the journal
+    #: rewritten on resume to keep (Journal's `lines`): what a resume reads from them, a second one must
+    lines: list[dict[str, Any]] | None = None
 
 
 def recover(path: str | Path) -> Recovered:
     """The game in a journal up to its first damaged line or the first input the rules refuse:
     one bad line must cost the moves from there on, not the whole game. LogError when there is
     no game to resume (no usable header, an unknown game or options)."""
-    table_log, damage, taken_back, held, held_before = Journal.read_ending(path)
+    ending = Journal.read_ending(path)
+    table_log, damage = ending.log, ending.damage
     try:
         # (holds only where the journal is whole: after damage the players play the moves again)
-        return Recovered(table_log, replay(table_log), damage, taken_back, None if damage else held,
-                         None if damage else held_before)
+        if damage:
+            return Recovered(table_log, replay(table_log), damage)
+        return Recovered(table_log, replay(table_log), None, ending.taken_back, ending.held,
+                         ending.held_before, ending.lines)
     except LogError as exc:
         if exc.index is None:
             raise

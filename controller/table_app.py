@@ -173,7 +173,7 @@ class TableApp:
         # went found the setup menu, without a word; OK puts it away as usual (see _start)
         untouched = self._journal_age(path)
         moves = len(found.log.inputs)
-        self._start(found.state, found.log, resumed=True, held=found.held)
+        self._start(found.state, found.log, resumed=True, held=found.held, lines=found.lines)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
         # choice after which the journal lost moves (damage) or one already taken back from
         # (the table offers one take-back at a time), nor the choice that ended a game found
@@ -226,14 +226,16 @@ class TableApp:
             said = self.flow.message
             self.flow.say(f"{words} {said.text}" if said is not None else words)
 
-    def _start(self, state, table_log: TableLog, resumed: bool, held: Held | None = None) -> None:
-        """Play `state` (a new game, or one resumed with the dice `held` at its decision)."""
+    def _start(self, state, table_log: TableLog, resumed: bool, held: Held | None = None,
+               lines: list[dict[str, Any]] | None = None) -> None:
+        """Play `state` (a new game, or one resumed with the dice `held` at its decision, from a
+        whole journal of these `lines`, which its journal keeps)."""
         unsaved = ""
         if held is not None and not (held[1] and holds_fit(state.expects(), *held)):
             held = None       # (a hold line that does not fit the game as replayed: nothing held)
         try:
             self.journal_dir.mkdir(parents=True, exist_ok=True)
-            self.journal = Journal(self.journal_dir / CURRENT, table_log, held=held)
+            self.journal = Journal(self.journal_dir / CURRENT, table_log, held=held, lines=lines)
         except OSError as exc:
             # no storage for the journal (a full, read-only or missing card): the players may
             # still play, told that a power cut would lose the game, rather than face a table

@@ -363,7 +363,8 @@ def test_a_game_resumed_with_no_hold_that_fits_holds_nothing(tmp_path, lines):
     app = table(tmp_path)
     assert app.flow is not None and not any(app.flow.holds)
     assert "held" not in app.flow.view().message.text and not (tmp_path / "games").exists()
-    assert b'"hold"' not in (tmp_path / "current.jsonl").read_bytes()     # (none rewritten)
+    again = table(tmp_path)         # (the journal rewritten keeps its lines: a second cut the same)
+    assert not any(again.flow.holds) and "held" not in again.flow.view().message.text
 
 
 def test_hold_lines_are_not_moves_to_a_replay(tmp_path):

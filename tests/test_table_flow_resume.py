@@ -144,3 +144,70 @@ def test_a_secret_decision_journals_no_holds(tmp_path):
     flow.phase, flow.tray_values, flow.holds, flow._open_for = DECIDE, [6, 6, 1, 2, 3], [False] * 5, 0
     flow.on_button(Press("HOLD1"))
     assert flow.holds[0] and b'"hold"' not in journal.read_bytes()
+
+
+def started(folder: Path) -> TableFlow:
+    """The real table started on the journal in `folder` (as `dicetable run` after a cut)."""
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{folder}"\n'), Screen((800, 480), headless=True),
+                   NoFrames(), FakeButtons())
+    assert app.flow is not None
+    return app.flow
+
+
+def seen(flow: TableFlow) -> tuple:
+    """All a player can find of the table after a resume: the moves, the dice held, what a long
+    OK and BACK twice would offer, and what the screen says."""
+    held = sorted(flow.held_values) if flow.phase == DECIDE else []
+    return flow.phase, flow.log.inputs, held, offered(flow), flow.view().message.text
+
+
+def cut_again_and_again(folder: Path, lines: list[bytes], cuts: tuple[int, ...]) -> TableFlow:
+    """The table cut after line cuts[0] of the game's journal, started, then cut after line
+    cuts[1] (the lines between written as the table writes them after what it found), and so
+    on: the table as it came back from the last cut."""
+    folder.mkdir()
+    journal = folder / "current.jsonl"
+    journal.write_bytes(b"".join(lines[:cuts[0]]))
+    flow = started(folder)
+    for before, at in zip(cuts, cuts[1:]):
+        with journal.open("ab") as fh:
+            fh.write(b"".join(lines[before:at]))
+        flow = started(folder)
+    return flow
+
+
+def scripted_journal(tmp_path: Path) -> list[bytes]:
+    live = tmp_path / "live.jsonl"
+    flow, clock = live_table(live)
+    for _ in play(flow, clock):
+        pass
+    return live.read_bytes().splitlines(keepends=True)
+
+
+def test_a_table_cut_twice_comes_back_as_if_cut_once_at_the_second_cut(tmp_path):
+    """Two cuts at any two lines (the same line too: a cut as the table came back) leave the
+    table as one cut at the second: a resume rewrites the journal, and what the rewrite lost
+    (a take-back, the holds of a choice, ...) changed what the next resume offered."""
+    lines = scripted_journal(tmp_path)
+    once = {n: seen(resumed(tmp_path / f"once{n}", lines[:n])) for n in range(1, len(lines) + 1)}
+    wrong = []
+    for first in range(1, len(lines) + 1):
+        for second in range(first, len(lines) + 1):
+            back = cut_again_and_again(tmp_path / f"cut{first}-{second}", lines, (first, second))
+            if seen(back) != once[second]:
+                wrong.append((first, second, seen(back), once[second]))
+    assert not wrong, wrong[:3]
+
+
+def test_a_table_cut_three_times_comes_back_as_if_cut_once_at_the_third_cut(tmp_path):
+    """A sample of three cuts (every third line for the first two, every line for the last)."""
+    lines = scripted_journal(tmp_path)
+    once = {n: seen(resumed(tmp_path / f"once{n}", lines[:n])) for n in range(1, len(lines) + 1)}
+    wrong = []
+    for first in range(1, len(lines) + 1, 3):
+        for second in range(first, len(lines) + 1, 3):
+            for third in range(second, len(lines) + 1):
+                back = cut_again_and_again(tmp_path / f"cut{first}-{second}-{third}", lines, (first, second, third))
+                if seen(back) != once[third]:
+                    wrong.append((first, second, third))
+    assert not wrong, (len(wrong), wrong[:10])
