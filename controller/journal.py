@@ -32,6 +32,12 @@ TAKE_BACK = {"undo": True}
 # kept dice again. Only the hold line after the last input (or take-back) counts: a new input or a
 # take-back starts a new decision with nothing held; a replay skips them all.
 HOLD = "hold"
+# The line a resume writes after the inputs of a damaged journal, `{"damaged": "games/...-damaged.jsonl"}`
+# (the journal kept aside, "" if it could not be): the fresh journal has no damage left in it, and a
+# second cut offered back with BACK twice and a long OK the moves after which the journal lost
+# moves, and said nothing of the damage. While no input follows it, a resume does as the first did:
+# it offers nothing back and names the damage. A replay skips it.
+DAMAGED = "damaged"
 #: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
 NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
@@ -178,6 +184,7 @@ class Journal:
         kept: list[dict[str, Any]] = []       # every line read, in order
         damage = None
         taken_back = False
+        damaged: tuple[int, str] | None = None    # the inputs a damage line followed, and its words
         held: Held | None = None
         held_at: list[Held | None] = []       # the holds at the decision each input answered
         for number, line in enumerate(lines[1:], start=2):
@@ -193,6 +200,9 @@ class Journal:
             if is_hold(data):
                 held = _held(data, number, path)
                 continue
+            if is_damaged(data):
+                damaged, held, taken_back = (len(inputs), str(data[DAMAGED])), None, False
+                continue
             if data == TAKE_BACK:
                 if not inputs:
                     damage = f"line {number} takes back an input that is not there"
@@ -207,7 +217,7 @@ class Journal:
         header["inputs"] = inputs
         try:
             return Ending(TableLog.from_json(header), damage, taken_back, held, held_at[-1] if held_at else None,
-                          kept)
+                          kept, damaged[1] if damaged and len(inputs) <= damaged[0] else None)
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 
@@ -225,11 +235,22 @@ class Ending(NamedTuple):
     held: Held | None
     held_before: Held | None    # the holds when the last input was made (a choice taken back gets them)
     lines: list[dict[str, Any]]  # the lines after the header up to any damage, take-backs and holds too
+    after_damage: str | None     # a damage line with no input after it: the journal it names kept aside
 
 
 def _body(table_log: TableLog, held: Held | None) -> list[dict[str, Any]]:
     """A fresh journal's lines after its header: the inputs, then the holds of the decision."""
     return list(table_log.inputs) + ([hold_line(*held)] if held is not None else [])
+
+
+def damaged_line(kept: str | Path | None) -> dict[str, Any]:
+    """The line after the inputs of a journal rewritten after damage (`kept`: where it went)."""
+    return {DAMAGED: str(kept or "")}
+
+
+def is_damaged(data: dict[str, Any]) -> bool:
+    """A damage line (see DAMAGED), not a rules input."""
+    return DAMAGED in data and "type" not in data
 
 
 def hold_line(player: int, values: list[int]) -> dict[str, Any]:
@@ -296,6 +317,9 @@ class Recovered:
     #: the journal's lines after its header, when it is whole (None: damaged), for the journal
     #: rewritten on resume to keep (Journal's `lines`): what a resume reads from them, a second one must
     lines: list[dict[str, Any]] | None = None
+    #: the game was resumed after damage before, with no input since: where that journal was kept
+    #: ("" if nowhere), for a resume to do as that one did (offer nothing back, name the damage)
+    after_damage: str | None = None
 
 
 def recover(path: str | Path) -> Recovered:
@@ -309,7 +333,7 @@ def recover(path: str | Path) -> Recovered:
         if damage:
             return Recovered(table_log, replay(table_log), damage)
         return Recovered(table_log, replay(table_log), None, ending.taken_back, ending.held,
-                         ending.held_before, ending.lines)
+                         ending.held_before, ending.lines, ending.after_damage)
     except LogError as exc:
         if exc.index is None:
             raise

@@ -25,7 +25,7 @@ from vision.settle import SettleTracker
 from .config import Config, load_config
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
-from .journal import Held, Journal, recover, sync_folder
+from .journal import Held, Journal, damaged_line, recover, sync_folder
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
@@ -159,7 +159,8 @@ class TableApp:
             self.menu.message = MessageView(f"The last game could not be resumed: {why}"
                                             + (f" (kept in {kept})." if kept else "."), "warning")
             return
-        kept = None
+        kept: Path | str | None = found.after_damage or None
+        damaged = found.damage is not None or found.after_damage is not None
         if found.damage:
             log.error("journal %s is damaged (%s): the game resumes after move %d; the journal is kept aside",
                       path, found.damage, len(found.log.inputs))
@@ -173,19 +174,21 @@ class TableApp:
         # went found the setup menu, without a word; OK puts it away as usual (see _start)
         untouched = self._journal_age(path)
         moves = len(found.log.inputs)
-        self._start(found.state, found.log, resumed=True, held=found.held, lines=found.lines)
+        # (a damaged journal's fresh one says so, for a second cut to do as this resume does)
+        lines = [*found.log.inputs, damaged_line(kept)] if found.damage else found.lines
+        self._start(found.state, found.log, resumed=True, held=found.held, lines=lines)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
         # choice after which the journal lost moves (damage) or one already taken back from
         # (the table offers one take-back at a time), nor the choice that ended a game found
         # over (its players may have put it away already: OK puts it away)
-        if not (found.damage or found.taken_back or found.state.is_over):
+        if not (damaged or found.taken_back or found.state.is_over):
             try:
                 self.flow.offer_take_back(moves, found.held_before)
             except Exception:  # (a take-back not offered must not keep the game from resuming)
                 log.exception("cannot offer the last choice of the resumed game back")
         # and a long OK corrects the dice read just before it, as it could before: also once a
         # choice after them was taken back (they are the last move again, as at the table)
-        if not (found.damage or found.state.is_over):
+        if not (damaged or found.state.is_over):
             try:
                 self.flow.offer_correction(moves)
             except Exception:  # (nor a correction)
@@ -193,7 +196,7 @@ class TableApp:
         # (the menu that follows the game keeps it, as it keeps one chosen on it)
         self.menu.played(SetupResult(found.log.game, tuple(found.log.players), dict(found.log.options)))
         self.idle.left_before(untouched)
-        if found.damage:
+        if damaged:
             self.flow.say(f"Resumed {found.state.title} for {', '.join(found.state.players)} after a restart, "
                           f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
                           + (f" (kept in {kept})." if kept else "."), "warning")

@@ -125,8 +125,9 @@ def test_a_damaged_journal_resumes_the_game_up_to_the_damage_and_says_so(tmp_pat
     assert message.level == "warning"
     assert f"up to move {len(good)}: the rest of the journal was damaged (kept in {kept})." in message.text
     assert Journal.load(tmp_path / "current.jsonl").inputs == inputs      # a fresh journal, good moves only
-    again = table(tmp_path)                                               # and another power cut
-    assert again.flow.log.inputs == inputs and "damaged" not in again.flow.message.text
+    again = table(tmp_path)             # and another power cut, before a move: as the first came back
+    assert again.flow.log.inputs == inputs and again.flow.view().message.text == message.text
+    assert again.flow.take_back_offered is None and again.flow.correction_offered is None
 
 
 def test_a_journal_that_cannot_be_resumed_at_all_is_named_on_the_setup_menu(tmp_path):

@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 
 from controller.config import parse_config
-from controller.journal import Journal
+from controller.journal import Journal, load_any
 from controller.rules import Decide, RerollSpec, new_game
 from controller.table import DECIDE, TableFlow, holds_fit
 from controller.table_app import TableApp
@@ -211,3 +213,24 @@ def test_a_table_cut_three_times_comes_back_as_if_cut_once_at_the_third_cut(tmp_
                 if seen(back) != once[third]:
                     wrong.append((first, second, third))
     assert not wrong, (len(wrong), wrong[:10])
+
+
+DAMAGE = {"not-json": b"garbage\n", "not-an-object": b"[1]\n",
+          "refused": b'{"type": "dice", "player": 5, "values": [1]}\n'}
+
+
+@pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
+def test_a_table_cut_again_after_resuming_a_damaged_journal_comes_back_as_it_did(tmp_path, damage):
+    """The damage at each line of the scripted game. The first start resumes up to it, offers no
+    move back and names the damage; the journal it rewrote had no damage left in it, so a cut
+    before the next move offered back with BACK twice and a long OK the moves after which moves
+    were lost, and the screen said nothing of the damage. `dicetable replay` reads its moves."""
+    lines = scripted_journal(tmp_path)
+    for n in range(2, len(lines)):      # (a line not JSON as the last is a torn one, not damage)
+        folder = tmp_path / f"damaged{n}"
+        folder.mkdir()
+        (folder / "current.jsonl").write_bytes(b"".join(lines[:n]) + damage + b"".join(lines[n:]))
+        first = seen(started(folder))
+        assert first[3] == (None, None) and "the rest of the journal was damaged" in first[4], n
+        assert seen(started(folder)) == first, n
+        assert load_any(folder / "current.jsonl").inputs == first[1], n
