@@ -44,36 +44,47 @@ def hold_values(flow: TableFlow, *values: int) -> None:
         flow.on_button(Press(f"HOLD{i + 1}"))
 
 
+def release(flow: TableFlow, value: int) -> None:
+    """HOLD the die of `value` held, to release it (by its value: a resumed table numbers the dice
+    as the camera finds them, which need not be the order they were read in)."""
+    i = next(i for i, (x, h) in enumerate(zip(flow.tray_values, flow.holds)) if x == value and h)
+    flow.on_button(Press(f"HOLD{i + 1}"))
+
+
 def choose(flow: TableFlow, action: str, key: str = "") -> None:
     flow.cursor = next(i for i, e in enumerate(flow.menu()) if e.action == action and e.key == key)
     flow.on_button(Press("OK"))
 
 
-def play(flow: TableFlow, clock: Clock):
-    """Ann's and Bob's first turns, with holds changed, cleared, made on the menu's die lines and
-    given back by a take-back, and dice corrected after they were accepted. After each step: what
-    the table holds, its moves, and the dice a long OK would correct."""
-    steps = [
-        lambda: settle_and_confirm(flow, clock, [6, 6, 2, 3, 5]),
-        lambda: hold_values(flow, 6, 6),
-        lambda: hold_values(flow, 5),
-        lambda: flow.on_button(Press("HOLD5")),                  # (the 5 released again)
-        lambda: choose(flow, "reroll"),                           # throw 2 3 5 again, keeping 6 6
-        lambda: settle_and_confirm(flow, clock, [6, 6, 6, 1, 1]),
-        lambda: hold_values(flow, 6, 6, 6),
-        lambda: flow.on_button(Press("BACK")),                    # "Holds cleared"
-        lambda: (setattr(flow, "cursor", next(i for i, e in enumerate(flow.menu())
-                                              if e.action == "die" and flow.tray_values[e.index] == 1)),
-                 flow.on_button(Press("OK"))),                    # a 1 held on the menu's die line
-        lambda: choose(flow, "option", "ACES"),
-        lambda: (flow.on_button(Press("BACK")), flow.on_button(Press("BACK"))),   # taken back: 1 held again
-        lambda: choose(flow, "option", "THREE_KIND"),
-        lambda: settle_and_confirm(flow, clock, [4, 4, 4, 4, 2]),  # Bob
-        lambda: correct(flow, 4, 3),                              # misread: a long OK after it was accepted
-        lambda: hold_values(flow, 4, 4, 4),
-    ]
+#: Ann's and Bob's first turns, with holds changed, cleared, made on the menu's die lines and
+#: given back by a take-back, and dice corrected after they were accepted: each step a thing the
+#: players do, at a table flow and its clock
+STEPS = [
+    lambda flow, clock: settle_and_confirm(flow, clock, [6, 6, 2, 3, 5]),
+    lambda flow, clock: hold_values(flow, 6, 6),
+    lambda flow, clock: hold_values(flow, 5),
+    lambda flow, clock: release(flow, 5),                         # (the 5 released again)
+    lambda flow, clock: choose(flow, "reroll"),                   # throw 2 3 5 again, keeping 6 6
+    lambda flow, clock: settle_and_confirm(flow, clock, [6, 6, 6, 1, 1]),
+    lambda flow, clock: hold_values(flow, 6, 6, 6),
+    lambda flow, clock: flow.on_button(Press("BACK")),            # "Holds cleared"
+    lambda flow, clock: (setattr(flow, "cursor", next(i for i, e in enumerate(flow.menu())
+                                                      if e.action == "die" and flow.tray_values[e.index] == 1)),
+                         flow.on_button(Press("OK"))),            # a 1 held on the menu's die line
+    lambda flow, clock: choose(flow, "option", "ACES"),
+    lambda flow, clock: (flow.on_button(Press("BACK")), flow.on_button(Press("BACK"))),  # taken back: 1 held again
+    lambda flow, clock: choose(flow, "option", "THREE_KIND"),
+    lambda flow, clock: settle_and_confirm(flow, clock, [4, 4, 4, 4, 2]),   # Bob
+    lambda flow, clock: correct(flow, 4, 3),                      # misread: a long OK after it was accepted
+    lambda flow, clock: hold_values(flow, 4, 4, 4),
+]
+
+
+def play(flow: TableFlow, clock: Clock, steps: range = range(len(STEPS))):
+    """The `steps` of STEPS; after each: what the table holds, its moves, and the dice a long OK
+    would correct."""
     for step in steps:
-        step()
+        STEPS[step](flow, clock)
         yield sorted(flow.held_values) if flow.phase == DECIDE else [], list(flow.log.inputs), offered(flow)
 
 
@@ -202,12 +213,12 @@ def test_a_table_cut_twice_comes_back_as_if_cut_once_at_the_second_cut(tmp_path)
 
 
 def test_a_table_cut_three_times_comes_back_as_if_cut_once_at_the_third_cut(tmp_path):
-    """A sample of three cuts (every third line for the first two, every line for the last)."""
+    """A sample of three cuts (every fourth line for the first two, every line for the last)."""
     lines = scripted_journal(tmp_path)
     once = {n: seen(resumed(tmp_path / f"once{n}", lines[:n])) for n in range(1, len(lines) + 1)}
     wrong = []
-    for first in range(1, len(lines) + 1, 3):
-        for second in range(first, len(lines) + 1, 3):
+    for first in range(1, len(lines) + 1, 4):
+        for second in range(first, len(lines) + 1, 4):
             for third in range(second, len(lines) + 1):
                 back = cut_again_and_again(tmp_path / f"cut{first}-{second}-{third}", lines, (first, second, third))
                 if seen(back) != once[third]:
@@ -234,3 +245,41 @@ def test_a_table_cut_again_after_resuming_a_damaged_journal_comes_back_as_it_did
         assert first[3] == (None, None) and "the rest of the journal was damaged" in first[4], n
         assert seen(started(folder)) == first, n
         assert load_any(folder / "current.jsonl").inputs == first[1], n
+
+
+def started_with_clock(folder: Path, clock: Clock) -> TableFlow:
+    """As `started`, the table's time a test clock (the scripted steps move it)."""
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{folder}"\n'), Screen((800, 480), headless=True),
+                   NoFrames(), FakeButtons(), clock=clock)
+    assert app.flow is not None
+    return app.flow
+
+
+def test_the_presses_made_between_cuts_at_the_resumed_table_end_as_with_one_cut(tmp_path):
+    """Cut after step i of the scripted game, the same presses made at the table that came back
+    up to step j, cut again (and again after step k): the table comes back as it did from one
+    cut after step j (k). The lines written in between are the resumed table's own, not copies."""
+    live, clock = live_table(tmp_path / "live.jsonl")
+    for _ in play(live, clock):
+        pass
+    boundaries = []
+    live2, clock2 = live_table(tmp_path / "live2.jsonl")
+    for k, _ in enumerate(play(live2, clock2)):
+        boundaries.append(len((tmp_path / "live2.jsonl").read_bytes().splitlines(keepends=True)))
+    lines = (tmp_path / "live.jsonl").read_bytes().splitlines(keepends=True)
+    once = [seen(resumed(tmp_path / f"once{j}", lines[:n])) for j, n in enumerate(boundaries)]
+    wrong = []
+    for cuts in [(i, j) for i in range(len(STEPS)) for j in range(i, len(STEPS))] + [
+            (i, j, k) for i in range(0, len(STEPS), 4) for j in range(i, len(STEPS), 3) for k in range(j, len(STEPS))]:
+        folder = tmp_path / "-".join(map(str, cuts))
+        folder.mkdir()
+        (folder / "current.jsonl").write_bytes(b"".join(lines[:boundaries[cuts[0]]]))
+        clock = Clock()
+        flow = started_with_clock(folder, clock)
+        for before, at in zip(cuts, cuts[1:]):
+            for _ in play(flow, clock, range(before + 1, at + 1)):
+                pass
+            flow = started_with_clock(folder, clock)
+        if seen(flow) != once[cuts[-1]]:
+            wrong.append(cuts)
+    assert not wrong, wrong
