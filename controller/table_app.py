@@ -159,6 +159,8 @@ class TableApp:
             self.menu.message = MessageView(f"The last game could not be resumed: {why}"
                                             + (f" (kept in {kept})." if kept else "."), "warning")
             return
+        # (how long the journal was left, read before it is kept aside or written again)
+        untouched, written_at = self._journal_age(path), self._written_at(path)
         kept: Path | str | None = found.after_damage or None
         damaged = found.damage is not None or found.after_damage is not None
         if found.damage:
@@ -172,11 +174,12 @@ class TableApp:
         # a game over comes back at its final standings, as any game comes back where it was: it
         # was archived at once, and the players who were reading their scores when the power
         # went found the setup menu, without a word; OK puts it away as usual (see _start)
-        untouched = self._journal_age(path)
         moves = len(found.log.inputs)
         # (a damaged journal's fresh one says so, for a second cut to do as this resume does)
         lines = [*found.log.inputs, damaged_line(kept)] if found.damage else found.lines
         self._start(found.state, found.log, resumed=True, held=found.held, lines=lines)
+        if self.journal is not None:
+            self._keep_written_at(path, written_at)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
         # choice after which the journal lost moves (damage) or one already taken back from
         # (the table offers one take-back at a time), nor the choice that ended a game found
@@ -209,6 +212,27 @@ class TableApp:
             return max(0.0, time.time() - path.stat().st_mtime)
         except OSError:
             return 0.0
+
+    @staticmethod
+    def _written_at(path: Path) -> int | None:
+        """When the journal was last written (ns), None if unknown."""
+        try:
+            return path.stat().st_mtime_ns
+        except OSError:
+            return None
+
+    @staticmethod
+    def _keep_written_at(path: Path, written_at: int | None) -> None:
+        """The journal written again on resume keeps the time of its last move: it is how long
+        the game was left alone (`_journal_age`), and a second cut took the first resume for a
+        move (a game left overnight, asked *Still playing?* at once, was not asked after a
+        flicker of the power). Not set: at worst the question comes idle_minutes later."""
+        if written_at is None:
+            return
+        try:
+            os.utime(path, ns=(written_at, written_at))
+        except OSError as exc:
+            log.debug("cannot keep the time of the journal %s: %s", path, exc)
 
     def start_new(self) -> None:
         """Start the game chosen on the menu; a first player left to the table is drawn here, once:

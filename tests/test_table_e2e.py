@@ -996,3 +996,26 @@ def test_the_table_counts_the_cards_pages_for_its_own_screen(tmp_path):
     app.finish_game()
     app._fresh_menu()                     # (the menu a table left alone goes back to)
     assert app.menu.screen_size == (1920, 1080)
+
+
+def test_a_game_left_overnight_is_still_asked_about_at_once_after_a_second_cut(tmp_path):
+    """The power flickered at opening: the first start resumed last night's game and asked
+    *Still playing?*; it wrote the journal again, and the second start took that for a move and
+    did not ask (the game stayed on the table for another idle_minutes). Also after damage."""
+    import os
+    import time
+
+    from controller.table_app import TableApp
+
+    clock = Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, table="idle_minutes = 30\n")
+    journal = tmp_path / "current.jsonl"
+    for damage in (b"", b"garbage\n" + journal.read_bytes().splitlines(keepends=True)[-1]):
+        with journal.open("ab") as fh:
+            fh.write(damage)
+        os.utime(journal, (time.time() - 12 * 3600,) * 2)          # last night
+        for cut in range(3):
+            again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock)
+            clock.t += 10
+            again.step()
+            assert again.flow.view().message.text.startswith("Still playing?"), (damage, cut)
