@@ -10,6 +10,7 @@ import argparse
 import logging
 import os
 import random
+import shutil
 import time
 from datetime import datetime
 from pathlib import Path
@@ -66,6 +67,31 @@ def archived_journals(folder: Path) -> list[str]:
     when none of them is cached)."""
     with os.scandir(folder) as entries:
         return sorted(e.name for e in entries if e.name.endswith(".jsonl") and e.is_file())
+
+
+def free_name(folder: Path, stem: str) -> Path:
+    """folder/stem.jsonl, or stem-2.jsonl, ... if that is taken: two journals kept aside in the
+    same second (a damaged one kept, the power cut, kept again) must not be one."""
+    target, n = folder / f"{stem}.jsonl", 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}-{n}.jsonl"
+    return target
+
+
+def copy_file(path: Path, target: Path) -> None:
+    """`target` made a copy of `path`, on the card: a hard link where the filesystem has them (the
+    file is written over by a rename, which leaves the link's data as they were), else a copy."""
+    try:
+        os.link(path, target)
+        return
+    except FileExistsError:
+        raise
+    except OSError:         # (no hard links here: a FAT card)
+        pass
+    shutil.copyfile(path, target)
+    with target.open("rb+") as fh:
+        os.fsync(fh.fileno())
 
 
 def resumed_message(state, replayed: int, flow: TableFlow) -> str:
@@ -166,7 +192,9 @@ class TableApp:
         if found.damage:
             log.error("journal %s is damaged (%s): the game resumes after move %d; the journal is kept aside",
                       path, found.damage, len(found.log.inputs))
-            kept = self._archive(path, "damaged")
+            # (a copy, the journal left in place until the fresh one is renamed over it: moved, a
+            # power cut before the fresh one was written left no game to resume)
+            kept = self._archive(path, "damaged", copy=not found.state.is_over)
         if found.state.is_over and found.damage:
             self.menu.message = MessageView("The last game was over; its journal had damage after the end"
                                             + (f" (kept in {kept})." if kept else "."), "warning")
@@ -304,20 +332,22 @@ class TableApp:
         if unsaved:
             self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 
-    def _archive(self, path: Path, label: str) -> Path | None:
-        """Move a journal to games/<stamp>-<label>.jsonl; where it went (None: it could not)."""
+    def _archive(self, path: Path, label: str, copy: bool = False) -> Path | None:
+        """Move a journal to games/<stamp>-<label>.jsonl (`copy`: keep it there too, for a journal
+        to be written over it); where it went (None: it could not)."""
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = self.journal_dir / "games" / f"{stamp}-{label}.jsonl"
+        target = free_name(self.journal_dir / "games", f"{stamp}-{label}")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, target)
+            (copy_file if copy else os.replace)(path, target)
         except OSError as exc:   # the table goes on; the journal stays where it is
             log.error("cannot archive the journal %s: %s", path, exc)
             self.archive_error = exc.strerror or str(exc)
             return None
         try:   # the name in games/, then its absence here: a power cut must not bring an ended game back
             sync_folder(target.parent)
-            sync_folder(path.parent)
+            if not copy:
+                sync_folder(path.parent)
         except OSError as exc:   # (archived all the same: the table goes on as if it were on the card)
             log.warning("the journal %s was archived, but its folder could not be synced: %s", target, exc)
         log.info("journal archived as %s", target)

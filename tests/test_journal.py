@@ -772,3 +772,32 @@ def test_dice_offered_for_correction_after_a_restart_are_marked_where_the_camera
     app.flow.on_found_tray(found)                       # (the dice lying in the tray through the cut)
     hold_ok(app)
     assert app.flow.pending == [3, 6, 6, 3, 6] and app.flow.pending_boxes == [d.box for d in found.dice]
+
+
+class PowerCut(BaseException):
+    """The power going: nothing after it runs."""
+
+
+def test_a_power_cut_as_a_damaged_journal_is_being_resumed_keeps_the_game(tmp_path, monkeypatch):
+    """The damaged journal was moved to games/ before the fresh one was written: a cut between
+    the two left no journal, and the table came back at the setup menu without a word. It is
+    now copied there, and the fresh journal renamed over it."""
+    import controller.table_app as table_app
+
+    write(tmp_path / "current.jsonl", HEADER, DICE, CHOOSE, b"garbage", DICE)
+    original = (tmp_path / "current.jsonl").read_bytes()
+
+    def cut(*args, **kwargs):
+        raise PowerCut
+
+    with monkeypatch.context() as patch:
+        patch.setattr(table_app, "Journal", cut)
+        with pytest.raises(PowerCut):
+            table(tmp_path)
+    app = table(tmp_path)
+    assert app.flow is not None and app.flow.log.inputs == [json.loads(DICE), json.loads(CHOOSE)]
+    assert "the rest of the journal was damaged" in app.flow.view().message.text
+    kept = sorted((tmp_path / "games").iterdir())
+    assert len(kept) == 2 and all(k.read_bytes() == original for k in kept)    # (kept at each start)
+    assert any(str(k) in app.flow.view().message.text for k in kept)
+    assert Journal.load(tmp_path / "current.jsonl").inputs == app.flow.log.inputs
