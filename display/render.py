@@ -181,7 +181,7 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     k = dst.width / iw
     boxes = [pygame.Rect(dst.x + int(m.box[0] * k), dst.y + int(m.box[1] * k), max(4, int((m.box[2] - m.box[0]) * k)),
                          max(4, int((m.box[3] - m.box[1]) * k))) for m in tray.dice]
-    marks = tray_marks(tray, boxes, dst, s)
+    marks = tray_marks(tray, boxes, dst, s, area)
     held_font = theme.font(theme.min_text(s), True)
     held_word, held_short = (held_font.render(w, True, theme.BG) for w in ("HELD", HELD_LETTER))
     # a HELD mark narrower than the word is the letter (`tray_marks` chose it for want of room);
@@ -222,7 +222,8 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
              bold=True, max_width=rect.width - int(20 * s))
 
 
-def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: float) -> list[tuple]:
+def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: float,
+               room: pygame.Rect | None = None) -> list[tuple]:
     """Per die (its box in `boxes`): its face tag and the tag's rect (above the die, below it at
     the image's top), its HOLD disc ((number, rect), or None), its HELD mark's rect (or None).
 
@@ -237,26 +238,13 @@ def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: fl
     goes on its die (~10 px dice, a tray squeezed by a banner over a long menu: the H of the
     middle of three held dice in a column lay over those above and below), the die is its own
     mark (`HeldDie`), filled in the held colour inside its thick frame, its face tag ringed.
-    (Trays whose marks covered nothing are drawn as before, to the pixel.)"""
-    tags = []
-    for mark, r in zip(tray.dice, boxes):
-        tag = theme.font(max(int(30 * s), int(r.height * 0.55)), True).render(face_tag(mark), True, theme.BG)
-        tag_rect = tag.get_rect(midbottom=(r.centerx, r.y - 2))
-        if tag_rect.top < dst.top:
-            tag_rect.top = r.bottom + 2
-        tags.append((tag, tag_rect))
-    taken = [tag_rect.inflate(8, 2) for _, tag_rect in tags]     # tags and HOLD discs: not to be covered
+    Face tags and discs are placed by `place_labels`, inside `room` (the tray's picture area;
+    by default `dst`, the image). (Trays whose marks covered nothing are drawn as before, to the pixel.)"""
+    tags, badges = place_labels(tray, boxes, dst if room is None else room, s)
     held_size = theme.font(theme.min_text(s), True).size("HELD")
     out = []
     for i, (mark, r) in enumerate(zip(tray.dice, boxes)):
-        badge = None
-        if mark.position:
-            # which HOLD button is this die's: a disc of its own under the die, else beside or
-            # above it, never on another die (a small disc at every outline's left sat on the
-            # corner of the die before it when dice were staggered); blue when the die is held
-            others = [b.inflate(6, 6) for j, b in enumerate(boxes) if j != i]
-            badge = hold_badge(mark.position, r, dst, others + taken, s)
-            taken.append(badge[1])
+        badge = badges[i]
         held_rect = None
         if mark.held:
             held_rect = pygame.Rect(0, 0, held_size[0] + 6, held_size[1] + 2)
@@ -350,15 +338,112 @@ def face_tag(mark: DieMark) -> str:
     return mark.label if not mark.doubtful or mark.label.endswith("?") else mark.label + "?"
 
 
+# Type of the face tags and HOLD numbers, as a share of their usual size, tried in turn until
+# every die's tag and number has a place of its own (10 dice touching on a 320x240 screen);
+# never below `theme.MIN_FONT`.
+LABEL_SCALES = (1.0, 0.85, 0.72, 0.6, 0.5, 0.4)
+
+
+def place_labels(tray: TrayView, boxes: list[pygame.Rect], room: pygame.Rect, s: float
+                 ) -> tuple[list[tuple[pygame.Surface, pygame.Rect]], list[tuple[pygame.Surface, pygame.Rect] | None]]:
+    """Each die's face tag (type, rect of the text; its pill is the rect `.inflate(8, 2)`) and
+    HOLD disc (number, rect; None for a die without one), none over another and all inside
+    `room`. Die 1's "6", drawn above it, was half hidden under the disc of die 3 touching it
+    from above (School, the demo), and tags ran off the image at its edges and into each other
+    in a column. Tags first (the values), each above its die, else below, left or right, else
+    the nearest free place; then the discs (`hold_badge`). Where some label finds no free place,
+    all are drawn smaller (`LABEL_SCALES`); at the smallest, the last try is kept."""
+    for k in LABEL_SCALES:
+        tags, discs, free = _place_labels_at(tray, boxes, room, s, k)
+        if free:
+            break
+    return tags, discs
+
+
+def _place_labels_at(tray: TrayView, boxes: list[pygame.Rect], room: pygame.Rect, s: float, k: float
+                     ) -> tuple[list, list, bool]:
+    """`place_labels` with type at `k` times its usual size; the last item: every label placed
+    free of the others and inside `room`."""
+    free, labels, tags = True, [], []
+    for i, (mark, r) in enumerate(zip(tray.dice, boxes)):
+        size = max(theme.MIN_FONT, int(max(int(30 * s), int(r.height * 0.55)) * k))
+        tag = theme.font(size, True).render(face_tag(mark), True, theme.BG)
+        dice = [b.inflate(6, 6) for j, b in enumerate(boxes) if j != i]
+        pill = place_tag(tag.get_rect().inflate(8, 2), r, room, dice, labels)
+        free = free and room.contains(pill) and pill.collidelist(labels) < 0
+        labels.append(pill)
+        tags.append((tag, pill.inflate(-8, -2)))
+    discs = []
+    for i, (mark, r) in enumerate(zip(tray.dice, boxes)):
+        if not mark.position:
+            discs.append(None)
+            continue
+        # which HOLD button is this die's: a disc of its own under the die, else beside or
+        # above it, never on another die (a small disc at every outline's left sat on the
+        # corner of the die before it when dice were staggered); blue when the die is held
+        others = [b.inflate(6, 6) for j, b in enumerate(boxes) if j != i]
+        badge = hold_badge(mark.position, r, room, others + labels, s, k, labels)
+        free = free and room.contains(badge[1]) and badge[1].collidelist(labels) < 0
+        labels.append(badge[1])
+        discs.append(badge)
+    return tags, discs, free
+
+
+def place_tag(pill: pygame.Rect, r: pygame.Rect, room: pygame.Rect, dice: list[pygame.Rect],
+              labels: list[pygame.Rect]) -> pygame.Rect:
+    """The face tag's pill (size of `pill`) for the die at `r`: above it (below it at the top
+    of `room`, as it always was) where it covers no label, else below, left or right of it off
+    the other `dice` and `labels`, else the nearest free place (over a die if it must), else
+    above it, moved into `room`."""
+    above = pill.copy()
+    above.midbottom = (r.centerx, r.y - 1)
+    if above.top < room.top:
+        above.top = r.bottom + 1
+    if room.contains(above) and above.collidelist(labels) < 0:
+        return above
+    beside = place_beside(pill, r, room, dice + labels + [r], gap=1)
+    if beside is not None:
+        return beside
+    near = nearest_free(pill.size, r, room, dice + labels + [r]) or nearest_free(pill.size, r, room, labels)
+    return near if near is not None else above.clamp(room)
+
+
+def nearest_free(size: tuple[int, int], r: pygame.Rect, room: pygame.Rect, avoid: list[pygame.Rect]
+                 ) -> pygame.Rect | None:
+    """A rect of `size` inside `room`, touching none of `avoid`, its centre as near the centre of
+    `r` as a few-pixel grid allows (None: no such place)."""
+    w, h = size
+    if w > room.width or h > room.height:
+        return None
+    step = max(2, min(w, h) // 4)
+    xs = sorted(set(range(room.left, room.right - w + 1, step)) | {room.right - w})
+    ys = sorted(set(range(room.top, room.bottom - h + 1, step)) | {room.bottom - h})
+    cx, cy = r.center
+    spots = sorted(((x + w / 2 - cx) ** 2 + (y + h / 2 - cy) ** 2, x, y) for x in xs for y in ys)
+    for _, x, y in spots:
+        rect = pygame.Rect(x, y, w, h)
+        if rect.collidelist(avoid) < 0:
+            return rect
+    return None
+
+
 def hold_badge(position: int, r: pygame.Rect, area: pygame.Rect, avoid: list[pygame.Rect],
-               s: float) -> tuple[pygame.Surface, pygame.Rect]:
-    """The HOLD number of a die drawn at `r` and the disc it goes in: under the die, else left,
-    right or above it, the first place inside `area` that touches none of `avoid` (the other
-    dice, the face tags, the discs drawn so far); when none does, on the die's own lower edge
-    (never on another die), moved down off its own face tag if it would cover it."""
-    img = theme.font(max(int(42 * s), 26), True).render(str(position), True, theme.BG)
+               s: float, k: float = 1.0, labels: list[pygame.Rect] | None = None
+               ) -> tuple[pygame.Surface, pygame.Rect]:
+    """The HOLD number of a die drawn at `r` (type at `k` times its usual size) and the disc it
+    goes in: under the die, else left, right or above it, the first place inside `area` that
+    touches none of `avoid` (the other dice, the face tags, the discs drawn so far); else the
+    nearest place off them and its own die, else the nearest off `labels` (tags and discs: it
+    may cover a die, never a label: on its own die's lower edge it hid die 1's "6" above which
+    it lay); when none is free, on the die's own lower edge (never on another die), moved down
+    off its own face tag if it would cover it."""
+    img = theme.font(max(theme.MIN_FONT, int(max(int(42 * s), 26) * k)), True).render(str(position), True, theme.BG)
     side = max(img.get_width(), img.get_height()) + 2
     rect = place_beside(pygame.Rect(0, 0, side, side), r, area, avoid)
+    if rect is None:
+        rect = nearest_free((side, side), r, area, avoid + [r])
+    if rect is None and labels is not None:
+        rect = nearest_free((side, side), r, area, labels)
     if rect is None:
         rect = pygame.Rect(0, 0, side, side)
         rect.midbottom = (r.centerx, r.bottom - 2)

@@ -1287,3 +1287,47 @@ def test_a_die_that_is_its_own_held_mark_stays_off_the_dice_it_overlaps():
     assert pygame.Rect(10, 10, 10, 10).contains(shrunk)
     covered = held_die(pygame.Rect(10, 10, 4, 4), [pygame.Rect(10, 10, 4, 4)])
     assert covered.width == 0 and covered.center == (12, 12)
+
+
+def _crowded_boxes(layout: str, n: int) -> list[tuple[int, int, int, int]]:
+    """Dice boxes in a 640x480 image: touching in rows of 5 (School's demo: die 3 right above
+    die 1), in a row, at the image's corners and edges, in a touching column."""
+    if layout == "touching":
+        return [(100 + 60 * (i % 5), 150 + 60 * (i // 5), 160 + 60 * (i % 5), 210 + 60 * (i // 5)) for i in range(n)]
+    if layout == "row":
+        return [(10 + 62 * i, 200, 70 + 62 * i, 260) for i in range(n)]
+    if layout == "edges":
+        spots = [(0, 0), (560, 0), (0, 400), (560, 400), (280, 0), (280, 400), (0, 200), (560, 200),
+                 (200, 200), (360, 200)]
+        return [(x, y, x + 80, y + 80) for x, y in spots[:n]]
+    return [(300, 10 + 47 * i, 345, 55 + 47 * i) for i in range(n)]          # a column, touching
+
+
+@pytest.mark.parametrize("size", [(320, 240), (800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("count", [5, 10])
+@pytest.mark.parametrize("layout", ["touching", "row", "edges", "column"])
+def test_every_die_s_value_and_hold_number_have_a_place_of_their_own_in_the_picture(layout, count, size):
+    """Die 1's "6" was half hidden under the HOLD disc of die 3 touching it from above (the
+    demo's School screenshot); tags ran off the image at its edges and into each other in a
+    column. No face tag's pill or disc covers another, and none leaves the tray's picture area,
+    for 5 and 10 (Pok'n Roll) crowded dice at three screen sizes."""
+    from display import render as render_module
+    from display.view import DieMark, PromptView, TrayView
+
+    marks = tuple(DieMark(box, str(1 + i % 6), held=i % 3 == 0, position=i + 1)
+                  for i, box in enumerate(_crowded_boxes(layout, count)))
+    seen = []
+    real = render_module.tray_marks
+    view = TableView("play", "Pok'n Roll", tray=TrayView(np.zeros((480, 640, 3), np.uint8), marks, "Dice"),
+                     prompt=PromptView("Ann", "Ann: choose", (), "OK"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render_module, "tray_marks", lambda tray, boxes, dst, s, *room: (
+            seen.append((room[0] if room else dst, real(tray, boxes, dst, s, *room))), seen[-1][1])[1])
+        render_module.render(pygame.Surface(size), view)
+    (room, drawn), = seen
+    labels = [rect for _, tag, badge, _ in drawn for rect in (tag.inflate(8, 2), badge[1])]
+    assert len(labels) == 2 * count
+    assert render_module.tray_rect(pygame.Surface(size), view).contains(room)     # (drawn: not clipped off)
+    outside = [i for i, rect in enumerate(labels) if not room.contains(rect)]
+    over = [(i, j) for i in range(len(labels)) for j in range(i) if labels[i].colliderect(labels[j])]
+    assert not outside and not over, (outside, over)
