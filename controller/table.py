@@ -150,7 +150,7 @@ class TableFlow:
         self._message_until = 0.0
         # the notes of moves still to be shown, a banner's page each, with the number of inputs
         # of the move that made them; the page on screen and its move (see `_announce`)
-        self._note_pages: list[tuple[int, str]] = []
+        self._note_pages: list[tuple[int, str, tuple[str, ...]]] = []     # (+ the page's set: `_next_page`)
         self._page: MessageView | None = None
         self._page_move = 0
         self.tray_values: list[int] = []              # dice on the tray, left to right (last accepted)
@@ -197,7 +197,7 @@ class TableFlow:
     def say(self, text: str, level: str = "info") -> None:
         if self._page_shown:
             # a note cut short by another message ("I see 4 dice") is shown again after it
-            self._note_pages.insert(0, (self._page_move, self._page.text))
+            self._note_pages.insert(0, (self._page_move, self._page.text, self._page.pages))
         self._page = None
         text = reworded(text, self.words)
         self.message = MessageView(text, level)
@@ -319,7 +319,8 @@ class TableFlow:
         from display.render import note_pages      # (pygame: only where a screen shows them)
         mode = "final" if isinstance(self.expect, GameOver) else "play"
         move = len(self.log.inputs)
-        self._note_pages += [(move, page) for page in note_pages(new, mode, self.screen_size)]
+        pages = tuple(note_pages(new, mode, self.screen_size))
+        self._note_pages += [(move, page, pages) for page in pages]
         if not self._page_shown:
             self._next_page()
 
@@ -330,13 +331,15 @@ class TableFlow:
 
     def _next_page(self) -> None:
         """The next page of notes on the banner."""
-        move, text = self._note_pages.pop(0)
+        move, text, pages = self._note_pages.pop(0)
         self.say(text)
+        if len(pages) > 1:      # the banner sized for the set's tallest page: the screen under it stays put
+            self.message = replace(self.message, pages=tuple(reworded(page, self.words) for page in pages))
         self._page, self._page_move = self.message, move
 
     def _drop_pages_after(self, inputs: int) -> None:
         """Forget the notes of moves taken back (the game no longer has them)."""
-        self._note_pages = [(move, text) for move, text in self._note_pages if move <= inputs]
+        self._note_pages = [page for page in self._note_pages if page[0] <= inputs]
         if self._page_shown and self._page_move > inputs:
             self.message = None
 
@@ -1133,20 +1136,21 @@ class TableFlow:
             message = self._message_now()
             if message is None and result.tie_break and not self.abandoned:
                 # equal scores placed apart (or played off): the standings alone do not say why
-                message = MessageView(self._turning_page(f"Tie-break: {result.tie_break}"), "info")
+                message = self._turning_page(f"Tie-break: {result.tie_break}")
             return TableView("final", title, status, sheet_json, tray, prompt, message,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
                          self._message_now(), notes=sheet.notes, help=self._help())
 
-    def _turning_page(self, text: str) -> str:
+    def _turning_page(self, text: str) -> MessageView:
         """`text` whole where the final screen's banner holds it, else its pages in turn, each
         for `message_seconds` and round again: at 320x240 two ties broken ("Ann, Bob tied on 6
         points; Cy, Dee tied on 4 points; most '3ème tour remporté' boxes ranks first") lost
         their rule at the banner's fourth line."""
         from display.render import note_pages      # (pygame: only where a screen shows them)
         pages = note_pages([text], "final", self.screen_size)
-        return pages[int(self.clock() // self.message_seconds) % len(pages)]
+        page = pages[int(self.clock() // self.message_seconds) % len(pages)]
+        return MessageView(page, "info", tuple(pages) if len(pages) > 1 else ())
 
     def _message_now(self) -> MessageView | None:
         return self.message or self.device_notice or self.unsaved

@@ -592,10 +592,20 @@ def _banner_lines(text: str, width: int, s: float) -> tuple[int, list[str]]:
 
 
 def _banner_layout(message: MessageView, width: int, s: float) -> tuple[int, list[str], int]:
-    """The banner's type size, lines (at most `BANNER_LINES`) and height (with the gap under it)."""
+    """The banner's type size, lines (at most `BANNER_LINES`) and height (with the gap under it):
+    the height of the tallest of the pages it turns with (`MessageView.pages`), so that the
+    tray, the sheet or the standings under it stay put while the pages turn (a page of one
+    line after one of four moved them up by three lines, and back with the next move's notes)."""
     size, lines = _banner_lines(message.text, width, s)
     lines = lines[:BANNER_LINES]
-    return size, lines, size * len(lines) + int(12 * s) + int(8 * s)
+    return size, lines, max([_banner_height(message.text, width, s)]
+                            + [_banner_height(page, width, s) for page in message.pages])
+
+
+def _banner_height(text: str, width: int, s: float) -> int:
+    """The height of a banner of `width` drawing `text`, with the gap under it."""
+    size, lines = _banner_lines(text, width, s)
+    return size * len(lines[:BANNER_LINES]) + int(12 * s) + int(8 * s)
 
 
 @lru_cache(maxsize=8)

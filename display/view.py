@@ -52,6 +52,7 @@ class PromptView:
 class MessageView:
     text: str
     level: str = "info"                  # info | warning | error
+    pages: tuple[str, ...] = ()          # the pages `text` turns with: the banner is sized for the tallest
 
 
 @dataclass(frozen=True)

@@ -163,3 +163,32 @@ def test_every_tie_broken_is_said_whole_above_the_final_standings(size):
     assert all(banner_holds(text, "final", size) for text in pages)
     assert words(pages) == said.split()
     assert (len(pages) > 1) == (size == (320, 240))
+
+
+def _tray_places(flow: TableFlow, size) -> list[tuple[str, tuple]]:
+    """Each page of the banner from now on while nothing else happens, with where the play
+    screen under it draws the tray (None on the final screen, where there is no tray)."""
+    from display.render import tray_rect
+    shown = []
+    while flow.message is not None:
+        rect = tray_rect(pygame.Surface(size), flow.view())
+        shown.append((flow.message.text, None if rect is None else tuple(rect)))
+        flow.clock.t += flow.message_seconds
+        flow.tick()
+    return shown
+
+
+@pytest.mark.parametrize("game,players", [("objective-cards", ["Ann", "Bob", "Cy"]), ("school", ["Ann", "Bob"])])
+def test_the_tray_stays_put_while_a_moves_notes_turn_their_pages(game, players, size=(320, 240)):
+    """The banner was as tall as the page on it: a page of one line after one of three moved the
+    tray, the prompt and the sheet up by two lines and back with the next move's notes. It is
+    now as tall as the tallest page of the move's set."""
+    flow = flow_of(game, players, size)
+    bot = AutoPlayer(random.Random(2))
+    turned = 0
+    while not flow.state.is_over:
+        flow._apply(bot.next_input(flow.state))
+        pages = [place for _, place in _tray_places(flow, size) if place is not None]
+        assert len(set(pages)) <= 1, pages
+        turned += len(pages) > 1
+    assert turned                                   # (pages did turn on the play screen)
