@@ -1331,3 +1331,33 @@ def test_every_die_s_value_and_hold_number_have_a_place_of_their_own_in_the_pict
     outside = [i for i, rect in enumerate(labels) if not room.contains(rect)]
     over = [(i, j) for i in range(len(labels)) for j in range(i) if labels[i].colliderect(labels[j])]
     assert not outside and not over, (outside, over)
+
+
+@pytest.mark.parametrize("size", [(320, 240), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("mode", ["play", "final"])
+@pytest.mark.parametrize("game", GAMES)
+def test_hints_page_count_in_a_game_is_the_cards_drawn_under_a_banner(game, mode, size):
+    """The game counts the HINT card's pages with no banner (`hint_pressed` is given none in play),
+    where the setup menu's count takes its banner in: checked that no banner of the play or
+    final screen takes the card's room, so the count is the card's drawn pages (a guard: this
+    held already, the play screen's banner is in the left column, the final screen's leaves
+    the card's column while the card is shown)."""
+    from controller.help_card import help_card
+    from controller.rules import GAMES as RULES
+    from display import render as render_module
+    from display.card import card_frame, card_layout
+    from display.view import PromptView, TrayView
+
+    help = help_card(RULES[game])
+    message = MessageView("I see 5 dice; the game needs 7 (5 held + 2 thrown). Fix the tray or throw again, "
+                          "or hold OK to enter the values.", "warning")
+    view = TableView(mode, game, "Round 1", None, TrayView(None), PromptView("Ann", "Ann: choose", (), "OK"),
+                     message, help=help)
+    drawn = []
+    surface = pygame.Surface(size)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render_module, "draw_card", lambda surf, card, rect, s: drawn.append(rect))
+        render_module.render(surface, view)
+    rect, = drawn
+    pages = len(card_layout(help, card_frame(help, rect, render_module.theme.scale(surface))).pages)
+    assert render_module.help_pages(help, mode, size) == pages
