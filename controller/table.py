@@ -148,6 +148,7 @@ class TableFlow:
         self.message_seconds = message_seconds
         self.message: MessageView | None = None
         self._message_until = 0.0
+        self._message_since = 0.0
         # the notes of moves still to be shown, a banner's page each, with the number of inputs
         # of the move that made them; the page on screen and its move (see `_announce`)
         self._note_pages: list[tuple[int, str, tuple[str, ...]]] = []     # (+ the page's set: `_next_page`)
@@ -201,7 +202,9 @@ class TableFlow:
         self._page = None
         text = reworded(text, self.words)
         self.message = MessageView(text, level)
-        self._message_until = self.clock() + self.message_seconds
+        self._message_since = self.clock()
+        # a message longer than the banner holds is shown in pages (see _in_pages), each for as long
+        self._message_until = self._message_since + self.message_seconds * len(self._banner_pages(text))
         (log.warning if level in ("warning", "error") else log.info)("%s", text)
 
     @property
@@ -1136,24 +1139,33 @@ class TableFlow:
             message = self._message_now()
             if message is None and result.tie_break and not self.abandoned:
                 # equal scores placed apart (or played off): the standings alone do not say why
-                message = self._turning_page(f"Tie-break: {result.tie_break}")
+                message = self._in_pages(MessageView(f"Tie-break: {result.tie_break}", "info"))
             return TableView("final", title, status, sheet_json, tray, prompt, message,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
                          self._message_now(), notes=sheet.notes, help=self._help())
 
-    def _turning_page(self, text: str) -> MessageView:
-        """`text` whole where the final screen's banner holds it, else its pages in turn, each
-        for `message_seconds` and round again: at 320x240 two ties broken ("Ann, Bob tied on 6
-        points; Cy, Dee tied on 4 points; most '3ème tour remporté' boxes ranks first") lost
-        their rule at the banner's fourth line."""
-        from display.render import note_pages      # (pygame: only where a screen shows them)
-        pages = note_pages([text], "final", self.screen_size)
-        page = pages[int(self.clock() // self.message_seconds) % len(pages)]
-        return MessageView(page, "info", tuple(pages) if len(pages) > 1 else ())
-
     def _message_now(self) -> MessageView | None:
-        return self.message or self.device_notice or self.unsaved
+        message = self.message or self.device_notice or self.unsaved
+        return self._in_pages(message) if message is not None and not message.pages else message
+
+    def _banner_pages(self, text: str) -> list[str]:
+        """`text` as the pages the banner of this screen draws whole (one when it fits)."""
+        from display.render import note_pages      # (pygame: only where a screen shows them)
+        return note_pages([text], "final" if self.phase == OVER else "play", self.screen_size)
+
+    def _in_pages(self, message: MessageView) -> MessageView:
+        """`message` as the page of it shown now, each for `message_seconds`, when the banner does
+        not hold it whole: at 320x240 the banner's four lines cut "I see 5 dice; the game needs 7
+        ... Fix the tray, or hold OK to enter the values" after "Fix the tray or", and a player
+        never read what to do; and two ties broken on the final screen lost their rule. A message
+        said (`say`) turns from its first page; one that stays (a tie-break, a notice) by the clock."""
+        pages = self._banner_pages(message.text)
+        if len(pages) < 2:
+            return message
+        since = self._message_since if message is self.message else 0.0
+        page = pages[int((self.clock() - since) // self.message_seconds) % len(pages)]
+        return replace(message, text=page, pages=tuple(pages))
 
     @property
     def help_shown(self) -> bool:

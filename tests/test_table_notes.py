@@ -192,3 +192,28 @@ def test_the_tray_stays_put_while_a_moves_notes_turn_their_pages(game, players, 
         assert len(set(pages)) <= 1, pages
         turned += len(pages) > 1
     assert turned                                   # (pages did turn on the play screen)
+
+
+@pytest.mark.parametrize("size", [(320, 240), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_warning_the_banner_cannot_hold_is_shown_in_pages_none_cut(size):
+    """Bad input's message at 320x240 ("I see 4 dice; the game needs 5 ... Fix the tray, or hold
+    OK to enter the values") was cut at the banner's fourth line: the players never read what to
+    do. Now it turns pages, each for the message time, and every word of it is read; where the
+    banner holds it (800x480), it is shown whole, as before, for the message time alone."""
+    from test_table_flow import reading
+    flow = flow_of("thirteen", ["Ann", "Bob"], size)
+    flow.on_reading(reading([6, 6, 2, 3]))
+    full = flow.message.text
+    assert "I see 4 dice" in full and "hold OK to enter" in full
+    shown = []
+    while flow.message is not None:
+        page = flow.view().message
+        assert banner_holds(page.text, "play", size)
+        if not shown or shown[-1] != page.text:
+            shown.append(page.text)
+        flow.clock.t += flow.message_seconds / 2
+        flow.tick()
+    assert words(shown) == full.split()
+    assert (len(shown) > 1) == (size == (320, 240))
+    if len(shown) > 1:
+        assert flow.view().message is None
