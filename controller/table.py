@@ -948,8 +948,7 @@ class TableFlow:
         if not 0 < inputs <= len(self.log.inputs):
             return
         data = self.log.inputs[inputs - 1]
-        before_log = TableLog(self.log.game, list(self.log.players), dict(self.log.options),
-                              list(self.log.inputs[:inputs - 1]))
+        before_log = self._log_before(inputs)
         before = replay(before_log)
         exp = before.expects()
         if not isinstance(exp, Decide) or _final(exp, data) or data.get("type") not in ("choose", "reroll"):
@@ -981,12 +980,17 @@ class TableFlow:
         data = self.log.inputs[inputs - 1]
         if data.get("type") != "dice":
             return
-        before = replay(TableLog(self.log.game, list(self.log.players), dict(self.log.options),
-                                 list(self.log.inputs[:inputs - 1])))
+        before = replay(self._log_before(inputs))
         exp = before.expects()
         if not isinstance(exp, Throw) or exp.drawn or exp.secret:
             return
         self._last_read = AppliedReading(before, inputs, tuple(exp.held) + tuple(data["values"]), ())
+
+    def _log_before(self, inputs: int) -> TableLog:
+        """The game's log before its input number `inputs` (what a take-back or a correction
+        rebuilt after a resume replays)."""
+        return TableLog(self.log.game, list(self.log.players), dict(self.log.options),
+                        list(self.log.inputs[:inputs - 1]))
 
     @property
     def take_back_offered(self) -> AppliedChoice | None:

@@ -186,7 +186,8 @@ class TableApp:
                                             + (f" (kept in {kept})." if kept else "."), "warning")
             return
         # (how long the journal was left, read before it is kept aside or written again)
-        untouched, written_at = self._journal_age(path), self._written_at(path)
+        written_at = self._written_at(path)
+        untouched = self._age(written_at)
         kept: Path | str | None = found.after_damage or None
         damaged = found.damage is not None or found.after_damage is not None
         if found.damage:
@@ -233,13 +234,10 @@ class TableApp:
                           + (f" (kept in {kept})." if kept else "."), "warning")
 
     @staticmethod
-    def _journal_age(path: Path) -> float:
-        """Seconds since the journal was last written (0 if unknown or in the future: a Pi
-        without a clock battery may boot with a wrong time)."""
-        try:
-            return max(0.0, time.time() - path.stat().st_mtime)
-        except OSError:
-            return 0.0
+    def _age(written_at: int | None) -> float:
+        """Seconds since the journal was last written at `written_at` (ns; 0 if unknown or in the
+        future: a Pi without a clock battery may boot with a wrong time)."""
+        return 0.0 if written_at is None else max(0.0, time.time() - written_at / 1e9)
 
     @staticmethod
     def _written_at(path: Path) -> int | None:
@@ -252,7 +250,7 @@ class TableApp:
     @staticmethod
     def _keep_written_at(path: Path, written_at: int | None) -> None:
         """The journal written again on resume keeps the time of its last move: it is how long
-        the game was left alone (`_journal_age`), and a second cut took the first resume for a
+        the game was left alone (`_age`), and a second cut took the first resume for a
         move (a game left overnight, asked *Still playing?* at once, was not asked after a
         flicker of the power). Not set: at worst the question comes idle_minutes later."""
         if written_at is None:
@@ -500,8 +498,8 @@ class TableApp:
             return MessageView("Camera: no new picture for a few seconds. Dice thrown now are not seen; "
                                "waiting for it...", "error")
         if self._camera_black():
-            return MessageView("Camera: the picture is black (too dark to see dice). Is the lens covered, or the light over the tray off? "
-                               "Dice thrown now are not seen.", "error")
+            return MessageView("Camera: the picture is black (too dark to see dice). Is the lens covered, or the "
+                               "light over the tray off? Dice thrown now are not seen.", "error")
         if self._buttons_error:
             return MessageView(f"Buttons: {self._buttons_error}. Retrying...", "error")
         return None
