@@ -10,6 +10,7 @@ import argparse
 import logging
 import os
 import random
+import re
 import shutil
 import time
 from datetime import datetime
@@ -32,6 +33,7 @@ from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
 from .table import DECIDE, OVER, TableFlow, holds_fit
 from .tablelog import LogError, OtherVersion, RefusedGame, TableLog
+from .wallclock import SystemWallClock, WallClock
 from .watchdog import Watchdog
 
 log = logging.getLogger(__name__)
@@ -58,15 +60,43 @@ def unresumable(exc: Exception) -> str:
     return "its journal is damaged"
 
 
+#: an archived journal's name: the number of its place in the archive, then the date the table's
+#: clock said when it was archived, then what it is (`000042-20261126-214500-thirteen.jsonl`)
+NUMBERED = re.compile(r"(\d+)-\d{8}-\d{6}-")
+
+
+def archive_order(name: str) -> tuple[int, int, str]:
+    """Where an archived journal's name sorts, oldest first: by its number, not by its date.
+
+    The date is the table's clock, and a Raspberry Pi has no clock battery: after a power cut it
+    says 1970 or up to an hour before the cut until the network sets it. Sorted by date, a game
+    archived then went first in line to be pruned (removed at once when the archive was full)
+    and was listed as years older than the games played before it. Names without a number
+    (archived before the numbers came) are older than any numbered one, by their date."""
+    numbered = NUMBERED.match(name)
+    return (1, int(numbered.group(1)), name) if numbered else (0, 0, name)
+
+
 def archived_journals(folder: Path) -> list[str]:
-    """The names of the archived journals (files only), oldest first: they start with the date.
+    """The names of the archived journals (files only), oldest first (`archive_order`).
 
     Read with scandir, whose entries know a file from a folder, and kept as names: Path.glob and
     is_file read each file's inode and made a Path of each, 5,000 of them at the end of every
     game (0.1-0.2 s of a frozen screen on a 2-core PC; more on a Pi's SD card, most after a boot,
     when none of them is cached)."""
     with os.scandir(folder) as entries:
-        return sorted(e.name for e in entries if e.name.endswith(".jsonl") and e.is_file())
+        return sorted((e.name for e in entries if e.name.endswith(".jsonl") and e.is_file()), key=archive_order)
+
+
+def next_number(folder: Path) -> int:
+    """The number of the next journal archived in `folder`: one more than the highest there, of
+    files and folders alike (1 for the first; the folder's names only, no file is read)."""
+    try:
+        with os.scandir(folder) as entries:
+            numbers = [int(found.group(1)) for e in entries if (found := NUMBERED.match(e.name))]
+    except OSError:           # (no archive yet: made as the first journal goes in)
+        return 1
+    return max(numbers, default=0) + 1
 
 
 def free_name(folder: Path, stem: str) -> Path:
@@ -113,14 +143,16 @@ def resumed_message(state, replayed: int, flow: TableFlow) -> str:
 class TableApp:
     def __init__(self, config: Config, screen: Screen, frames: Any, buttons: Any, *,
                  clock: Callable[[], float] = time.monotonic, reader=None, fps: float = 20.0,
-                 rng: random.Random | None = None):
-        """`rng`: what the table draws with (the first player; None: the system's randomness)."""
+                 rng: random.Random | None = None, wall: WallClock | None = None):
+        """`rng`: what the table draws with (the first player; None: the system's randomness).
+        `clock` measures durations (monotonic); `wall` is the date and time of day (controller.wallclock)."""
         self.config = config
         self.rng = rng
         self.screen = screen
         self.frames = frames
         self.buttons = buttons
         self.clock = clock
+        self.wall = wall or SystemWallClock()
         self.fps = fps
         self.read = reader or self._reader_with_calibration()
         # motion is watched on the low-resolution stream where the camera has one (picamera2);
@@ -331,10 +363,12 @@ class TableApp:
             self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 
     def _archive(self, path: Path, label: str, copy: bool = False) -> Path | None:
-        """Move a journal to games/<stamp>-<label>.jsonl (`copy`: keep it there too, for a journal
-        to be written over it); where it went (None: it could not)."""
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = free_name(self.journal_dir / "games", f"{stamp}-{label}")
+        """Move a journal to games/<number>-<date>-<label>.jsonl (`copy`: keep it there too, for a
+        journal to be written over it); where it went (None: it could not). The number orders the
+        archive (`archive_order`); the date is only what the table's clock said."""
+        folder = self.journal_dir / "games"
+        stamp = datetime.fromtimestamp(self.wall.now()).strftime("%Y%m%d-%H%M%S")
+        target = free_name(folder, f"{next_number(folder):06d}-{stamp}-{label}")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             (copy_file if copy else os.replace)(path, target)

@@ -20,3 +20,14 @@ class Clock:
 
     def __call__(self) -> float:
         return self.t
+
+
+class WallClock:
+    """The date and time of day as a Raspberry Pi's clock says them (controller.wallclock): set by
+    the test where a power cut or the network leaves it (`wall.t = ...`)."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def now(self) -> float:
+        return self.t

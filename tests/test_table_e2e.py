@@ -14,6 +14,7 @@ import pytest
 
 from controller.cli import main
 from controller.table import CONFIRM, DECIDE, OVER, WAIT_DICE
+from controller.table_app import archive_order
 from controller import table_cli
 from controller.table_cli import FixturePlayer
 from controller.tablelog import TableLog, replay
@@ -717,10 +718,10 @@ def test_finished_games_are_archived_and_only_the_newest_kept(tmp_path):
     app.start_new()
     assert (tmp_path / "current.jsonl").exists()
     app.finish_game()
-    kept = sorted(p.name for p in games.iterdir())
+    kept = sorted((p.name for p in games.iterdir()), key=archive_order)
     assert len(kept) == 3 and not (tmp_path / "current.jsonl").exists()
     assert kept[:2] == ["20260103-120000-thirteen.jsonl", "20260104-120000-thirteen.jsonl"]
-    assert kept[2].endswith("-thirteen.jsonl") and not kept[2].startswith("2026010")
+    assert kept[2].startswith("000001-") and kept[2].endswith("-thirteen.jsonl")
 
 
 def test_the_demo_shows_the_how_to_play_card_first_and_plays_the_same_game(tmp_path):
@@ -822,7 +823,7 @@ def test_the_kiosk_loop_tells_systemd_it_is_alive_and_survives_an_error_in_a_ste
 
 
 def test_pruning_skips_a_folder_kept_aside_and_goes_on_past_an_error(tmp_path, caplog, monkeypatch):
-    """A `current.jsonl` that was a folder is kept aside as games/<stamp>-unreadable.jsonl, a
+    """A `current.jsonl` that was a folder is kept aside as games/<n>-<date>-unreadable.jsonl, a
     folder: pruning used to stop there (IsADirectoryError) and never removed anything again.
     Now it counts only files, and one that cannot be removed does not stop the others."""
     from controller.config import parse_config
@@ -848,7 +849,7 @@ def test_pruning_skips_a_folder_kept_aside_and_goes_on_past_an_error(tmp_path, c
     app.menu.done = SetupResult("thirteen", ("Ann",), {})
     app.start_new()
     app.finish_game()
-    files = sorted(p.name for p in games.iterdir() if p.is_file())
+    files = sorted((p.name for p in games.iterdir() if p.is_file()), key=archive_order)
     assert (games / "20200101-000000-unreadable.jsonl").is_dir()     # kept aside, never pruned
     assert files[0] == stuck.name and len(files) == 3                 # the newest 2, and the stuck one
     assert files[1] == "20260105-120000-thirteen.jsonl"
@@ -906,9 +907,9 @@ def test_archiving_a_game_beside_5000_others_reads_no_file_but_the_folder(tmp_pa
     monkeypatch.setattr(os, "stat", counting_stat)
     app.finish_game()
     monkeypatch.undo()
-    names = sorted(p.name for p in games.iterdir())
+    names = sorted((p.name for p in games.iterdir()), key=archive_order)
     assert len(names) == 5000 and names[0] == "20250001-120000-thirteen.jsonl"     # the oldest went
-    assert names[-1].endswith("-thirteen.jsonl") and not names[-1].startswith("2025")
+    assert names[-1].startswith("000001-") and names[-1].endswith("-thirteen.jsonl")
     assert len(stats) < 10
 
 

@@ -1,0 +1,71 @@
+"""The table on a Raspberry Pi, whose wall clock is wrong after a power cut (no clock battery):
+it boots at the time fake-hwclock saved (up to an hour before the cut) or in 1970, and the
+network sets it right later, or never. Each test sets the wall clock where such an event leaves
+it (an injected clock, no sleeps) and checks what the players and staff would see."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from controller.config import parse_config
+from controller.setup_menu import SetupResult
+from controller.table_app import TableApp, archive_order, archived_journals
+from display.screen import Screen
+from table_helpers import WallClock
+from test_table_e2e import FakeButtons, NoFrames
+
+NOV_26 = datetime(2026, 11, 26, 21, 0).timestamp()     # a night at the café, the clock right
+BOOT_1970 = 42.0                                         # a Pi without fake-hwclock, just booted
+HOUR = 3600.0
+
+
+def _play_and_finish(folder, wall, keep: int) -> None:
+    """A game of Thirteen started and ended at a table whose wall clock says `wall`."""
+    config = parse_config(f'[table]\njournal_dir = "{folder}"\nkeep_games = {keep}\n')
+    app = TableApp(config, Screen((800, 480), headless=True), NoFrames(), FakeButtons(), wall=wall)
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    app.finish_game()
+
+
+@pytest.mark.parametrize("after_cut", [BOOT_1970, NOV_26 - HOUR], ids=["1970", "an hour back"])
+def test_the_games_archived_after_the_clock_went_back_are_the_newest_kept(tmp_path, after_cut):
+    """Three games archived on a right clock, then a power cut: the clock says 1970 (or an hour
+    before the last game) and no network sets it. The games played then are the newest and are
+    kept; the oldest go. The archive was sorted by the date in the names: each game archived in
+    1970 was the oldest and, the archive full, removed at once, so the café kept none of them."""
+    wall = WallClock(NOV_26)
+    for _ in range(3):
+        _play_and_finish(tmp_path, wall, keep=3)
+        wall.t += 600
+    first = archived_journals(tmp_path / "games")
+    wall.t = after_cut                                   # the power cut
+    for _ in range(2):
+        _play_and_finish(tmp_path, wall, keep=3)
+        wall.t += 600
+    names = archived_journals(tmp_path / "games")
+    assert len(names) == 3 and names[0] == first[2]      # the last game before the cut, then ...
+    assert [n.split("-")[1] for n in names[1:]] == [datetime.fromtimestamp(after_cut).strftime("%Y%m%d")] * 2
+    assert [n.split("-")[0] for n in names] == ["000003", "000004", "000005"]
+
+
+@pytest.mark.parametrize("name, place", [
+    ("20991231-235959-thirteen.jsonl", (0, 0)),          # archived before the numbers: older than any
+    ("000007-19700101-000042-classic.jsonl", (1, 7)),
+    ("000007-19700101-000042-classic-2.jsonl", (1, 7)),
+    ("1234567-20261126-210000-school-abandoned.jsonl", (1, 1234567)),
+])
+def test_an_archived_name_sorts_by_its_number_not_its_date(name, place):
+    assert archive_order(name)[:2] == place
+
+
+def test_the_number_goes_on_after_games_archived_before_the_numbers(tmp_path):
+    """An archive kept from before the numbers: its games stay the oldest, the new one is 1."""
+    games = tmp_path / "games"
+    games.mkdir()
+    for day in (1, 2):
+        (games / f"2026010{day}-120000-thirteen.jsonl").write_text("{}\n")
+    _play_and_finish(tmp_path, WallClock(BOOT_1970), keep=2)
+    stamp = datetime.fromtimestamp(BOOT_1970).strftime("%Y%m%d-%H%M%S")
+    assert archived_journals(games) == ["20260102-120000-thirteen.jsonl", f"000001-{stamp}-thirteen.jsonl"]
