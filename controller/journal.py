@@ -13,7 +13,7 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from .rules import GameState
 from .tablelog import FORMAT, LogError, TableLog, replay
@@ -44,14 +44,18 @@ NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 class Journal:
     def __init__(self, path: str | Path, table_log: TableLog, fsync: bool = True,
-                 held: Held | None = None, lines: list[dict[str, Any]] | None = None):
+                 held: Held | None = None, lines: list[dict[str, Any]] | None = None,
+                 stamp: Callable[[], int] | None = None):
         """`held`: the holds of the decision the game is at (a resume's), kept in the rewritten
         journal after its inputs, so that a second cut still finds them. `lines`: the lines of a
         whole journal resumed (Recovered.lines), written as they were in place of the inputs and
         `held`: a journal of inputs alone lost its take-backs and the holds of its last choice,
-        and a second cut offered back a choice already taken back, or one without its holds."""
+        and a second cut offered back a choice already taken back, or one without its holds.
+        `stamp`: the time (ns) the journal's file gets at each write, in place of the kernel's
+        (the table's: 0 where its clock cannot be trusted; None: the kernel's)."""
         self.path = Path(path)
         self.fsync = fsync
+        self.stamp = stamp
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._rewrite(table_log, held, lines)
@@ -136,6 +140,7 @@ class Journal:
         has no fsync at all, EINVAL, is let go.) Every error was let go: a failing card's moves
         were taken as saved, the screen said nothing, and a power cut lost them."""
         fh.flush()
+        self._stamp(fh)
         if self.fsync:
             try:
                 os.fsync(fh.fileno())
@@ -143,6 +148,17 @@ class Journal:
                 if exc.errno not in NO_FSYNC:
                     raise
                 log.warning("journal fsync not supported here: %s", exc)
+
+    def _stamp(self, fh) -> None:
+        """Give the file the time `stamp` says, before it is synced (so that the line and its time
+        reach the card together). A time that cannot be set leaves the kernel's: the game goes on."""
+        if self.stamp is None:
+            return
+        try:
+            written_at = self.stamp()
+            os.utime(fh.fileno(), ns=(written_at, written_at))
+        except OSError as exc:
+            log.debug("journal %s: cannot set its time: %s", self.path, exc)
 
     @staticmethod
     def load(path: str | Path) -> TableLog:

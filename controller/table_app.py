@@ -265,11 +265,25 @@ class TableApp:
                           f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
                           + (f" (kept in {kept})." if kept else "."), "warning")
 
-    @staticmethod
-    def _age(written_at: int | None) -> float:
-        """Seconds since the journal was last written at `written_at` (ns; 0 if unknown or in the
-        future: a Pi without a clock battery may boot with a wrong time)."""
-        return 0.0 if written_at is None else max(0.0, time.time() - written_at / 1e9)
+    def _age(self, written_at: int | None) -> float:
+        """Seconds since the journal was last written at `written_at` (ns), counted only where both
+        times are the real time: the clock set by the network now, and when it was written (a time
+        written on a clock not set is 0, `_journal_time`). 0 when not known, or in the future.
+
+        A Pi without a clock battery writes its journal in 1970, or up to an hour early, until the
+        network sets its clock: counted from such a time, a game whose players were at the table
+        a moment before was asked *Still playing?* at once, and put away two minutes later
+        (*Nobody played ... for 20454 days*), whenever the table restarted after the clock was set
+        and before the next move. Without network the table never knows how long it was off: a
+        game left is asked about `idle_minutes` after the start."""
+        if not written_at or not self.wall.synced():
+            return 0.0
+        return max(0.0, self.wall.now() - written_at / 1e9)
+
+    def _journal_time(self) -> int:
+        """The time (ns) the journal gets as it is written: the wall clock's where the network set
+        it, else 0, a time the table cannot vouch for (see `_age`)."""
+        return int(self.wall.now() * 1e9) if self.wall.synced() else 0
 
     @staticmethod
     def _written_at(path: Path) -> int | None:
@@ -320,7 +334,8 @@ class TableApp:
             held = None       # (a hold line that does not fit the game as replayed: nothing held)
         try:
             self.journal_dir.mkdir(parents=True, exist_ok=True)
-            self.journal = Journal(self.journal_dir / CURRENT, table_log, held=held, lines=lines)
+            self.journal = Journal(self.journal_dir / CURRENT, table_log, held=held, lines=lines,
+                                   stamp=self._journal_time)
         except OSError as exc:
             # no storage for the journal (a full, read-only or missing card): the players may
             # still play, told that a power cut would lose the game, rather than face a table

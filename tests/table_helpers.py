@@ -24,10 +24,15 @@ class Clock:
 
 class WallClock:
     """The date and time of day as a Raspberry Pi's clock says them (controller.wallclock): set by
-    the test where a power cut or the network leaves it (`wall.t = ...`)."""
+    the test where a power cut or the network leaves it (`wall.t = ...`), and whether the
+    network has set it (`wall.set_by_network`)."""
 
-    def __init__(self, t: float) -> None:
+    def __init__(self, t: float, set_by_network: bool = True) -> None:
         self.t = t
+        self.set_by_network = set_by_network
 
     def now(self) -> float:
         return self.t
+
+    def synced(self) -> bool:
+        return self.set_by_network

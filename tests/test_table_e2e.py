@@ -20,7 +20,7 @@ from controller.table_cli import FixturePlayer
 from controller.tablelog import TableLog, replay
 from display.screen import Screen
 from hardware.button_scripted import parse_script
-from table_helpers import Clock
+from table_helpers import Clock, WallClock
 
 FIX = Path(__file__).parent / "fixtures"
 FRAMES = FIX / "table"
@@ -440,16 +440,16 @@ def test_a_game_resumed_from_last_nights_journal_asks_still_playing_at_once(tmp_
 
     from controller.table_app import TableApp
 
-    clock = Clock()
-    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, table="idle_minutes = 30\n")
+    clock, wall = Clock(), WallClock(time.time())              # (the clock set by the network)
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, wall=wall, table="idle_minutes = 30\n")
     journal = tmp_path / "current.jsonl"
     os.utime(journal, (time.time() - 10 * 60,) * 2)           # a power cut ten minutes ago
-    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock)
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock, wall=wall)
     clock.t += 10                                               # (the "Resumed" notice has faded)
     again.step()
     assert again.flow is not None and again.flow.view().message is None
     os.utime(journal, (time.time() - 12 * 3600,) * 2)          # last night
-    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock)
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock, wall=wall)
     clock.t += 10
     again.step()
     assert again.flow.view().message.text.startswith("Still playing?")
@@ -631,7 +631,7 @@ def test_button_box_unplugged_is_shown_and_the_game_waits(tmp_path):
 def test_a_device_down_stays_on_screen_for_as_long_as_it_lasts_on_the_menu_too(tmp_path):
     """A message said once fades after a few seconds; players would then throw dice that are
     never read with nothing on screen to say why."""
-    from table_helpers import Clock
+    from table_helpers import Clock, WallClock
 
     clock, frames, box = Clock(), NoFrames(), FakeButtons()
     app = table_app(tmp_path, frames, box, clock=clock)
@@ -950,7 +950,7 @@ def test_a_camera_that_stops_sending_pictures_is_said_until_they_come_back(tmp_p
     """A camera driver that hangs (or repeats a frame the source drops as not new) sends no
     picture and no error: before, the screen kept its last picture as if live and dice thrown
     meanwhile went unread without a word."""
-    from table_helpers import Clock
+    from table_helpers import Clock, WallClock
 
     from vision.synthetic import render_tray
 
@@ -1008,15 +1008,15 @@ def test_a_game_left_overnight_is_still_asked_about_at_once_after_a_second_cut(t
 
     from controller.table_app import TableApp
 
-    clock = Clock()
-    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, table="idle_minutes = 30\n")
+    clock, wall = Clock(), WallClock(time.time())              # (the clock set by the network)
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, wall=wall, table="idle_minutes = 30\n")
     journal = tmp_path / "current.jsonl"
     for damage in (b"", b"garbage\n" + journal.read_bytes().splitlines(keepends=True)[-1]):
         with journal.open("ab") as fh:
             fh.write(damage)
         os.utime(journal, (time.time() - 12 * 3600,) * 2)          # last night
         for cut in range(3):
-            again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock)
+            again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock, wall=wall)
             clock.t += 10
             again.step()
             assert again.flow.view().message.text.startswith("Still playing?"), (damage, cut)

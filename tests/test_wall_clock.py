@@ -13,7 +13,8 @@ from controller.setup_menu import SetupResult
 from controller.table_app import TableApp, archive_order, archived_journals
 from display.screen import Screen
 from table_helpers import WallClock
-from test_table_e2e import FakeButtons, NoFrames
+from table_helpers import Clock
+from test_table_e2e import FakeButtons, NoFrames, _kiosk_after_a_throw
 
 NOV_26 = datetime(2026, 11, 26, 21, 0).timestamp()     # a night at the café, the clock right
 BOOT_1970 = 42.0                                         # a Pi without fake-hwclock, just booted
@@ -69,3 +70,76 @@ def test_the_number_goes_on_after_games_archived_before_the_numbers(tmp_path):
     _play_and_finish(tmp_path, WallClock(BOOT_1970), keep=2)
     stamp = datetime.fromtimestamp(BOOT_1970).strftime("%Y%m%d-%H%M%S")
     assert archived_journals(games) == ["20260102-120000-thirteen.jsonl", f"000001-{stamp}-thirteen.jsonl"]
+
+
+def _resumed(app, wall, clock) -> TableApp:
+    """The table started again on `app`'s journal (a restart, or a power cut and a boot)."""
+    again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock, wall=wall)
+    clock.t += 10                                      # (the "Resumed" notice has faded)
+    again.step()
+    return again
+
+
+def _asked(app) -> bool:
+    message = app.flow.view().message
+    return message is not None and message.text.startswith("Still playing?")
+
+
+# the wall clock while the game was played and at the start that resumed it: (time, set by the network)
+@pytest.mark.parametrize("played, started, asked", [
+    ((BOOT_1970, False), (NOV_26, True), False),         # restarted after the network set the clock
+    ((NOV_26 - HOUR, False), (NOV_26 + 600, True), False),  # fake-hwclock's hour back, set before the start
+    ((NOV_26, True), (NOV_26 - HOUR + 60, False), False),   # a power cut: an hour back, not set yet
+    ((NOV_26, False), (NOV_26 + 12 * HOUR, False), False),  # no network ever: how long it was off is unknown
+    ((NOV_26, True), (NOV_26 + 12 * HOUR, True), True),     # left overnight, the clock right both times
+], ids=["restart after NTP jumped from 1970", "boot an hour back, NTP before the start", "boot an hour back",
+        "no network", "overnight"])
+def test_a_resumed_game_is_asked_still_playing_at_once_only_when_the_clock_says_it_was_left(
+        tmp_path, played, started, asked):
+    """A journal's time is how long the game was left only where the network had set the clock
+    when it was written and has now: the journal of a game played on a clock in 1970 or an hour
+    early, taken up once the network had set it, was asked *Still playing?* at once, the
+    players there a moment before, and put away two minutes later (*Nobody played Thirteen
+    (Ann) for 20454 days*). Without it the question comes `idle_minutes` after the start."""
+    wall, clock = WallClock(*played), Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, wall=wall, table="idle_minutes = 30\n")
+    wall.t += 60
+    push("DOWN")                                       # (a move a minute later: the journal written again)
+    wall.t, wall.set_by_network = started
+    again = _resumed(app, wall, clock)
+    assert again.flow is not None and _asked(again) == asked
+    clock.t += 120
+    again.step()
+    if asked:
+        assert again.flow is None
+        assert again.menu.view().message.text.startswith("Nobody played Thirteen (Ann) for 12 hours: it was put away")
+    else:
+        assert again.flow is not None and again.flow.log.inputs == app.flow.log.inputs
+        clock.t += 30 * 60 - 130                       # (asked once left idle_minutes since the start)
+        again.step()
+        assert _asked(again)
+
+
+class _Libc:
+    """ctypes.CDLL(None) as the test says the kernel answers adjtimex."""
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def __call__(self, name, use_errno=False):
+        return self
+
+    def adjtimex(self, buffer):
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+@pytest.mark.parametrize("answer, synced", [(0, True), (1, True), (4, True), (5, False), (-1, False),
+                                            (AttributeError("no adjtimex here"), False)],
+                         ids=["TIME_OK", "TIME_INS", "TIME_WAIT", "TIME_ERROR", "failed", "not Linux"])
+def test_the_clock_counts_as_set_only_when_the_kernel_says_ntp_set_it(monkeypatch, answer, synced):
+    from controller import wallclock
+
+    monkeypatch.setattr(wallclock.ctypes, "CDLL", _Libc(answer))
+    assert wallclock.kernel_clock_synced() is synced
