@@ -27,17 +27,20 @@ class IdleWatch:
         self.clock = clock
         self.since = clock()
         self.unseen_before = 0.0      # how long nobody was there before the watch began (left_before)
+        self.touches = 0              # how many times someone was there since the watch began
 
     def touch(self) -> None:
         """Someone is there: a button, a throw."""
         self.since = self.clock()
         self.unseen_before = 0.0
+        self.touches += 1
 
     def left_before(self, seconds: float) -> None:
-        """Nobody was there for `seconds` before the watch began (a game resumed from a journal
-        last written then: the table was switched off over night): if that is `idle_seconds`
-        or more, the question is asked at once, with its whole time to answer it."""
-        if self.idle_seconds > 0 and seconds >= self.idle_seconds:
+        """Nobody was there for `seconds` up to now, as the watch learns (a game resumed from a
+        journal last written then: the table was switched off over night; told as it starts, or
+        once the network has set the clock): if that is `idle_seconds` or more, the question is
+        asked at once, with its whole time to answer it (not again once asked)."""
+        if self.idle_seconds > 0 and seconds >= self.idle_seconds and not self.left:
             self.since = self.clock() - self.idle_seconds
             self.unseen_before = seconds - self.idle_seconds
 

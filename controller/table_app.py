@@ -176,6 +176,7 @@ class TableApp:
         self._over_at: float | None = None     # when the game on the table ended (see _note_over)
         self.archive_error = ""                # why the last journal could not be archived
         self.idle = IdleWatch(config.table.idle_minutes * 60, clock)
+        self._left_at: tuple[int, int] | None = None     # see _learn_how_long_left
         self._menu_used = False                # the setup menu shows someone's choices, not the café's
         self.resume()
 
@@ -260,6 +261,10 @@ class TableApp:
         # (the menu that follows the game keeps it, as it keeps one chosen on it)
         self.menu.played(SetupResult(found.log.game, tuple(found.log.players), dict(found.log.options)))
         self.idle.left_before(untouched)
+        if written_at and not self.wall.synced():
+            # (a journal written on a clock the network had set, found before it set this boot's:
+            # how long it was left is known once it does, unless someone plays meanwhile)
+            self._left_at = (written_at, self.idle.touches)
         if damaged:
             self.flow.say(f"Resumed {found.state.title} for {', '.join(found.state.players)} after a restart, "
                           f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
@@ -606,8 +611,24 @@ class TableApp:
         assert self.flow is not None
         return MessageView(self.idle.still_playing(), "warning")
 
+    def _learn_how_long_left(self) -> None:
+        """A game resumed before the network set the clock, from a journal written on a set clock:
+        once the clock is set, how long the journal was left is known, and a game left overnight
+        is asked about then, as it would have been at the start (the table starts before the
+        network has set the clock on most mornings). Not once someone has played, nor for a game
+        no longer on the table."""
+        if self._left_at is None:
+            return
+        written_at, touches = self._left_at
+        if self.flow is None or self.idle.touches != touches:
+            self._left_at = None
+        elif self.wall.synced():
+            self._left_at = None
+            self.idle.left_before(self._age(written_at))
+
     def _check_idle(self) -> None:
         """A table left alone goes back to the café's setup menu (see controller.idle)."""
+        self._learn_how_long_left()
         if not self.idle.left:
             return
         if self.flow is None:

@@ -12,6 +12,7 @@ that tests can set it where a power cut or the network leaves it.
 from __future__ import annotations
 
 import ctypes
+import functools
 import time
 from typing import Protocol
 
@@ -45,8 +46,13 @@ def kernel_clock_synced() -> bool:
     the boot; a time restored by fake-hwclock is not. False where it cannot be asked (not Linux):
     a time the table cannot vouch for."""
     try:
-        adjtimex = ctypes.CDLL(None, use_errno=True).adjtimex
-        state = adjtimex(ctypes.create_string_buffer(TIMEX_BYTES))
+        state = _adjtimex()(ctypes.create_string_buffer(TIMEX_BYTES))
     except (OSError, AttributeError):
         return False
     return 0 <= state < TIME_ERROR
+
+
+@functools.cache
+def _adjtimex():
+    """The C library's adjtimex, looked up once (the table may ask at every pass of its loop)."""
+    return ctypes.CDLL(None, use_errno=True).adjtimex

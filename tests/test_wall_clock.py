@@ -142,4 +142,34 @@ def test_the_clock_counts_as_set_only_when_the_kernel_says_ntp_set_it(monkeypatc
     from controller import wallclock
 
     monkeypatch.setattr(wallclock.ctypes, "CDLL", _Libc(answer))
-    assert wallclock.kernel_clock_synced() is synced
+    wallclock._adjtimex.cache_clear()
+    try:
+        assert wallclock.kernel_clock_synced() is synced
+    finally:
+        wallclock._adjtimex.cache_clear()
+
+
+@pytest.mark.parametrize("pressed", [False, True], ids=["nobody there", "someone pressed"])
+def test_a_game_left_overnight_is_asked_about_once_the_network_sets_the_clock(tmp_path, pressed):
+    """Most mornings the table starts before the network has set the clock (fake-hwclock's time,
+    that of the cut): how long last night's game was left is not known then, and it was asked
+    about only idle_minutes later. Once the clock is set it is known, and the game is asked
+    about at once, unless someone has played meanwhile."""
+    wall, clock = WallClock(NOV_26), Clock()
+    app, push = _kiosk_after_a_throw(tmp_path, clock=clock, wall=wall, table="idle_minutes = 30\n")
+    wall.t, wall.set_by_network = NOV_26 + 600, False          # the cut at closing, fake-hwclock's time
+    again = _resumed(app, wall, clock)
+    assert not _asked(again)
+    if pressed:
+        again.on_button(type("P", (), {"kind": "press", "name": "HINT"})())
+    clock.t += 50
+    wall.t, wall.set_by_network = NOV_26 + 12 * HOUR, True     # a minute in, the network sets it
+    again.step()
+    assert _asked(again) != pressed
+    clock.t += 120
+    again.step()
+    if pressed:
+        assert again.flow is not None
+    else:
+        assert again.flow is None
+        assert again.menu.view().message.text.startswith("Nobody played Thirteen (Ann) for 12 hours")
