@@ -3,8 +3,9 @@
 Café staff install the table once. After installing, after moving it or when it misbehaves,
 one command goes over what the table needs at start and says, in their words, what is wrong:
 the config, the reader's model files, the journal's folder, the camera (a frame, and its size
-against the calibration's) and the buttons. It changes nothing; the camera is opened only for
-a frame and closed again (the table itself must be stopped: one program at a time uses it).
+against the calibration's), the buttons, and the clock (said, never to be set). It changes
+nothing; the camera is opened only for a frame and closed again (the table itself must be
+stopped: one program at a time uses it).
 """
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ import tempfile
 import time
 import warnings
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, ConfigError, load_config
 from .table_user import STATE_DIR, TableUser, denied, describe_owner, sandbox_problem, table_user
+from .wallclock import SystemWallClock, WallClock
 
 OK, WARN, FAIL = "ok", "warning", "PROBLEM"
 
@@ -292,6 +295,18 @@ def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = p
     return missing
 
 
+def check_clock(wall: WallClock) -> list[Finding]:
+    """What the table's clock says, and whether the network set it: a Pi has no clock battery, and
+    after a power cut it says 1970 or an hour early until the network sets it. Never a warning
+    (nobody needs to set it), but it tells the staff why a date they read may be wrong."""
+    said = datetime.fromtimestamp(wall.now()).strftime("%Y-%m-%d %H:%M")
+    if wall.synced():
+        return [Finding("clock", OK, f"{said}, set by the network")]
+    return [Finding("clock", OK, f"{said}, not set by the network (none, or not yet): the dates of archived games and "
+                                 "of the calibration are what it said then; nothing else depends on it "
+                                 "(docs/table.md, The table's clock)")]
+
+
 def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list[Finding]:
     user = inject.get("table_user", table_user())
     config, found = check_config(config_path, user)
@@ -307,6 +322,7 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
         found += check_camera_settings(config)
     found += check_calibration(config, frame)
     found += check_buttons(config, **inject.get("buttons", {}))
+    found += check_clock(inject.get("wall", SystemWallClock()))
     return found
 
 

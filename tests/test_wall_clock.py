@@ -173,3 +173,18 @@ def test_a_game_left_overnight_is_asked_about_once_the_network_sets_the_clock(tm
     else:
         assert again.flow is None
         assert again.menu.view().message.text.startswith("Nobody played Thirteen (Ann) for 12 hours")
+
+
+@pytest.mark.parametrize("set_by_network", [True, False])
+def test_dicetable_check_says_what_the_clock_says_and_never_to_set_it(tmp_path, set_by_network):
+    """A staff member reading 1970 in the names of archived games, or as the calibration's date,
+    is told why by `dicetable check` (before, no line spoke of the clock), never asked to act."""
+    from controller.check import OK, run_checks
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[table]\njournal_dir = "{tmp_path}"\n[camera]\ntype = "folder"\npath = "{tmp_path}"\n'
+                   '[buttons]\ntype = "keyboard"\n')
+    found = {f.part: f for f in run_checks(cfg, camera=False, wall=WallClock(BOOT_1970, set_by_network))}
+    said = datetime.fromtimestamp(BOOT_1970).strftime("%Y-%m-%d %H:%M")
+    assert found["clock"].level == OK and found["clock"].text.startswith(said)
+    assert ("not set by the network" in found["clock"].text) != set_by_network
