@@ -172,6 +172,7 @@ class TableApp:
         self._black_since: float | None = None      # since when every picture has been black
         self._black_said = False
         self._buttons_error = ""
+        self._buttons_warning = ""      # a button stuck down: the others work
         self._last_failure = ""
         self._over_at: float | None = None     # when the game on the table ended (see _note_over)
         self.archive_error = ""                # why the last journal could not be archived
@@ -517,6 +518,11 @@ class TableApp:
             self._buttons_error = message
             if message and self.flow:
                 self.flow.say(f"Buttons: {message}. Retrying...", "error")
+        warning = getattr(status, "warning", "")
+        if warning != self._buttons_warning:
+            self._buttons_warning = warning
+            if warning and self.flow:
+                self.flow.say(self._warning_text(), "error")
         for event in self.buttons.poll():
             self.on_button(event)
 
@@ -556,7 +562,12 @@ class TableApp:
                                "light over the tray off? Dice thrown now are not seen.", "error")
         if self._buttons_error:
             return MessageView(f"Buttons: {self._buttons_error}. Retrying...", "error")
+        if self._buttons_warning:
+            return MessageView(self._warning_text(), "error")
         return None
+
+    def _warning_text(self) -> str:
+        return f"Buttons: {self._buttons_warning}. The other buttons work."
 
     def _camera_quiet(self) -> bool:
         """Whether the camera has stopped sending pictures without saying why: the screen kept

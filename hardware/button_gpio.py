@@ -14,16 +14,19 @@ import queue
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from ._config import boolean, check_keys, positive, table, text
-from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, check_button_name, drain
+from .buttons import (HOLD, PRESS, RELEASE, BUSY_AFTER_S, STUCK_AFTER_S, ButtonEvent, Clock, SourceStatus,
+                      BusyFilter, StuckWatch, check_button_name, drain)
 from .retry import Backoff
 
 log = logging.getLogger(__name__)
 
-DOWN, HELD, UP = "down", "held", "up"
+DOWN, UP = "down", "up"
+#: a stuck button counts again once it has stayed up this long (a wet switch flickers)
+STUCK_RELEASE_S = 1.0
 RawEdge = tuple[str, str, float]
 
 
@@ -67,11 +70,14 @@ def load_lgpio() -> None:
 
 @dataclass
 class _ButtonState:
-    down: bool = False          # debounced state
-    held: bool = False          # a hold was reported during this press
-    last_accept: float = float("-inf")
+    down: bool = False          # debounced state: the button is pressed
+    down_at: float = 0.0        # when the press began (its first edge)
+    held: bool = False          # a hold was reported during this press (no press follows)
+    stuck: bool = False         # down for stuck_after_s: ignored until it comes up for good
+    silent: bool = False        # down since the pins were claimed: never reported (no ghost press)
     raw_down: bool = False      # last state the pin reported, bounce included
-    raw_t: float = float("-inf")
+    raw_t: float = float("-inf")  # when it reported it
+    up_from: float | None = None  # first up edge of a release not yet lasting bounce_time
 
 
 class GpioButtonSource:
@@ -79,8 +85,13 @@ class GpioButtonSource:
 
     Events: a short press gives `press` then `release` (both when the button goes up); a
     press longer than `hold_time` gives `hold` (when the time is reached) then `release`
-    only. Edges closer than `bounce_time` to the last accepted edge are ignored; if the pin
-    ends up in the other state once that time has passed, the change is applied then.
+    only. A press begins at its first down edge; it ends once the pin has stayed up for
+    `bounce_time`, so a worn switch's chatter (on closing, on opening, or in the middle of a
+    long press) is one press. Holds are timed here, from the press's first edge, not by
+    gpiozero's hold thread, which started again at every bounce. A button down for
+    `stuck_after_s` is stuck: named in `status.warning` and the log, and ignored until it has
+    stayed up for `STUCK_RELEASE_S`; a button already down when the pins are claimed is never
+    reported (no ghost press at boot) and is named as stuck the same way.
     """
 
     def __init__(
@@ -90,6 +101,8 @@ class GpioButtonSource:
         pull_up: bool = True,
         bounce_time: float = 0.02,
         hold_time: float = 1.0,
+        stuck_after_s: float = STUCK_AFTER_S,
+        busy_after_s: float = BUSY_AFTER_S,
         pin_factory: Any = None,
         clock: Clock | None = None,
         raw_queue: Any = None,
@@ -119,17 +132,22 @@ class GpioButtonSource:
         self._status = SourceStatus(False, "not started")
         self._backoff = Backoff(1.0, 30.0)
         self._retry_at: float | None = None   # when to claim the pins again after a failure
+        self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
+        self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
 
     @classmethod
     def from_config(
         cls, config: dict[str, Any], *, pin_factory: Any = None, clock: Clock | None = None
     ) -> "GpioButtonSource":
-        check_keys(config, {"pins", "pull_up", "bounce_time", "hold_time", "name"}, "buttons")
+        check_keys(config, {"pins", "pull_up", "bounce_time", "hold_time", "stuck_after_s", "busy_after_s", "name"},
+                   "buttons")
         return cls(
             config.get("pins") or {},
             pull_up=config.get("pull_up", True),
             bounce_time=config.get("bounce_time", 0.02),
             hold_time=config.get("hold_time", 1.0),
+            stuck_after_s=config.get("stuck_after_s", STUCK_AFTER_S),
+            busy_after_s=config.get("busy_after_s", BUSY_AFTER_S),
             pin_factory=pin_factory,
             clock=clock,
             name=config.get("name", "gpio"),
@@ -137,7 +155,8 @@ class GpioButtonSource:
 
     @property
     def status(self) -> SourceStatus:
-        return self._status
+        warning = self._stuck.warning
+        return replace(self._status, warning=warning) if warning and self._status.connected else self._status
 
     def _edge_callback(self, button: str, edge: str) -> Callable[[], None]:
         """The only code that runs on gpiozero's threads: one queue put."""
@@ -167,8 +186,8 @@ class GpioButtonSource:
                 )
                 self.devices[button] = device
                 device.when_pressed = self._edge_callback(button, DOWN)
-                device.when_held = self._edge_callback(button, HELD)
                 device.when_released = self._edge_callback(button, UP)
+                self._claimed(button, device.is_pressed)
         except Exception as exc:
             self._failed(exc)
             return
@@ -177,6 +196,16 @@ class GpioButtonSource:
         self._retry_at = None
         self._backoff.reset()
         self._status = SourceStatus(True, "")
+
+    def _claimed(self, button: str, pressed: bool) -> None:
+        """Start `button` as its pin is now. One already down (held through the boot, jammed, or
+        pressed as the pins are claimed again) is not a press: it is silent until it comes up,
+        and named as stuck if it stays down."""
+        now = self.clock()
+        if not pressed:
+            self._stuck.freed(button, now)
+        self._state[button] = _ButtonState(down=pressed, down_at=now, held=pressed, silent=pressed,
+                                           raw_down=pressed, raw_t=now)
 
     def _failed(self, exc: Exception) -> None:
         """The pins could not be claimed: said once, and tried again later (poll). At boot the pins
@@ -218,33 +247,67 @@ class GpioButtonSource:
         now = self.clock()
         for button, state in self._state.items():
             self._settle(button, state, now, events)
-        return events
+        events.sort(key=lambda e: e.timestamp)   # (two buttons at once: in the order they were pressed)
+        return self._busy.filter(events, now)
 
     def _apply(self, button: str, edge: str, t: float, out: list[ButtonEvent]) -> None:
+        """One raw edge, after what was due before it."""
+        if edge not in (DOWN, UP):
+            return
         state = self._state[button]
         self._settle(button, state, t, out)
-        if edge == HELD:
-            if state.down and not state.held:
-                state.held = True
-                out.append(ButtonEvent(HOLD, button, t, self.name))
-            return
         state.raw_down, state.raw_t = edge == DOWN, t
-        if t - state.last_accept >= self.bounce_time:
-            self._accept(button, state, state.raw_down, t, out)
+        if edge == DOWN and not state.down:
+            state.down, state.down_at, state.held, state.up_from = True, t, False, None
+        elif edge == UP and state.down and state.up_from is None:
+            state.up_from = t
 
     def _settle(self, button: str, state: _ButtonState, now: float, out: list[ButtonEvent]) -> None:
-        """Apply a change that arrived during the bounce window once the window is over."""
-        if state.raw_down != state.down and now - state.last_accept >= self.bounce_time:
-            self._accept(button, state, state.raw_down, state.raw_t, out)
+        """What the edges so far mean at `now`: a release once the pin has stayed up for
+        bounce_time, a hold once the press has lasted hold_time, a stuck button after stuck_after_s."""
+        if not state.down:
+            return
+        if state.stuck or state.silent:
+            self._settle_ignored(button, state, now, out)
+            return
+        steady = now - state.raw_t >= self.bounce_time
+        hold_at = state.down_at + self.hold_time
+        if not state.raw_down and steady:
+            self._release(button, state, hold_at, out)
+            return
+        if state.raw_down and steady:
+            state.up_from = None                      # (it bounced, and is still pressed)
+        if not state.held and now >= hold_at and (state.up_from is None or state.up_from >= hold_at):
+            state.held = True
+            out.append(ButtonEvent(HOLD, button, hold_at, self.name))
+        if state.raw_down and self._stuck.is_stuck(button, state.down_at, now):
+            state.stuck = True
 
-    def _accept(self, button: str, state: _ButtonState, down: bool, t: float, out: list[ButtonEvent]) -> None:
-        if down == state.down:
-            return
-        state.down, state.last_accept = down, t
-        if down:
-            state.held = False
-            return
+    def _release(self, button: str, state: _ButtonState, hold_at: float, out: list[ButtonEvent]) -> None:
+        """The button has come up (at up_from): a press, or the end of a hold."""
+        up = state.up_from if state.up_from is not None else state.raw_t
+        if not state.held and up >= hold_at:
+            state.held = True
+            out.append(ButtonEvent(HOLD, button, hold_at, self.name))
         if not state.held:
-            out.append(ButtonEvent(PRESS, button, t, self.name))
-        out.append(ButtonEvent(RELEASE, button, t, self.name))
-        state.held = False
+            out.append(ButtonEvent(PRESS, button, up, self.name))
+        out.append(ButtonEvent(RELEASE, button, up, self.name))
+        state.down, state.held, state.up_from = False, False, None
+
+    def _settle_ignored(self, button: str, state: _ButtonState, now: float, out: list[ButtonEvent]) -> None:
+        """A stuck button counts again once it has stayed up for STUCK_RELEASE_S: a wet switch
+        that flickers must not act again (a second long DOWN is the game abandoned). One down
+        since the pins were claimed counts once it has come up, and says nothing then."""
+        if state.raw_down:
+            state.up_from = None
+            if state.silent:
+                state.stuck = state.stuck or self._stuck.is_stuck(button, state.down_at, now)
+            return
+        if now - state.raw_t < (STUCK_RELEASE_S if state.stuck else self.bounce_time):
+            return
+        up = state.up_from if state.up_from is not None else state.raw_t
+        if not state.silent:
+            out.append(ButtonEvent(RELEASE, button, up, self.name))   # (the end of its hold)
+        self._stuck.freed(button, now)
+        state.down = state.held = state.stuck = state.silent = False
+        state.up_from = None

@@ -38,10 +38,14 @@ class ButtonEvent:
 
 @dataclass(frozen=True)
 class SourceStatus:
-    """Whether a source can currently deliver presses, and if not, why (shown on screen)."""
+    """Whether a source can currently deliver presses, and if not, why (shown on screen).
+
+    `warning` names what a working source cannot take (a button stuck down): the other buttons
+    work, so the source is still connected, but the players must be told and staff called."""
 
     connected: bool
     message: str = ""
+    warning: str = ""
 
 
 def check_button_name(name: str, where: str) -> str:
@@ -72,6 +76,82 @@ class ButtonSource(Protocol):
         ...
 
 
+#: ASSUMPTION: no player holds a button down this long; one down longer is stuck (a jammed
+#: arcade switch, a spilt drink): named on screen and in the log, the others still working
+STUCK_AFTER_S = 10.0
+#: ASSUMPTION: a poll this long after the one before means the table was busy (frozen): of the
+#: presses made meanwhile only the first counts, so a burst after a freeze is not a burst of moves
+BUSY_AFTER_S = 2.0
+
+
+class StuckWatch:
+    """The buttons of one source held down for `after_s` or more: said once in the log when one
+    sticks and when it is let go, and named in the source's status warning meanwhile.
+
+    A button jammed down gave the one hold it is (one action) and then nothing, without a word:
+    the players pressed it again and again and thought the table had hung."""
+
+    def __init__(self, after_s: float, source: str) -> None:
+        self.after_s = after_s
+        self.source = source
+        self.stuck: dict[str, float] = {}
+
+    def is_stuck(self, name: str, down_since: float, now: float) -> bool:
+        """Whether `name`, down since `down_since`, is stuck at `now` (said the first time)."""
+        if name in self.stuck:
+            return True
+        if not self.after_s or now - down_since < self.after_s:
+            return False
+        self.stuck[name] = down_since
+        log.error("%s: %s button stuck (down for %.0f s): call staff; it is ignored until it comes up, the "
+                  "other buttons work", self.source, name, now - down_since)
+        return True
+
+    def freed(self, name: str, now: float) -> None:
+        """`name` came up: a stuck button is taken back."""
+        since = self.stuck.pop(name, None)
+        if since is not None:
+            log.info("%s: %s button up again after %.0f s: it is taken again", self.source, name, now - since)
+
+    @property
+    def warning(self) -> str:
+        """What the screen says while a button is stuck ("OK button stuck: call staff")."""
+        names = [n for n in BUTTON_NAMES if n in self.stuck]
+        if not names:
+            return ""
+        return f"{' and '.join(names)} button{'s' if len(names) > 1 else ''} stuck: call staff"
+
+
+class BusyFilter:
+    """When a poll comes `after_s` or more after the one before (the table was busy and took no
+    presses), only the first press or hold made meanwhile counts; releases always go through.
+
+    The box's reader thread and gpiozero's callbacks go on queueing presses while the table's
+    loop is held up (a slow card, a long redraw): before, twenty impatient presses during a
+    freeze were twenty moves the moment it ended, on screens the players never saw. The first
+    was made on the screen the game is still at, so it stands."""
+
+    def __init__(self, after_s: float, source: str) -> None:
+        self.after_s = after_s
+        self.source = source
+        self.dropped = 0
+        self._last_poll: float | None = None
+
+    def filter(self, events: list[ButtonEvent], now: float) -> list[ButtonEvent]:
+        busy = bool(self.after_s) and self._last_poll is not None and now - self._last_poll >= self.after_s
+        gap = now - self._last_poll if self._last_poll is not None else 0.0
+        self._last_poll = now
+        if not busy:
+            return events
+        actions = [e for e in events if e.kind in (PRESS, HOLD)]
+        dropped = actions[1:]
+        if dropped:
+            self.dropped += len(dropped)
+            log.warning("%s: %d presses made while the table was busy (%.1f s) were not taken, only the first (%s %s)",
+                        self.source, len(dropped), gap, actions[0].name, actions[0].kind)
+        return [e for e in events if not any(e is d for d in dropped)]
+
+
 def drain(q: "queue.SimpleQueue[Any]") -> list[Any]:
     """Everything currently in `q`, without blocking."""
     items = []
@@ -97,7 +177,9 @@ class MultiButtonSource:
     def status(self) -> SourceStatus:
         statuses = [(s.name, s.status) for s in self.sources]
         down = [f"{name}: {st.message or 'disconnected'}" for name, st in statuses if not st.connected]
-        return SourceStatus(connected=any(st.connected for _, st in statuses), message="; ".join(down))
+        warnings = [st.warning for _, st in statuses if st.warning]
+        return SourceStatus(connected=any(st.connected for _, st in statuses), message="; ".join(down),
+                            warning="; ".join(warnings))
 
     def start(self) -> None:
         for source in self.sources:

@@ -628,6 +628,41 @@ def test_button_box_unplugged_is_shown_and_the_game_waits(tmp_path):
     assert snapshot(app.flow) == before
 
 
+def test_a_button_jammed_down_is_named_on_the_screen_until_it_comes_up(tmp_path):
+    """A spilt drink holds OK down: the screen says so (staff are called), the game is untouched,
+    and the notice goes once OK is up. Before, OK did nothing and nothing said why."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.button_gpio import GpioButtonSource
+    from hw_helpers import FakeClock
+    from table_helpers import Clock
+
+    factory, pins_clock = MockFactory(), FakeClock(0.0)
+    panel = GpioButtonSource({"OK": 17, "UP": 27, "DOWN": 22}, pin_factory=factory, clock=pins_clock)
+    panel.start()
+    try:
+        clock = Clock()
+        app = table_app(tmp_path, NoFrames(), panel, clock=clock)
+        before = snapshot(app.flow)
+        factory.pin(17).drive_low()
+        for _ in range(12):
+            pins_clock.advance(1.0)
+            app.step()
+        assert "Buttons: OK button stuck: call staff" in app.flow.view().message.text
+        clock.t += 30                                       # said once, and still there after
+        app.step()
+        assert app.device_notice().text == "Buttons: OK button stuck: call staff. The other buttons work."
+        factory.pin(17).drive_high()
+        pins_clock.advance(1.5)
+        app.step()
+        app.step()
+        assert app.device_notice() is None
+        assert snapshot(app.flow) == before                 # (its one long OK opened the entry by hand)
+    finally:
+        panel.stop()
+        factory.reset()
+
+
 def test_a_device_down_stays_on_screen_for_as_long_as_it_lasts_on_the_menu_too(tmp_path):
     """A message said once fades after a few seconds; players would then throw dice that are
     never read with nothing on screen to say why."""
