@@ -246,8 +246,9 @@ class Table:
         text += f"[table.options.{self.game}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in options.items())
         text += (f'[camera]\ntype = "folder"\nfiles = [{json.dumps(str(self.tray.path))}]\nloop = true\nfps = 20\n'
                  f'[buttons]\ntype = "serial"\nport = "socket://127.0.0.1:{port}"\nreconnect_initial_s = 0.1\n'
-                 # (the harness presses faster than hands can: a box would be taken as flooding)
-                 'flood_guard = false\n'
+                 # (the harness presses faster than hands can: a box would be taken as flooding; and
+                 # its presses sent while the table was busy are all meant)
+                 'flood_guard = false\nbusy_after_s = 0\n'
                  '[display]\nsize = [800, 480]\n')
         text += toml_section("vision", self.tray.calibration)
         self.config.write_text(text, encoding="utf-8")

@@ -14,7 +14,10 @@ from collections import deque
 from typing import Any, Callable
 
 from ._config import boolean, check_keys, positive, text, whole
-from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, drain
+from dataclasses import replace
+
+from .buttons import (BUSY_AFTER_S, HOLD, PRESS, RELEASE, STUCK_AFTER_S, BusyFilter, ButtonEvent, Clock, SourceStatus,
+                      StuckWatch, drain)
 from .device_paths import is_pattern, matches
 from .retry import Backoff
 from .serial_protocol import LineSplitter, ProtocolError, parse_line
@@ -28,6 +31,10 @@ GARBAGE_LOG_FIRST = 5
 GARBAGE_LOG_EVERY_S = 60.0
 #: garbage lines in a row, with no line understood between them, before the screen says so
 GARBAGE_ALARM = 20
+#: a box plugged back may send again the last press it sent before (its firmware's buffer): the
+#: same press as the last one taken, as the first within this many seconds of reconnecting, is not
+#: taken again (ASSUMPTION: no player presses the same button again within a second of the replug)
+REPLAY_S = 1.0
 
 
 class FloodGuard:
@@ -85,6 +92,8 @@ class SerialButtonSource:
         reconnect_initial_s: float = 0.5,
         reconnect_max_s: float = 5.0,
         flood_guard: bool = True,
+        stuck_after_s: float = STUCK_AFTER_S,
+        busy_after_s: float = BUSY_AFTER_S,
         opener: Opener | None = None,
         clock: Clock | None = None,
         name: str = "serial",
@@ -106,19 +115,24 @@ class SerialButtonSource:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._splitter = LineSplitter()
-        self._held: set[str] = set()
+        self._held: dict[str, float] = {}       # buttons the box said are held, and since when
+        self._last_press: tuple[str, str] | None = None   # (kind, name) of the last press let through
+        self._replay: tuple[tuple[str, str], float] | None = None  # that press, and the reconnection's time
         self._garbage_run = 0                    # garbage lines since the last line understood
         self._garbage_logged_at: float | None = None
         self._garbage_unlogged = 0
         self.flood = FloodGuard() if boolean(flood_guard, "flood_guard", "buttons") else None
         self.flood_dropped = 0                  # presses not let through (a flood, or too soon)
+        self.replays_dropped = 0                # presses sent again by a box plugged back
+        self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
+        self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
 
     @classmethod
     def from_config(
         cls, config: dict[str, Any], *, opener: Opener | None = None, clock: Clock | None = None
     ) -> "SerialButtonSource":
         check_keys(config, {"port", "baudrate", "read_timeout_s", "reconnect_initial_s", "reconnect_max_s",
-                            "flood_guard", "name"}, "buttons")
+                            "flood_guard", "stuck_after_s", "busy_after_s", "name"}, "buttons")
         return cls(
             port=config.get("port", "/dev/ttyACM0"),
             baudrate=config.get("baudrate", 115200),
@@ -126,6 +140,8 @@ class SerialButtonSource:
             reconnect_initial_s=config.get("reconnect_initial_s", 0.5),
             reconnect_max_s=config.get("reconnect_max_s", 5.0),
             flood_guard=config.get("flood_guard", True),
+            stuck_after_s=config.get("stuck_after_s", STUCK_AFTER_S),
+            busy_after_s=config.get("busy_after_s", BUSY_AFTER_S),
             opener=opener,
             clock=clock,
             name=config.get("name", "serial"),
@@ -153,7 +169,8 @@ class SerialButtonSource:
     # -- ButtonSource ------------------------------------------------------------------
     @property
     def status(self) -> SourceStatus:
-        return self._status
+        warning = self._stuck.warning
+        return replace(self._status, warning=warning) if warning and self._status.connected else self._status
 
     def start(self) -> None:
         if self._thread is not None and self._thread.is_alive():
@@ -171,7 +188,14 @@ class SerialButtonSource:
         self._status = SourceStatus(False, "stopped")
 
     def poll(self) -> list[ButtonEvent]:
-        return drain(self._queue)
+        events = drain(self._queue)
+        now = self.clock()
+        for event in events:
+            if event.kind == RELEASE:
+                self._stuck.freed(event.name, now)
+        for name, since in dict(self._held).items():    # (after the drain: a release queued is seen)
+            self._stuck.is_stuck(name, since, now)
+        return self._busy.filter(events, now)
 
     def feed(self, event: Any) -> bool:
         """Not a pygame-driven source: ignores window events (see KeyboardButtonSource)."""
@@ -213,6 +237,8 @@ class SerialButtonSource:
             return None
         self.backoff.reset()
         self._splitter.reset()
+        if self.disconnects and self._last_press is not None:
+            self._replay = (self._last_press, self.clock())
         self._garbage_run = 0
         self._status = SourceStatus(True, "")
         log.info("%s: button box connected on %s", self.name, self.port)
@@ -227,6 +253,8 @@ class SerialButtonSource:
         for name in sorted(self._held):
             self._queue.put(ButtonEvent(RELEASE, name, now, self.name))
         self._held.clear()
+        if self._splitter.pending():
+            self._last_press = None     # (a line cut by the unplug: the box sending it again is no replay)
 
     def _close(self, port: Any) -> None:
         try:
@@ -251,11 +279,25 @@ class SerialButtonSource:
             kind, name = parsed
             if kind in (PRESS, HOLD) and not self._let_through(name, self.last_heard):
                 continue
+            if kind in (PRESS, HOLD) and self._replayed((kind, name), self.last_heard):
+                continue
             if kind == HOLD:
-                self._held.add(name)
+                self._held[name] = self.last_heard
             elif kind == RELEASE:
-                self._held.discard(name)
+                self._held.pop(name, None)
             self._queue.put(ButtonEvent(kind, name, self.last_heard, self.name))
+
+    def _replayed(self, press: tuple[str, str], now: float) -> bool:
+        """Whether `press`, the first since the box was plugged back, is the last one taken before,
+        sent again: a box that repeats its last line as it reconnects made a second move (an OK that
+        accepted a reading then chose a box)."""
+        replay, self._replay = self._replay, None
+        self._last_press = press
+        if self.flood is None or replay is None or replay[0] != press or now - replay[1] > REPLAY_S:
+            return False
+        self.replays_dropped += 1
+        log.warning("%s: the button box sent %s %s again as it came back: not taken twice", self.name, *press)
+        return True
 
     def _let_through(self, name: str, now: float) -> bool:
         """A press or hold a hand can have made (see FloodGuard); the start of a flood is said."""

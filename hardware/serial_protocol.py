@@ -63,6 +63,10 @@ class LineSplitter:
         self._buffer.clear()
         self._discarding = False
 
+    def pending(self) -> bool:
+        """Whether part of a line has come and not its end (a line cut by an unplug)."""
+        return bool(self._buffer) or self._discarding
+
     def feed(self, data: bytes) -> list[bytes | None]:
         out: list[bytes | None] = []
         for byte in data:

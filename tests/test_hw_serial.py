@@ -225,9 +225,10 @@ def test_default_opener_opens_url_with_pyserial() -> None:
 
 
 # -- a box that floods, or speaks at another speed ------------------------------------------
-def _fed(clock) -> SerialButtonSource:
-    """A source fed bytes straight, as its reader thread would: no port, no thread, no waiting."""
-    source = SerialButtonSource("/dev/ttyACM0", opener=lambda: None, clock=clock)
+def _fed(clock, busy_after_s: float = 0.0) -> SerialButtonSource:
+    """A source fed bytes straight, as its reader thread would: no port, no thread, no waiting
+    (and, unless asked, no table that may have been busy between two polls)."""
+    source = SerialButtonSource("/dev/ttyACM0", opener=lambda: None, clock=clock, busy_after_s=busy_after_s)
     source._status = source._status.__class__(True, "")          # (as after a connect)
     return source
 
@@ -327,3 +328,87 @@ def test_flood_guard_false_lets_a_harness_press_as_fast_as_it_likes(loop_port) -
     assert kinds(source.poll()).count(("press", "OK")) == 30 and source.flood_dropped == 0
     with pytest.raises(ValueError, match="flood_guard"):
         make_button_source({"type": "serial", "port": "loop://", "flood_guard": "no"})
+
+
+# -- a box as boxes fail: jammed buttons, lines cut and sent again, presses queued by a freeze ------
+def test_a_button_jammed_in_the_box_is_named_until_the_box_says_it_is_up(caplog) -> None:
+    """The box reports H OK and then nothing for minutes (a stuck switch inside it): one hold, then
+    'OK button stuck: call staff' while the other buttons work; R OK takes it back."""
+    from hw_helpers import FakeClock
+
+    clock = FakeClock(0.0)
+    source = _fed(clock)
+    with caplog.at_level("INFO", logger="hardware"):
+        source._handle(b"H OK\n")
+        events = source.poll()
+        for _ in range(120):
+            clock.advance(1.0)
+            events += source.poll()
+        source._handle(b"P UP\nR UP\n")
+        events += source.poll()
+        assert source.status.connected and source.status.warning == "OK button stuck: call staff"
+        source._handle(b"R OK\n")
+        events += source.poll()
+    assert kinds(events) == [("hold", "OK"), ("press", "UP"), ("release", "UP"), ("release", "OK")]
+    assert source.status.warning == ""
+    said = [r.getMessage() for r in caplog.records]
+    assert sum("OK button stuck" in m for m in said) == 1 and any("OK button up again" in m for m in said)
+
+
+def test_a_box_sending_its_last_press_again_as_it_comes_back_makes_one_move(caplog) -> None:
+    """A box unplugged and plugged back that sends again the press it had sent (its firmware's
+    buffer): before, OK twice, a reading accepted then a box chosen."""
+    from hw_helpers import FakeClock
+
+    clock = FakeClock(0.0)
+    source = _fed(clock)
+    source._handle(b"P OK\nR OK\n")
+    source._lost(serial.SerialException("unplugged"))
+    clock.advance(0.5)
+    source._connect()                                   # (opener: None, a port as good as any here)
+    clock.advance(0.05)
+    with caplog.at_level("WARNING", logger="hardware"):
+        source._handle(b"# dicetable-buttons v1\nP OK\nR OK\n")
+    assert kinds(source.poll()) == [("press", "OK"), ("release", "OK"), ("release", "OK")]
+    assert source.replays_dropped == 1 and "sent press OK again as it came back" in caplog.text
+    clock.advance(0.5)
+    source._handle(b"P OK\nR OK\n")                    # the player's next press counts
+    assert kinds(source.poll()) == [("press", "OK"), ("release", "OK")]
+
+
+def test_a_line_cut_by_the_unplug_and_sent_whole_again_is_one_press() -> None:
+    """P O | unplug | replug, the box sends P OK: the cut line was never a press, the whole one is;
+    what is left of a cut line (K) is garbage, not a press."""
+    from hw_helpers import FakeClock
+
+    clock = FakeClock(0.0)
+    source = _fed(clock)
+    source._handle(b"P OK\nR OK\n")
+    clock.advance(1.0)
+    source._handle(b"P O")
+    source._lost(serial.SerialException("unplugged"))
+    source._connect()
+    source._handle(b"K\nP OK\nR OK\n")
+    assert kinds(source.poll()) == [("press", "OK"), ("release", "OK"), ("press", "OK"), ("release", "OK")]
+    assert source.garbage_count == 1
+
+
+def test_presses_queued_while_the_table_was_busy_make_one_move_not_twenty(caplog) -> None:
+    """The box's reader went on while the table's loop was held up for 6 s; a player pressed twenty
+    times at a hand's pace (the flood guard lets those through: they are not too fast, nor the same
+    button within 20 ms). Before, twenty moves at once; now the first counts, the log says the rest."""
+    from hw_helpers import FakeClock
+
+    clock = FakeClock(0.0)
+    source = _fed(clock, busy_after_s=2.0)
+    assert source.poll() == []
+    for name in ["DOWN", "OK", "UP", "HOLD1"] * 5:
+        source._handle(f"P {name}\nR {name}\n".encode())
+        clock.advance(0.3)
+    with caplog.at_level("WARNING", logger="hardware"):
+        events = source.poll()
+    assert [e for e in kinds(events) if e[0] == "press"] == [("press", "DOWN")]
+    assert "19 presses made while the table was busy" in caplog.text
+    clock.advance(0.05)
+    source._handle(b"P OK\nR OK\n")
+    assert kinds(source.poll()) == [("press", "OK"), ("release", "OK")]
