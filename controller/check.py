@@ -243,11 +243,75 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
         source.stop()
 
 
+#: the same button pressed again sooner than this is its switch chattering, not a hand (a hand takes
+#: 80 ms or more to press a button twice, see hardware.button_serial.FloodGuard)
+CHATTER_S = 0.08
+
+
+class PressWatch:
+    """What the press test says beyond the buttons' names: a switch that chatters (pressed again
+    sooner than a hand can, or bounces the panel took as part of a press) and a button stuck down.
+    Before, the test named each press and nothing else: a worn switch looked like a keen tester, and
+    a jammed one like a button never pressed."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+        self.last_press: dict[str, float] = {}
+        self.chattering: set[str] = set()
+        self.held: set[str] = set()
+        self._said: dict[str, str] = {}       # per panel, the warning last said
+        self._bounces: dict[tuple[str, str], int] = {}
+
+    def event(self, event: Any) -> None:
+        """One button event: a press too soon after the last of its button is chatter."""
+        if event.kind == "press":
+            last = self.last_press.get(event.name)
+            self.last_press[event.name] = event.timestamp
+            if last is not None and event.timestamp - last < CHATTER_S:
+                self._chatters(event.name, f"pressed again {1000 * (event.timestamp - last):.0f} ms later")
+        elif event.kind == "hold":
+            self.held.add(event.name)
+        elif event.kind == "release":
+            self.held.discard(event.name)
+
+    def panels(self, panels: list[Any]) -> None:
+        """A panel's stuck buttons and the bounces it took as one press, each said once."""
+        for panel in panels:
+            warning = panel.status.warning
+            if warning and warning != self._said.get(panel.name):
+                stuck = warning.replace(": call staff", "")
+                self.say(f"  {panel.name}: {stuck} (down for seconds): free it, or clean or replace its switch")
+            self._said[panel.name] = warning
+            for name, count in getattr(panel, "bounces", {}).items():
+                if count > self._bounces.get((panel.name, name), 0):
+                    self._bounces[(panel.name, name)] = count
+                    self._chatters(name, f"its contact bounced ({count} in all, each taken as part of one press)")
+
+    def _chatters(self, name: str, how: str) -> None:
+        if name not in self.chattering:
+            self.chattering.add(name)
+            self.say(f"  {name} chatters: {how}; a worn or dirty switch: clean or replace it")
+
+    def started(self, panels: list[Any]) -> None:
+        """Buttons already down as the test starts (a jammed switch gives no press to see)."""
+        for panel in panels:
+            down = panel.pressed() if hasattr(panel, "pressed") else []
+            if down:
+                self.say(f"  {panel.name}: {', '.join(down)} down as the test starts: stuck? (let go, or call for repair)")
+
+    def ended(self) -> None:
+        if self.held:
+            self.say(f"still held down at the end: {', '.join(sorted(self.held))}: a stuck button?")
+        if self.chattering:
+            self.say(f"chattering: {', '.join(sorted(self.chattering))}")
+
+
 def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = print,
                clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
                **inject: Any) -> list[str]:
     """For whoever wires the buttons: for `seconds`, say each button event as it comes (which
-    button, which panel), then name the buttons never pressed. Returns those names.
+    button, which panel), a button that chatters or is stuck down, then name the buttons never
+    pressed. Returns those names.
 
     Only the buttons the panels have count as never pressed: a GPIO panel's are its pins', a box
     may have any. A keyboard is left out: its keys reach the table through the table's window,
@@ -257,11 +321,12 @@ def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = p
     from hardware.button_gpio import GpioButtonSource
     from hardware.button_keyboard import KeyboardButtonSource
 
-    source = make_button_source(config.buttons, **inject)
+    source = make_button_source(config.buttons, clock=clock, **inject)   # (the panels time presses by it)
     parts = list(getattr(source, "sources", [source]))
     panels = [p for p in parts if not isinstance(p, KeyboardButtonSource)]
     expected = {name for p in panels for name in (p.pins if isinstance(p, GpioButtonSource) else BUTTON_NAMES)}
     seen: set[str] = set()
+    watch = PressWatch(say)
     say(f"Press each button in turn ({seconds:.0f} s)...")
     if len(panels) < len(parts):
         say("  (the keyboard is not tested here: its keys only reach the table in its own window)")
@@ -276,6 +341,7 @@ def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = p
         if isinstance(panel, GpioButtonSource) and not panel.status.connected:
             say(f"  {panel.name}: not available ({panel.status.message}): its buttons cannot be tested")
             expected -= set(panel.pins)
+    watch.started(panels)
     try:
         deadline = clock() + seconds
         while expected and clock() < deadline:       # (nothing to wait for when no panel works)
@@ -284,10 +350,13 @@ def press_test(config: Config, seconds: float, *, say: Callable[[str], None] = p
                     continue
                 seen.add(event.name)
                 say(f"  {event.name} {event.kind} ({event.source})")
+                watch.event(event)
+            watch.panels(panels)
             sleep(0.02)
     finally:
         source.stop()
     missing = [name for name in BUTTON_NAMES if name in expected and name not in seen]
+    watch.ended()
     if not expected:
         say("no button could be tested")
     else:

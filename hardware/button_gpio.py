@@ -132,6 +132,7 @@ class GpioButtonSource:
         self._status = SourceStatus(False, "not started")
         self._backoff = Backoff(1.0, 30.0)
         self._retry_at: float | None = None   # when to claim the pins again after a failure
+        self.bounces: dict[str, int] = {}     # per button, the bounces taken as part of a press (worn?)
         self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
         self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
 
@@ -207,6 +208,10 @@ class GpioButtonSource:
         self._state[button] = _ButtonState(down=pressed, down_at=now, held=pressed, silent=pressed,
                                            raw_down=pressed, raw_t=now)
 
+    def pressed(self) -> list[str]:
+        """The buttons down now (stuck, or down since the pins were claimed, included)."""
+        return [button for button, state in self._state.items() if state.down]
+
     def _failed(self, exc: Exception) -> None:
         """The pins could not be claimed: said once, and tried again later (poll). At boot the pins
         may not be the table's yet (udev still setting their group, `dicetable check` holding them):
@@ -259,6 +264,8 @@ class GpioButtonSource:
         state.raw_down, state.raw_t = edge == DOWN, t
         if edge == DOWN and not state.down:
             state.down, state.down_at, state.held, state.up_from = True, t, False, None
+        elif edge == DOWN and state.up_from is not None and not (state.stuck or state.silent):
+            self.bounces[button] = self.bounces.get(button, 0) + 1    # (the contact opened and closed)
         elif edge == UP and state.down and state.up_from is None:
             state.up_from = t
 

@@ -469,3 +469,43 @@ def test_a_config_the_tables_user_cannot_read_is_a_problem_though_root_reads_it(
         assert [f.level for f in found] == [FAIL]
         assert "dicetable cannot read" in found[0].text and "will not start" in found[0].text
 
+
+
+def test_the_press_test_names_a_chattering_switch_and_a_stuck_button():
+    """A worn OK that bounces (the panel takes it as one press, but it will get worse), a worn UP
+    whose chatter got through as a second press 30 ms after the first, and a DOWN jammed from
+    before the test: before, the test named the presses and nothing else ("every button was
+    pressed" but for DOWN, as if it were a wire)."""
+    from gpiozero.pins.mock import MockPin
+
+    from controller.check import press_test
+    from controller.config import parse_config
+
+    class Jammed(MockPin):
+        def _set_pull(self, value):      # (the pull-up does not lift a pin held down)
+            self._pull = value
+
+    config = parse_config('[buttons]\ntype = "gpio"\nname = "panel"\n[buttons.pins]\nUP = 27\nDOWN = 22\nOK = 17\n')
+    factory = MockFactory()
+    factory.pin(22, pin_class=Jammed)
+    now = [0.0]
+    ok, up = factory.pin(17), factory.pin(27)
+    steps = iter([
+        lambda: ok.drive_low(), lambda: (ok.drive_high(), ok.drive_low()), lambda: ok.drive_high(),
+        lambda: up.drive_low(), lambda: up.drive_high(), None, lambda: up.drive_low(), lambda: up.drive_high(),
+    ])
+
+    def sleep(_s: float) -> None:        # 15 ms between polls: a switch's chatter, not a hand's pace
+        now[0] += 0.015
+        step = next(steps, None)
+        if step is not None:
+            step()
+
+    said: list[str] = []
+    missing = press_test(config, 12, say=said.append, clock=lambda: now[0], sleep=sleep, pin_factory=factory)
+    factory.reset()
+    assert "  panel: DOWN down as the test starts: stuck? (let go, or call for repair)" in said
+    assert any(line.startswith("  OK chatters: its contact bounced") for line in said)
+    assert any(line.startswith("  UP chatters: pressed again") for line in said)
+    assert "  panel: DOWN button stuck (down for seconds): free it, or clean or replace its switch" in said
+    assert "chattering: OK, UP" in said and missing == ["DOWN"]
