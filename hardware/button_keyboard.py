@@ -11,7 +11,8 @@ import warnings
 from typing import Any, Mapping
 
 from ._config import check_keys, positive, table, text
-from .buttons import HOLD, PRESS, RELEASE, ButtonEvent, Clock, SourceStatus, check_button_name, drain
+from .buttons import (HOLD, PRESS, RELEASE, STUCK_AFTER_S, ButtonEvent, Clock, SourceStatus, StuckWatch,
+                      check_button_name, drain)
 
 
 def default_keymap() -> dict[int, str]:
@@ -53,7 +54,8 @@ class KeyboardButtonSource:
     A key up before `hold_time` gives `press` + `release`; a key still down after
     `hold_time` gives `hold` (detected in `poll()`, as no event arrives while a key is held)
     and later only `release`. Key repeat and other keys are ignored; losing window focus
-    releases every key (their KEYUPs would never come).
+    releases every key (their KEYUPs would never come). A key down for `stuck_after_s` (a
+    book on the keyboard) is named in `status.warning` until it comes up.
     """
 
     def __init__(
@@ -61,6 +63,7 @@ class KeyboardButtonSource:
         *,
         keymap: Mapping[int, str] | None = None,
         hold_time: float = 1.0,
+        stuck_after_s: float = STUCK_AFTER_S,
         clock: Clock | None = None,
         name: str = "keyboard",
     ) -> None:
@@ -74,21 +77,23 @@ class KeyboardButtonSource:
         self._queue: queue.SimpleQueue[ButtonEvent] = queue.SimpleQueue()
         self._down: dict[int, tuple[str, float, bool]] = {}  # key -> (button, since, held)
         self._running = False
+        self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], *, clock: Clock | None = None) -> "KeyboardButtonSource":
-        check_keys(config, {"hold_time", "keys", "name"}, "buttons")
+        check_keys(config, {"hold_time", "keys", "stuck_after_s", "name"}, "buttons")
         keys = config.get("keys")
         return cls(
             keymap=keymap_from_names(table(keys, "keys", "buttons")) if keys else None,
             hold_time=config.get("hold_time", 1.0),
+            stuck_after_s=config.get("stuck_after_s", STUCK_AFTER_S),
             clock=clock,
             name=config.get("name", "keyboard"),
         )
 
     @property
     def status(self) -> SourceStatus:
-        return SourceStatus(True, "") if self._running else SourceStatus(False, "not started")
+        return SourceStatus(True, "", self._stuck.warning) if self._running else SourceStatus(False, "not started")
 
     def start(self) -> None:
         self._running = True
@@ -125,12 +130,14 @@ class KeyboardButtonSource:
             if not held:
                 self._queue.put(ButtonEvent(PRESS, button, now, self.name))
             self._queue.put(ButtonEvent(RELEASE, button, now, self.name))
+            self._stuck.freed(button, now)
         return True
 
     def _release_all(self) -> None:
         now = self.clock()
         for key, (button, _, _) in sorted(self._down.items()):
             self._queue.put(ButtonEvent(RELEASE, button, now, self.name))
+            self._stuck.freed(button, now)
         self._down.clear()
 
     def poll(self) -> list[ButtonEvent]:
@@ -139,4 +146,5 @@ class KeyboardButtonSource:
             if not held and now - since >= self.hold_time:
                 self._down[key] = (button, since, True)
                 self._queue.put(ButtonEvent(HOLD, button, since + self.hold_time, self.name))
+            self._stuck.is_stuck(button, since, now)
         return sorted(drain(self._queue), key=lambda e: e.timestamp)

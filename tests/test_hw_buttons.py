@@ -66,6 +66,19 @@ def test_keyboard_long_press_is_a_hold_not_a_press(keyboard) -> None:
     assert kinds(source.poll()) == [("release", "OK")]
 
 
+def test_keyboard_key_held_down_for_minutes_is_named_as_stuck_until_it_comes_up(keyboard) -> None:
+    """A book left on Enter: one hold, then 'OK button stuck: call staff' until the key comes up."""
+    source, clock = keyboard
+    source.feed(key(pygame.KEYDOWN, pygame.K_RETURN))
+    events = []
+    for _ in range(60):
+        clock.advance(1.0)
+        events += source.poll()
+    assert kinds(events) == [("hold", "OK")] and source.status.warning == "OK button stuck: call staff"
+    source.feed(key(pygame.KEYUP, pygame.K_RETURN))
+    assert kinds(source.poll()) == [("release", "OK")] and source.status.warning == ""
+
+
 def test_keyboard_hold_detected_at_keyup_when_not_polled_meanwhile(keyboard) -> None:
     source, clock = keyboard
     source.feed(key(pygame.KEYDOWN, pygame.K_3))
