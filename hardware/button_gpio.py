@@ -192,6 +192,8 @@ class GpioButtonSource:
         except Exception as exc:
             self._failed(exc)
             return
+        if self._retry_at is None:
+            self._busy.started(self.clock())
         if self._retry_at is not None:
             log.info("%s: GPIO buttons working again", self.name)
         self._retry_at = None

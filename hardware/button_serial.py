@@ -176,6 +176,7 @@ class SerialButtonSource:
         if self._thread is not None and self._thread.is_alive():
             return
         self._stop.clear()
+        self._busy.started(self.clock())
         self._status = SourceStatus(False, f"connecting to {self.port}")
         self._thread = threading.Thread(target=self._run, name=f"buttons-{self.name}", daemon=True)
         self._thread.start()

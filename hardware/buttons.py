@@ -137,6 +137,11 @@ class BusyFilter:
         self.dropped = 0
         self._last_poll: float | None = None
 
+    def started(self, now: float) -> None:
+        """The source has started: what is pressed before the table's first poll (the table still
+        loading) is pressed while it was busy, as much as during a freeze."""
+        self._last_poll = now
+
     def filter(self, events: list[ButtonEvent], now: float) -> list[ButtonEvent]:
         busy = bool(self.after_s) and self._last_poll is not None and now - self._last_poll >= self.after_s
         gap = now - self._last_poll if self._last_poll is not None else 0.0
