@@ -11,11 +11,10 @@ import queue
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from typing import Any, Callable
 
 from ._config import boolean, check_keys, positive, text, whole
-from dataclasses import replace
-
 from .buttons import (BUSY_AFTER_S, HOLD, PRESS, RELEASE, STUCK_AFTER_S, BusyFilter, ButtonEvent, Clock, SourceStatus,
                       StuckWatch, drain)
 from .device_paths import is_pattern, matches
