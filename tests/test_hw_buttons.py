@@ -338,3 +338,18 @@ def test_a_source_refuses_nan_and_inf_for_its_times(tmp_path: Path, value: float
     for key in ("read_timeout_s", "reconnect_initial_s", "reconnect_max_s"):
         with pytest.raises(ValueError, match=rf"\[buttons\] {key} must be a finite number"):
             SerialButtonSource("/dev/ttyNONEXISTENT", **{key: value})
+
+
+def test_multi_names_a_stuck_button_of_any_panel_while_the_others_keep_it_connected() -> None:
+    """A panel with a stuck OK beside a working box: the table still takes presses (connected) and
+    the screen names the stuck button (the warning); before, a multi status had no place for it."""
+    clock = FakeClock(0.0)
+    panel = KeyboardButtonSource(clock=clock, name="panel")
+    spare = KeyboardButtonSource(clock=clock, name="spare")
+    multi = MultiButtonSource([panel, spare])
+    multi.start()
+    panel.feed(key(pygame.KEYDOWN, pygame.K_RETURN))
+    clock.advance(11.0)
+    multi.poll()
+    assert multi.status.connected and multi.status.message == ""
+    assert multi.status.warning == "OK button stuck: call staff"
