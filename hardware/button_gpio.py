@@ -133,7 +133,8 @@ class GpioButtonSource:
         self._backoff = Backoff(1.0, 30.0)
         self._retry_at: float | None = None   # when to claim the pins again after a failure
         self.bounces: dict[str, int] = {}     # per button, the bounces taken as part of a press (worn?)
-        self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
+        self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name,
+                                 self.hold_time)
         self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
 
     @classmethod

@@ -77,7 +77,8 @@ class KeyboardButtonSource:
         self._queue: queue.SimpleQueue[ButtonEvent] = queue.SimpleQueue()
         self._down: dict[int, tuple[str, float, bool]] = {}  # key -> (button, since, held)
         self._running = False
-        self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
+        self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name,
+                                 self.hold_time)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], *, clock: Clock | None = None) -> "KeyboardButtonSource":

@@ -91,7 +91,10 @@ class StuckWatch:
     A button jammed down gave the one hold it is (one action) and then nothing, without a word:
     the players pressed it again and again and thought the table had hung."""
 
-    def __init__(self, after_s: float, source: str) -> None:
+    def __init__(self, after_s: float, source: str, hold_time: float = 0.0) -> None:
+        if after_s and after_s <= hold_time:      # (every long press would be taken as stuck)
+            raise ValueError(f"[buttons] stuck_after_s must be longer than hold_time ({hold_time:g} s), or 0 "
+                             f"for never; got {after_s:g}")
         self.after_s = after_s
         self.source = source
         self.stuck: dict[str, float] = {}

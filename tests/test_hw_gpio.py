@@ -495,3 +495,12 @@ def test_presses_made_while_the_table_was_busy_make_one_move_not_twenty(panel, c
         down.drive_high()
         clock.advance(0.1)
         assert kinds(source.poll()) == [("press", "DOWN"), ("release", "DOWN")]
+
+
+def test_a_stuck_time_no_longer_than_the_hold_time_is_refused(factory) -> None:
+    """stuck_after_s = 0.5 with hold_time = 1: every long press (BACK, ABANDON on a short panel,
+    a correction) would have been a stuck button, never a hold."""
+    with pytest.raises(ValueError, match="stuck_after_s must be longer than hold_time"):
+        make_button_source({"type": "gpio", "pins": {"OK": 17}, "stuck_after_s": 0.5}, pin_factory=factory)
+    source = make_button_source({"type": "gpio", "pins": {"OK": 17}, "stuck_after_s": 0}, pin_factory=factory)
+    assert source._stuck.after_s == 0                         # 0: never stuck
