@@ -438,3 +438,36 @@ def test_after_a_game_resumed_after_a_restart_the_menu_keeps_that_game_and_its_c
     _on_row(menu, "How to play Classic poker dice")
     app.on_button(Press("OK"))
     assert menu.view().help.paragraphs == tuple(GAMES["classic"].rules_card(rules))
+
+
+def test_two_hold_buttons_pressed_together_on_a_gpio_panel_hold_both_dice():
+    """HOLD 1 and HOLD 2 pressed with one hand, let go 4 ms apart: both dice are held (each button
+    its own press, in the order let go). Behaved so before too."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.button_gpio import GpioButtonSource
+    from hw_helpers import FakeClock
+
+    state = new_game("thirteen", ["Ann", "Bob"])
+    flow = TableFlow(state, TableLog("thirteen", ["Ann", "Bob"], {}), clock=Clock())
+    flow.on_reading(reading([6, 6, 6, 3, 3]))
+    flow.on_button(Press("OK"))
+    factory, clock = MockFactory(), FakeClock(0.0)
+    panel = GpioButtonSource({"HOLD1": 5, "HOLD2": 6, "OK": 17}, pin_factory=factory, clock=clock)
+    panel.start()
+    try:
+        factory.pin(5).drive_low()
+        factory.pin(6).drive_low()
+        clock.advance(0.12)
+        factory.pin(6).drive_high()
+        clock.advance(0.004)
+        factory.pin(5).drive_high()
+        clock.advance(0.05)
+        events = panel.poll()
+        assert [(e.kind, e.name) for e in events if e.kind == "press"] == [("press", "HOLD2"), ("press", "HOLD1")]
+        for event in events:
+            flow.on_button(event)
+        assert list(flow.holds[:2]) == [True, True] and not any(flow.holds[2:])
+    finally:
+        panel.stop()
+        factory.reset()
