@@ -36,8 +36,10 @@ class FakeVideoCapture:
         opened: bool = True,
         timestamps_ms: Sequence[float] | None = None,
         actual_size: tuple[int, int] | None = None,
+        backend: str = "FAKE",
     ) -> None:
         self.script = list(script)
+        self.backend = backend
         self.timestamps_ms = list(timestamps_ms) if timestamps_ms is not None else None
         self.opened = opened
         self.released = False
@@ -51,6 +53,9 @@ class FakeVideoCapture:
 
     def isOpened(self) -> bool:  # noqa: N802 - cv2's name
         return self.opened and not self.released
+
+    def getBackendName(self) -> str:  # noqa: N802 - cv2's name
+        return self.backend
 
     def set(self, prop: int, value: float) -> bool:
         self.set_calls.append((prop, value))

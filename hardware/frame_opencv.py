@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from typing import Any, Callable
 
@@ -19,15 +20,28 @@ from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint
 
 log = logging.getLogger(__name__)
 
-CaptureFactory = Callable[[int | str], Any]
+#: cv2.VideoCapture's signature: (device, apiPreference) -> a capture
+CaptureFactory = Callable[[int | str, int], Any]
 
 #: udev's links named after each camera (vendor, model, serial): they follow it to whatever
 #: /dev/videoN it gets, where the number changes when it is plugged back while still held
 V4L_BY_ID = "/dev/v4l/by-id"
 
 
-def _default_capture_factory(device: int | str) -> Any:
-    return cv2.VideoCapture(device)
+def _default_capture_factory(device: int | str, api: int) -> Any:
+    return cv2.VideoCapture(device, api)
+
+
+def backends_for(device: int | str, platform: str = sys.platform) -> list[int]:
+    """The OpenCV backends to open `device` with, in order. Given a path, OpenCV tries FFMPEG and
+    GStreamer before V4L2 (its file backends come first), and for an index GStreamer first: a
+    slow start, and a webcam in another pixel format than V4L2 would pick. So on Linux a /dev node
+    (an index, /dev/videoN, a by-id link) is opened with V4L2 itself, then with whatever OpenCV
+    picks when V4L2 will not; anything else (a video file, a URL) only the latter."""
+    node = device_node(device)
+    if platform.startswith("linux") and node is not None and node.startswith("/dev/"):
+        return [cv2.CAP_V4L2, cv2.CAP_ANY]
+    return [cv2.CAP_ANY]
 
 
 def parse_device(device: int | str) -> int | str:
@@ -61,6 +75,14 @@ def stable_links(node: str | None, by_id_dir: str = V4L_BY_ID) -> list[str]:
         return []
     paths = (os.path.join(by_id_dir, n) for n in names)
     return [p for p in paths if os.path.realpath(p) == node]
+
+
+def _backend_name(cap: Any) -> str:
+    """The name of the backend `cap` was opened by, "" when it does not say."""
+    try:
+        return str(cap.getBackendName())
+    except Exception:               # (cv2.error for a capture that is not open; a stand-in without it)
+        return ""
 
 
 class OpenCVFrameSource(BaseFrameSource):
@@ -106,6 +128,7 @@ class OpenCVFrameSource(BaseFrameSource):
         self.name = text(name, "name", "camera")
         self.by_id_dir = by_id_dir
         self.cap: Any = None
+        self.backend = ""                     # the OpenCV backend that opened it ("V4L2")
         self.opened: str | None = None        # the device node the camera was last opened as
         self.known: str | None = None         # its by-id link, tried first when it comes back
         self.failures = 0
@@ -166,14 +189,7 @@ class OpenCVFrameSource(BaseFrameSource):
 
     def _open_device(self, device: int | str) -> Any:
         """A capture opened on `device` and set up as configured; FrameSourceError if it will not open."""
-        try:
-            cap = self.capture_factory(device)
-        except Exception as exc:
-            raise FrameSourceError(f"cannot open camera {device!r}: {exc}", self.name) from exc
-        if cap is None or not cap.isOpened():
-            if cap is not None:
-                cap.release()
-            raise FrameSourceError(f"cannot open camera {device!r} (unplugged or in use?)", self.name)
+        cap = self._capture(device)
         # FOURCC before the size: V4L2 drivers pick the sizes available for the chosen format.
         if self.fourcc:
             cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*self.fourcc))
@@ -189,6 +205,22 @@ class OpenCVFrameSource(BaseFrameSource):
             if got != (int(self.width), int(self.height)):
                 log.warning("%s: asked for %dx%d, camera gives %dx%d", self.name, self.width, self.height, *got)
         return cap
+
+    def _capture(self, device: int | str) -> Any:
+        """An open capture of `device`, by the first of its backends that opens it."""
+        why = " (unplugged or in use?)"
+        for api in backends_for(device):
+            try:
+                cap = self.capture_factory(device, api)
+            except Exception as exc:
+                why = f": {exc}"
+                continue
+            if cap is not None and cap.isOpened():
+                self.backend = _backend_name(cap)
+                return cap
+            if cap is not None:
+                cap.release()
+        raise FrameSourceError(f"cannot open camera {device!r}{why}", self.name)
 
     def _opened(self, cap: Any, device: int | str) -> None:
         """Use `cap`; remember the camera's by-id link, and log the device it was opened as when

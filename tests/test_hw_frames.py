@@ -259,14 +259,14 @@ def test_sources_satisfy_the_protocol(tmp_path: Path) -> None:
     write_images(tmp_path, {"a.png": 1})
     assert isinstance(FolderFrameSource(tmp_path), FrameSource)
     assert isinstance(GeneratedFrameSource(frames=[]), FrameSource)
-    assert isinstance(OpenCVFrameSource(capture_factory=lambda d: FakeVideoCapture()), FrameSource)
+    assert isinstance(OpenCVFrameSource(capture_factory=lambda d, api: FakeVideoCapture()), FrameSource)
 
 
 # -- opencv -------------------------------------------------------------------------------
 def test_opencv_opens_by_path_and_requests_resolution() -> None:
     made: list[tuple[object, FakeVideoCapture]] = []
 
-    def factory(device):
+    def factory(device, api):
         cap = FakeVideoCapture([solid_image(9)], actual_size=(640, 480))
         made.append((device, cap))
         return cap
@@ -289,14 +289,14 @@ def test_opencv_opens_by_path_and_requests_resolution() -> None:
 
 def test_opencv_device_index_string_becomes_int() -> None:
     seen = []
-    source = OpenCVFrameSource("0", capture_factory=lambda d: seen.append(d) or FakeVideoCapture())
+    source = OpenCVFrameSource("0", capture_factory=lambda d, api: seen.append(d) or FakeVideoCapture())
     source.open()
     assert seen == [0]
 
 
 def test_opencv_not_opened_is_a_frame_source_error() -> None:
     cap = FakeVideoCapture(opened=False)
-    source = OpenCVFrameSource(1, capture_factory=lambda d: cap)
+    source = OpenCVFrameSource(1, capture_factory=lambda d, api: cap)
     with pytest.raises(FrameSourceError, match="cannot open camera 1"):
         source.open()
     assert cap.released and not source.is_open
@@ -304,7 +304,7 @@ def test_opencv_not_opened_is_a_frame_source_error() -> None:
 
 def test_opencv_consecutive_failures_raise_after_n_and_success_resets() -> None:
     script = [solid_image(1), None, None, solid_image(2), None, None, None]
-    source = OpenCVFrameSource(0, max_failures=3, capture_factory=lambda d: FakeVideoCapture(script))
+    source = OpenCVFrameSource(0, max_failures=3, capture_factory=lambda d, api: FakeVideoCapture(script))
     source.open()
     assert grey_level(source.read()) == 1  # type: ignore[arg-type]
     assert source.read() is None and source.read() is None  # two glitches: tolerated
@@ -317,7 +317,7 @@ def test_opencv_consecutive_failures_raise_after_n_and_success_resets() -> None:
 def test_opencv_flushes_queued_frames_after_idle() -> None:
     clock = FakeClock(100.0)
     cap = FakeVideoCapture([solid_image(i) for i in range(10)])
-    source = OpenCVFrameSource(0, idle_flush_s=0.5, flush_frames=3, clock=clock, capture_factory=lambda d: cap)
+    source = OpenCVFrameSource(0, idle_flush_s=0.5, flush_frames=3, clock=clock, capture_factory=lambda d, api: cap)
     source.open()
     assert grey_level(source.read()) == 0  # type: ignore[arg-type]
     clock.advance(0.1)
@@ -331,7 +331,7 @@ def test_opencv_flushes_queued_frames_after_idle() -> None:
 
 def test_opencv_device_timestamps_drop_duplicates() -> None:
     cap = FakeVideoCapture([solid_image(i) for i in range(4)], timestamps_ms=[100, 133, 133, 166])
-    source = OpenCVFrameSource(0, device_timestamps=True, capture_factory=lambda d: cap)
+    source = OpenCVFrameSource(0, device_timestamps=True, capture_factory=lambda d, api: cap)
     source.open()
     levels = [source.read() for _ in range(4)]
     assert [None if f is None else grey_level(f) for f in levels] == [0, 1, None, 3]
@@ -340,11 +340,44 @@ def test_opencv_device_timestamps_drop_duplicates() -> None:
 
 
 def test_opencv_factory_exception_becomes_frame_source_error() -> None:
-    def factory(device):
+    def factory(device, api):
         raise OSError("No such device")
 
     with pytest.raises(FrameSourceError, match="No such device"):
         OpenCVFrameSource("/dev/video9", capture_factory=factory).open()
+
+
+@pytest.mark.parametrize("device", [0, "/dev/video2", "by-id link"])
+def test_a_webcam_node_opens_with_v4l2_first(tmp_path, device) -> None:
+    """Given a path, OpenCV tries FFMPEG and GStreamer before V4L2 (and GStreamer first for an
+    index): a slow start, a webcam in another pixel format. A /dev node is now opened with V4L2."""
+    if device == "by-id link":
+        device = str(tmp_path / "usb-Acme_TrayCam_SN123-video-index0")
+        Path(device).symlink_to("/dev/video0")
+    asked = []
+
+    def factory(device, api):
+        asked.append(api)
+        return FakeVideoCapture([solid_image(1)], backend="V4L2")
+
+    source = OpenCVFrameSource(device, capture_factory=factory, by_id_dir=str(tmp_path / "none"))
+    source.open()
+    assert asked == [cv2.CAP_V4L2] and source.backend == "V4L2"
+
+
+def test_a_webcam_v4l2_will_not_open_falls_back_to_any_backend_and_a_file_opens_with_any() -> None:
+    asked = []
+
+    def factory(device, api):
+        asked.append((device, api))
+        return FakeVideoCapture([solid_image(1)], opened=api == cv2.CAP_ANY, backend="GSTREAMER")
+
+    OpenCVFrameSource("/dev/video2", capture_factory=factory).open()
+    OpenCVFrameSource("tray.mp4", capture_factory=factory).open()
+    assert asked == [("/dev/video2", cv2.CAP_V4L2), ("/dev/video2", cv2.CAP_ANY), ("tray.mp4", cv2.CAP_ANY)]
+    from hardware.frame_opencv import backends_for
+
+    assert backends_for(0, platform="darwin") == [cv2.CAP_ANY]
 
 
 class _Webcams:
@@ -372,7 +405,7 @@ class _Webcams:
         link.symlink_to(node)
         self.node, self.level = node, level
 
-    def open(self, device: int | str) -> FakeVideoCapture:
+    def open(self, device: int | str, api: int = cv2.CAP_ANY) -> FakeVideoCapture:
         self.asked.append(device)
         node = f"/dev/video{device}" if isinstance(device, int) else str(Path(device).resolve())
         if node != self.node:
@@ -416,7 +449,7 @@ def test_a_webcam_pattern_opens_the_first_device_that_opens_in_number_order(tmp_
         (tmp_path / f"video{n}").touch()
     asked = []
 
-    def factory(device):
+    def factory(device, api):
         asked.append(Path(device).name)
         return FakeVideoCapture([solid_image(5)], opened=device.endswith(("video2", "video10")))
 
@@ -669,7 +702,7 @@ def test_retrying_source_reports_error_and_reconnects_after_delay() -> None:
     caps = [FakeVideoCapture([solid_image(1), None]), FakeVideoCapture(opened=False),
             FakeVideoCapture([solid_image(7)])]
     opened = iter(caps)
-    source = OpenCVFrameSource(0, max_failures=1, capture_factory=lambda d: next(opened), clock=clock)
+    source = OpenCVFrameSource("camera.mp4", max_failures=1, capture_factory=lambda d, api: next(opened), clock=clock)
     retrying = RetryingFrameSource(source, clock=clock, backoff=Backoff(1.0, 4.0))
     retrying.open()
     assert grey_level(retrying.read()) == 1  # type: ignore[arg-type]
