@@ -50,6 +50,7 @@ class FakeVideoCapture:
         self.reads = 0
         self.actual_size = actual_size
         self._last_ts = 0.0
+        self._grabbed: np.ndarray | None = None
 
     def isOpened(self) -> bool:  # noqa: N802 - cv2's name
         return self.opened and not self.released
@@ -84,17 +85,82 @@ class FakeVideoCapture:
 
     def grab(self) -> bool:
         self.grabs += 1
-        return self._next() is not None
+        self._grabbed = self._next() if self.isOpened() else None
+        return self._grabbed is not None
+
+    def retrieve(self) -> tuple[bool, np.ndarray | None]:
+        image, self._grabbed = self._grabbed, None
+        return (image is not None), (None if image is None else image.copy())
 
     def read(self) -> tuple[bool, np.ndarray | None]:
         self.reads += 1
-        if not self.isOpened():
-            return False, None
-        image = self._next()
-        return (image is not None), (None if image is None else image.copy())
+        self.grab()
+        return self.retrieve()
 
     def release(self) -> None:
         self.released = True
+
+
+class LiveFakeCapture(FakeVideoCapture):
+    """A webcam streaming on a clock: frame k is taken at `k / fps` (its image of grey level
+    k % 256; `taken` lists when each frame retrieved was) into V4L2-like buffers. A filled buffer
+    waits to be grabbed; when all are full the camera's new frames are dropped (as uvcvideo
+    does), so a slow reader is given old ones. grab() takes the oldest filled buffer at once, or waits (advances `clock`) for the
+    next frame. CAP_PROP_BUFFERSIZE sets the buffer count, never below `min_buffers` (a driver
+    or backend that does not honour it); get() reports the count in use.
+    """
+
+    def __init__(self, clock: Any, *, fps: float = 30.0, buffers: int = 4, min_buffers: int = 1,
+                 backend: str = "V4L2") -> None:
+        super().__init__(backend=backend)
+        self.clock = clock
+        self.fps = fps
+        self.buffers = buffers
+        self.min_buffers = min_buffers
+        self.queue: list[int] = []           # frame numbers in the filled buffers, oldest first
+        self.next_frame = int(clock() * fps) + 1
+        self.taken: list[float] = []         # when each frame retrieved was taken
+        self._grabbed_k = -1
+
+    def set(self, prop: int, value: float) -> bool:
+        import cv2
+
+        if prop == cv2.CAP_PROP_BUFFERSIZE:
+            self.buffers = max(self.min_buffers, int(value))
+            del self.queue[self.buffers:]
+        return super().set(prop, value)
+
+    def get(self, prop: int) -> float:
+        import cv2
+
+        if prop == cv2.CAP_PROP_BUFFERSIZE:
+            return float(self.buffers)
+        if prop == cv2.CAP_PROP_FPS:
+            return float(self.fps)
+        return super().get(prop)
+
+    def _stream(self) -> None:
+        """The frames taken up to now into free buffers (the others dropped)."""
+        while self.next_frame / self.fps <= self.clock():
+            if len(self.queue) < self.buffers:
+                self.queue.append(self.next_frame)
+            self.next_frame += 1
+
+    def grab(self) -> bool:
+        self.grabs += 1
+        self._stream()
+        if not self.queue:                  # nothing queued: wait for the next frame
+            self.clock.advance(max(0.0, self.next_frame / self.fps - self.clock()))
+            self.queue.append(self.next_frame)
+            self.next_frame += 1
+        self._grabbed_k = self.queue.pop(0)
+        self._grabbed = np.full((48, 64, 3), self._grabbed_k % 256, np.uint8)
+        return True
+
+    def retrieve(self) -> tuple[bool, np.ndarray | None]:
+        if self._grabbed is not None:
+            self.taken.append(self._grabbed_k / self.fps)
+        return super().retrieve()
 
 
 # --------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """Frames from a USB webcam (or any device/file cv2.VideoCapture can open).
 
-V4L2 keeps a few buffers queued: after the controller was busy for a while, the first
-reads would return old pictures of the tray. We ask for a 1-frame buffer and, after an idle
-gap, grab and discard the queued frames so the reading is of the tray as it is now.
+V4L2 keeps a few buffers queued, and when they are all full a UVC webcam drops the new frames,
+not the old ones: a table that reads more slowly than the camera sends (20 times a second at
+most, less while it reads dice) was given pictures as old as the queue is long, so the settle
+tracker saw the dice still rolling after they had stopped. We ask for a 1-frame buffer (not all
+drivers and backends honour it) and, when frames may have queued since the last read, grab and
+discard them until a grab has to wait for the camera: that frame is the tray as it is now.
 """
 from __future__ import annotations
 
@@ -26,6 +29,12 @@ CaptureFactory = Callable[[int | str, int], Any]
 #: udev's links named after each camera (vendor, model, serial): they follow it to whatever
 #: /dev/videoN it gets, where the number changes when it is plugged back while still held
 V4L_BY_ID = "/dev/v4l/by-id"
+
+
+#: a grab that took this long waited for the camera's next frame: what came before was queued
+WAITED_S = 0.004
+#: the frame period assumed when the camera does not report its rate (a webcam's usual 30 fps)
+DEFAULT_FRAME_PERIOD_S = 1 / 30
 
 
 def _default_capture_factory(device: int | str, api: int) -> Any:
@@ -77,6 +86,15 @@ def stable_links(node: str | None, by_id_dir: str = V4L_BY_ID) -> list[str]:
     return [p for p in paths if os.path.realpath(p) == node]
 
 
+def _number(cap: Any, prop: int) -> float:
+    """`cap.get(prop)`, 0 when the backend cannot say (-1, nan, an error)."""
+    try:
+        value = float(cap.get(prop))
+    except Exception:               # (cv2.error from a backend that has no such property)
+        return 0.0
+    return value if value == value and value > 0 else 0.0
+
+
 def _backend_name(cap: Any) -> str:
     """The name of the backend `cap` was opened by, "" when it does not say."""
     try:
@@ -103,7 +121,7 @@ class OpenCVFrameSource(BaseFrameSource):
         fps: float | None = None,
         fourcc: str | None = None,
         max_failures: int = 5,
-        idle_flush_s: float = 0.5,
+        idle_flush_s: float | None = None,
         flush_frames: int = 4,
         device_timestamps: bool = False,
         capture_factory: CaptureFactory | None = None,
@@ -120,7 +138,9 @@ class OpenCVFrameSource(BaseFrameSource):
             raise ValueError(f"[camera] fourcc must be 4 characters, got {fourcc!r}")
         self.fourcc = fourcc
         self.max_failures = whole(max_failures, "max_failures", "camera", low=1)
-        self.idle_flush_s = positive(idle_flush_s, "idle_flush_s", "camera", allow_zero=True)
+        # (None: the camera's frame period; frames can have queued only after that long)
+        self.idle_flush_s = (positive(idle_flush_s, "idle_flush_s", "camera", allow_zero=True)
+                             if idle_flush_s is not None else None)
         self.flush_frames = whole(flush_frames, "flush_frames", "camera", low=0)
         self.device_timestamps = boolean(device_timestamps, "device_timestamps", "camera")
         self.capture_factory = capture_factory or _default_capture_factory
@@ -133,6 +153,9 @@ class OpenCVFrameSource(BaseFrameSource):
         self.known: str | None = None         # its by-id link, tried first when it comes back
         self.failures = 0
         self.dropped = 0
+        self.flushed = 0                      # frames grabbed and discarded as queued (old)
+        self.buffers = 0                      # the buffers the capture says it keeps (0: unknown)
+        self.frame_period_s = DEFAULT_FRAME_PERIOD_S
         self._last_read_at: float | None = None
         self._last_device_ts: float | None = None
 
@@ -151,7 +174,7 @@ class OpenCVFrameSource(BaseFrameSource):
             fps=config.get("fps"),
             fourcc=config.get("fourcc"),
             max_failures=config.get("max_failures", 5),
-            idle_flush_s=config.get("idle_flush_s", 0.5),
+            idle_flush_s=config.get("idle_flush_s"),
             flush_frames=config.get("flush_frames", 4),
             device_timestamps=config.get("device_timestamps", False),
             capture_factory=capture_factory,
@@ -199,7 +222,10 @@ class OpenCVFrameSource(BaseFrameSource):
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, int(self.height))
         if self.fps:
             cap.set(cv2.CAP_PROP_FPS, float(self.fps))
-        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # not all backends honour it; idle flushing covers the rest
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # not all backends honour it; flushing covers the rest
+        self.buffers = max(0, int(_number(cap, cv2.CAP_PROP_BUFFERSIZE)))
+        fps = _number(cap, cv2.CAP_PROP_FPS)
+        self.frame_period_s = 1.0 / fps if 1.0 <= fps <= 1000.0 else DEFAULT_FRAME_PERIOD_S
         if self.width and self.height:
             got = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
             if got != (int(self.width), int(self.height)):
@@ -243,6 +269,23 @@ class OpenCVFrameSource(BaseFrameSource):
         if cap is not None:
             cap.release()
 
+    def _flush_after(self) -> float:
+        """How long after a read frames may have queued: the configured time, else a frame period."""
+        return self.frame_period_s if self.idle_flush_s is None else self.idle_flush_s
+
+    def _grab_newest(self, queued: bool) -> bool:
+        """Grab the camera's newest frame: when frames may have queued, grab until a grab waits
+        for the camera (the ones before it were old), at most as many as the queue holds, + 1."""
+        most = max(self.flush_frames, self.buffers) + 1 if queued else 1
+        for n in range(most):
+            started = self.clock()
+            if not self.cap.grab():
+                return False
+            if n == most - 1 or self.clock() - started >= WAITED_S:
+                return True
+            self.flushed += 1
+        return True
+
     def _failed(self, why: str) -> None:
         self.failures += 1
         if self.failures >= self.max_failures:
@@ -253,18 +296,14 @@ class OpenCVFrameSource(BaseFrameSource):
 
     def _read(self) -> Frame | None:
         now = self.clock()
-        if self._last_read_at is not None and now - self._last_read_at > self.idle_flush_s:
-            for _ in range(self.flush_frames):  # discard frames queued while nobody was reading
-                try:
-                    self.cap.grab()
-                except cv2.error:
-                    break
-        self._last_read_at = now
+        queued = self._last_read_at is not None and now - self._last_read_at > self._flush_after()
         try:
-            ok, image = self.cap.read()
+            ok = self._grab_newest(queued)
+            ok, image = self.cap.retrieve() if ok else (False, None)
         except cv2.error as exc:
             self._failed(str(exc))
             return None
+        self._last_read_at = self.clock()
         if not ok or image is None or getattr(image, "size", 0) == 0:
             self._failed("no image")
             return None

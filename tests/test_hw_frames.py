@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from hardware import Frame, FrameSource, FrameSourceError, make_frame_source, to_bgr_uint8
-from hardware.fakes import FakeVideoCapture, make_fake_picamera2_module, solid_image
+from hardware.fakes import FakeVideoCapture, LiveFakeCapture, make_fake_picamera2_module, solid_image
 from hardware.frame_folder import FolderFrameSource
 from hardware.frame_generated import GeneratedFrameSource
 from hardware.frame_opencv import OpenCVFrameSource
@@ -322,11 +322,36 @@ def test_opencv_flushes_queued_frames_after_idle() -> None:
     assert grey_level(source.read()) == 0  # type: ignore[arg-type]
     clock.advance(0.1)
     assert grey_level(source.read()) == 1  # type: ignore[arg-type]
-    assert cap.grabs == 0
+    assert source.flushed == 0
     clock.advance(2.0)  # the controller was busy: frames 2..4 are old
     frame = source.read()
-    assert cap.grabs == 3 and frame is not None and grey_level(frame) == 5
+    assert source.flushed == 3 and frame is not None and grey_level(frame) == 5
     assert frame.timestamp == clock.t
+
+
+@pytest.mark.parametrize("min_buffers", [1, 4], ids=["1 buffer as asked", "4 buffers kept"])
+def test_a_webcam_read_by_a_slower_table_gives_the_tray_as_it_is_now(min_buffers) -> None:
+    """A UVC webcam keeps the frames in its buffers and drops the new ones when all are full, and
+    the table reads more slowly than a 30 fps camera sends (every 0.1 s here: it reads dice in
+    between). Each read was given the oldest frame queued: up to 100 ms old with the 1-frame
+    buffer asked for, 400 ms when the driver keeps 4, the idle flush (after 0.5 s) never coming
+    into play; the settle tracker saw the dice rolling that long after they stopped. Now a read
+    grabs until the camera has to be waited for: every frame is at most a frame period old."""
+    clock = FakeClock(100.0)
+    cap = LiveFakeCapture(clock, fps=30, min_buffers=min_buffers)
+    source = OpenCVFrameSource("/dev/video0", clock=clock, capture_factory=lambda d, api: cap)
+    source.open()
+    ages = []
+    for _ in range(30):
+        frame = source.read()
+        assert frame is not None
+        ages.append(frame.timestamp - cap.taken[-1])
+        clock.advance(0.1)
+    assert max(ages) <= 1 / 30 + 1e-9
+    clock.advance(5.0)                      # a long pause (the first drawing of a screen)
+    frame = source.read()
+    assert frame is not None and frame.timestamp - cap.taken[-1] <= 1 / 30 + 1e-9
+    assert cap.grabs <= 31 * (1 + max(min_buffers, source.flush_frames) + 1)
 
 
 def test_opencv_device_timestamps_drop_duplicates() -> None:
@@ -396,7 +421,7 @@ class _Webcams:
 
     def plug(self, node: str, level: int) -> None:
         for cap in self.held:                       # the old handle reads nothing any more
-            cap.script = [None] * 100
+            cap.script = [None] * 1000
             cap.position = 0
         if node.startswith(str(self.root)):
             Path(node).touch()
@@ -410,7 +435,7 @@ class _Webcams:
         node = f"/dev/video{device}" if isinstance(device, int) else str(Path(device).resolve())
         if node != self.node:
             return FakeVideoCapture(opened=False)
-        cap = FakeVideoCapture([solid_image(self.level)] * 100)
+        cap = FakeVideoCapture([solid_image(self.level)] * 1000)     # (a read after a pause grabs 5)
         self.held.append(cap)
         return cap
 
