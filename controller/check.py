@@ -147,7 +147,8 @@ def check_camera(config: Config, *, timeout_s: float = 10.0, clock: Callable[[],
             frame = source.read()
             if frame is not None:
                 h, w = frame.image.shape[:2]
-                return frame.image, [Finding("camera", OK, f"{kind} sends {w}x{h} frames")]
+                notes = [Finding("camera", WARN, f"{kind}: {note}") for note in getattr(source, "notes", [])]
+                return frame.image, [Finding("camera", OK, f"{kind} sends {w}x{h} frames")] + notes
             if getattr(source, "finished", False):
                 break
             sleep(0.05)

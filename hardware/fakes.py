@@ -26,7 +26,7 @@ class FakeVideoCapture:
     """Plays a script of images; None in the script is a failed read ((False, None)).
 
     `timestamps_ms` (optional, same length) is what CAP_PROP_POS_MSEC reports after each
-    read. `grab()` consumes a script item without returning it (as V4L2 would drop a buffer).
+    read; `actual_size`, `actual_fourcc` and `actual_fps` what the camera gives, whatever is set. `grab()` consumes a script item without returning it (as V4L2 would drop a buffer).
     """
 
     def __init__(
@@ -36,6 +36,8 @@ class FakeVideoCapture:
         opened: bool = True,
         timestamps_ms: Sequence[float] | None = None,
         actual_size: tuple[int, int] | None = None,
+        actual_fourcc: str | None = None,
+        actual_fps: float | None = None,
         backend: str = "FAKE",
     ) -> None:
         self.script = list(script)
@@ -49,6 +51,8 @@ class FakeVideoCapture:
         self.grabs = 0
         self.reads = 0
         self.actual_size = actual_size
+        self.actual_fourcc = actual_fourcc
+        self.actual_fps = actual_fps
         self._last_ts = 0.0
         self._grabbed: np.ndarray | None = None
 
@@ -72,6 +76,10 @@ class FakeVideoCapture:
             return float(self.actual_size[0])
         if self.actual_size is not None and prop == cv2.CAP_PROP_FRAME_HEIGHT:
             return float(self.actual_size[1])
+        if self.actual_fourcc is not None and prop == cv2.CAP_PROP_FOURCC:
+            return float(cv2.VideoWriter_fourcc(*self.actual_fourcc))
+        if self.actual_fps is not None and prop == cv2.CAP_PROP_FPS:
+            return float(self.actual_fps)
         return float(self.props.get(prop, 0.0))
 
     def _next(self) -> np.ndarray | None:

@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import cv2
@@ -31,6 +32,9 @@ CaptureFactory = Callable[[int | str, int], Any]
 V4L_BY_ID = "/dev/v4l/by-id"
 
 
+#: below this frame rate the dice are seen to stop late (the settle tracker waits for 6 still
+#: frames: 0.2 s at 30 fps, 1.2 s at 5 fps, which many webcams give in YUYV at 1280x720 on USB 2)
+SLOW_FPS = 15.0
 #: a grab that took this long waited for the camera's next frame: what came before was queued
 WAITED_S = 0.004
 #: the frame period assumed when the camera does not report its rate (a webcam's usual 30 fps)
@@ -84,6 +88,27 @@ def stable_links(node: str | None, by_id_dir: str = V4L_BY_ID) -> list[str]:
         return []
     paths = (os.path.join(by_id_dir, n) for n in names)
     return [p for p in paths if os.path.realpath(p) == node]
+
+
+@dataclass(frozen=True)
+class CameraMode:
+    """What a capture says it gives: the size, the pixel format and the frame rate (0: unknown)."""
+
+    width: int
+    height: int
+    fourcc: str
+    fps: float
+
+    def __str__(self) -> str:
+        rate = f" at {self.fps:g} fps" if self.fps else ""
+        return f"{self.width}x{self.height} {self.fourcc or '?'}{rate}".replace(" ?", "")
+
+
+def fourcc_text(code: float) -> str:
+    """The four letters of a CAP_PROP_FOURCC value ("MJPG"), "" when it is none."""
+    number = int(code) if code == code and 0 < code < 2 ** 32 else 0
+    letters = "".join(chr((number >> (8 * i)) & 0xFF) for i in range(4))
+    return letters.strip() if number and letters.isprintable() else ""
 
 
 def _number(cap: Any, prop: int) -> float:
@@ -149,6 +174,8 @@ class OpenCVFrameSource(BaseFrameSource):
         self.by_id_dir = by_id_dir
         self.cap: Any = None
         self.backend = ""                     # the OpenCV backend that opened it ("V4L2")
+        self.mode: CameraMode | None = None   # what it says it gives
+        self.notes: list[str] = []            # how that differs from what was asked (for the staff)
         self.opened: str | None = None        # the device node the camera was last opened as
         self.known: str | None = None         # its by-id link, tried first when it comes back
         self.failures = 0
@@ -226,11 +253,38 @@ class OpenCVFrameSource(BaseFrameSource):
         self.buffers = max(0, int(_number(cap, cv2.CAP_PROP_BUFFERSIZE)))
         fps = _number(cap, cv2.CAP_PROP_FPS)
         self.frame_period_s = 1.0 / fps if 1.0 <= fps <= 1000.0 else DEFAULT_FRAME_PERIOD_S
-        if self.width and self.height:
-            got = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
-            if got != (int(self.width), int(self.height)):
-                log.warning("%s: asked for %dx%d, camera gives %dx%d", self.name, self.width, self.height, *got)
+        self._said_mode(self._mode(cap))
         return cap
+
+    def _mode(self, cap: Any) -> CameraMode:
+        return CameraMode(int(_number(cap, cv2.CAP_PROP_FRAME_WIDTH)), int(_number(cap, cv2.CAP_PROP_FRAME_HEIGHT)),
+                          fourcc_text(_number(cap, cv2.CAP_PROP_FOURCC)), _number(cap, cv2.CAP_PROP_FPS))
+
+    def mode_notes(self, mode: CameraMode) -> list[str]:
+        """What the camera gives unlike what the config asks, and a frame rate too slow for the
+        table, in words for the staff (logged, and said by `dicetable check`)."""
+        notes = []
+        if self.width and self.height and mode.width and (mode.width, mode.height) != (self.width, self.height):
+            notes.append(f"asked for {self.width}x{self.height}, the camera gives {mode.width}x{mode.height} "
+                         "(v4l2-ctl --list-formats-ext lists the sizes it has)")
+        if self.fourcc and mode.fourcc and mode.fourcc != self.fourcc.strip():
+            notes.append(f"asked for {self.fourcc}, the camera gives {mode.fourcc}")
+        if self.fps and mode.fps and mode.fps < 0.9 * self.fps:
+            notes.append(f"asked for {self.fps:g} fps, the camera gives {mode.fps:g}")
+        if mode.fps and mode.fps < SLOW_FPS:
+            notes.append(f"the camera gives only {mode.fps:g} frames a second ({mode}): the dice are seen to stop "
+                         'late; fourcc = "MJPG" or a smaller width and height give more')
+        return notes
+
+    def _said_mode(self, mode: CameraMode) -> None:
+        """Keep what the camera gives and what is amiss with it; log it when it is news."""
+        notes = self.mode_notes(mode)
+        if mode != self.mode:
+            log.info("%s: %s gives %s", self.name, self.backend or "the camera", mode)
+        if notes != self.notes:
+            for note in notes:
+                log.warning("%s: %s", self.name, note)
+        self.mode, self.notes = mode, notes
 
     def _capture(self, device: int | str) -> Any:
         """An open capture of `device`, by the first of its backends that opens it."""

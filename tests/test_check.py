@@ -14,9 +14,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller import check
-from controller.check import FAIL, OK, WARN, check_buttons, check_journal, run_checks
+from controller.check import FAIL, OK, WARN, check_buttons, check_camera, check_journal, run_checks
 from controller.cli import main
+from controller.config import load_config
 from controller.table_user import TableUser
+from hardware.fakes import FakeVideoCapture, solid_image
 
 
 @pytest.fixture(autouse=True)
@@ -77,6 +79,20 @@ def test_each_broken_part_is_a_problem_with_what_to_do(tmp_path, capsys):
     assert "/dev/no-such-box" in text["buttons"]
     assert main(["check", "--config", str(cfg)]) == 1
     assert "3 problems: see above" in capsys.readouterr().out
+
+
+def test_a_webcam_giving_less_than_asked_is_a_warning(tmp_path):
+    """Before, `dicetable check` said only "opencv sends 1280x720 frames": not that MJPG was asked
+    and YUYV given, at 5 frames a second."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[camera]\ntype = "opencv"\ndevice = 0\nfourcc = "MJPG"\nwidth = 1280\nheight = 720\n')
+    cap = FakeVideoCapture([solid_image(60, (1280, 720))] * 3, actual_size=(1280, 720), actual_fourcc="YUYV",
+                           actual_fps=5)
+    _, found = check_camera(load_config(cfg), capture_factory=lambda d, api: cap)
+    assert [f.level for f in found] == [OK, WARN, WARN]
+    assert found[0].text == "opencv sends 1280x720 frames"
+    assert found[1].text == "opencv: asked for MJPG, the camera gives YUYV"
+    assert found[2].text.startswith("opencv: the camera gives only 5 frames a second (1280x720 YUYV at 5 fps)")
 
 
 def test_a_camera_that_cannot_open_says_to_stop_the_table(tmp_path):

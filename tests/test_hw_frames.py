@@ -405,6 +405,35 @@ def test_a_webcam_v4l2_will_not_open_falls_back_to_any_backend_and_a_file_opens_
     assert backends_for(0, platform="darwin") == [cv2.CAP_ANY]
 
 
+def test_a_webcam_giving_another_mode_than_asked_says_so_once(caplog) -> None:
+    """Before, only a size other than asked was logged; a webcam without MJPG (YUYV instead) or
+    giving 5 fps at that size (USB 2 bandwidth) was not said anywhere, and the dice were seen to
+    stop a second late. Each is now a note, logged once (not at every reopen) and kept for
+    `dicetable check`."""
+    def yuyv_only(device, api):
+        return FakeVideoCapture([solid_image(9)], actual_size=(1280, 720), actual_fourcc="YUYV", actual_fps=5)
+
+    source = make_frame_source({"type": "opencv", "device": "/dev/video2", "width": 1280, "height": 960,
+                                "fourcc": "MJPG", "fps": 30}, capture_factory=yuyv_only)
+    with caplog.at_level("INFO", logger="hardware.frame_opencv"):
+        source.open()
+        source.reconnect()
+    assert str(source.mode) == "1280x720 YUYV at 5 fps"
+    assert source.notes == [
+        "asked for 1280x960, the camera gives 1280x720 (v4l2-ctl --list-formats-ext lists the sizes it has)",
+        "asked for MJPG, the camera gives YUYV",
+        "asked for 30 fps, the camera gives 5",
+        'the camera gives only 5 frames a second (1280x720 YUYV at 5 fps): the dice are seen to stop late; '
+        'fourcc = "MJPG" or a smaller width and height give more']
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warned == [f"opencv: {note}" for note in source.notes]
+    fine = FakeVideoCapture([solid_image(9)], actual_size=(640, 480), actual_fourcc="MJPG", actual_fps=30)
+    source = make_frame_source({"type": "opencv", "width": 640, "height": 480, "fourcc": "MJPG"},
+                               capture_factory=lambda d, api: fine)
+    source.open()
+    assert source.notes == [] and str(source.mode) == "640x480 MJPG at 30 fps"
+
+
 class _Webcams:
     """A USB webcam on a fake /dev: `plug(node)` makes the kernel give it that node and points udev's
     by-id link at it; the capture opened before goes dark, as a camera pulled out does."""
