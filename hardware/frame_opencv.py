@@ -35,6 +35,8 @@ V4L_BY_ID = "/dev/v4l/by-id"
 #: below this frame rate the dice are seen to stop late (the settle tracker waits for 6 still
 #: frames: 0.2 s at 30 fps, 1.2 s at 5 fps, which many webcams give in YUYV at 1280x720 on USB 2)
 SLOW_FPS = 15.0
+#: why a read failed when the camera sent nothing (the other reasons say what it sent)
+NO_PICTURE = "no picture"
 #: a grab that took this long waited for the camera's next frame: what came before was queued
 WAITED_S = 0.004
 #: the frame period assumed when the camera does not report its rate (a webcam's usual 30 fps)
@@ -279,7 +281,7 @@ class OpenCVFrameSource(BaseFrameSource):
     def _said_mode(self, mode: CameraMode) -> None:
         """Keep what the camera gives and what is amiss with it; log it when it is news."""
         notes = self.mode_notes(mode)
-        if mode != self.mode:
+        if mode != self.mode and mode.width:
             log.info("%s: %s gives %s", self.name, self.backend or "the camera", mode)
         if notes != self.notes:
             for note in notes:
@@ -341,10 +343,12 @@ class OpenCVFrameSource(BaseFrameSource):
         return True
 
     def _failed(self, why: str) -> None:
+        """Count a failed read; `max_failures` in a row raise, saying what came (or did not)."""
         self.failures += 1
         if self.failures >= self.max_failures:
+            hint = "unplugged?" if why == NO_PICTURE else "the table cannot use such pictures: try another fourcc"
             raise FrameSourceError(
-                f"{self.failures} reads in a row failed from camera {self.device!r} ({why}); unplugged?", self.name
+                f"{self.failures} reads in a row failed from camera {self.device!r} ({why}); {hint}", self.name
             )
         log.debug("%s: read failed (%s), %d in a row", self.name, why, self.failures)
 
@@ -358,10 +362,12 @@ class OpenCVFrameSource(BaseFrameSource):
             self._failed(str(exc))
             return None
         self._last_read_at = self.clock()
-        if not ok or image is None or getattr(image, "size", 0) == 0:
-            self._failed("no image")
+        if not ok or image is None:
+            self._failed(NO_PICTURE)
             return None
-        self.failures = 0
+        if getattr(image, "size", 0) == 0:
+            self._failed(f"empty pictures ({'x'.join(map(str, getattr(image, 'shape', ())[:2])) or '0x0'})")
+            return None
         if self.device_timestamps:
             device_ts = float(self.cap.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
             if device_ts > 0:
@@ -374,4 +380,5 @@ class OpenCVFrameSource(BaseFrameSource):
         except ValueError as exc:
             self._failed(str(exc))
             return None
+        self.failures = 0                   # (only a picture the table can use ends a run of failures)
         return self._make_frame(bgr, self.clock())

@@ -39,7 +39,10 @@ class RetryingFrameSource:
 
     After an error (a FrameSourceError, or any other a driver raises) the source is closed and
     `reconnect()` is tried again when the backoff delay (measured on `clock`) has passed;
-    meanwhile reads return None. A successful reconnect clears `error`.
+    meanwhile reads return None. The first frame after a reconnect clears `error` (and the
+    backoff): a webcam that opens but sends no picture is not "working again" at every reopen,
+    which made the screen say *Camera back.* and the problem in turn, and retried it every 0.5 s
+    for ever.
     """
 
     def __init__(self, source: FrameSource, *, clock: Clock | None = None, backoff: Backoff | None = None) -> None:
@@ -82,22 +85,28 @@ class RetryingFrameSource:
         except Exception as exc:
             self._fail(exc)
             return False
+        self._retry_at = None
+        return True
+
+    def _working(self) -> None:
+        """The source delivers: the problem is over (said once) and the backoff starts afresh."""
         if self.error is not None:
             log.info("%s: working again", self.name)
         self.error = None
-        self._retry_at = None
         self.backoff.reset()
-        return True
 
     def _call(self, method: str) -> Any:
         if self._retry_at is not None:
             if self.clock() < self._retry_at or not self._attempt(self.source.reconnect):
                 return None
         try:
-            return getattr(self.source, method)()
+            frame = getattr(self.source, method)()
         except Exception as exc:
             self._fail(exc)
             return None
+        if frame is not None:
+            self._working()
+        return frame
 
     def read(self) -> Frame | None:
         return self._call("read")

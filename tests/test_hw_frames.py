@@ -774,6 +774,59 @@ def test_retrying_source_reports_error_and_reconnects_after_delay() -> None:
     assert frame is not None and grey_level(frame) == 7 and retrying.error is None
 
 
+def test_a_webcam_that_opens_but_sends_nothing_stays_a_problem_until_a_picture_comes(caplog) -> None:
+    """A webcam that opens and then returns False from read() for ever: each reconnect counted as
+    the camera working again, so the error cleared (the screen said *Camera back.*), came back
+    five reads later, and the camera was reopened every 0.5 s for ever, two log lines each time.
+    Now the problem stays until a picture comes, the retries back off, and it is said once."""
+    clock = FakeClock(0.0)
+    sending = {"now": False}
+    opens = []
+
+    def factory(device, api):
+        opens.append(clock.t)
+        return FakeVideoCapture([solid_image(7) if sending["now"] else None] * 1000)
+
+    source = OpenCVFrameSource("/dev/video0", clock=clock, capture_factory=factory)
+    retrying = RetryingFrameSource(source, clock=clock, backoff=Backoff(0.5, 10.0))
+    with caplog.at_level("INFO", logger="hardware.retry"):
+        retrying.open()
+        errors = []
+        for _ in range(1200):                       # a minute of the table's loop
+            assert retrying.read() is None
+            errors.append(retrying.error)
+            clock.advance(0.05)
+        sending["now"] = True
+        frames = [retrying.read() for _ in range(300) if not clock.advance(0.05)]
+    assert all(errors[5:]) and "no picture); unplugged?" in str(errors[-1])
+    assert len(opens) <= 12                         # (0.5, 1, 2, 4, 8, 10, 10 ... s apart; before: 83)
+    assert any(f is not None for f in frames) and retrying.error is None
+    said = [r.getMessage() for r in caplog.records]
+    assert said.count("opencv: working again") == 1 and sum("reads in a row" in m for m in said) == 1
+
+
+@pytest.mark.parametrize("image, said", [
+    (np.zeros((0, 0, 3), np.uint8), "empty pictures (0x0)"),
+    (np.zeros((48, 64, 2), np.uint8), "camera image has 2 channels; expected 1, 3 or 4"),
+])
+def test_a_webcam_sending_pictures_the_table_cannot_use_says_what_they_are(image, said) -> None:
+    source = OpenCVFrameSource("/dev/video0", max_failures=2,
+                               capture_factory=lambda d, api: FakeVideoCapture([image] * 3))
+    source.open()
+    assert source.read() is None
+    with pytest.raises(FrameSourceError) as caught:
+        source.read()
+    assert caught.value.reason.endswith(f"({said}); the table cannot use such pictures: try another fourcc")
+
+
+def test_a_webcam_sending_grey_or_four_channel_pictures_gives_bgr_frames() -> None:
+    grey, bgra = np.full((48, 64), 90, np.uint8), np.full((48, 64, 4), 40, np.uint8)
+    source = OpenCVFrameSource("/dev/video0", capture_factory=lambda d, api: FakeVideoCapture([grey, bgra]))
+    source.open()
+    frames = [source.read(), source.read()]
+    assert [(f.image.shape, grey_level(f)) for f in frames] == [((48, 64, 3), 90), ((48, 64, 3), 40)]
+
+
 class _DriverFails:
     """A camera whose driver raises its own error (not a FrameSourceError): picamera2 raises
     RuntimeError when the camera has gone away while its controls are set; close fails too."""
