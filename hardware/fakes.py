@@ -26,7 +26,9 @@ class FakeVideoCapture:
     """Plays a script of images; None in the script is a failed read ((False, None)).
 
     `timestamps_ms` (optional, same length) is what CAP_PROP_POS_MSEC reports after each
-    read; `actual_size`, `actual_fourcc` and `actual_fps` what the camera gives, whatever is set. `grab()` consumes a script item without returning it (as V4L2 would drop a buffer).
+    read; `actual_size`, `actual_fourcc` and `actual_fps` what the camera gives, whatever is set.
+    It takes only the format's properties (size, fourcc, fps, buffers) unless `controls`: a camera
+    without exposure, white balance or focus controls. `grab()` consumes a script item without returning it (as V4L2 would drop a buffer).
     """
 
     def __init__(
@@ -39,9 +41,11 @@ class FakeVideoCapture:
         actual_fourcc: str | None = None,
         actual_fps: float | None = None,
         backend: str = "FAKE",
+        controls: bool = False,
     ) -> None:
         self.script = list(script)
         self.backend = backend
+        self.controls = controls
         self.timestamps_ms = list(timestamps_ms) if timestamps_ms is not None else None
         self.opened = opened
         self.released = False
@@ -62,8 +66,13 @@ class FakeVideoCapture:
     def getBackendName(self) -> str:  # noqa: N802 - cv2's name
         return self.backend
 
+    #: what a webcam's format takes; a camera's controls (exposure ...) only with `controls`
+    FORMAT_PROPS = frozenset((3, 4, 5, 6, 38))    # CAP_PROP_FRAME_WIDTH/HEIGHT, FPS, FOURCC, BUFFERSIZE
+
     def set(self, prop: int, value: float) -> bool:
         self.set_calls.append((prop, value))
+        if prop not in self.FORMAT_PROPS and not self.controls:
+            return False
         self.props[prop] = value
         return True
 
@@ -109,6 +118,65 @@ class FakeVideoCapture:
         self.released = True
 
 
+class FakeUvcControls:
+    """A UVC webcam's exposure, white balance and focus (shared by the captures of one camera: its
+    controls outlive the program). Its picture's grey level is `scene_light` x exposure; while
+    exposure is automatic it aims at AE_TARGET and hunts (6 levels up and down, frame to frame),
+    and reports its value (unless `reports_auto` is false: then it reports, and switched to
+    manual jumps to, the stale manual value)."""
+
+    HUNT = 6
+
+    def __init__(self, scene_light: float = 0.7, *, reports_auto: bool = True) -> None:
+        import cv2
+
+        self.PROPS = {cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_EXPOSURE, cv2.CAP_PROP_AUTO_WB,
+                      cv2.CAP_PROP_WB_TEMPERATURE, cv2.CAP_PROP_AUTOFOCUS, cv2.CAP_PROP_FOCUS}
+        self.values: dict[int, float] = {cv2.CAP_PROP_AUTO_EXPOSURE: 3, cv2.CAP_PROP_EXPOSURE: 400,
+                                         cv2.CAP_PROP_AUTO_WB: 1, cv2.CAP_PROP_WB_TEMPERATURE: 6500,
+                                         cv2.CAP_PROP_AUTOFOCUS: 1, cv2.CAP_PROP_FOCUS: 0}
+        self.scene_light = scene_light
+        self.reports_auto = reports_auto
+
+    @property
+    def auto(self) -> bool:
+        import cv2
+
+        return self.values[cv2.CAP_PROP_AUTO_EXPOSURE] == 3
+
+    def auto_exposure(self) -> float:
+        return float(round(AE_TARGET / self.scene_light))
+
+    def get(self, prop: int) -> float:
+        import cv2
+
+        if prop == cv2.CAP_PROP_EXPOSURE and self.auto and self.reports_auto:
+            return self.auto_exposure()
+        if prop == cv2.CAP_PROP_WB_TEMPERATURE and self.values[cv2.CAP_PROP_AUTO_WB] == 1:
+            return 4600.0
+        if prop == cv2.CAP_PROP_FOCUS and self.values[cv2.CAP_PROP_AUTOFOCUS] == 1:
+            return 35.0
+        return float(self.values[prop])
+
+    def set(self, prop: int, value: float) -> bool:
+        import cv2
+
+        if prop == cv2.CAP_PROP_AUTO_EXPOSURE and value not in (1, 3):
+            return False
+        if prop == cv2.CAP_PROP_AUTO_EXPOSURE and value == 1 and self.auto and self.reports_auto:
+            self.values[cv2.CAP_PROP_EXPOSURE] = self.auto_exposure()     # (it keeps what it chose)
+        self.values[prop] = value
+        return True
+
+    def level(self, k: int) -> int:
+        """The grey level of frame k."""
+        import cv2
+
+        if self.auto:
+            return AE_TARGET + (self.HUNT if k % 2 else -self.HUNT)
+        return int(min(255, self.scene_light * self.values[cv2.CAP_PROP_EXPOSURE]))
+
+
 class LiveFakeCapture(FakeVideoCapture):
     """A webcam streaming on a clock: frame k is taken at `k / fps` (its image of grey level
     k % 256; `taken` lists when each frame retrieved was) into V4L2-like buffers. A filled buffer
@@ -119,8 +187,9 @@ class LiveFakeCapture(FakeVideoCapture):
     """
 
     def __init__(self, clock: Any, *, fps: float = 30.0, buffers: int = 4, min_buffers: int = 1,
-                 backend: str = "V4L2") -> None:
-        super().__init__(backend=backend)
+                 backend: str = "V4L2", uvc: "FakeUvcControls | None" = None) -> None:
+        super().__init__(backend=backend, controls=uvc is not None)
+        self.uvc = uvc
         self.clock = clock
         self.fps = fps
         self.buffers = buffers
@@ -136,11 +205,16 @@ class LiveFakeCapture(FakeVideoCapture):
         if prop == cv2.CAP_PROP_BUFFERSIZE:
             self.buffers = max(self.min_buffers, int(value))
             del self.queue[self.buffers:]
+        if self.uvc is not None and prop in self.uvc.PROPS:
+            self.set_calls.append((prop, value))
+            return self.uvc.set(prop, value)
         return super().set(prop, value)
 
     def get(self, prop: int) -> float:
         import cv2
 
+        if self.uvc is not None and prop in self.uvc.PROPS:
+            return self.uvc.get(prop)
         if prop == cv2.CAP_PROP_BUFFERSIZE:
             return float(self.buffers)
         if prop == cv2.CAP_PROP_FPS:
@@ -162,7 +236,8 @@ class LiveFakeCapture(FakeVideoCapture):
             self.queue.append(self.next_frame)
             self.next_frame += 1
         self._grabbed_k = self.queue.pop(0)
-        self._grabbed = np.full((48, 64, 3), self._grabbed_k % 256, np.uint8)
+        level = self._grabbed_k % 256 if self.uvc is None else self.uvc.level(self._grabbed_k)
+        self._grabbed = np.full((48, 64, 3), level, np.uint8)
         return True
 
     def retrieve(self) -> tuple[bool, np.ndarray | None]:

@@ -21,6 +21,7 @@ import cv2
 from ._config import boolean, check_keys, positive, text, whole
 from .device_paths import is_pattern, matches
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
+from .webcam_controls import EXPOSURE, FOCUS, WHITE_BALANCE, AutoControl, LightWatch, freeze, light, set_auto
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,11 @@ V4L_BY_ID = "/dev/v4l/by-id"
 #: below this frame rate the dice are seen to stop late (the settle tracker waits for 6 still
 #: frames: 0.2 s at 30 fps, 1.2 s at 5 fps, which many webcams give in YUYV at 1280x720 on USB 2)
 SLOW_FPS = 15.0
+#: the light of the frames may change this much (either way) when the auto controls are frozen;
+#: more, and the camera jumped to a value of its own instead of keeping the one it had chosen
+LOCK_JUMP = 1.5
+#: frames read after freezing before the light is compared (the new values take a frame or two)
+LOCK_SETTLE_FRAMES = 3
 #: why a read failed when the camera sent nothing (the other reasons say what it sent)
 NO_PICTURE = "no picture"
 #: a grab that took this long waited for the camera's next frame: what came before was queued
@@ -151,6 +157,14 @@ class OpenCVFrameSource(BaseFrameSource):
         idle_flush_s: float | None = None,
         flush_frames: int = 4,
         device_timestamps: bool = False,
+        lock_exposure: bool = True,
+        lock_white_balance: bool = True,
+        lock_focus: bool = True,
+        warmup_frames: int = 10,
+        warmup_s: float = 1.0,
+        warmup_max_frames: int = 300,
+        relock_ratio: float = 1.6,
+        relock_after_s: float = 5.0,
         capture_factory: CaptureFactory | None = None,
         clock: Clock | None = None,
         name: str = "opencv",
@@ -170,6 +184,21 @@ class OpenCVFrameSource(BaseFrameSource):
                              if idle_flush_s is not None else None)
         self.flush_frames = whole(flush_frames, "flush_frames", "camera", low=0)
         self.device_timestamps = boolean(device_timestamps, "device_timestamps", "camera")
+        # ASSUMPTION: a webcam's automatic exposure, white balance and focus are frozen after a
+        # warm-up of 10 frames and 1 s, as the Pi camera's are; false leaves that one alone
+        self.lock_exposure = boolean(lock_exposure, "lock_exposure", "camera")
+        self.lock_white_balance = boolean(lock_white_balance, "lock_white_balance", "camera")
+        self.lock_focus = boolean(lock_focus, "lock_focus", "camera")
+        self.warmup_frames = whole(warmup_frames, "warmup_frames", "camera", low=0)
+        self.warmup_s = positive(warmup_s, "warmup_s", "camera", allow_zero=True)
+        self.warmup_max_frames = max(self.warmup_frames, whole(warmup_max_frames, "warmup_max_frames", "camera",
+                                                               low=1))
+        # ASSUMPTION (as picamera2's): light 1.6 times brighter or darker for 5 s is the room's,
+        # not a passing hand, and the exposure is measured again (0: never)
+        relock = positive(relock_ratio, "relock_ratio", "camera", allow_zero=True)
+        if 0 < relock <= 1:
+            raise ValueError(f"[camera] relock_ratio must be 0 or more than 1, got {relock_ratio!r}")
+        self.light_watch = LightWatch(relock, positive(relock_after_s, "relock_after_s", "camera"))
         self.capture_factory = capture_factory or _default_capture_factory
         self.clock = clock or time.monotonic
         self.name = text(name, "name", "camera")
@@ -178,6 +207,9 @@ class OpenCVFrameSource(BaseFrameSource):
         self.backend = ""                     # the OpenCV backend that opened it ("V4L2")
         self.mode: CameraMode | None = None   # what it says it gives
         self.notes: list[str] = []            # how that differs from what was asked (for the staff)
+        self.locked: dict[str, float] = {}    # the auto controls frozen after the warm-up, by name
+        self.relocks = 0                      # how often the room's light made them measured again
+        self._backends_said: set[str] = set()
         self.opened: str | None = None        # the device node the camera was last opened as
         self.known: str | None = None         # its by-id link, tried first when it comes back
         self.failures = 0
@@ -194,7 +226,8 @@ class OpenCVFrameSource(BaseFrameSource):
         by_id_dir: str = V4L_BY_ID,
     ) -> "OpenCVFrameSource":
         keys = {"device", "width", "height", "fps", "fourcc", "max_failures", "idle_flush_s",
-                "flush_frames", "device_timestamps", "name"}
+                "flush_frames", "device_timestamps", "name", "lock_exposure", "lock_white_balance", "lock_focus",
+                "warmup_frames", "warmup_s", "warmup_max_frames", "relock_ratio", "relock_after_s"}
         check_keys(config, keys, "camera")
         return cls(
             device=config.get("device", 0),
@@ -206,6 +239,9 @@ class OpenCVFrameSource(BaseFrameSource):
             idle_flush_s=config.get("idle_flush_s"),
             flush_frames=config.get("flush_frames", 4),
             device_timestamps=config.get("device_timestamps", False),
+            **{k: config[k] for k in ("lock_exposure", "lock_white_balance", "lock_focus", "warmup_frames",
+                                      "warmup_s", "warmup_max_frames", "relock_ratio", "relock_after_s")
+               if k in config},
             capture_factory=capture_factory,
             clock=clock,
             name=config.get("name", "opencv"),
@@ -234,6 +270,11 @@ class OpenCVFrameSource(BaseFrameSource):
                 errors.append(exc)
                 continue
             self._opened(cap, device)
+            try:
+                self._lock()
+            except FrameSourceError:
+                self._close()
+                raise
             return
         if len(errors) == 1:
             raise errors[0]
@@ -323,7 +364,77 @@ class OpenCVFrameSource(BaseFrameSource):
     def _close(self) -> None:
         cap, self.cap = self.cap, None
         if cap is not None:
+            if self.locked:         # (UVC controls outlive the program: the camera is left as found)
+                set_auto(cap, self._lockable())
             cap.release()
+
+    # -- exposure, white balance and focus (see webcam_controls) ---------------------------
+    def _lockable(self) -> list[AutoControl]:
+        """The auto controls to freeze: those the config asks for, with V4L2 (whose values we know)."""
+        wanted = [c for c, on in ((EXPOSURE, self.lock_exposure), (WHITE_BALANCE, self.lock_white_balance),
+                                  (FOCUS, self.lock_focus)) if on]
+        if wanted and self.backend != "V4L2":
+            if self.backend not in self._backends_said:
+                self._backends_said.add(self.backend)
+                log.info("%s: opened by %s, not V4L2: exposure, white balance and focus left as they are",
+                         self.name, self.backend or "an unnamed backend")
+            return []
+        return wanted
+
+    def _lock(self) -> None:
+        """Warm up with the auto controls on, then freeze them; left automatic (and said) when the
+        camera's picture jumps as they are frozen."""
+        self.locked = {}
+        self.light_watch.reset()
+        controls = set_auto(self.cap, self._lockable())
+        if not controls:
+            return
+        before = light(self._warm_up())
+        frozen = freeze(self.cap, controls)
+        after = light(self._picture(LOCK_SETTLE_FRAMES))
+        if not 1 / LOCK_JUMP <= after / before <= LOCK_JUMP:
+            set_auto(self.cap, controls)
+            log.warning("%s: the picture turned %.1f times %s when the camera's %s were frozen: it does not say "
+                        "what its automatic mode chose. Left automatic (lock_exposure = false and the like in "
+                        "[camera] silence this)", self.name, max(after / before, before / after),
+                        "brighter" if after > before else "darker", ", ".join(frozen))
+            return
+        self.locked = frozen
+        log.info("%s: fixed %s", self.name, ", ".join(f"{k} {v:g}" for k, v in frozen.items()))
+
+    def _warm_up(self) -> Any:
+        """Pictures for `warmup_frames` and `warmup_s` (at most `warmup_max_frames`): the last."""
+        started = self.clock()
+        for n in range(1, self.warmup_max_frames + 1):
+            image = self._picture(1)
+            if n >= self.warmup_frames and self.clock() - started >= self.warmup_s:
+                break
+        return image
+
+    def _picture(self, count: int) -> Any:
+        """The last of `count` pictures read as they come; FrameSourceError when one does not."""
+        for _ in range(count):
+            try:
+                ok, image = self.cap.read()
+            except cv2.error as exc:
+                raise FrameSourceError(f"camera {self.device!r} failed while warming up: {exc}", self.name) from exc
+            if not ok or image is None or getattr(image, "size", 0) == 0:
+                raise FrameSourceError(f"camera {self.device!r} opened but sends no picture", self.name)
+        self._last_read_at = self.clock()
+        return image
+
+    def _relocked(self, image: Any, ts: float) -> bool:
+        """Measure exposure and white balance again when the room's light has changed for good."""
+        if "exposure" not in self.locked:
+            return False
+        ratio = self.light_watch.changed(image, ts)
+        if ratio is None:
+            return False
+        log.info("%s: the light changed (x%.2f for %.0f s): measuring exposure again", self.name, ratio,
+                 self.light_watch.after_s)
+        self._lock()
+        self.relocks += 1
+        return True
 
     def _flush_after(self) -> float:
         """How long after a read frames may have queued: the configured time, else a frame period."""
@@ -381,4 +492,7 @@ class OpenCVFrameSource(BaseFrameSource):
             self._failed(str(exc))
             return None
         self.failures = 0                   # (only a picture the table can use ends a run of failures)
-        return self._make_frame(bgr, self.clock())
+        now = self.clock()
+        if self._relocked(bgr, now):
+            return None                     # (taken in the old light; the next one is of the new)
+        return self._make_frame(bgr, now)

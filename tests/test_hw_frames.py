@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from hardware import Frame, FrameSource, FrameSourceError, make_frame_source, to_bgr_uint8
-from hardware.fakes import FakeVideoCapture, LiveFakeCapture, make_fake_picamera2_module, solid_image
+from hardware.fakes import (FakeUvcControls, FakeVideoCapture, LiveFakeCapture, make_fake_picamera2_module,
+                            solid_image)
 from hardware.frame_folder import FolderFrameSource
 from hardware.frame_generated import GeneratedFrameSource
 from hardware.frame_opencv import OpenCVFrameSource
@@ -432,6 +433,92 @@ def test_a_webcam_giving_another_mode_than_asked_says_so_once(caplog) -> None:
                                capture_factory=lambda d, api: fine)
     source.open()
     assert source.notes == [] and str(source.mode) == "640x480 MJPG at 30 fps"
+
+
+def _uvc_webcam(uvc: FakeUvcControls, clock: FakeClock, **config) -> OpenCVFrameSource:
+    """A V4L2 webcam with automatic exposure, white balance and focus, as the table reads it."""
+    config = {"type": "opencv", "device": "/dev/video0", **config}
+    return make_frame_source(config, clock=clock, capture_factory=lambda d, api: LiveFakeCapture(clock, uvc=uvc))
+
+
+def _levels(source: OpenCVFrameSource, clock: FakeClock, seconds: float, every: float = 0.05) -> list[int]:
+    """The grey levels read by a table reading every `every` s for `seconds`."""
+    levels = []
+    for _ in range(int(seconds / every)):
+        frame = source.read()
+        if frame is not None:
+            levels.append(grey_level(frame))
+        clock.advance(every)
+    return levels
+
+
+def test_a_webcam_hunting_its_exposure_is_frozen_after_a_warm_up() -> None:
+    """A UVC webcam's automatic exposure hunts (here 6 grey levels up and down, frame to frame):
+    on a still tray the settle tracker saw motion. Before, nothing froze it (the picamera2 source
+    does); now its exposure, white balance and focus are frozen after a warm-up, at the values
+    its automatic modes chose, and given back to them when the table closes the camera."""
+    clock, uvc = FakeClock(100.0), FakeUvcControls(scene_light=0.7)
+    source = _uvc_webcam(uvc, clock)
+    source.open()
+    assert clock.t - 100.0 >= 1.0                               # (the warm-up: 1 s, 10 frames)
+    assert source.locked == {"exposure": 157, "white_balance": 4600, "focus": 35}
+    levels = _levels(source, clock, 3.0)
+    assert len(levels) >= 50 and set(levels) == {109}           # (0.7 x 157: still, no hunting)
+    source.close()
+    assert (uvc.auto, uvc.values[cv2.CAP_PROP_AUTO_WB], uvc.values[cv2.CAP_PROP_AUTOFOCUS]) == (True, 1, 1)
+
+
+def test_a_webcam_left_automatic_by_the_config_is_not_touched() -> None:
+    clock, uvc = FakeClock(100.0), FakeUvcControls()
+    source = _uvc_webcam(uvc, clock, lock_exposure=False, lock_white_balance=False, lock_focus=False)
+    source.open()
+    assert source.locked == {} and clock.t - 100.0 < 0.1        # (no warm-up)
+    cap = source.cap
+    assert not [p for p, _ in cap.set_calls if p in uvc.PROPS]
+    assert set(_levels(source, clock, 1.0, every=0.07)) == {104, 116}  # (it hunts, as the café chose)
+    clock2, uvc2 = FakeClock(100.0), FakeUvcControls()
+    only_focus = _uvc_webcam(uvc2, clock2, lock_exposure=False, lock_white_balance=False)
+    only_focus.open()
+    assert only_focus.locked == {"focus": 35} and uvc2.auto
+
+
+def test_a_webcam_locked_by_the_last_run_is_measured_afresh() -> None:
+    """UVC controls outlive the program: a camera left manual (a power cut while locked, another
+    light) is switched back to automatic before the warm-up, not frozen at its old value."""
+    clock, uvc = FakeClock(100.0), FakeUvcControls(scene_light=0.7)
+    uvc.values[cv2.CAP_PROP_AUTO_EXPOSURE] = 1                 # (left manual at 400: 280, washed out)
+    source = _uvc_webcam(uvc, clock)
+    source.open()
+    calls = [(p, v) for p, v in source.cap.set_calls if p == cv2.CAP_PROP_AUTO_EXPOSURE]
+    assert calls == [(cv2.CAP_PROP_AUTO_EXPOSURE, 3), (cv2.CAP_PROP_AUTO_EXPOSURE, 1)]
+    assert source.locked["exposure"] == 157 and set(_levels(source, clock, 1.0)) == {109}
+
+
+def test_a_webcam_that_jumps_when_frozen_is_left_automatic(caplog) -> None:
+    """A webcam that does not say what its automatic exposure chose jumps to its stale manual
+    value when switched to manual (400 here: 255, washed out): left automatic, and said."""
+    clock, uvc = FakeClock(100.0), FakeUvcControls(scene_light=0.7, reports_auto=False)
+    source = _uvc_webcam(uvc, clock)
+    with caplog.at_level("WARNING", logger="hardware.frame_opencv"):
+        source.open()
+    assert source.locked == {} and uvc.auto
+    assert "turned 2.4 times brighter" in caplog.text and "Left automatic" in caplog.text
+
+
+def test_a_webcam_frozen_is_measured_again_when_the_room_light_changes() -> None:
+    """A hand over the tray for 2 s changes nothing; the lamps going on (twice the light, for
+    good) make the table measure the exposure again after 5 s, as the Pi camera does."""
+    clock, uvc = FakeClock(100.0), FakeUvcControls(scene_light=0.7)
+    source = _uvc_webcam(uvc, clock)
+    source.open()
+    uvc.scene_light = 0.3
+    _levels(source, clock, 2.0)
+    uvc.scene_light = 0.7
+    assert set(_levels(source, clock, 1.0)) == {109} and source.relocks == 0
+    uvc.scene_light = 1.4
+    levels = _levels(source, clock, 8.0)
+    assert source.relocks == 1 and source.locked["exposure"] == 79
+    assert levels[:5] == [219] * 5 and set(levels[-20:]) == {110}
 
 
 class _Webcams:
