@@ -41,6 +41,8 @@ SLOW_FPS = 15.0
 LOCK_JUMP = 1.5
 #: frames read after freezing before the light is compared (the new values take a frame or two)
 LOCK_SETTLE_FRAMES = 3
+#: a read that waited this long for nothing: the camera stalled (V4L2 gives up after 10 s)
+STALLED_S = 2.0
 #: why a read failed when the camera sent nothing (the other reasons say what it sent)
 NO_PICTURE = "no picture"
 #: a grab that took this long waited for the camera's next frame: what came before was queued
@@ -463,6 +465,16 @@ class OpenCVFrameSource(BaseFrameSource):
             )
         log.debug("%s: read failed (%s), %d in a row", self.name, why, self.failures)
 
+    def _no_picture(self, waited: float) -> None:
+        """A read that gave nothing. One that waited `STALLED_S` or more (V4L2 waits 10 s for a
+        frame) is the camera stalled: said at once, not after `max_failures` such waits, during
+        which the table's loop, its buttons and its screen stood still (50 s; systemd's watchdog
+        restarts the table after 60)."""
+        if waited >= STALLED_S:
+            raise FrameSourceError(f"no picture from camera {self.device!r} for {waited:.0f} s; unplugged, "
+                                   "or its USB port short of bandwidth or power?", self.name)
+        self._failed(NO_PICTURE)
+
     def _read(self) -> Frame | None:
         now = self.clock()
         queued = self._last_read_at is not None and now - self._last_read_at > self._flush_after()
@@ -474,7 +486,7 @@ class OpenCVFrameSource(BaseFrameSource):
             return None
         self._last_read_at = self.clock()
         if not ok or image is None:
-            self._failed(NO_PICTURE)
+            self._no_picture(self._last_read_at - now)
             return None
         if getattr(image, "size", 0) == 0:
             self._failed(f"empty pictures ({'x'.join(map(str, getattr(image, 'shape', ())[:2])) or '0x0'})")

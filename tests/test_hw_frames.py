@@ -892,6 +892,33 @@ def test_a_webcam_that_opens_but_sends_nothing_stays_a_problem_until_a_picture_c
     assert said.count("opencv: working again") == 1 and sum("reads in a row" in m for m in said) == 1
 
 
+class _Stalled(FakeVideoCapture):
+    """A webcam that stops streaming: V4L2's grab waits 10 s for a frame, then gives up."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__([solid_image(3)])
+        self.clock = clock
+
+    def grab(self) -> bool:
+        if self.position < len(self.script):
+            return super().grab()
+        self.clock.advance(10.0)
+        return False
+
+
+def test_a_stalled_webcam_is_said_at_its_first_ten_second_wait() -> None:
+    """Each read of a stalled webcam waits 10 s (V4L2's select timeout), and the table's loop, its
+    buttons and screen with it: the error came after 5 of them, 50 s of a frozen table (systemd's
+    watchdog restarts it after 60). It now comes at the first."""
+    clock = FakeClock(0.0)
+    source = OpenCVFrameSource("/dev/video0", clock=clock, capture_factory=lambda d, api: _Stalled(clock))
+    source.open()
+    assert source.read() is not None
+    with pytest.raises(FrameSourceError, match=r"no picture from camera '/dev/video0' for 10 s; unplugged"):
+        source.read()
+    assert clock.t == 10.0
+
+
 @pytest.mark.parametrize("image, said", [
     (np.zeros((0, 0, 3), np.uint8), "empty pictures (0x0)"),
     (np.zeros((48, 64, 2), np.uint8), "camera image has 2 channels; expected 1, 3 or 4"),
