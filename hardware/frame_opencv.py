@@ -1,5 +1,10 @@
 """Frames from a USB webcam (or any device/file cv2.VideoCapture can open).
 
+A webcam's /dev node is opened with OpenCV's V4L2 backend first (given a path OpenCV would try
+FFMPEG and GStreamer before it). What the camera gives (size, pixel format, frame rate) is kept
+and what differs from the config is said (`notes`, logged and shown by `dicetable check`). Its
+automatic exposure, white balance and focus are frozen after a warm-up (webcam_controls.py).
+
 V4L2 keeps a few buffers queued, and when they are all full a UVC webcam drops the new frames,
 not the old ones: a table that reads more slowly than the camera sends (20 times a second at
 most, less while it reads dice) was given pictures as old as the queue is long, so the settle
@@ -21,7 +26,8 @@ import cv2
 from ._config import boolean, check_keys, positive, text, whole
 from .device_paths import is_pattern, matches
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
-from .webcam_controls import EXPOSURE, FOCUS, WHITE_BALANCE, AutoControl, LightWatch, freeze, light, set_auto
+from .light_watch import LightWatch, light
+from .webcam_controls import EXPOSURE, FOCUS, WHITE_BALANCE, AutoControl, freeze, set_auto
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +116,8 @@ class CameraMode:
     fps: float
 
     def __str__(self) -> str:
-        rate = f" at {self.fps:g} fps" if self.fps else ""
-        return f"{self.width}x{self.height} {self.fourcc or '?'}{rate}".replace(" ?", "")
+        parts = [f"{self.width}x{self.height}", self.fourcc, f"at {self.fps:g} fps" if self.fps else ""]
+        return " ".join(p for p in parts if p)
 
 
 def fourcc_text(code: float) -> str:
@@ -142,7 +148,8 @@ class OpenCVFrameSource(BaseFrameSource):
     """cv2.VideoCapture by index or path, with resolution request and failure counting.
 
     A single failed read returns None (a glitch); `max_failures` failures in a row raise
-    FrameSourceError (the camera is gone). With `device_timestamps`, a frame whose
+    FrameSourceError (the camera is gone), and so does one read that waited `STALLED_S` for
+    nothing (the camera stalled). With `device_timestamps`, a frame whose
     CAP_PROP_POS_MSEC is not newer than the last delivered one is dropped as a duplicate.
     Frame timestamps are always taken from `clock` so every source shares one time base.
     """
@@ -241,9 +248,14 @@ class OpenCVFrameSource(BaseFrameSource):
             idle_flush_s=config.get("idle_flush_s"),
             flush_frames=config.get("flush_frames", 4),
             device_timestamps=config.get("device_timestamps", False),
-            **{k: config[k] for k in ("lock_exposure", "lock_white_balance", "lock_focus", "warmup_frames",
-                                      "warmup_s", "warmup_max_frames", "relock_ratio", "relock_after_s")
-               if k in config},
+            lock_exposure=config.get("lock_exposure", True),
+            lock_white_balance=config.get("lock_white_balance", True),
+            lock_focus=config.get("lock_focus", True),
+            warmup_frames=config.get("warmup_frames", 10),
+            warmup_s=config.get("warmup_s", 1.0),
+            warmup_max_frames=config.get("warmup_max_frames", 300),
+            relock_ratio=config.get("relock_ratio", 1.6),
+            relock_after_s=config.get("relock_after_s", 5.0),
             capture_factory=capture_factory,
             clock=clock,
             name=config.get("name", "opencv"),
@@ -433,7 +445,7 @@ class OpenCVFrameSource(BaseFrameSource):
         if ratio is None:
             return False
         log.info("%s: the light changed (x%.2f for %.0f s): measuring exposure again", self.name, ratio,
-                 self.light_watch.after_s)
+                 self.light_watch.lasted(ts))
         self._lock()
         self.relocks += 1
         return True

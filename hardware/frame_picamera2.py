@@ -32,6 +32,7 @@ import numpy as np
 
 from ._config import boolean, check_keys, positive, size_pair, text, whole
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
+from .light_watch import LightWatch
 
 log = logging.getLogger(__name__)
 
@@ -139,8 +140,7 @@ class Picamera2FrameSource(BaseFrameSource):
         self.relocks = 0
         self._last_ts: dict[str, float] = {}
         self._lores_index = 0
-        self._locked_light: float | None = None     # the frames' light just after the lock
-        self._changed_since: float | None = None    # since when it has been far from that
+        self.light_watch = LightWatch(self.relock_ratio, self.relock_after_s)
 
     @classmethod
     def from_config(
@@ -203,7 +203,7 @@ class Picamera2FrameSource(BaseFrameSource):
         if self.locked_controls:
             self.cam.set_controls(self.locked_controls)
             log.info("%s: fixed controls %s", self.name, self.locked_controls)
-        self._locked_light = self._changed_since = None
+        self.light_watch.reset()
 
     def _relocks(self) -> bool:
         """Whether the frozen values are the camera's own measure, which a change of light may
@@ -216,21 +216,11 @@ class Picamera2FrameSource(BaseFrameSource):
         the light just after the lock for `relock_after_s` (see the module's docstring)."""
         if not self._relocks():
             return
-        light = float(np.median(image[::8, ::8])) + 1.0
-        if self._locked_light is None:
-            self._locked_light = light
-            return
-        ratio = light / self._locked_light
-        if 1.0 / self.relock_ratio <= ratio <= self.relock_ratio:
-            self._changed_since = None
-            return
-        if self._changed_since is None:
-            self._changed_since = ts
-            return
-        if ts - self._changed_since < self.relock_after_s:
+        ratio = self.light_watch.changed(image, ts)
+        if ratio is None:
             return
         log.info("%s: the light changed (x%.2f for %.0f s): measuring exposure again", self.name, ratio,
-                 ts - self._changed_since)
+                 self.light_watch.lasted(ts))
         self.cam.set_controls({"AeEnable": True, "AwbEnable": True} if self.lock_white_balance
                               else {"AeEnable": True})
         self._measure_and_lock()

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import cv2
-import numpy as np
 
 #: V4L2_EXPOSURE_APERTURE_PRIORITY and V4L2_EXPOSURE_MANUAL, as CAP_PROP_AUTO_EXPOSURE takes them
 EXPOSURE_AUTO, EXPOSURE_MANUAL = 3, 1
@@ -42,12 +41,6 @@ class AutoControl:
 EXPOSURE = AutoControl("exposure", cv2.CAP_PROP_AUTO_EXPOSURE, EXPOSURE_AUTO, EXPOSURE_MANUAL, cv2.CAP_PROP_EXPOSURE)
 WHITE_BALANCE = AutoControl("white_balance", cv2.CAP_PROP_AUTO_WB, 1, 0, cv2.CAP_PROP_WB_TEMPERATURE)
 FOCUS = AutoControl("focus", cv2.CAP_PROP_AUTOFOCUS, 1, 0, cv2.CAP_PROP_FOCUS)
-
-
-def light(image: np.ndarray) -> float:
-    """The light of a frame: the median of a coarse grid (mostly tray), + 1 so that ratios of a
-    black frame stay finite."""
-    return float(np.median(image[::8, ::8])) + 1.0
 
 
 def value_of(cap: Any, prop: int) -> float | None:
@@ -85,35 +78,3 @@ def _set(cap: Any, prop: int, value: float) -> bool:
         return bool(cap.set(prop, float(value)))
     except Exception:               # (cv2.error from a backend without that property)
         return False
-
-
-class LightWatch:
-    """Whether the room's light has changed since a lock: the frames' light more than `ratio`
-    times brighter or darker than just after it for `after_s` seconds (a hand or a shadow passes
-    sooner). 0 as `ratio`: never."""
-
-    def __init__(self, ratio: float, after_s: float) -> None:
-        self.ratio = ratio
-        self.after_s = after_s
-        self.reset()
-
-    def reset(self) -> None:
-        """A new lock: its light is that of the next frame."""
-        self.locked: float | None = None
-        self.since: float | None = None
-
-    def changed(self, image: np.ndarray, ts: float) -> float | None:
-        """The light's ratio to the lock's once it has been far from it for `after_s`, else None."""
-        if not self.ratio:
-            return None
-        now = light(image)
-        if self.locked is None:
-            self.locked = now
-            return None
-        ratio = now / self.locked
-        if 1.0 / self.ratio <= ratio <= self.ratio:
-            self.since = None
-            return None
-        if self.since is None:
-            self.since = ts
-        return ratio if ts - self.since >= self.after_s else None
