@@ -408,10 +408,13 @@ class OpenCVFrameSource(BaseFrameSource):
         after = light(self._picture(LOCK_SETTLE_FRAMES))
         if not 1 / LOCK_JUMP <= after / before <= LOCK_JUMP:
             set_auto(self.cap, controls)
-            log.warning("%s: the picture turned %.1f times %s when the camera's %s were frozen: it does not say "
-                        "what its automatic mode chose. Left automatic (lock_exposure = false and the like in "
-                        "[camera] silence this)", self.name, max(after / before, before / after),
-                        "brighter" if after > before else "darker", ", ".join(frozen))
+            note = (f"the picture turned {max(after / before, before / after):.1f} times "
+                    f"{'brighter' if after > before else 'darker'} when the camera's {', '.join(frozen)} were "
+                    "frozen: it does not say what its automatic mode chose. Left automatic (lock_exposure = false "
+                    "and the like in [camera] silence this)")
+            if note not in self.notes:
+                log.warning("%s: %s", self.name, note)
+                self.notes = self.notes + [note]
             return
         self.locked = frozen
         log.info("%s: fixed %s", self.name, ", ".join(f"{k} {v:g}" for k, v in frozen.items()))

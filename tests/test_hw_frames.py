@@ -503,6 +503,7 @@ def test_a_webcam_that_jumps_when_frozen_is_left_automatic(caplog) -> None:
         source.open()
     assert source.locked == {} and uvc.auto
     assert "turned 2.4 times brighter" in caplog.text and "Left automatic" in caplog.text
+    assert source.notes[-1].startswith("the picture turned 2.4 times brighter")    # (for dicetable check)
 
 
 def test_a_webcam_frozen_is_measured_again_when_the_room_light_changes() -> None:
