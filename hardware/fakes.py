@@ -123,11 +123,14 @@ class FakeUvcControls:
     controls outlive the program). Its picture's grey level is `scene_light` x exposure; while
     exposure is automatic it aims at AE_TARGET and hunts (6 levels up and down, frame to frame),
     and reports its value (unless `reports_auto` is false: then it reports, and switched to
-    manual jumps to, the stale manual value)."""
+    manual jumps to, the stale manual value). Its focus likewise (`focus_reports_auto`); a
+    `textured` tray shows a weave only when in focus."""
 
     HUNT = 6
+    IN_FOCUS = 35.0         # the focus that autofocus finds for the tray
 
-    def __init__(self, scene_light: float = 0.7, *, reports_auto: bool = True) -> None:
+    def __init__(self, scene_light: float = 0.7, *, reports_auto: bool = True, textured: bool = False,
+                 focus_reports_auto: bool = True) -> None:
         import cv2
 
         self.PROPS = {cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_EXPOSURE, cv2.CAP_PROP_AUTO_WB,
@@ -137,6 +140,8 @@ class FakeUvcControls:
                                          cv2.CAP_PROP_AUTOFOCUS: 1, cv2.CAP_PROP_FOCUS: 0}
         self.scene_light = scene_light
         self.reports_auto = reports_auto
+        self.textured = textured
+        self.focus_reports_auto = focus_reports_auto
 
     @property
     def auto(self) -> bool:
@@ -154,8 +159,8 @@ class FakeUvcControls:
             return self.auto_exposure()
         if prop == cv2.CAP_PROP_WB_TEMPERATURE and self.values[cv2.CAP_PROP_AUTO_WB] == 1:
             return 4600.0
-        if prop == cv2.CAP_PROP_FOCUS and self.values[cv2.CAP_PROP_AUTOFOCUS] == 1:
-            return 35.0
+        if prop == cv2.CAP_PROP_FOCUS and self.values[cv2.CAP_PROP_AUTOFOCUS] == 1 and self.focus_reports_auto:
+            return self.IN_FOCUS
         return float(self.values[prop])
 
     def set(self, prop: int, value: float) -> bool:
@@ -165,8 +170,25 @@ class FakeUvcControls:
             return False
         if prop == cv2.CAP_PROP_AUTO_EXPOSURE and value == 1 and self.auto and self.reports_auto:
             self.values[cv2.CAP_PROP_EXPOSURE] = self.auto_exposure()     # (it keeps what it chose)
+        if prop == cv2.CAP_PROP_AUTOFOCUS and value == 0 and self.values[prop] == 1 and self.focus_reports_auto:
+            self.values[cv2.CAP_PROP_FOCUS] = self.IN_FOCUS
         self.values[prop] = value
         return True
+
+    def sharp(self) -> bool:
+        """Whether the tray is in focus: autofocus finds it; a focus set by hand must be IN_FOCUS."""
+        import cv2
+
+        return self.values[cv2.CAP_PROP_AUTOFOCUS] == 1 or self.values[cv2.CAP_PROP_FOCUS] == self.IN_FOCUS
+
+    def image(self, k: int) -> np.ndarray:
+        """Frame k: its grey level, and with `textured` the tray's weave in the lower half, sharp
+        or blurred away."""
+        level = self.level(k)
+        image = np.full((48, 64, 3), level, np.uint8)
+        if self.textured and self.sharp():
+            image[24:, ::2] = min(255, level + 40)
+        return image
 
     def level(self, k: int) -> int:
         """The grey level of frame k."""
@@ -236,8 +258,8 @@ class LiveFakeCapture(FakeVideoCapture):
             self.queue.append(self.next_frame)
             self.next_frame += 1
         self._grabbed_k = self.queue.pop(0)
-        level = self._grabbed_k % 256 if self.uvc is None else self.uvc.level(self._grabbed_k)
-        self._grabbed = np.full((48, 64, 3), level, np.uint8)
+        self._grabbed = (np.full((48, 64, 3), self._grabbed_k % 256, np.uint8) if self.uvc is None
+                         else self.uvc.image(self._grabbed_k))
         return True
 
     def retrieve(self) -> tuple[bool, np.ndarray | None]:

@@ -27,7 +27,7 @@ from ._config import boolean, check_keys, positive, text, whole
 from .device_paths import is_pattern, matches
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
 from .light_watch import LightWatch, light
-from .webcam_controls import EXPOSURE, FOCUS, WHITE_BALANCE, AutoControl, freeze, set_auto
+from .webcam_controls import EXPOSURE, FOCUS, WHITE_BALANCE, AutoControl, freeze, set_auto, sharpness
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,8 @@ SLOW_FPS = 15.0
 #: the light of the frames may change this much (either way) when the auto controls are frozen;
 #: more, and the camera jumped to a value of its own instead of keeping the one it had chosen
 LOCK_JUMP = 1.5
+#: the frames may turn this much less sharp when the focus is frozen; more, and it jumped
+LOCK_BLUR = 2.0
 #: frames read after freezing before the light is compared (the new values take a frame or two)
 LOCK_SETTLE_FRAMES = 3
 #: a read that waited this long for nothing: the camera stalled (V4L2 gives up after 10 s)
@@ -403,21 +405,30 @@ class OpenCVFrameSource(BaseFrameSource):
         controls = set_auto(self.cap, self._lockable())
         if not controls:
             return
-        before = light(self._warm_up())
+        first = self._warm_up()
         frozen = freeze(self.cap, controls)
-        after = light(self._picture(LOCK_SETTLE_FRAMES))
+        then = self._picture(LOCK_SETTLE_FRAMES)
+        before, after = light(first), light(then)
         if not 1 / LOCK_JUMP <= after / before <= LOCK_JUMP:
             set_auto(self.cap, controls)
-            note = (f"the picture turned {max(after / before, before / after):.1f} times "
-                    f"{'brighter' if after > before else 'darker'} when the camera's {', '.join(frozen)} were "
-                    "frozen: it does not say what its automatic mode chose. Left automatic (lock_exposure = false "
-                    "and the like in [camera] silence this)")
-            if note not in self.notes:
-                log.warning("%s: %s", self.name, note)
-                self.notes = self.notes + [note]
+            self._note(f"the picture turned {max(after / before, before / after):.1f} times "
+                       f"{'brighter' if after > before else 'darker'} when the camera's {', '.join(frozen)} were "
+                       "frozen: it does not say what its automatic mode chose. Left automatic (lock_exposure = "
+                       "false and the like in [camera] silence this)")
             return
+        if "focus" in frozen and sharpness(then) * LOCK_BLUR < sharpness(first):
+            set_auto(self.cap, [FOCUS])
+            del frozen["focus"]
+            self._note("the picture turned blurred when the camera's focus was frozen: it does not say where its "
+                       "autofocus was. Focus left automatic (lock_focus = false silences this)")
         self.locked = frozen
         log.info("%s: fixed %s", self.name, ", ".join(f"{k} {v:g}" for k, v in frozen.items()))
+
+    def _note(self, note: str) -> None:
+        """Something the staff should know (logged once, said by `dicetable check`)."""
+        if note not in self.notes:
+            log.warning("%s: %s", self.name, note)
+            self.notes = self.notes + [note]
 
     def _warm_up(self) -> Any:
         """Pictures for `warmup_frames` and `warmup_s` (at most `warmup_max_frames`): the last."""

@@ -13,8 +13,9 @@ touched. UVC controls outlive the program, so they are set back to automatic bef
 warm-up: a lock from the last run (another light) is never taken as the camera's measure.
 
 Some webcams do not report the value their automatic mode chose, and jump to a stale manual value
-when it is switched off: the picture then turns much darker or brighter at once. That is checked
-(the light of the frames before and after) and such a camera is left on automatic, with a warning.
+when it is switched off: the picture then turns much darker or brighter at once, or blurred. That
+is checked (the light and the sharpness of the frames before and after) and such a camera is left
+on automatic (its focus alone when only the focus jumped), with a warning.
 """
 from __future__ import annotations
 
@@ -41,6 +42,13 @@ class AutoControl:
 EXPOSURE = AutoControl("exposure", cv2.CAP_PROP_AUTO_EXPOSURE, EXPOSURE_AUTO, EXPOSURE_MANUAL, cv2.CAP_PROP_EXPOSURE)
 WHITE_BALANCE = AutoControl("white_balance", cv2.CAP_PROP_AUTO_WB, 1, 0, cv2.CAP_PROP_WB_TEMPERATURE)
 FOCUS = AutoControl("focus", cv2.CAP_PROP_AUTOFOCUS, 1, 0, cv2.CAP_PROP_FOCUS)
+
+
+def sharpness(image: Any) -> float:
+    """How sharp a frame is (the variance of its Laplacian, + 1): a focus frozen at a value the
+    camera did not really have blurs the tray, which its light does not show."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var()) + 1.0
 
 
 def value_of(cap: Any, prop: int) -> float | None:

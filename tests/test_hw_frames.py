@@ -506,6 +506,25 @@ def test_a_webcam_that_jumps_when_frozen_is_left_automatic(caplog) -> None:
     assert source.notes[-1].startswith("the picture turned 2.4 times brighter")    # (for dicetable check)
 
 
+@pytest.mark.parametrize("reports", [True, False], ids=["says its focus", "does not say it"])
+def test_a_webcam_whose_focus_jumps_when_frozen_keeps_its_autofocus(reports) -> None:
+    """A webcam that does not say where its autofocus was jumps to a stale focus when autofocus is
+    switched off: the tray blurred, which its light does not show. Its focus is left automatic
+    (its exposure still frozen), and said; a webcam that says it keeps the focus it found."""
+    clock, uvc = FakeClock(100.0), FakeUvcControls(textured=True, focus_reports_auto=reports)
+    source = _uvc_webcam(uvc, clock)
+    source.open()
+    frame = source.read()
+    assert frame is not None and frame.image[40, 0, 0] != frame.image[40, 1, 0]       # (the weave is seen)
+    if reports:
+        assert source.locked["focus"] == 35 and source.notes == []
+    else:
+        assert "focus" not in source.locked and source.locked["exposure"] == 157
+        assert uvc.values[cv2.CAP_PROP_AUTOFOCUS] == 1
+        assert source.notes == ["the picture turned blurred when the camera's focus was frozen: it does not say "
+                                "where its autofocus was. Focus left automatic (lock_focus = false silences this)"]
+
+
 def test_a_webcam_frozen_is_measured_again_when_the_room_light_changes() -> None:
     """A hand over the tray for 2 s changes nothing; the lamps going on (twice the light, for
     good) make the table measure the exposure again after 5 s, as the Pi camera does."""
