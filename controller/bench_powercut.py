@@ -29,9 +29,25 @@ GAMES = (("classic", ["Ann", "Zoë"], {"rounds": 2}),
          ("objective-cards", ["Ann", "Zoë"], {}),
          ("school", ["Ann"], {}),
          ("poknroll", ["Ann", "Zoë", "Cy"], {"imaginary_dice_source": "engine_rng"}))
+#: `--rules house`: the same five games under the house rules that change their flow the most:
+#: betting Classic (decisions on dice thrown before, bets), Pok'n Roll's abandon in turn with the
+#: cups lifted at the end of the hand and the game stopped as soon as a line is full, Objective
+#: cards' two-player variant (two secret cards a round), School's free columns and fixed reserve,
+#: Thirteen's forced joker; the first player left to the table where a game allows it (drawn once,
+#: as the game is set up, and journaled in the header)
+HOUSE_GAMES = (("classic", ["Ann", "Zoë", "Cy"], {"variant": "betting", "rounds": 2, "first_player": "drawn"}),
+               ("thirteen", ["Ann", "Zoë"], {"joker_forced_order": True, "first_player": "drawn"}),
+               ("objective-cards", ["Ann", "Zoë"], {"two_player_strategic_variant": True}),
+               ("school", ["Ann"], {"row_fill_order": "any_free_column", "school_reserve_mode": "fixed_three"}),
+               ("poknroll", ["Ann", "Zoë", "Cy"], {"imaginary_dice_source": "engine_rng",
+                                                  "decision_order": "sequential",
+                                                  "reveal_on_abandon": "end_of_hand", "end_timing": "immediate"}))
+RULES = {"defaults": GAMES, "house": HOUSE_GAMES}
 #: the games journaled before the table first starts but for their last moves (School's 130
-#: moves would take four minutes; the last 100 of Pok'n Roll hold about five of the table's draws)
+#: moves would take four minutes; the last 100 of Pok'n Roll hold about five of the table's draws;
+#: under house rules also Thirteen for two, the last 40 of 72, and Objective cards' variant, 40 of 68)
 LAST_MOVES = {"school": 40, "poknroll": 100}
+HOUSE_LAST_MOVES = {"school": 40, "poknroll": 60, "thirteen": 40, "objective-cards": 40}
 #: each journal write held back this long (strace), so that kills fall between draw and line
 SLOW_JOURNAL = {"poknroll": 0.3}
 #: the longest wait after a move begins at which a cut is drawn (a throw takes about 1.5 s)
@@ -40,15 +56,17 @@ LATEST = 2.5
 HOLD_WINDOW, EMPTY_TRAY = 0.4, 0.6
 
 
-def kill_sweep(root: Path, cuts: int, seed: int) -> Iterator[dict[str, Any]]:
+def kill_sweep(root: Path, cuts: int, seed: int, rules: str = "defaults") -> Iterator[dict[str, Any]]:
     """Each game killed at random moments, `cuts` in all (shared by the moves played): half of
     a game's between a HOLD press and the throw it is for (where it holds dice), and one at each
-    draw of the table's, between the draw and its journal line."""
+    draw of the table's, between the draw and its journal line. `rules`: each game's default
+    house rules, or HOUSE_GAMES'."""
     rng = random.Random(seed)
     games = []
-    for game, players, options in GAMES:
+    last_moves = HOUSE_LAST_MOVES if rules == "house" else LAST_MOVES
+    for game, players, options in RULES[rules]:
         inputs = expected_game(game, players, options, seed)[0]     # (the table's draws: seeded stand-ins)
-        preload = max(0, len(inputs) - LAST_MOVES.get(game, len(inputs)))
+        preload = max(0, len(inputs) - last_moves.get(game, len(inputs)))
         games.append((game, players, options, inputs, preload))
     total = sum(len(inputs) - preload for *_, inputs, preload in games)
     for game, players, options, inputs, preload in games:
@@ -84,7 +102,7 @@ def _row(name: str, moves: int, cutter: Cutter) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- cut journals
-def truncations(seed: int) -> dict[str, Any]:
+def truncations(seed: int, games: tuple = GAMES) -> dict[str, Any]:
     """Every game's journal, at every third move, cut at every byte of its last line, resumed
     by a table in this process: the moves before the cut line come back, never an exception."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -100,7 +118,7 @@ def truncations(seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="dicetable-cut-") as tmp:
         folder = Path(tmp)
         config = parse_config(f'[table]\njournal_dir = "{folder}"\nidle_minutes = 0\n')
-        for game, players, options in GAMES[:3]:     # (a journal cut before a draw: the table draws)
+        for game, players, options in games[:3]:     # (a journal cut before a draw: the table draws)
             inputs, _ = expected_game(game, players, options, seed)
             header = json.dumps({"format": FORMAT, "game": game, "players": players, "options": options})
             lines = [header.encode()] + [json.dumps(d).encode() for d in inputs]
@@ -237,18 +255,23 @@ def storage_scenarios(root: Path, seed: int) -> Iterator[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- the command
-def run(cuts: int = 60, seed: int = 1, as_json: bool = False) -> int:
-    """The sweep; each row printed as it is done (the whole takes about ten minutes)."""
+def run(cuts: int = 60, seed: int = 1, as_json: bool = False, rules: str = "defaults") -> int:
+    """The sweep; each row printed as it is done (the whole takes about ten minutes). `rules`:
+    "house" plays HOUSE_GAMES, and leaves out the storage's scenarios (about the card, not the
+    rules)."""
     started = time.monotonic()
     rows: list[dict[str, Any]] = []
+    parts = [lambda: kill_sweep(root / "kills", cuts, seed, rules)]
+    if rules == "defaults":
+        parts.append(lambda: storage_scenarios(root / "storage", seed))
     with tempfile.TemporaryDirectory(prefix="dicetable-powercut-") as tmp:
         root = Path(tmp)
-        for part in (lambda: kill_sweep(root / "kills", cuts, seed), lambda: storage_scenarios(root / "storage", seed)):
+        for part in parts:
             for row in part():
                 rows.append(row)
                 if not as_json:
                     print(_line(row), flush=True)
-        cut = truncations(seed)
+        cut = truncations(seed, RULES[rules])
     held = all(r.get("same game") for r in rows if "moves" in r) and cut["resumed wrong or crashed"] == 0
     if as_json:
         print(json.dumps({"rows": rows, "truncations": cut, "held": held}))

@@ -213,7 +213,8 @@ def cmd_bench_soak(args: argparse.Namespace) -> int:
 def cmd_bench_powercut(args: argparse.Namespace) -> int:
     from .bench_powercut import run
 
-    return run(cuts=60 if args.limit is None else max(1, args.limit), as_json=args.json)
+    return run(cuts=60 if args.limit is None else max(1, args.limit), as_json=args.json,
+               rules=args.rules or "defaults")
 
 
 # -------------------------------------------------------------------------------------- parser
@@ -280,7 +281,7 @@ def register_tools(sub) -> None:
     vision_cli.add_bench_target("rules", cmd_bench_rules, ("limit",))
     vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))
     vision_cli.add_bench_target("soak", cmd_bench_soak, ("limit",))
-    vision_cli.add_bench_target("powercut", cmd_bench_powercut, ("limit",))
+    vision_cli.add_bench_target("powercut", cmd_bench_powercut, ("limit", "rules"))
     vision_cli.register(sub)
     calibrate.register(sub, capture=_capture_from_camera)
 

@@ -347,6 +347,9 @@ class Cutter:
         self.on_unsaved: Callable[["Cutter", int], None] | None = None
         self.cuts = sorted(cuts, key=lambda c: (c.moves, c.after))
         self.seed = seed
+        # the game's house rules as its journal's header has them: with `first_player = "drawn"`,
+        # the seat the table drew as the game was set up (see _learn_options)
+        self.options = dict(table.options)
         self.outcome = Outcome([], [])
         self._expect()
         self._deadline: float | None = None
@@ -357,7 +360,7 @@ class Cutter:
 
     def _expect(self) -> None:
         """The uninterrupted game with the table's draws as far as they are known."""
-        expected, self.final = expected_game(self.table.game, self.table.players, self.table.options, self.seed,
+        expected, self.final = expected_game(self.table.game, self.table.players, self.options, self.seed,
                                              self.draws, self.preload)
         self.expected = self.outcome.expected = canonical(expected)
 
@@ -514,12 +517,21 @@ class Cutter:
         if self._deadline is None and self.cuts and self.cuts[0].moves == n:
             self._deadline = time.monotonic() + self.cuts.pop(0).after
 
+    def _learn_options(self) -> None:
+        """The house rules of the game the table set up, from its journal's header: a first player
+        left to the table is drawn there, once, and the game expected starts at the seat drawn."""
+        found = self.table.journal()
+        if found is not None and found.log.options != self.options:
+            self.options = dict(found.log.options)
+            self._expect()
+
     def _setup(self) -> None:
         """The setup menu preselects the game, players and rules (the config): OK through it."""
         while self.table.journal() is None:
             self._restarted = False
             self.table.press("OK", "OK", "OK", "OK", "OK")
             if self._wait(MOVE_SECONDS, lambda: self.table.journal() is not None):
+                self._learn_options()
                 return
             if not self._restarted:
                 raise AssertionError("the setup menu did not start the game")
@@ -568,7 +580,7 @@ class Cutter:
         """The game before move n."""
         from .tablelog import TableLog, replay
 
-        return replay(TableLog(self.table.game, list(self.table.players), dict(self.table.options),
+        return replay(TableLog(self.table.game, list(self.table.players), dict(self.options),
                                self.expected[:n]))
 
     def act(self, n: int) -> bool:
@@ -587,7 +599,7 @@ class Cutter:
                 return False
             self.table.tray.show(tuple(exp.held) + tuple(data["values"]))    # (the held dice stay)
             return True
-        log = TableLog(self.table.game, list(self.table.players), dict(self.table.options), self.expected[:n])
+        log = TableLog(self.table.game, list(self.table.players), dict(self.options), self.expected[:n])
         flow = TableFlow(state, log)        # (where the table's menu cursor starts)
         entries = flow.menu()
         target = next(i for i, e in enumerate(entries) if
@@ -683,7 +695,7 @@ class Cutter:
         # (dice compared as the multisets the rules take: the journal has them as the camera
         # saw them, left to right, and a sheet's notes may show them in that order)
         end = self.state(len(self.expected))
-        found_end = replay(TableLog(self.table.game, list(self.table.players), dict(self.table.options),
+        found_end = replay(TableLog(self.table.game, list(self.table.players), dict(self.options),
                                     canonical(found.log.inputs)))
         if found.damage or not found.state.is_over or (found_end.sheet(), found_end.result()) != (
                 end.sheet(), end.result()):

@@ -42,3 +42,18 @@ def test_a_cut_between_the_tables_draw_and_its_journal_line_draws_once_more_and_
     assert outcome.inputs[79]["player"] is None and canonical(outcome.inputs) == canonical(outcome.expected)
     assert "after a restart (79 moves replayed). The table drew the imaginary player's dice: " in outcome.resumed[0]
     assert outcome.problems == []
+
+
+def test_a_game_whose_first_player_the_table_drew_is_played_from_the_seat_drawn(tmp_path):
+    """Betting Classic with the first player left to the table (`bench powercut --rules house`):
+    the harness learns the seat drawn from the journal's header (it expected seat 0 and found
+    the table's moves another game's two times in three), and the game, killed once, ends as the
+    uninterrupted one from that seat."""
+    options = {"variant": "betting", "rounds": 1, "first_player": "drawn"}
+    table = Table(tmp_path, "classic", ["Ann", "Zoë", "Cy"], options, seed=3)
+    cutter = Cutter(table, [Cut(2, 0.3)], seed=3)
+    outcome = cutter.play()
+    seat = cutter.options["start_seat"]
+    assert cutter.options == {**options, "start_seat": seat} and outcome.expected[0]["player"] == seat
+    assert outcome.kills == 1 and canonical(outcome.inputs) == canonical(outcome.expected)
+    assert outcome.problems == []

@@ -21,7 +21,7 @@ BENCH_TARGETS: dict[str, BenchFn] = {}
 # Which of the shared options (DIR, --limit, --passes) each target uses. The others are refused,
 # so that `bench rendered --limit 5` says it has no such thing instead of running the whole sweep.
 BENCH_OPTIONS: dict[str, frozenset[str]] = {}
-SHARED_BENCH_OPTIONS = {"dir": "DIR", "limit": "--limit", "passes": "--passes"}
+SHARED_BENCH_OPTIONS = {"dir": "DIR", "limit": "--limit", "passes": "--passes", "rules": "--rules"}
 
 
 class AnyOrderParser(argparse.ArgumentParser):
@@ -55,7 +55,7 @@ class AnyOrderParser(argparse.ArgumentParser):
 
 def add_bench_target(name: str, fn: BenchFn, options: tuple[str, ...] = ()) -> None:
     """Register `dicetable bench NAME`, which uses the shared options named (of "dir", "limit",
-    "passes")."""
+    "passes", "rules")."""
     unknown = set(options) - set(SHARED_BENCH_OPTIONS)
     if unknown:
         raise ValueError(f"unknown bench options {sorted(unknown)}")
@@ -218,6 +218,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "run; soak: N demo games in one process (10)")
     b.add_argument("--passes", type=int, default=None, metavar="N",
                    help="vision: stream passes over the 640x480 frames, each frame's fastest read kept (3)")
+    b.add_argument("--rules", choices=("defaults", "house"), default=None,
+                   help="powercut: each game under its default house rules, or under those that change its "
+                        "flow the most (betting Classic, Pok'n Roll's abandon in turn, ...; first player drawn)")
     b.set_defaults(func=cmd_bench)
 
 
