@@ -38,6 +38,15 @@ HOLD = "hold"
 # moves, and said nothing of the damage. While no input follows it, a resume does as the first did:
 # it offers nothing back and names the damage. A replay skips it.
 DAMAGED = "damaged"
+# The journal's format, in its header. Version 2: lines that are not inputs may follow the header
+# (TAKE_BACK, HOLD, DAMAGED). A build of version 1 checks the format and takes every other line
+# for an input (or a take-back): a hold line was to it an input the rules refuse, damage, and a
+# café that put such a build back mid-game had the game resumed at the first HOLD pressed, the
+# journal written over with the moves before it and "damaged" on screen. To it a journal of
+# version 2 is one of another version, kept aside whole. Table logs (inputs alone) stay at 1;
+# this version reads journals of both (an update mid-game).
+JOURNAL_FORMAT = "dicetable-log/2"
+JOURNAL_FORMATS = (FORMAT, JOURNAL_FORMAT)
 #: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
 NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
@@ -72,7 +81,7 @@ class Journal:
         """Write the journal of `table_log` beside and rename it over: a resume rewrites the
         journal of the game it resumes, and a power cut in the middle must leave that journal
         whole, not half of it. A copy that could not be finished is removed."""
-        header = {"format": FORMAT, "game": table_log.game, "players": table_log.players,
+        header = {"format": JOURNAL_FORMAT, "game": table_log.game, "players": table_log.players,
                   "options": table_log.options}
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
@@ -232,8 +241,9 @@ class Journal:
             taken_back = data == TAKE_BACK
         header["inputs"] = inputs
         try:
-            return Ending(TableLog.from_json(header), damage, taken_back, held, held_at[-1] if held_at else None,
-                          kept, damaged[1] if damaged and len(inputs) <= damaged[0] else None)
+            return Ending(TableLog.from_json(header, JOURNAL_FORMATS), damage, taken_back, held,
+                          held_at[-1] if held_at else None, kept,
+                          damaged[1] if damaged and len(inputs) <= damaged[0] else None)
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 

@@ -53,12 +53,14 @@ class TableLog:
                 "options": dict(self.options), "inputs": list(self.inputs)}
 
     @classmethod
-    def from_json(cls, data: Any) -> "TableLog":
+    def from_json(cls, data: Any, formats: tuple[str, ...] = (FORMAT,)) -> "TableLog":
+        """`formats`: those taken (a journal's header has its own, see journal.JOURNAL_FORMAT)."""
         if not isinstance(data, dict):
             raise LogError("a table log is a JSON object with game, players, options and inputs")
         fmt = data.get("format", FORMAT)
-        if fmt != FORMAT:
-            raise OtherVersion(f"unknown log format {shown(fmt)} (this program reads {FORMAT!r})")
+        if fmt not in formats:
+            raise OtherVersion(f"unknown log format {shown(fmt)} (this program reads "
+                               f"{' or '.join(map(repr, formats))})")
         game, players = data.get("game"), data.get("players")
         options, inputs = data.get("options", {}), data.get("inputs", [])
         if not isinstance(game, str):

@@ -178,7 +178,7 @@ def test_starting_a_journal_over_an_old_one_replaces_it_whole_or_not_at_all(tmp_
 
 
 OTHER_VERSIONS = {
-    "newer-format": {"format": "dicetable-log/2", "game": "thirteen", "players": ["Ann"], "options": {}},
+    "newer-format": {"format": "dicetable-log/3", "game": "thirteen", "players": ["Ann"], "options": {}},
     "renamed-option": {"format": FORMAT, "game": "thirteen", "players": ["Ann"], "options": {"two_pair_value": 20}},
     "renamed-game": {"format": FORMAT, "game": "thirteen-dice", "players": ["Ann"], "options": {}},
 }
