@@ -422,6 +422,9 @@ class TableFlow:
         the dice already played, so that moving them is not a throw either. At a decision they
         are the dice decided on, found on the tray."""
         exp = self.expect
+        if self.phase == DECIDE:
+            self._found_at_decision(reading)
+            return
         if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn:
             self.on_reading(reading)
             return
@@ -431,6 +434,24 @@ class TableFlow:
         self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
         if reading.dice:
             self.say(f"The dice in the tray were there before: they do not count. {self._throw_asked(exp)}")
+
+    def _found_at_decision(self, reading: Reading) -> None:
+        """The tray found at a decision (a game resumed there): the dice decided on, found on it;
+        or, where the table knows none (a decision with no dice to throw again: Pok'n Roll's
+        abandon, Objective cards' cards, Classic's bets, the last throw's box), the dice it shows,
+        as the table had them before the cut; or another player's (betting Classic's decision
+        on dice thrown before). Never a throw: nobody threw while the table was off. It was
+        taken for one at every decision of the second kind (*Ann: decide first (OK on the
+        menu), then throw.* as the table came back), and its dice were not shown."""
+        if self.tray_values and not self._tray_changed(reading):
+            self.on_reading(reading)            # (the dice decided on: their places, holds kept)
+            return
+        self._places_for(reading)
+        self.last_reading = reading
+        if self.tray_values:
+            self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
+        elif all(d.value is not None for d in reading.dice):
+            self._follow_tray(reading)
 
     def _places_for(self, reading: Reading) -> None:
         """Bring the dice's places the table keeps (the dice played, decided on, staged, to correct or

@@ -121,7 +121,8 @@ def started(folder: Path, clock: Clock | None = None) -> TableFlow:
 @dataclass(frozen=True)
 class Step:
     """One thing the players do: "throw" the dice of move `move`, "hold" the dice its reroll keeps,
-    "choose" its option (a secret menu opened with OK first), "take back" the choice just made."""
+    "choose" its option (a secret menu opened with OK first), "take back" the choice just made,
+    "correct" the dice just accepted (reopened with a long OK, accepted as read)."""
 
     kind: str
     move: int
@@ -150,6 +151,10 @@ def act(flow: TableFlow, clock: Clock, step: Step) -> None:
         clock.t += 1.0
         flow.on_button(Press("BACK"))
         flow.on_button(Press("BACK"))
+        return
+    if step.kind == "correct":           # (the dice just accepted reopened, and accepted as read)
+        flow.on_button(Press("OK", "hold"))
+        flow.on_button(Press("OK", "hold"))
         return
     data = move_for(flow, step.move)
     exp = flow.expect
@@ -194,6 +199,18 @@ def takes_back(flow: TableFlow, move: int, taken_back: set[int]) -> bool:
     if move % 5 != 2 or move in taken_back or flow.take_back_offered is None or shut or any(flow.holds):
         return False
     taken_back.add(move)
+    return True
+
+
+def corrects(flow: TableFlow, move: int, done: set[int]) -> bool:
+    """Whether the players reopen the dice just accepted (move `move`) with a long OK, to accept
+    them as read: every seventh move, where a long OK can (not under a secret menu still shut,
+    which OK opens)."""
+    exp = flow.expect
+    shut = isinstance(exp, Decide) and not flow.choices_shown
+    if move % 7 != 3 or move in done or flow.correction_offered is None or shut:
+        return False
+    done.add(move)
     return True
 
 
@@ -247,6 +264,8 @@ class Played:
     lines: list[bytes]
     steps: list[Step]
     ends: list[tuple[int, tuple]] = field(default_factory=list)
+    #: after each step: the dice lying in the tray (the last accepted), and those decided on
+    trays: list[tuple[list[int], list[int]]] = field(default_factory=list)
 
 
 def play(folder: Path, name: str) -> Played:
@@ -255,7 +274,7 @@ def play(folder: Path, name: str) -> Played:
     app = new_table(folder, game, players, options, clock)
     flow = app.flow
     journal = folder / "current.jsonl"
-    played = Played([], [], [(len(journal.read_bytes().splitlines()), seen(flow))])
+    played = Played([], [], [(len(journal.read_bytes().splitlines()), seen(flow))], [([], [])])
     taken_back: set[int] = set()
     while not flow.state.is_over and (moves is None or len(flow.log.inputs) < moves):
         steps = steps_for(flow)
@@ -264,8 +283,11 @@ def play(folder: Path, name: str) -> Played:
             act(flow, clock, step)
             played.steps.append(step)
             played.ends.append((len(journal.read_bytes().splitlines()), seen(flow)))
+            played.trays.append(([v for v, _ in flow.played], list(flow.tray_values)))
             if step.kind == "choose" and takes_back(flow, step.move, taken_back):
                 steps.append(Step("take back", step.move))
+            if step.kind == "throw" and corrects(flow, step.move, taken_back):
+                steps.append(Step("correct", step.move))
     played.lines = journal.read_bytes().splitlines(keepends=True)
     return played
 
@@ -361,3 +383,26 @@ def seen_once(tmp_path: Path, played: Played, j: int) -> tuple:
     if key not in _ONCE:
         _ONCE[key] = seen(cut_at(tmp_path / f"once{j}", played.lines[:played.ends[j][0]]))
     return _ONCE[key]
+
+
+@pytest.mark.parametrize("name", OPTION_SETS)
+def test_the_dice_found_in_the_tray_at_a_decision_are_not_taken_for_a_throw(tmp_path, name):
+    """The table comes back at a decision and its camera finds the dice lying as they were: they
+    are the dice decided on, or (betting Classic) the last thrower's, never a throw. At a decision
+    with no dice to throw again (Pok'n Roll's abandon and line, Objective cards' cards, Classic's
+    bets, Thirteen's and School's last throw) the table had no dice decided on after a restart, and
+    said *Ann: decide first (OK on the menu), then throw.* at once, and showed no dice."""
+    played = play(tmp_path / "live", name)
+    wrong = []
+    for k, ((n, live), (lying, decided)) in enumerate(zip(played.ends, played.trays)):
+        if live[0] != DECIDE or not lying:
+            continue
+        back = cut_at(tmp_path / f"cut{k}", played.lines[:n])
+        said = back.message
+        back.on_found_tray(reading(lying))
+        # (the dice decided on as the table had them; at a decision after a keep declared before
+        # the bets, those it shows: the kept ones and those to throw again, as they lie)
+        if back.message is not said or sorted(back.tray_values) not in (sorted(decided), sorted(lying)) \
+                or seen(back) != live:
+            wrong.append((k, back.message.text if back.message else None, back.tray_values, decided))
+    assert not wrong, wrong[:3]
