@@ -98,7 +98,8 @@ def _row(name: str, moves: int, cutter: Cutter) -> dict[str, Any]:
             "draws": outcome.draws,
             "draw cuts": outcome.draw_cuts,
             "same game": outcome.same and not error, "resumed said": len(outcome.resumed),
-            "errors logged": len(outcome.problems), "seconds": round(outcome.seconds, 1), "failure": error}
+            "errors logged": len(outcome.problems), "dice taken for a throw": outcome.false_throws,
+            "seconds": round(outcome.seconds, 1), "failure": error}
 
 
 # --------------------------------------------------------------------------- cut journals
@@ -290,6 +291,7 @@ def _line(r: dict[str, Any]) -> str:
             f"({r['holds kept']} resumed with the dice held again), "
             f"{r['draws']} draws by the table, {r['draw cuts']} kills before a draw's line, "
             f"{'the same game' if r['same game'] else 'NOT the same game'}, resumed said "
-            f"{r['resumed said']}x, {r['errors logged']} error lines, {r['seconds']} s"
+            f"{r['resumed said']}x, {r['errors logged']} error lines, {r['dice taken for a throw']} times dice "
+            f"nobody threw taken for a throw, {r['seconds']} s"
             + (f"; kept aside {r['kept aside']}" if "kept aside" in r else "")
             + (f"  FAILURE: {r['failure']}" if r["failure"] else ""))

@@ -36,6 +36,8 @@ MOVE_SECONDS = 12.0
 START_SECONDS = 60.0
 #: what the table says of dice it finds in the tray as it starts
 FOUND = "The dice in the tray were there before: they do not count"
+#: what the table says of dice thrown before a decision was made
+DECIDE_FIRST = "decide first (OK on the menu), then throw"
 #: what the table logs when a move could not be journaled (its screen: "can no longer be saved")
 UNSAVED = "this game is no longer saved"
 
@@ -204,6 +206,9 @@ class Outcome:
     holds: int = 0                       # throws again keeping dice held with the HOLD buttons
     holds_kept: int = 0                  # restarts at a decision with dice held, held again (and said)
     problems: list[str] = field(default_factory=list)   # log lines at error level, tracebacks
+    #: times the table took dice nobody threw for a throw made before a decision (the player
+    #: here never throws before deciding): after a restart at a decision, the dice lying there
+    false_throws: int = 0
     seconds: float = 0.0
 
     @property
@@ -509,6 +514,7 @@ class Cutter:
             for i in range(len(self.table.logs)):
                 self.outcome.problems += [line for line in self.table.log_text(i).splitlines()
                                           if " ERROR " in line or " CRITICAL " in line or "Traceback" in line]
+                self.outcome.false_throws += self.table.log_text(i).count(DECIDE_FIRST)
         return self.outcome
 
     def _arm(self, n: int) -> None:

@@ -26,7 +26,7 @@ def test_a_game_killed_three_times_ends_as_the_uninterrupted_game(tmp_path):
     # only what is not held: a HOLD pressed again would release it and change the game)
     assert outcome.resumed[0].endswith("(1 moves replayed). Dice still held: K.") and outcome.holds_kept == 1
     assert len(outcome.resumed) == 3 and outcome.resumed[-1].endswith("(5 moves replayed).")
-    assert outcome.problems == []
+    assert outcome.problems == [] and outcome.false_throws == 0
 
 
 @pytest.mark.skipif(shutil.which("strace") is None, reason="the journal is slowed down with strace")
@@ -41,7 +41,7 @@ def test_a_cut_between_the_tables_draw_and_its_journal_line_draws_once_more_and_
     assert outcome.draw_cuts == 1 and outcome.draws == 1 and outcome.kills == 1 and outcome.starts == 2
     assert outcome.inputs[79]["player"] is None and canonical(outcome.inputs) == canonical(outcome.expected)
     assert "after a restart (79 moves replayed). The table drew the imaginary player's dice: " in outcome.resumed[0]
-    assert outcome.problems == []
+    assert outcome.problems == [] and outcome.false_throws == 0
 
 
 def test_a_game_whose_first_player_the_table_drew_is_played_from_the_seat_drawn(tmp_path):
@@ -56,4 +56,4 @@ def test_a_game_whose_first_player_the_table_drew_is_played_from_the_seat_drawn(
     seat = cutter.options["start_seat"]
     assert cutter.options == {**options, "start_seat": seat} and outcome.expected[0]["player"] == seat
     assert outcome.kills == 1 and canonical(outcome.inputs) == canonical(outcome.expected)
-    assert outcome.problems == []
+    assert outcome.problems == [] and outcome.false_throws == 0

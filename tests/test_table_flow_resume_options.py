@@ -292,6 +292,17 @@ def play(folder: Path, name: str) -> Played:
     return played
 
 
+_PLAYED: dict[str, Played] = {}
+
+
+def played_once(tmp_path_factory, name: str) -> Played:
+    """The game of option set `name`, played once for the tests of this module (it is the same
+    game each time: the player and the table's draws are seeded)."""
+    if name not in _PLAYED:
+        _PLAYED[name] = play(tmp_path_factory.mktemp(name) / "live", name)
+    return _PLAYED[name]
+
+
 def cut_at(folder: Path, lines: list[bytes]) -> TableFlow:
     folder.mkdir()
     (folder / "current.jsonl").write_bytes(b"".join(lines))
@@ -309,8 +320,11 @@ def secret_kept(flow: TableFlow) -> bool:
 
 # ------------------------------------------------------------------------------------ the tests
 @pytest.mark.parametrize("name", OPTION_SETS)
-def test_a_cut_after_any_line_gives_back_the_same_game(tmp_path, name):
-    played = play(tmp_path / "live", name)
+def test_a_cut_after_any_line_gives_back_the_same_game(tmp_path, tmp_path_factory, name):
+    """The table started on the journal cut after each of its lines: the moves journaled, no
+    more (but a draw the journal does not have yet) and no fewer; a secret menu shut; and after
+    each thing the players did, the table as they left it."""
+    played = played_once(tmp_path_factory, name)
     header = json.loads(played.lines[0])
     assert header["options"] == {**OPTION_SETS[name][2], **header["options"]}
     if OPTION_SETS[name][2].get("first_player") == "drawn":
@@ -350,10 +364,10 @@ def diff(a: tuple, b: tuple) -> list:
 
 
 @pytest.mark.parametrize("name", OPTION_SETS)
-def test_the_game_goes_on_after_cuts_at_any_two_moments_as_with_none(tmp_path, name):
+def test_the_game_goes_on_after_cuts_at_any_two_moments_as_with_none(tmp_path, tmp_path_factory, name):
     """Cut after step i, the same steps played at the table that came back up to step j, cut
     again (sampled pairs, each step a first cut): the table as it was after step j uncut."""
-    played = play(tmp_path / "live", name)
+    played = played_once(tmp_path_factory, name)
     count = len(played.steps)
     rng = random.Random(name)
     pairs = sorted({(i, min(count, i + rng.randint(0, 12))) for i in range(0, count + 1, 2)})
@@ -386,13 +400,13 @@ def seen_once(tmp_path: Path, played: Played, j: int) -> tuple:
 
 
 @pytest.mark.parametrize("name", OPTION_SETS)
-def test_the_dice_found_in_the_tray_at_a_decision_are_not_taken_for_a_throw(tmp_path, name):
+def test_the_dice_found_in_the_tray_at_a_decision_are_not_taken_for_a_throw(tmp_path, tmp_path_factory, name):
     """The table comes back at a decision and its camera finds the dice lying as they were: they
     are the dice decided on, or (betting Classic) the last thrower's, never a throw. At a decision
     with no dice to throw again (Pok'n Roll's abandon and line, Objective cards' cards, Classic's
     bets, Thirteen's and School's last throw) the table had no dice decided on after a restart, and
     said *Ann: decide first (OK on the menu), then throw.* at once, and showed no dice."""
-    played = play(tmp_path / "live", name)
+    played = played_once(tmp_path_factory, name)
     wrong = []
     for k, ((n, live), (lying, decided)) in enumerate(zip(played.ends, played.trays)):
         if live[0] != DECIDE or not lying:
