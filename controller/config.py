@@ -17,7 +17,7 @@ import logging
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -35,7 +35,15 @@ MAX_IDLE_MINUTES = 24 * 60  # the longest idle_minutes: a day
 
 
 class ConfigError(ValueError):
-    """The config file cannot be used as written; the message names the file and the key."""
+    """The config file cannot be used as written; the message names the file and the key.
+
+    `place`: the keys that lead to the setting at fault in the parsed file (("table",
+    "confirm_seconds"), ("buttons", "sources", 1)), for the table to start without it; () when the
+    fault is not one setting's."""
+
+    def __init__(self, message: str, place: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.place = place
 
 
 @dataclass(frozen=True)
@@ -99,10 +107,17 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     path: Path | None = None                        # the file read; None when defaults were used
     warnings: tuple[str, ...] = ()                  # unknown keys and the like, already logged
+    #: mistakes the table started without (load_config(lenient=True)): each a ConfigError's words
+    #: and what was used instead, already logged as errors; () when read strictly
+    problems: tuple[str, ...] = ()
 
 
-def load_config(path: str | Path | None = None) -> Config:
-    """Read the config at `path` (default /etc/dicetable/config.toml); defaults if it is missing."""
+def load_config(path: str | Path | None = None, *, lenient: bool = False) -> Config:
+    """Read the config at `path` (default /etc/dicetable/config.toml); defaults if it is missing.
+
+    `lenient` (the table's own start): a mistake is not a ConfigError but left out, the table
+    using the default in its place (Config.problems says which): a café's table edited with a
+    typo must still start and say what to fix, not wait on an error screen until someone does."""
     path = Path(path) if path is not None else DEFAULT_PATH
     if not path.exists():
         log.warning("no config file at %s: using the built-in defaults", path)
@@ -110,8 +125,11 @@ def load_config(path: str | Path | None = None) -> Config:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the config file: {exc}") from None
-    return parse_config(text, path)
+        error = ConfigError(f"{path}: cannot read the config file: {exc}")
+        if not lenient:
+            raise error from None
+        return _all_defaults(path, [], error)
+    return parse_config_leniently(text, path) if lenient else parse_config(text, path)
 
 
 def parse_config(text: str, path: str | Path = "<config>") -> Config:
@@ -121,6 +139,99 @@ def parse_config(text: str, path: str | Path = "<config>") -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_syntax_message(path, text, exc)) from None
+    config = _build(data, path)
+    for warning in config.warnings:
+        log.warning("%s", warning)
+    log.info("config read from %s", path)
+    return config
+
+
+#: the most mistakes left out before the whole file is (a file that is not a config at all)
+MAX_MISTAKES = 50
+INSTEAD = "the table starts without it (its default) until it is fixed"
+
+
+def parse_config_leniently(text: str, path: str | Path = "<config>") -> Config:
+    """Parse config text as the table starts with it: a line TOML cannot read is left out (its
+    settings take their defaults), then each setting with a wrong value, one by one, until the
+    rest reads; every one left out is a problem, logged as an error. The table keeps what was
+    right (its camera, its panels, its players) rather than all of it for one typo."""
+    path = Path(path)
+    problems: list[str] = []
+    lines = text.split("\n")
+    for _ in range(MAX_MISTAKES):
+        try:
+            data = tomllib.loads("\n".join(lines))
+            break
+        except tomllib.TOMLDecodeError as exc:
+            error = ConfigError(_syntax_message(path, "\n".join(lines), exc))
+            number = _error_line(exc)
+            if number is None or not 1 <= number <= len(lines) or not lines[number - 1].strip():
+                return _all_defaults(path, problems, error)
+            problems.append(f"{error}\n  that line is left out: {INSTEAD}")
+            lines[number - 1] = ""          # (blank, not removed: the next errors keep their line numbers)
+    else:
+        return _all_defaults(path, problems, ConfigError(f"{path}: more than {MAX_MISTAKES} mistakes"))
+    for _ in range(MAX_MISTAKES):
+        try:
+            config = _build(data, path)
+            break
+        except ConfigError as exc:
+            if not _leave_out(data, exc.place):
+                return _all_defaults(path, problems, exc)
+            problems.append(f"{exc}\n  {_left_out(exc.place)}")
+    else:
+        return _all_defaults(path, problems, ConfigError(f"{path}: more than {MAX_MISTAKES} mistakes"))
+    for warning in config.warnings:
+        log.warning("%s", warning)
+    for problem in problems:
+        log.error("%s", problem)
+    log.info("config read from %s", path)
+    return replace(config, problems=tuple(problems))
+
+
+def _all_defaults(path: Path, problems: list[str], error: ConfigError) -> Config:
+    """The built-in defaults, for a file nothing can be kept of."""
+    problems = [*problems, f"{error}\n  the whole file is left out: the table starts with the built-in defaults"]
+    for problem in problems:
+        log.error("%s", problem)
+    return Config(path=path, problems=tuple(problems))
+
+
+def _error_line(exc: tomllib.TOMLDecodeError) -> int | None:
+    match = re.search(r"line (\d+)", str(exc))
+    return int(match.group(1)) if match else None
+
+
+def _leave_out(data: dict[str, Any], place: tuple[str | int, ...]) -> bool:
+    """Remove the setting at `place` from the parsed file; False if it is not there to remove."""
+    if not place:
+        return False
+    holder: Any = data
+    for key in place[:-1]:
+        try:
+            holder = holder[key]
+        except (KeyError, IndexError, TypeError):
+            return False
+    try:
+        del holder[place[-1]]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
+
+
+def _left_out(place: tuple[str | int, ...]) -> str:
+    """What the table does without the setting at `place`, in the staff's words."""
+    if len(place) == 3 and place[:2] == ("buttons", "sources"):
+        return f"that panel ([[buttons.sources]] #{int(place[2]) + 1}) is left out until it is fixed"
+    if len(place) == 1:
+        return f"[{place[0]}] is left out: the table starts with its defaults until it is fixed"
+    return f"left out: {INSTEAD}"
+
+
+def _build(data: dict[str, Any], path: Path) -> Config:
+    """The Config of a parsed file; ConfigError (with its place) at the first mistake. Warnings
+    are collected, not logged: a lenient start builds the same file again after each mistake."""
     reader = _Reader(path)
     reader.unknown(data, SECTIONS, "")
     config = Config(
@@ -132,7 +243,6 @@ def parse_config(text: str, path: str | Path = "<config>") -> Config:
         path=path,
         warnings=tuple(reader.warnings),
     )
-    log.info("config read from %s", path)
     return config
 
 
@@ -169,13 +279,13 @@ class _Reader:
         self.warnings: list[str] = []
 
     # -- generic checks
-    def error(self, where: str, key: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.path}: [{where}] {key}: {message}")
+    def error(self, where: str, key: str, message: str, place: tuple[str | int, ...] | None = None) -> ConfigError:
+        """`place`: where the setting is (default: `where`'s tables, then `key`)."""
+        place = (*where.split("."), key) if place is None else place
+        return ConfigError(f"{self.path}: [{where}] {key}: {message}", place)
 
     def warn(self, message: str) -> None:
-        message = f"{self.path}: {message}"
-        self.warnings.append(message)
-        log.warning("%s", message)
+        self.warnings.append(f"{self.path}: {message}")
 
     def unknown(self, table: Mapping[str, Any], known: tuple[str, ...] | set[str], where: str) -> None:
         extra = sorted(set(table) - set(known))
@@ -188,7 +298,7 @@ class _Reader:
             return {} if default is ... else default
         value = data[name]
         if not isinstance(value, dict):
-            raise ConfigError(f"{self.path}: {name} must be a table [{name}], not {_describe(value)}")
+            raise ConfigError(f"{self.path}: {name} must be a table [{name}], not {_describe(value)}", (name,))
         return value
 
     def value(self, table: Mapping[str, Any], where: str, key: str, kind: type, default: Any) -> Any:
@@ -263,7 +373,8 @@ class _Reader:
                 self.warn(f"[table.options]: unknown game {game!r} ignored (known: {', '.join(GAMES)})")
                 continue
             if not isinstance(given, dict):
-                raise ConfigError(f"{self.path}: {where} must be a table [{where}], not {_describe(given)}")
+                raise ConfigError(f"{self.path}: {where} must be a table [{where}], not {_describe(given)}",
+                                  ("table", "options", game))
             specs = {spec.name: spec for spec in GAMES[game].OPTIONS}
             self.unknown(given, set(specs), where)
             checked = {}
@@ -294,18 +405,24 @@ class _Reader:
             if not isinstance(sources, list) or not sources or not all(isinstance(s, dict) for s in sources):
                 raise self.error("buttons", "sources", "must be one or more [[buttons.sources]] tables")
             for i, source in enumerate(sources):
-                self.source_type(source, f"buttons.sources #{i + 1}", _button_types())
+                self.source_type(source, f"buttons.sources #{i + 1}", _button_types(), ("buttons", "sources", i))
         if "type" not in config:
-            raise self.error("buttons", "type", f"missing: say which buttons, one of {', '.join(_button_types())}")
+            raise self.error("buttons", "type", f"missing: say which buttons, one of {', '.join(_button_types())}",
+                             ("buttons",))
         self.source_type(config, "buttons", _button_types() + ["multi"])
         return config
 
-    def source_type(self, config: Mapping[str, Any], where: str, known: list[str]) -> None:
+    def source_type(self, config: Mapping[str, Any], where: str, known: list[str],
+                    place: tuple[str | int, ...] | None = None) -> None:
+        """`place`: what is left out when the type is wrong (default: the whole section: a camera
+        or a panel of another type takes other settings)."""
+        place = (where,) if place is None else place
         kind = config.get("type")
         if not isinstance(kind, str):
-            raise self.error(where, "type", f"must be one of {', '.join(known)} in quotes, not {_describe(kind)}")
+            raise self.error(where, "type", f"must be one of {', '.join(known)} in quotes, not {_describe(kind)}",
+                             place)
         if kind not in known:
-            raise self.error(where, "type", f"unknown type {kind!r}; known: {', '.join(known)}")
+            raise self.error(where, "type", f"unknown type {kind!r}; known: {', '.join(known)}", place)
 
     def vision(self, section: dict[str, Any]) -> VisionConfig:
         calibration = {k: v for k, v in section.items() if k != "settle"}
@@ -332,7 +449,7 @@ class _Reader:
         try:
             SettleConfig(**checked)
         except (TypeError, ValueError) as exc:
-            raise ConfigError(f"{self.path}: [vision.settle] {exc}") from None
+            raise ConfigError(f"{self.path}: [vision.settle] {exc}", ("vision", "settle")) from None
         return checked
 
     def display(self, section: dict[str, Any]) -> DisplayConfig:

@@ -180,6 +180,9 @@ class TableFlow:
         self.abandoned = False
         # why this game is no longer journaled (see _journal): shown whenever nothing else is
         self.unsaved: MessageView | None = None
+        # the config file's mistakes the table started without (set by the app): shown whenever
+        # nothing else is, so that staff passing by see it during a game resumed at the start
+        self.config_notice: MessageView | None = None
         # the camera or the buttons down (set by the app at each pass): shown whenever no
         # message is, for as long as it lasts
         self.device_notice: MessageView | None = None
@@ -1171,7 +1174,7 @@ class TableFlow:
                          self._message_now(), notes=sheet.notes, help=self._help())
 
     def _message_now(self) -> MessageView | None:
-        message = self.message or self.device_notice or self.unsaved
+        message = self.message or self.device_notice or self.unsaved or self.config_notice
         return self._in_pages(message) if message is not None and not message.pages else message
 
     def _banner_pages(self, text: str) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from display.screen import Screen
 from display.view import MessageView
-from hardware import RetryingFrameSource, make_button_source, make_frame_source
+from hardware import FrameSourceError, RetryingFrameSource, make_button_source, make_frame_source
 from vision import reader as vision_reader
 from vision.reader_input import black_picture
 from vision.settle import SettleTracker
@@ -109,6 +109,87 @@ def free_name(folder: Path, stem: str) -> Path:
     return target
 
 
+class UnsetCamera:
+    """The camera of a [camera] section the table could not use (a wrong or misspelt setting): it
+    never opens, so the screen says why (as of a camera unplugged) while the game menu works and
+    the staff fix the file; before, the table did not start at all."""
+
+    name = "camera"
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def open(self) -> None:
+        raise FrameSourceError(f"not set up, fix [camera] in the config file ({self.why})", self.name)
+
+    def reconnect(self) -> None:
+        self.open()
+
+    def read(self) -> None:
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def usable_hardware(config: Config) -> tuple[Config, Any]:
+    """The config with the [buttons] panels that can be built (a bad one left out; none left: the
+    default), and the camera source (an UnsetCamera for a [camera] that cannot be); each mistake
+    among `problems`, logged. The table starts with whatever is right in the file."""
+    problems: list[str] = []
+    try:
+        frames: Any = make_frame_source(config.camera)
+    except Exception as exc:  # noqa: BLE001  (a ValueError naming the key, or a driver's own)
+        problems.append(f"{_where(config)}{exc}: the camera is not used until it is fixed")
+        frames = UnsetCamera(str(exc))
+    buttons = config.buttons
+    try:
+        make_button_source(buttons)
+    except Exception as exc:  # noqa: BLE001
+        buttons, said = _usable_panels(config, exc)
+        problems += said
+    for problem in problems:
+        log.error("%s", problem)
+    from dataclasses import replace
+
+    return replace(config, buttons=buttons, problems=config.problems + tuple(problems)), frames
+
+
+def _usable_panels(config: Config, exc: Exception) -> tuple[dict[str, Any], list[str]]:
+    """The [[buttons.sources]] that build, each other one a problem; the default panel if none."""
+    sources = config.buttons.get("sources") if config.buttons.get("type") == "multi" else None
+    kept, said = [], []
+    for i, source in enumerate(sources if isinstance(sources, list) else []):
+        try:
+            make_button_source(source)
+            kept.append(source)
+        except Exception as one:  # noqa: BLE001
+            said.append(f"{_where(config)}[[buttons.sources]] #{i + 1}: {one}: that panel is left out until it is fixed")
+    if kept:
+        return {**config.buttons, "sources": kept}, said
+    default = Config().buttons
+    return dict(default), said or [f"{_where(config)}{exc}: the buttons are the default ({default['type']}) "
+                                   "until it is fixed"]
+
+
+def _where(config: Config) -> str:
+    return f"{config.path}: " if config.path else ""
+
+
+def config_message(problems: tuple[str, ...]) -> MessageView | None:
+    """What the screen says of a config file the table started without parts of: the first
+    mistake, how many more, and that `dicetable check` lists them (the staff may not read the log)."""
+    if not problems:
+        return None
+    lines = problems[0].split("\n")
+    first = lines[0].split(": ", 1)[-1]            # (the file's path: the staff know which file)
+    if first.startswith("not valid TOML") and len(lines) > 1:
+        first = lines[1].strip()                   # ("line 4: confirm_seconds = 1.5 s")
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return MessageView(f"Config file mistake{'s' if more else ''}, left out: {first}{more}. The table uses "
+                       "the defaults for them. Staff: dicetable check says what to fix.", "error")
+
+
 def copy_file(path: Path, target: Path) -> None:
     """`target` made a copy of `path`, on the card: a hard link where the filesystem has them (the
     file is written over by a rename, which leaves the link's data as they were), else a copy."""
@@ -180,14 +261,29 @@ class TableApp:
         self._left_at: tuple[int, int] | None = None     # see _learn_how_long_left
         self._menu_used = False                # the setup menu shows someone's choices, not the café's
         self.resume()
+        self._say_config_problems()
+
+    def _say_config_problems(self) -> None:
+        """The config's mistakes on screen at the start: on the menu (after what it says of the
+        last game), and on a game resumed whenever it says nothing else."""
+        said = config_message(self.config.problems)
+        if said is None:
+            return
+        if self.flow is not None:
+            self.flow.config_notice = said
+        elif self.menu.message is None:
+            self.menu.message = said
+        else:
+            self.menu.message = MessageView(f"{self.menu.message.text} {said.text}", "error")
 
     # ---------------------------------------------------------------------------- building
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "TableApp":
-        config = load_config(args.config)     # (which logs its own warnings, each once)
+        # (which logs its own warnings and problems, each once; a mistake is left out, not fatal)
+        config, camera = usable_hardware(load_config(args.config, lenient=True))
         size = config.display.size
         screen = Screen(size, fullscreen=args.fullscreen or config.display.fullscreen, headless=args.headless)
-        frames = RetryingFrameSource(make_frame_source(config.camera))
+        frames = RetryingFrameSource(camera)
         frames.open()
         buttons = make_button_source(config.buttons)
         buttons.start()

@@ -136,7 +136,7 @@ def test_no_camera_still_checks_the_camera_and_button_settings(tmp_path):
     cfg = _table(tmp_path, buttons='type = "keyboard"\nhold_tme = 0.8')
     cfg.write_text(cfg.read_text().replace('type = "folder"', 'type = "folder"\nlop = true'))
     found = {f.part: f for f in run_checks(cfg, camera=False)}
-    assert found["camera"].level == FAIL and "lop" in found["camera"].text and "will not start" in found["camera"].text
+    assert found["camera"].level == FAIL and "lop" in found["camera"].text and "starts without the camera" in found["camera"].text
     assert found["buttons"].level == FAIL and "hold_tme" in found["buttons"].text
 
 
@@ -213,14 +213,17 @@ def test_gpio_buttons_through_the_mock_pin_factory(tmp_path):
     assert [(f.level, f.text) for f in found if f.part == "buttons"] == [(OK, "gpio ready")]
 
 
-def test_a_broken_config_stops_at_the_config_and_says_where(tmp_path, capsys):
+def test_a_broken_config_says_where_and_the_check_goes_on_as_the_table_starts(tmp_path, capsys):
+    """The table starts without a line TOML cannot read (it stopped on an error screen before),
+    so the check says what it leaves out and goes on with the rest, as the table does."""
     cfg = tmp_path / "config.toml"
     cfg.write_text("[camera\n")
-    assert main(["check", "--config", str(cfg)]) == 1
+    assert main(["check", "--no-camera", "--config", str(cfg)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("PROBLEM  config:") and "line 1" in out[0]
     assert out[1].strip().startswith("line 1: [camera")                 # the line itself, quoted
-    assert out[2] == "1 problem: see above"                             # nothing else is checked
+    assert out[2].strip().startswith("that line is left out")
+    assert any(line.startswith("ok       reader:") for line in out)     # the rest is checked too
 
 
 def test_without_a_config_file_the_defaults_are_named_as_a_warning(tmp_path):
@@ -483,7 +486,7 @@ def test_a_config_the_tables_user_cannot_read_is_a_problem_though_root_reads_it(
         assert [f.level for f in found] == [OK]
     else:
         assert [f.level for f in found] == [FAIL]
-        assert "dicetable cannot read" in found[0].text and "will not start" in found[0].text
+        assert "dicetable cannot read" in found[0].text and "starts with the built-in defaults" in found[0].text
 
 
 
@@ -525,3 +528,17 @@ def test_the_press_test_names_a_chattering_switch_and_a_stuck_button():
     assert any(line.startswith("  UP chatters: pressed again") for line in said)
     assert "  panel: DOWN button stuck (down for seconds): free it, or clean or replace its switch" in said
     assert "chattering: OK, UP" in said and missing == ["DOWN"]
+
+
+def test_check_names_every_mistake_of_the_file_and_checks_the_rest(tmp_path):
+    """The check stopped at the first mistake ("the table will not start until it is fixed"): staff
+    fixed it, checked again, found the next. Now it says each one and what the table does without
+    it (it starts), and goes on to the reader, the journal, the camera and the buttons."""
+    cfg = _table(tmp_path)
+    cfg.write_text(cfg.read_text().replace("[table]\n", '[table]\nconfirm_seconds = "2"\nidle_minutes = 30 min\n'))
+    found = run_checks(cfg, camera=False)
+    config = [f for f in found if f.part == "config"]
+    assert [f.level for f in config] == [FAIL, FAIL]
+    assert "line 3: idle_minutes = 30 min" in config[0].text and "that line is left out" in config[0].text
+    assert "[table] confirm_seconds: must be a number" in config[1].text and "left out" in config[1].text
+    assert {f.part for f in found} >= {"reader", "journal", "camera", "buttons"}

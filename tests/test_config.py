@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.config import (
-    CALIBRATION_KEYS, DEFAULT_JOURNAL_DIR, Config, ConfigError, load_config, parse_config,
+    CALIBRATION_KEYS, DEFAULT_JOURNAL_DIR, Config, ConfigError, DisplayConfig, load_config, parse_config,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -432,3 +432,78 @@ def test_names_twice_in_the_seats_are_named():
     """"names must be different" said neither which names, in a list of eight seats."""
     with pytest.raises(ConfigError, match="'Ann' twice"):
         parse_config('[table]\nplayers = ["Ann", "Bob", "Ann\\t"]\n')
+
+
+# ------------------------------------------------------------------ the table's start: lenient
+# A café's table whose file was edited with a mistake must still start, with that one setting at
+# its default, and say what to fix (it stayed on "The table cannot start" until someone did).
+# (the mistake's line, what it is called in the message, the config read then: what must be kept)
+GOOD = '[table]\ngame = "classic"\nconfirm_seconds = 2.0\n'
+MISTAKES = [
+    ('idle_minutes = 1.5 s', "line 4: idle_minutes = 1.5 s", lambda c: c.table.idle_minutes == 30.0),
+    ('check_seconds = "4"', "[table] check_seconds", lambda c: c.table.check_seconds == 4.0),
+    ('idle_minutes = -3', "[table] idle_minutes", lambda c: c.table.idle_minutes == 30.0),
+    ('keep_games = -1', "[table] keep_games", lambda c: c.table.keep_games == 5000),
+    ('players = ["Ann", "Ann"]', "[table] players", lambda c: c.table.players == ()),
+    ('[display]\nfullscreen = True', "line 5: fullscreen = True", lambda c: not c.display.fullscreen),
+    ('[display]\nsize = "100x100"\nfullscreen = true', "[display] size",
+     lambda c: c.display == DisplayConfig((1280, 720), True)),
+    ('[table.options.classic]\nfirst_to = "three"\nrounds = 2', "[table.options.classic] first_to",
+     lambda c: c.table.options == {"classic": {"rounds": 2}}),
+    ('[table.options.classic]\nfirst_to = 3\n[table.options.thirteen]\ntwo_pairs_accepts_full_house = "yes"',
+     "two_pairs_accepts_full_house", lambda c: c.table.options == {"classic": {"first_to": 3}, "thirteen": {}}),
+    ('[vision.settle]\nstill_frames = 0\nagree_readings = 2', "[vision.settle] still_frames",
+     lambda c: c.vision.settle == {"agree_readings": 2}),
+    ('[vision]\ntray = [10, 10, 5, 5]\ndie_px = 40.0', "[vision] tray",
+     lambda c: c.vision.calibration == {"die_px": 40.0}),
+    ('[camera]\ntype = "webcam"\ndevice = 0', "[camera] type", lambda c: c.camera == {"type": "picamera2"}),
+    ('[buttons]\n[[buttons.sources]]\ntype = "keyboard"\n[[buttons.sources]]\ntype = "gpoi"', "#2",
+     lambda c: c.buttons == {"type": "multi", "sources": [{"type": "keyboard"}]}),
+    ('[camera\ntype = "opencv"', "line 4: [camera", lambda c: c.camera == {"type": "picamera2"}),
+]
+
+
+@pytest.mark.parametrize("mistake, named, kept", MISTAKES, ids=[m[1] for m in MISTAKES])
+def test_a_mistake_is_left_out_at_the_tables_start_and_the_rest_is_kept(tmp_path, mistake, named, kept):
+    path = write(tmp_path, GOOD + mistake + "\n")
+    with pytest.raises(ConfigError):
+        load_config(path)                                   # (read strictly, it is still an error)
+    config = load_config(path, lenient=True)
+    assert len(config.problems) == 1 and named in config.problems[0] and str(path) in config.problems[0]
+    assert "left out" in config.problems[0]
+    assert kept(config) and config.table.game == "classic"
+
+
+def test_every_mistake_is_said_not_only_the_first(tmp_path, caplog):
+    path = write(tmp_path, GOOD + 'players = ["Window", "Bar"]\ncheck_seconds = "4"\nidle_minutes = -3\n'
+                                  '[display]\nfullscreen = True\n[vision.settle]\nstill_frames = 0\n')
+    with caplog.at_level(logging.ERROR, logger="controller.config"):
+        config = load_config(path, lenient=True)
+    assert [p.split("\n")[0].split(": ", 1)[1][:28] for p in config.problems] == [
+        "not valid TOML: Invalid valu", "[table] check_seconds: must ", "[table] idle_minutes: must b",
+        "[vision.settle] still_frames"]
+    assert len([r for r in caplog.records if r.levelno == logging.ERROR]) == 4     # each logged once
+    assert config.table.confirm_seconds == 2.0 and config.table.players == ("Window", "Bar")
+
+
+@pytest.mark.parametrize("text, problems", [("\x00\x01 not a config\n" * 3, 3), ('a = "\n' * 60, 51)])
+def test_a_file_of_no_settings_is_the_defaults(tmp_path, text, problems):
+    config = load_config(write(tmp_path, text), lenient=True)
+    assert len(config.problems) == problems
+    assert (config.table, config.camera, config.buttons) == (Config().table, Config().camera, Config().buttons)
+    if problems > 50:       # (a file that is not a config at all: not 60 lines of advice)
+        assert "the whole file is left out: the table starts with the built-in defaults" in config.problems[-1]
+
+
+def test_a_section_that_is_not_a_table_is_left_out_whole(tmp_path):
+    config = load_config(write(tmp_path, 'display = "big"\n' + GOOD), lenient=True)
+    assert config.problems == (f"{tmp_path / 'config.toml'}: display must be a table [display], not 'big' (a text)"
+                               "\n  [display] is left out: the table starts with its defaults until it is fixed",)
+    assert config.display == DisplayConfig() and config.table.confirm_seconds == 2.0
+
+
+def test_a_file_the_table_cannot_read_is_the_defaults_at_its_start(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"\xff\xfe not utf-8")
+    config = load_config(path, lenient=True)
+    assert len(config.problems) == 1 and "cannot read" in config.problems[0] and config.table == Config().table
