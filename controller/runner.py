@@ -35,6 +35,41 @@ class VirtualClock:
         self.t += dt
 
 
+class Repeats:
+    """A failure that may repeat at every camera frame (20 a second): logged with its traceback
+    the first time, then only at its 10th, 100th, 1,000th... time in a row, and once when it
+    stops. A camera sending frames the tracker refuses logged a traceback for each of them: 13 KB
+    a second, a gigabyte a day written to the card, every other line of the log pushed out."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.kind: str | None = None      # the failure repeating ("ValueError: ..."); None: none
+        self.count = 0
+
+    def failed(self, exc: Exception) -> bool:
+        """Count `exc`; True when it is new (another kind than the last): say it then."""
+        kind = f"{type(exc).__name__}: {exc}"
+        if kind != self.kind:
+            self.kind, self.count = kind, 1
+            log.error("%s", self.what, exc_info=exc)
+            return True
+        self.count += 1
+        if _power_of_ten(self.count):
+            log.error("%s, again: %d times in a row (%s)", self.what, self.count, kind)
+        return False
+
+    def worked(self) -> None:
+        if self.kind is not None:
+            log.info("%s: works again after %d failures in a row", self.what, self.count)
+            self.kind, self.count = None, 0
+
+
+def _power_of_ten(n: int) -> bool:
+    while n >= 10 and n % 10 == 0:
+        n //= 10
+    return n == 1
+
+
 class TableRunner:
     def __init__(self, flow: TableFlow, tracker: SettleTracker, read: Reader, screen: Any = None):
         self.flow = flow
@@ -46,6 +81,8 @@ class TableRunner:
         self.last_read_ms = 0.0
         self.last_problems: set[str] = set()
         self.settled = 0        # dice seen to come to rest (thrown or slid): someone is playing
+        self.frame_failures = Repeats("a camera frame could not be processed")
+        self.reader_failures = Repeats("the reader failed")
 
     # ------------------------------------------------------------------------------ camera
     def feed_frame(self, image: np.ndarray, timestamp: float,
@@ -65,10 +102,12 @@ class TableRunner:
                 self.tracker.offer(self._read(image if big is None else big), timestamp)
             events = self.tracker.drain_events()
         except Exception as exc:  # a broken frame must not stop the table
-            log.exception("frame %s could not be processed", timestamp)
+            first = self.frame_failures.failed(exc)
+            # (kept on screen while it lasts; logged once, see Repeats)
             self.flow.say(f"Camera image could not be used ({type(exc).__name__}); waiting for the next one.",
-                          "error")
+                          "error", logged=first)
             return
+        self.frame_failures.worked()
         for event in events:
             if isinstance(event, FinalReading) and event.found:
                 self.flow.on_found_tray(event.reading)      # (lying there: nobody played)
@@ -87,8 +126,10 @@ class TableRunner:
         try:
             reading = self.read(image)
         except Exception as exc:
-            log.exception("the reader failed")
+            self.reader_failures.failed(exc)
             reading = Reading((), (Problem(BAD_FRAME, f"reader failed: {type(exc).__name__}"),))
+        else:
+            self.reader_failures.worked()
         self.last_read_ms = (time.perf_counter() - t0) * 1000
         self.last_problems = reading.problem_codes()
         return reading

@@ -198,7 +198,9 @@ class TableFlow:
         self._enter_phase()
 
     # ----------------------------------------------------------------------------- messages
-    def say(self, text: str, level: str = "info") -> None:
+    def say(self, text: str, level: str = "info", logged: bool = True) -> None:
+        """Show `text` in the banner; `logged`: and in the log (False: a message said again at
+        every frame while it lasts, logged once by its sayer)."""
         if self._page_shown:
             # a note cut short by another message ("I see 4 dice") is shown again after it
             self._note_pages.insert(0, (self._page_move, self._page.text, self._page.pages))
@@ -208,7 +210,8 @@ class TableFlow:
         self._message_since = self.clock()
         # a message longer than the banner holds is shown in pages (see _in_pages), each for as long
         self._message_until = self._message_since + self.message_seconds * len(self._banner_pages(text))
-        (log.warning if level in ("warning", "error") else log.info)("%s", text)
+        if logged:
+            (log.warning if level in ("warning", "error") else log.info)("%s", text)
 
     @property
     def confirm_due(self) -> float:

@@ -396,3 +396,47 @@ def test_dice_lying_in_the_tray_when_the_table_starts_are_not_the_first_throw():
     ann = _throw(feed, [1, 1, 4, 4, 2], seed=55)
     feed(_scene(ann, 3), 20)
     assert flow.log.inputs[-1]["player"] == 0 and sorted(flow.log.inputs[-1]["values"]) == [1, 1, 2, 4, 4]
+
+
+# ------------------------------------------------------------------------------ the log's growth
+def _failing_runner(clock):
+    from vision.reader import read
+
+    flow = TableFlow(new_game("classic", ["Ann", "Bob"]), TableLog("classic", ["Ann", "Bob"]), clock=clock)
+    return flow, TableRunner(flow, SettleTracker(SettleConfig()), read)
+
+
+def test_a_frame_that_fails_at_every_frame_is_logged_once_then_counted_not_a_traceback_each(caplog):
+    """A camera sending frames the tracker refuses (2x2 pixels) logged a traceback for every frame:
+    `dicetable run` with such a camera wrote 227 KB of log in 17 s (a gigabyte a day on the card,
+    the rest of the log pushed out of journald). Now: the first with its traceback, then the 10th,
+    100th and 1,000th in a row, and once when frames work again; the screen says it all along."""
+    import logging
+
+    import numpy as np
+
+    from table_helpers import Clock
+
+    clock = Clock()
+    flow, runner = _failing_runner(clock)
+    with caplog.at_level(logging.INFO):
+        for i in range(1000):
+            clock.t += 0.05
+            runner.feed_frame(np.zeros((2, 2, 3), np.uint8), clock.t)
+        assert flow.view().message.text.startswith("Camera image could not be used (ValueError)")
+        runner.feed_frame(np.zeros((480, 640, 3), np.uint8), clock.t + 0.05)
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["a camera frame could not be processed",
+                    "Camera image could not be used (ValueError); waiting for the next one.",
+                    *(f"a camera frame could not be processed, again: {n} times in a row (ValueError: frame must be a "
+                      "grey or BGR image array of at least 4x4 pixels)" for n in (10, 100, 1000)),
+                    "a camera frame could not be processed: works again after 1000 failures in a row"]
+    assert caplog.records[0].exc_info is not None                  # (the first with its traceback)
+
+
+@pytest.mark.parametrize("n, logged", [(1, True), (2, False), (9, False), (10, True), (11, False), (100, True),
+                                       (110, False), (1000, True), (20, False)])
+def test_a_repeated_failure_is_logged_at_powers_of_ten(n, logged):
+    from controller.runner import _power_of_ten
+
+    assert _power_of_ten(n) is logged
