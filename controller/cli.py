@@ -217,6 +217,12 @@ def cmd_bench_powercut(args: argparse.Namespace) -> int:
                rules=args.rules or "defaults")
 
 
+def cmd_bench_archive(args: argparse.Namespace) -> int:
+    from .bench_archive import run
+
+    return run(count=5000 if args.limit is None else max(1, args.limit))
+
+
 # -------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     from vision.cli import AnyOrderParser
@@ -282,6 +288,7 @@ def register_tools(sub) -> None:
     vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))
     vision_cli.add_bench_target("soak", cmd_bench_soak, ("limit",))
     vision_cli.add_bench_target("powercut", cmd_bench_powercut, ("limit", "rules"))
+    vision_cli.add_bench_target("archive", cmd_bench_archive, ("limit",))
     vision_cli.register(sub)
     calibrate.register(sub, capture=_capture_from_camera)
 
