@@ -176,18 +176,23 @@ def _where(config: Config) -> str:
     return f"{config.path}: " if config.path else ""
 
 
-def config_message(problems: tuple[str, ...]) -> MessageView | None:
+def config_message(problems: tuple[str, ...], warnings: tuple[str, ...] = ()) -> MessageView | None:
     """What the screen says of a config file the table started without parts of: the first
-    mistake, how many more, and that `dicetable check` lists them (the staff may not read the log)."""
-    if not problems:
+    mistake, how many more, and that `dicetable check` lists them (the staff may not read the log).
+    A misspelt setting (an unknown key: a house rule the café set and the table does not play)
+    is said too; the config's other warnings are the menu's own to say."""
+    unknown = tuple(w for w in warnings if "unknown" in w)
+    said = problems + unknown
+    if not said:
         return None
-    lines = problems[0].split("\n")
-    first = lines[0].split(": ", 1)[-1]            # (the file's path: the staff know which file)
+    lines = said[0].split("\n")
+    first = lines[0].split(": ", 1)[-1].split(" (known: ")[0]   # (the file's path: the staff know which file)
     if first.startswith("not valid TOML") and len(lines) > 1:
         first = lines[1].strip()                   # ("line 4: confirm_seconds = 1.5 s")
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return MessageView(f"Config file mistake{'s' if more else ''}, left out: {first}{more}. The table uses "
-                       "the defaults for them. Staff: dicetable check says what to fix.", "error")
+    more = f" (and {len(said) - 1} more)" if len(said) > 1 else ""
+    what = "mistakes" if more else "mistake"
+    return MessageView(f"Config file {what}, left out: {first}{more}. The table uses the defaults for them. "
+                       "Staff: dicetable check says what to fix.", "error" if problems else "warning")
 
 
 def copy_file(path: Path, target: Path) -> None:
@@ -266,7 +271,7 @@ class TableApp:
     def _say_config_problems(self) -> None:
         """The config's mistakes on screen at the start: on the menu (after what it says of the
         last game), and on a game resumed whenever it says nothing else."""
-        said = config_message(self.config.problems)
+        said = config_message(self.config.problems, self.config.warnings)
         if said is None:
             return
         if self.flow is not None:

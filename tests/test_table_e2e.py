@@ -1139,3 +1139,15 @@ def test_a_game_left_overnight_is_still_asked_about_at_once_after_a_second_cut(t
             clock.t += 10
             again.step()
             assert again.flow.view().message.text.startswith("Still playing?"), (damage, cut)
+
+
+def test_a_misspelt_house_rule_is_said_on_the_menu_not_only_in_the_log(tmp_path):
+    """[table.options.classic] first_too = 5: the café's house rule was not played (Classic to 3
+    wins) and only the log said so; the players trust the table's rules, the staff read its screen."""
+    app = _start_from(tmp_path, '[table]\njournal_dir = "{tmp}/games"\ngame = "classic"\n'
+                                '[table.options.classic]\nfirst_too = 5\n[camera]\ntype = "folder"\n'
+                                'path = "{tmp}/cam"\n[buttons]\ntype = "keyboard"\n')
+    message = app.menu.view().message
+    assert message.level == "warning" and message.text.startswith(
+        "Config file mistake, left out: [table.options.classic]: unknown key(s) first_too ignored. ")
+    app.frames.close()
