@@ -157,6 +157,10 @@ def parse_config_leniently(text: str, path: str | Path = "<config>") -> Config:
     rest reads; every one left out is a problem, logged as an error. The table keeps what was
     right (its camera, its panels, its players) rather than all of it for one typo."""
     path = Path(path)
+    if not text.strip():
+        # (nano writes a file in place: a power cut as it saves leaves it empty, and the table
+        # started as if the café had set nothing: no panel, the wrong camera, without a word)
+        return _all_defaults(path, [], ConfigError(f"{path}: the file is empty (a save cut short?)"))
     problems: list[str] = []
     lines = text.split("\n")
     for _ in range(MAX_MISTAKES):

@@ -507,3 +507,14 @@ def test_a_file_the_table_cannot_read_is_the_defaults_at_its_start(tmp_path):
     path.write_bytes(b"\xff\xfe not utf-8")
     config = load_config(path, lenient=True)
     assert len(config.problems) == 1 and "cannot read" in config.problems[0] and config.table == Config().table
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n"])
+def test_an_empty_file_at_the_tables_start_is_a_problem_not_the_cafes_settings(tmp_path, text):
+    """An editor saving in place leaves the file empty when the power goes as it saves: the table
+    started with the built-in camera and keyboard, no panel, and said nothing. (A file of only
+    comments is someone's choice: the defaults, no problem.)"""
+    config = load_config(write(tmp_path, text), lenient=True)
+    assert len(config.problems) == 1 and "the file is empty" in config.problems[0]
+    assert "built-in defaults" in config.problems[0] and config.table == Config().table
+    assert load_config(write(tmp_path, "# nothing yet\n"), lenient=True).problems == ()
