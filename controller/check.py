@@ -177,9 +177,10 @@ def check_camera_settings(config: Config) -> list[Finding]:
 
 
 def _said(exc: Exception) -> str:
-    """A settings error in words: a ValueError's message names the key; any other error (a
-    value of a kind a source did not expect) is named with its type, as the table's start says."""
-    return str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+    """A settings error in words, as the table's start says it (usable.words)."""
+    from .usable import words
+
+    return words(exc)
 
 
 def check_calibration(config: Config, frame: Any) -> list[Finding]:
@@ -210,10 +211,23 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
     from hardware import make_button_source
     from hardware.button_gpio import NO_PIN_LIBRARY
 
+    from .usable import usable_panels
+
+    left_out: list[Finding] = []
     try:
         source = make_button_source(config.buttons, **inject)
     except Exception as exc:  # noqa: BLE001 - a setting no check foresaw: said, not a traceback
-        return [Finding("buttons", FAIL, f"{_said(exc)}: fix [buttons] in the config")]
+        # the table leaves out a panel it cannot build and starts with the others: said each, the
+        # others checked (a misspelt box's setting hid whether the GPIO panel was wired right)
+        buttons, said = usable_panels(config, exc)
+        left_out = [Finding("buttons", FAIL, f"{text.split(': ', 1)[-1] if config.path else text}: fix it in "
+                                             "the config") for text in said]
+        if buttons == config.buttons or not said or "sources" not in buttons:
+            return left_out
+        try:
+            source = make_button_source(buttons, **inject)
+        except Exception:  # noqa: BLE001  (said above)
+            return left_out
     from hardware.button_keyboard import KeyboardButtonSource
 
     parts = list(getattr(source, "sources", [source]))
@@ -240,7 +254,7 @@ def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], fl
                     " (if the table is running it holds the buttons: stop it first; else check the wiring or the "
                     "cable, and [buttons] in the config)")
                 found.append(Finding("buttons", level, f"{p.name}: {st.message or 'not connected'}{advice}"))
-        return found
+        return left_out + found
     finally:
         source.stop()
 

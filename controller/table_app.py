@@ -19,12 +19,13 @@ from typing import Any, Callable
 
 from display.screen import Screen
 from display.view import MessageView
-from hardware import FrameSourceError, RetryingFrameSource, make_button_source, make_frame_source
+from hardware import RetryingFrameSource, make_button_source
 from vision import reader as vision_reader
 from vision.reader_input import black_picture
 from vision.settle import SettleTracker
 
 from .config import Config, load_config
+from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .journal import Held, Journal, damaged_line, recover, sync_folder
@@ -107,73 +108,6 @@ def free_name(folder: Path, stem: str) -> Path:
         n += 1
         target = folder / f"{stem}-{n}.jsonl"
     return target
-
-
-class UnsetCamera:
-    """The camera of a [camera] section the table could not use (a wrong or misspelt setting): it
-    never opens, so the screen says why (as of a camera unplugged) while the game menu works and
-    the staff fix the file; before, the table did not start at all."""
-
-    name = "camera"
-
-    def __init__(self, why: str) -> None:
-        self.why = why
-
-    def open(self) -> None:
-        raise FrameSourceError(f"not set up, fix [camera] in the config file ({self.why})", self.name)
-
-    def reconnect(self) -> None:
-        self.open()
-
-    def read(self) -> None:
-        return None
-
-    def close(self) -> None:
-        pass
-
-
-def usable_hardware(config: Config) -> tuple[Config, Any]:
-    """The config with the [buttons] panels that can be built (a bad one left out; none left: the
-    default), and the camera source (an UnsetCamera for a [camera] that cannot be); each mistake
-    among `problems`, logged. The table starts with whatever is right in the file."""
-    problems: list[str] = []
-    try:
-        frames: Any = make_frame_source(config.camera)
-    except Exception as exc:  # noqa: BLE001  (a ValueError naming the key, or a driver's own)
-        problems.append(f"{_where(config)}{exc}: the camera is not used until it is fixed")
-        frames = UnsetCamera(str(exc))
-    buttons = config.buttons
-    try:
-        make_button_source(buttons)
-    except Exception as exc:  # noqa: BLE001
-        buttons, said = _usable_panels(config, exc)
-        problems += said
-    for problem in problems:
-        log.error("%s", problem)
-    from dataclasses import replace
-
-    return replace(config, buttons=buttons, problems=config.problems + tuple(problems)), frames
-
-
-def _usable_panels(config: Config, exc: Exception) -> tuple[dict[str, Any], list[str]]:
-    """The [[buttons.sources]] that build, each other one a problem; the default panel if none."""
-    sources = config.buttons.get("sources") if config.buttons.get("type") == "multi" else None
-    kept, said = [], []
-    for i, source in enumerate(sources if isinstance(sources, list) else []):
-        try:
-            make_button_source(source)
-            kept.append(source)
-        except Exception as one:  # noqa: BLE001
-            said.append(f"{_where(config)}[[buttons.sources]] #{i + 1}: {one}: that panel is left out until it is fixed")
-    if kept:
-        return {**config.buttons, "sources": kept}, said
-    default = Config().buttons
-    return dict(default), said or [f"{_where(config)}{exc}: the buttons are the default ({default['type']}) "
-                                   "until it is fixed"]
-
-
-def _where(config: Config) -> str:
-    return f"{config.path}: " if config.path else ""
 
 
 def config_message(problems: tuple[str, ...], warnings: tuple[str, ...] = ()) -> MessageView | None:

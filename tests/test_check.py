@@ -542,3 +542,15 @@ def test_check_names_every_mistake_of_the_file_and_checks_the_rest(tmp_path):
     assert "line 3: idle_minutes = 30 min" in config[0].text and "that line is left out" in config[0].text
     assert "[table] confirm_seconds: must be a number" in config[1].text and "left out" in config[1].text
     assert {f.part for f in found} >= {"reader", "journal", "camera", "buttons"}
+
+
+def test_a_panel_with_a_mistake_is_named_and_the_other_panels_are_checked(tmp_path):
+    """The table leaves out a [[buttons.sources]] panel it cannot build and starts with the others;
+    the check said only 'fix [buttons]' and never looked at them."""
+    cfg = _table(tmp_path, buttons='[[buttons.sources]]\ntype = "keyboard"\nname = "spare"\n'
+                                   '[[buttons.sources]]\ntype = "serial"\nport = "/dev/null"\nbaudrat = 9600\n')
+    found = [f for f in run_checks(cfg, camera=False) if f.part == "buttons"]
+    assert found[0].level == FAIL and found[0].text.startswith("[[buttons.sources]] #2: [buttons] unknown key(s) "
+                                                               "['baudrat']")
+    assert "that panel is left out until it is fixed: fix it in the config" in found[0].text
+    assert [(f.level, f.text) for f in found[1:]] == [(OK, "spare ready")]
