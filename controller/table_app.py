@@ -25,6 +25,7 @@ from vision.reader_input import black_picture
 from vision.settle import SettleTracker
 
 from .config import Config, load_config
+from .table_lock import hold_table_lock
 from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
@@ -186,6 +187,7 @@ class TableApp:
         self.flow: TableFlow | None = None
         self.runner: TableRunner | None = None
         self.journal: Journal | None = None
+        self.lock: Any = None                  # the journal folder's lock (from_args: the real table)
         self.running = True
         self._camera_error = ""
         self._last_frame_at: float | None = None    # (None: no picture yet, the camera is starting)
@@ -220,13 +222,16 @@ class TableApp:
     def from_args(cls, args: argparse.Namespace) -> "TableApp":
         # (which logs its own warnings and problems, each once; a mistake is left out, not fatal)
         config, camera = usable_hardware(load_config(args.config, lenient=True))
+        lock = hold_table_lock(Path(config.table.journal_dir))     # (TableBusy: another table runs)
         size = config.display.size
         screen = Screen(size, fullscreen=args.fullscreen or config.display.fullscreen, headless=args.headless)
         frames = RetryingFrameSource(camera)
         frames.open()
         buttons = make_button_source(config.buttons)
         buttons.start()
-        return cls(config, screen, frames, buttons)
+        app = cls(config, screen, frames, buttons)
+        app.lock = lock                        # (held while the app lives)
+        return app
 
     def _reader_with_calibration(self):
         calibration = dict(self.config.vision.calibration) or None

@@ -505,9 +505,14 @@ def play_fixtures(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace, *, sleep: Callable[[float], None] = time.sleep,
               max_wait_s: float | None = None) -> int:
     from .table_app import TableApp
+    from .table_lock import TableBusy
 
     try:
         app = TableApp.from_args(args)
+    except TableBusy as exc:  # (nothing of the other table's is touched; no screen taken from it)
+        log.error("cannot start the table: %s", exc)
+        print(f"dicetable run: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:  # configuration problems are told plainly, then systemd retries
         log.error("cannot start the table: %s", exc)
         print(f"dicetable run: {exc}", file=sys.stderr)

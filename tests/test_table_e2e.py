@@ -1151,3 +1151,34 @@ def test_a_misspelt_house_rule_is_said_on_the_menu_not_only_in_the_log(tmp_path)
     assert message.level == "warning" and message.text.startswith(
         "Config file mistake, left out: [table.options.classic]: unknown key(s) first_too ignored. ")
     app.frames.close()
+
+
+def test_a_second_table_on_the_same_journal_folder_is_refused_and_touches_nothing(tmp_path, monkeypatch, capsys):
+    """Staff checking the table by hand (`dicetable run` in a shell) while the service ran: both
+    resumed the same journal, and the one in the shell, seeing no press, put the game away after
+    idle_minutes, moving the journal the real table was writing. The second now stops at once,
+    saying which process holds the folder, and leaves the journal as it was."""
+    import argparse
+    import os
+
+    from controller.table_app import TableApp
+    from controller.table_lock import hold_table_lock
+
+    monkeypatch.setattr(TableApp, "run_forever", lambda self: 0)
+    games = tmp_path / "games"
+    games.mkdir()
+    journal = games / "current.jsonl"
+    journal.write_text(json.dumps({"format": "dicetable-log/1", "game": "classic", "players": ["Ann", "Bob"],
+                                   "options": {}}) + "\n" + json.dumps({"type": "dice", "player": 0,
+                                                                         "values": [6, 6, 6, 6, 6]}) + "\n")
+    before = journal.stat().st_ino, journal.read_text()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[table]\njournal_dir = "{games}"\n[camera]\ntype = "folder"\npath = "{FIX / "table"}"\n'
+                      '[buttons]\ntype = "keyboard"\n')
+    args = argparse.Namespace(config=str(config), fullscreen=False, headless=True)
+    held = hold_table_lock(games)                                   # the table already running
+    assert table_cli.run_table(args, sleep=lambda s: pytest.fail("no error screen")) == 2
+    assert f"another table is running on {games} (process {os.getpid()})" in capsys.readouterr().err
+    assert (journal.stat().st_ino, journal.read_text()) == before   # not resumed, not written again
+    held.close()                                                    # (that table stopped)
+    assert table_cli.run_table(args) == 0                           # the next start takes it up
