@@ -513,7 +513,7 @@ def run_table(args: argparse.Namespace, *, sleep: Callable[[float], None] = time
         log.error("cannot start the table: %s", exc)
         print(f"dicetable run: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # configuration problems are told plainly, then systemd retries
+    except Exception as exc:  # (a config's mistakes are left out as it starts: this is anything else)
         log.error("cannot start the table: %s", exc)
         print(f"dicetable run: {exc}", file=sys.stderr)
         show_start_error(args, exc, sleep=sleep, max_wait_s=max_wait_s)
@@ -523,7 +523,8 @@ def run_table(args: argparse.Namespace, *, sleep: Callable[[float], None] = time
 
 def show_start_error(args: argparse.Namespace, exc: Exception, *, sleep: Callable[[float], None] = time.sleep,
                      max_wait_s: float | None = None) -> None:
-    """A table that cannot start (a typo in its config) says why on its own screen, and waits
+    """A table that cannot start (a part that fails as it is built; the config's own mistakes are
+    left out, see config.parse_config_leniently) says why on its own screen, and waits
     there until the config file changes; the program then ends and systemd starts it again with
     the new file. Before, the kiosk's screen stayed black while systemd restarted the program
     every two seconds, and only the log said why."""
