@@ -81,7 +81,7 @@ def make_archive(folder: Path, count: int, seed: int = 1) -> int:
     for i in range(count):
         text, game = pool[i % POOL]
         stamp = (start + timedelta(hours=i)).strftime("%Y%m%d-%H%M%S")
-        (folder / f"{stamp}-{game}.jsonl").write_text(text, encoding="utf-8")
+        (folder / f"{i + 1:06d}-{stamp}-{game}.jsonl").write_text(text, encoding="utf-8")
         written += len(text.encode())
     return written
 

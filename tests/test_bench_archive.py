@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from controller.bench_archive import make_archive
 from controller.journal import Journal
-from controller.table_app import archived_journals
+from controller.table_app import NUMBERED, archived_journals
 from controller.tablelog import replay
 
 
 def test_the_archive_made_is_of_finished_games_named_and_ordered_as_the_table_archives_them(tmp_path):
     written = make_archive(tmp_path, 7)
     names = archived_journals(tmp_path)
-    assert len(names) == 7 and names == sorted(names) and sum((tmp_path / n).stat().st_size for n in names) == written
+    assert len(names) == 7 and names == sorted(names) and all(NUMBERED.match(n) for n in names) and sum((tmp_path / n).stat().st_size for n in names) == written
     for name in names:
         game = Journal.load(tmp_path / name)
         assert name.endswith(f"-{game.game}.jsonl") and replay(game).is_over
