@@ -319,7 +319,11 @@ class TableFlow:
         the games' sheet notes are public by contract, so this never leaks a secret. Every new
         note is shown: joined where they fit the banner of this screen, else on pages shown in
         turn (`tick`), each for `message_seconds` (the last two alone were shown, joined: School's
-        last entry, with a row award, a column award and "Game over", never showed the row award)."""
+        last entry, with a row award, a column award and "Game over", never showed the row award).
+        A move's notes are shown at once, from their first page: the pages of earlier moves still
+        to come give way to them (`_give_way`). They waited behind those pages, and in fast play
+        the banner fell moves behind the game: Bob's score was still reading "Ann scored ..."
+        and his own note came long after, while Cy played."""
         notes = tuple(self._sheet()[0].notes)
         new = _new_notes(self._notes, notes)
         self._notes = notes
@@ -329,9 +333,17 @@ class TableFlow:
         mode = "final" if isinstance(self.expect, GameOver) else "play"
         move = len(self.log.inputs)
         pages = tuple(note_pages(new, mode, self.screen_size))
+        self._give_way(move)
         self._note_pages += [(move, page, pages) for page in pages]
         if not self._page_shown:
             self._next_page()
+
+    def _give_way(self, move: int) -> None:
+        """Forget the pages of notes of the moves before `move` (the log's length after it), the
+        one on the banner too: a note shown after a later move's would be read as that move's."""
+        self._note_pages = [page for page in self._note_pages if page[0] >= move]
+        if self._page_shown and self._page_move < move:
+            self._page = self.message = None
 
     @property
     def _page_shown(self) -> bool:
@@ -417,8 +429,10 @@ class TableFlow:
             self._offer_correction(reading)
             return
         check = [i for i, d in enumerate(reading.dice) if d.confidence < self.check_below]
-        if self.message is before:
-            self.message = None    # (about an earlier tray: "I see 4 dice" beside "Is this right?")
+        if self.message is before and not self._page_shown:
+            # (about an earlier tray: "I see 4 dice" beside "Is this right?"; not the last move's
+            # notes, whose page went, unread and for good, as the next player's dice were read)
+            self.message = None
         self._stage(values, [d.box for d in reading.dice], exp, check)
 
     def on_found_tray(self, reading: Reading) -> None:
