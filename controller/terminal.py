@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
 from .draws import draw
@@ -15,8 +16,8 @@ from .rules.base import Input, RerollSpec, choose_input, dice_input, multiset_co
 from .tablelog import LogError, TableLog
 
 HELP = ("Commands: 'sheet' shows the score sheet, 'rules' how the game is played, 'undo' takes back the "
-        "last thing typed (a typo in the dice, a slip on the choices), 'quit' stops (the log is kept), "
-        "'help' this text.\n"
+        "last thing typed (a typo in the dice, a slip on the choices; not a secret choice, nor a choice "
+        "that turned cards over), 'quit' stops (the log is kept), 'help' this text.\n"
         "To keep dice and throw the others again: 'keep' (or 'k' where no face is a King) and the dice to keep.")
 
 
@@ -150,8 +151,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
     labels = game_labels(log)
     last_sheet_status = None
     shown_notes = tuple(state.sheet().notes)      # what the game said before this session
-    typed: list[GameState] = []     # the state before each input typed this session, for 'undo'
-    since = "the start"             # what 'undo' cannot go back past, in words
+    undo = Undo("the game was resumed" if log.inputs else "the start")
     while not state.is_over:
         expect = state.expects()
         if isinstance(expect, Throw):
@@ -166,8 +166,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             print(f"{expect.prompt}: drawn {show_dice(data['values'], labels)}", file=out)
             shown_notes = tell_notes(state, shown_notes, out)
             log.inputs.append(data)
-            typed.clear()           # a draw is not there to be tried again: nothing before it is undone
-            since = "the last dice drawn"
+            undo.stands(len(log.inputs), "the last dice drawn")   # (a draw is not there to be tried again)
             if save:
                 save()
             continue
@@ -192,10 +191,10 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             print(f"How to play {state.title}:\n" + "\n".join(f"  - {p}" for p in card), file=out)
             continue
         if cmd == "undo":
-            if not typed:
-                print(f"  ! Nothing to undo since {since}.", file=out)
+            if not undo.states:
+                print(f"  ! {undo.refusal(len(log.inputs))}", file=out)
                 continue
-            state = typed.pop()
+            state = undo.states.pop()
             undone = log.inputs.pop()
             print(f"  Undone: {_said(undone, state.expects(), labels)}.", file=out)
             last_sheet_status = None
@@ -213,15 +212,56 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             continue
         shown_notes = tell_notes(state, shown_notes, out)
         log.inputs.append(data)
-        typed.append(previous)
-        if isinstance(expect, Decide) and expect.reveals(data):
-            typed.clear()           # what it showed cannot be hidden again: chosen anew, knowing it
-            since = "the cards were turned over"
+        why = standing(previous, expect, data)
+        if why:
+            undo.stands(len(log.inputs), why[0], why[1])
+        else:
+            undo.states.append(previous)
         if save:
             save()
     print("\n" + state.sheet().to_text(), file=out)
     print("\n" + state.result().to_text(), file=out)
     return state
+
+
+@dataclass
+class Undo:
+    """What 'undo' may take back: the inputs typed this session, back to the last one that stands
+    for good (dice the program drew, a choice the table never takes back either)."""
+
+    since: str                                # what undo cannot go back past, in words
+    states: list[GameState] = field(default_factory=list)   # the state before each input it may undo
+    why: str = ""                             # why the input it stops at stands, while it is the last
+    at: int = 0                               # that input's number (the log's length after it)
+
+    def stands(self, inputs: int, since: str, why: str = "") -> None:
+        """Input number `inputs` stands for good: nothing before it is undone either."""
+        self.states.clear()
+        self.since, self.why, self.at = since, why, inputs
+
+    def refusal(self, inputs: int) -> str:
+        """The line said to an 'undo' with nothing to take back, the game having `inputs` inputs:
+        why the last one stands, when it is the one that does, else how far undo went."""
+        if self.why and self.at == inputs:
+            return self.why
+        return f"Nothing to undo since {self.since}."
+
+
+def standing(before: GameState, expect: Throw | Decide, data: Input) -> tuple[str, str] | None:
+    """Why a choice stands for good, as at the table, where BACK twice never takes it back (the
+    terminal's undo took a secret choice back, and named the card it undid): (what undo stops at, in
+    words; the line that says why), or None for an input undo may take back."""
+    if not isinstance(expect, Decide):
+        return None
+    who = before.player_name(expect.player)
+    if expect.secret:
+        return (f"{who}'s secret choice", f"{who}'s secret choice stands: only {who} knows whether it was a "
+                "slip (undo takes back nothing from before it).")
+    if expect.reveals(data):
+        label = expect.option(data["option"]).label
+        return ("the cards were turned over", f"{who}'s choice '{label}' stands: it turned the cards over, "
+                "and chosen again it would be chosen knowing them.")
+    return None
 
 
 def tell_notes(state: GameState, shown: tuple[str, ...], out: TextIO) -> tuple[str, ...]:

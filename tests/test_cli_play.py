@@ -551,8 +551,34 @@ def test_undo_stops_at_the_objective_cards_turned_over(play, tmp_path):
     code, out, err, _ = play(lines, "--game", "objective-cards", "--players", "Ann,Bob,Cy", "--log", log)
     assert (code, err) == (0, "")
     assert "Undone: keep 6 6 and throw the others again." in out
-    assert "! Nothing to undo since the cards were turned over" in out
+    assert "! Ann's choice 'Stop: the dice are final' stands: it turned the cards over" in out
     assert logged(log)[-1] == choose(0, "STOP") and len(logged(log)) == 7
+
+
+def test_undo_refuses_a_secret_choice_and_says_why(play, tmp_path):
+    """At the table a secret choice is never taken back (anyone may press BACK, and only its
+    player knows whether it was a slip). The terminal's undo took it back, naming the card
+    ("Undone: the choice Full house (5)": Cy's secret card, and after Ann's was revealed), and
+    went on past it to Bob's and Ann's. Now it says why it stands; a rethrow after it is undone
+    as ever, and a resumed game offers nothing back."""
+    log = tmp_path / "o.json"
+    lines = ["6 6 2 3 5", "two_pairs", "undo", "one_pair", "full_house", "undo", "k 6 6", "undo", "undo", "quit"]
+    code, out, err, _ = play(lines, "--game", "objective-cards", "--players", "Ann,Bob,Cy", "--log", log)
+    assert (code, err) == (0, "")
+    said = [line.strip() for line in out.splitlines() if "undo" in line.lower() or "Undone" in line]
+    assert said == ["! Ann's secret choice stands: only Ann knows whether it was a slip (undo takes back "
+                    "nothing from before it).",
+                    "! Cy's secret choice stands: only Cy knows whether it was a slip (undo takes back "
+                    "nothing from before it).",
+                    "Undone: keep 6 6 and throw the others again.",
+                    "! Cy's secret choice stands: only Cy knows whether it was a slip (undo takes back "
+                    "nothing from before it)."]
+    assert "Undone: the choice" not in out                  # (no secret card named by an undo)
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5), choose(0, "TWO_PAIRS"), choose(1, "ONE_PAIR"),
+                           choose(2, "FULL_HOUSE")]
+    code, out, err, _ = play(["undo", "quit"], "--resume", log)
+    assert (code, err) == (0, "") and "! Nothing to undo since the game was resumed." in out
+    assert len(logged(log)) == 4
 
 
 def test_rules_prints_how_the_game_is_played_and_changes_nothing(play, tmp_path):
