@@ -8,6 +8,11 @@ import os
 import sys
 from pathlib import Path
 
+# pygame prints its banner on stdout as it is imported, and the imports below import it (a seat
+# name's glyphs are checked in the screen's font): said before them, or every command's output,
+# `dicetable play`'s and `dicetable games --options`' lines to copy into the config, began with it
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 from .logsetup import log_crashes, log_handler, log_warnings
 from .names import players_from
 from .rules import GAMES, OptionError, load_all
@@ -302,7 +307,6 @@ def _capture_from_camera(args: argparse.Namespace):
 
 def main(argv: list[str] | None = None) -> int:
     log_crashes(sys.stderr)
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # (pygame's banner on stdout: not ours to print)
     load_all()
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -6,6 +6,9 @@ when the script runs out (like Ctrl-D). Everything goes through `controller.cli.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -619,3 +622,29 @@ def test_what_a_choice_did_is_printed_at_once(play):
                     "note: Ann wrote 24 in Pair (column 3, doubled)", "note: Ann won the Pair award: 24",
                     "note: Ann crossed School 1 (column 1)",
                     "note: School cross: Ann loses 24 award points and can win no more awards"]
+
+
+# ------------------------------------------------------------ the terminal itself, in its own process
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def typed_in_a_terminal(typed: bytes, *argv, encoding: str = "utf-8:strict") -> subprocess.CompletedProcess:
+    """`dicetable play` in its own process, `typed` piped in, its terminal's encoding as Python
+    takes it from the locale (`utf-8:strict`: a UTF-8 one other than C.UTF-8, a Pi's en_GB.UTF-8)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    env.update(PYTHONIOENCODING=encoding, SDL_VIDEODRIVER="dummy")
+    return subprocess.run([sys.executable, "-m", "controller.cli", "play", *map(str, argv)], input=typed,
+                          capture_output=True, timeout=60, cwd=ROOT, env=env)
+
+
+def test_the_terminal_game_begins_with_the_game_not_with_pygames_greeting(tmp_path):
+    """`dicetable play` (and every command: `games --options`, whose lines are copied into the
+    config) printed "pygame 2.6.1 (SDL 2.28.4 ...) Hello from the pygame community" first: the
+    seat names' check imports pygame before main() could hide its banner."""
+    run = typed_in_a_terminal(b"quit\n", "--game", "thirteen", "--players", "Ann")
+    assert run.returncode == 0
+    assert run.stdout.decode().lstrip().startswith("Round 1 of 13: Ann")
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    games = subprocess.run([sys.executable, "-m", "controller.cli", "games", "--options"], capture_output=True,
+                           text=True, timeout=60, cwd=ROOT, env=env)
+    assert games.stdout.startswith("classic: ")
