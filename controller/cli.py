@@ -167,11 +167,28 @@ def cmd_play(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"dicetable play: cannot write the log {log_path}: {exc.strerror or exc}", file=sys.stderr)
             return 2
+    forgiving_terminal()
     drawn = first_player_words(state)
     if drawn and not table_log.inputs:        # (saved first: a log written names the same seat)
         print(drawn)
     play_terminal(state, table_log, input, sys.stdout, save)
     return 0
+
+
+def forgiving_terminal() -> None:
+    """A line typed that is not UTF-8 (bytes piped in, a terminal set to Latin-1) raised
+    UnicodeDecodeError out of input() where the locale is a UTF-8 one other than C.UTF-8 (a
+    Pi's en_GB.UTF-8), and a character the terminal cannot show (the status line's '—' on an
+    ASCII or Latin-1 terminal) UnicodeEncodeError out of print: either ended the game with a
+    traceback. Bytes that are not text are read as '�' (refused as any typo is), and what the
+    terminal cannot show is printed as '?'."""
+    for stream in (sys.stdin, sys.stdout):
+        reconfigure = getattr(stream, "reconfigure", None)     # (not on a test's stand-in)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):   # (a stream already closed, or not a text one)
+                pass
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

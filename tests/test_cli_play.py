@@ -637,6 +637,31 @@ def typed_in_a_terminal(typed: bytes, *argv, encoding: str = "utf-8:strict") -> 
                           capture_output=True, timeout=60, cwd=ROOT, env=env)
 
 
+def test_a_line_that_is_not_utf8_is_refused_as_a_typo_not_a_traceback(tmp_path):
+    """Bytes that are not UTF-8 (a terminal set to Latin-1, a file piped in) raised
+    UnicodeDecodeError out of input(): the game ended with a traceback."""
+    log = tmp_path / "t.json"
+    run = typed_in_a_terminal(b"\xff\xfe 6 6\n1 2 3 4 5\nquit\n", "--game", "thirteen", "--players", "Ann",
+                              "--log", log)
+    out = run.stdout.decode()
+    assert (run.returncode, run.stderr) == (0, b""), run.stderr.decode()
+    assert "! '\ufffd\ufffd' is not a die face (faces: 1 2 3 4 5 6). Try again." in out
+    assert logged(log) == [dice(0, 1, 2, 3, 4, 5)]
+
+
+def test_a_terminal_that_cannot_show_a_dash_still_plays(tmp_path):
+    """Objective cards' status line ("Round 1 of 10 — active: Ann") raised UnicodeEncodeError on
+    an ASCII or Latin-1 terminal before the first question."""
+    log = tmp_path / "o.json"
+    for encoding in ("ascii", "latin-1"):
+        run = typed_in_a_terminal(b"1 2 3 4 5\nquit\n", "--game", "objective-cards", "--players", "Ann,Bob",
+                                  "--log", log, encoding=encoding)
+        assert (run.returncode, run.stderr) == (0, b""), run.stderr.decode()
+        assert b"Round 1 of 10 ? active: Ann" in run.stdout
+        assert logged(log) == [dice(0, 1, 2, 3, 4, 5)]
+        log.unlink()
+
+
 def test_the_terminal_game_begins_with_the_game_not_with_pygames_greeting(tmp_path):
     """`dicetable play` (and every command: `games --options`, whose lines are copied into the
     config) printed "pygame 2.6.1 (SDL 2.28.4 ...) Hello from the pygame community" first: the
