@@ -12,7 +12,7 @@ from typing import Callable, TextIO
 
 from .draws import draw
 from .rules import Decide, GameState, IllegalInput, Throw
-from .rules.base import Input, RerollSpec, choose_input, dice_input, multiset_contains, reroll_input
+from .rules.base import Input, RerollSpec, choose_input, cut, dice_input, multiset_contains, reroll_input, shown
 from .tablelog import LogError, TableLog
 
 HELP = ("Commands: 'sheet' shows the score sheet, 'rules' how the game is played, 'undo' takes back the "
@@ -73,7 +73,7 @@ def parse_dice(text: str, labels: list[str]) -> list[int]:
     for tok in tokens:
         face = lookup.get(tok.upper())
         if face is None:
-            raise InputError(f"{tok!r} is not a die face (faces: {' '.join(labels)})")
+            raise InputError(f"{shown(tok)} is not a die face (faces: {' '.join(labels)})")
         values.append(face)
     return values
 
@@ -91,6 +91,10 @@ def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
         rest = _keep_command(text, labels)
         if rest is not None:
             keep = parse_dice(rest, labels) if rest else []
+            if not multiset_contains(expect.reroll.dice, keep):
+                # (the rules' own words name the dice as numbers: "cannot keep [6, 6]" of K K 9 J A)
+                raise InputError(f"cannot keep {cut(show_dice(sorted(keep), labels))}: the dice are "
+                                 f"{show_dice(expect.reroll.dice, labels)}")
             return reroll_input(expect.player, keep)
     # ASCII digits only: str.isdigit() also takes '²' (beside the 1 on a French keyboard) and
     # '¹', which int() refuses; and a number past 4,300 digits, which int() refuses as well
@@ -106,7 +110,7 @@ def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
             pass
         else:   # bare dice: say how to keep them rather than guess
             raise InputError(keep_advice(text, typed, expect.reroll, labels))
-    raise InputError(f"{text!r} is not one of the choices")
+    raise InputError(f"{shown(text)} is not one of the choices")
 
 
 def keep_advice(text: str, typed: list[int], spec: RerollSpec, labels: list[str]) -> str:

@@ -131,7 +131,7 @@ def test_bad_typing_gets_a_message_and_the_question_again(play, tmp_path):
         "  ! choose a number from 1 to 13. Try again.",
         "  ! choose a number from the list. Try again.",
         "  ! '9' is not a die face (faces: 1 2 3 4 5 6). Try again.",
-        "  ! cannot keep [6, 6, 6]: the dice are [2, 3, 5, 6, 6]. Try again.",
+        "  ! cannot keep 6 6 6: the dice are 2 3 5 6 6. Try again.",
         "  ! throw at least 1 die again (or choose another option). Try again.",
         "  ! to keep dice and throw the others again, type 'k' and the dice, e.g. k 6 6. Try again.",
         "  ! 'nonsense' is not one of the choices. Try again.",
@@ -371,6 +371,33 @@ def test_classic_accepts_face_labels(play, tmp_path):
                            dice(1, 6, 5, 4, 3, 2), choose(1, "STAND")]
     state = replay(TableLog.load(log))
     assert state.sheet().totals == (0, 1)      # the straight beats three Kings
+
+
+def test_a_keep_of_dice_not_on_the_table_is_refused_in_the_games_faces(play, tmp_path):
+    """Classic's dice K K 9 J A: 'keep A A' was refused as "cannot keep [6, 6]: the dice are
+    [1, 3, 5, 5, 6]" (the rules' numbers, which nobody typed nor sees on a poker die)."""
+    log = tmp_path / "classic.json"
+    code, out, err, _ = play(["K K 9 J A", "keep A A", "keep K K K", "keep K K", "quit"], "--game", "classic",
+                             "--players", "P1,P2", "--log", log)
+    assert (code, err) == (0, "")
+    assert [line for line in out.splitlines() if line.startswith("  !")] == [
+        "  ! cannot keep A A: the dice are K K 9 J A. Try again.",
+        "  ! cannot keep K K K: the dice are K K 9 J A. Try again."]
+    assert logged(log) == [dice(0, 5, 5, 1, 3, 6), reroll(0, 5, 5)]
+
+
+@pytest.mark.parametrize("game", ["thirteen", "classic", "school", "poknroll", "objective-cards"])
+def test_a_very_long_line_is_refused_in_a_line_not_echoed_whole(play, tmp_path, game):
+    """A line of 100,000 letters (a cat on the keyboard, a file piped in by mistake) was quoted
+    back whole in its refusal: 100,000 characters of terminal for one typo, at a throw and at a
+    decision. The refusal now quotes its start."""
+    first = {"classic": "K K 9 J A", "poknroll": "1 2 3"}.get(game, "1 2 3 4 6")
+    lines = ["x" * 100_000, first, "y" * 100_000, "k " + "z" * 100_000, "quit"]
+    code, out, err, _ = play(lines, "--game", game, "--players", "Ann,Bob,Cy", "--log", tmp_path / "g.json")
+    assert (code, err) == (0, "")
+    refusals = [line for line in out.splitlines() if line.startswith("  !")]
+    assert len(refusals) == 3 and all(len(line) < 120 for line in refusals), [line[:120] for line in refusals]
+    assert "'xxxxxxxxxx" in refusals[0] and "'yyyyyyyyyy" in refusals[1]
 
 
 def test_classic_resumed_at_a_decision_still_speaks_poker_faces(play, tmp_path):
