@@ -59,11 +59,14 @@ def _keep_command(text: str, labels: list[str]) -> str | None:
     return None
 
 
-def parse_dice(text: str, labels: list[str]) -> list[int]:
-    """'3 3 5', '3,3,5', '335' (pips) or 'K K 10' (poker faces) -> faces 1..6."""
+def parse_dice(text: str, labels: list[str], count: int = 3) -> list[int]:
+    """'3 3 5', '3,3,5', '335' (pips) or 'K K 10' (poker faces) -> faces 1..6. `count`: the
+    dice asked for, as many as an empty line's example shows (Pok'n Roll's one white die
+    was answered "e.g. 3 3 5")."""
     text = text.strip()
     if not text:
-        raise InputError("type the dice values, e.g. 3 3 5")
+        example = [labels[i] for i in (2, 2, 4, 1, 5, 0) * 2][:max(1, count)]
+        raise InputError(f"type the dice values, e.g. {' '.join(example)}")
     tokens = [t for t in re.split(r"[\s,;]+", text) if t]
     pips = labels == [str(v) for v in range(1, 7)]
     if pips and len(tokens) == 1 and tokens[0].isdigit():
@@ -73,9 +76,17 @@ def parse_dice(text: str, labels: list[str]) -> list[int]:
     for tok in tokens:
         face = lookup.get(tok.upper())
         if face is None:
-            raise InputError(f"{shown(tok)} is not a die face (faces: {' '.join(labels)})")
+            raise InputError(f"{shown(tok)} is not a die face (faces: {' '.join(labels)}{_pips_key(tok, labels)})")
         values.append(face)
     return values
+
+
+def _pips_key(tok: str, labels: list[str]) -> str:
+    """For pips typed in a game of other faces (Classic's 9 10 J Q K A, thrown with ordinary
+    dice, whose players read 1 to 6): the key the table's prompt gives, "1=9 ... 6=A"."""
+    if labels == [str(v) for v in range(1, 7)] or tok not in {"1", "2", "3", "4", "5", "6"}:
+        return ""
+    return "; on ordinary dice " + " ".join(f"{i}={label}" for i, label in enumerate(labels, 1))
 
 
 def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
@@ -135,7 +146,8 @@ def describe(state: GameState, expect: Throw | Decide, labels: list[str]) -> str
         lines = [expect.prompt or f"{who}: throw {expect.count} dice"]
         if expect.held:
             lines.append(f"  held on the table: {show_dice(expect.held, labels)}")
-        lines.append(f"  type the {expect.count} value(s) you read off the new dice:")
+        faces = "" if labels == [str(v) for v in range(1, 7)] else f" ({' '.join(labels)})"
+        lines.append(f"  type the {expect.count} value(s) you read off the new dice{faces}:")
         return "\n".join(lines)
     lines = [expect.prompt or f"{who}: decide"]
     for i, opt in enumerate(expect.options, 1):
@@ -207,7 +219,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             continue
         try:
             if isinstance(expect, Throw):
-                data = dice_input(expect.player, parse_dice(text, labels))
+                data = dice_input(expect.player, parse_dice(text, labels, expect.count))
             else:
                 data = parse_decision(text, expect, labels)
             previous, state = state, state.apply(data)

@@ -125,7 +125,7 @@ def test_bad_typing_gets_a_message_and_the_question_again(play, tmp_path):
         "  ! '7' is not a die face (faces: 1 2 3 4 5 6). Try again.",
         "  ! expected 5 dice, got 6. Try again.",
         "  ! expected 5 dice, got 3. Try again.",
-        "  ! type the dice values, e.g. 3 3 5. Try again.",
+        "  ! type the dice values, e.g. 3 3 5 2 6. Try again.",
         "  ! 'x' is not a die face (faces: 1 2 3 4 5 6). Try again.",
         "  ! choose a number from 1 to 13. Try again.",
         "  ! choose a number from 1 to 13. Try again.",
@@ -362,7 +362,7 @@ def test_classic_accepts_face_labels(play, tmp_path):
     messages = [line for line in out.splitlines() if line.startswith("  !")]
     assert messages == [
         "  ! to keep dice and throw the others again, type 'keep' and the dice, e.g. keep K K. Try again.",
-        "  ! '5' is not a die face (faces: 9 10 J Q K A). Try again.",
+        "  ! '5' is not a die face (faces: 9 10 J Q K A; on ordinary dice 1=9 2=10 3=J 4=Q 5=K 6=A). Try again.",
     ]
     assert "keep <dice to keep>: keep those and throw the others again (dice: K K 9 J A)" in out
     assert "held on the table: K K" in out
@@ -398,6 +398,25 @@ def test_a_very_long_line_is_refused_in_a_line_not_echoed_whole(play, tmp_path, 
     refusals = [line for line in out.splitlines() if line.startswith("  !")]
     assert len(refusals) == 3 and all(len(line) < 120 for line in refusals), [line[:120] for line in refusals]
     assert "'xxxxxxxxxx" in refusals[0] and "'yyyyyyyyyy" in refusals[1]
+
+
+def test_classic_asks_for_its_faces_and_gives_the_key_of_ordinary_dice(play, tmp_path):
+    """A new player of Classic was asked to "type the 5 value(s) you read off the new dice",
+    told "e.g. 3 3 5" at an empty line (3 is no face of Classic's, and 3 dice of 5), and refused
+    '5' read off an ordinary die with the faces alone: the table's prompt gives the key (1=9 ...
+    6=A), the terminal did not. Pok'n Roll's one white die was answered "e.g. 3 3 5" too."""
+    log = tmp_path / "classic.json"
+    code, out, err, _ = play(["", "5 5 1 3 6", "K K 9 J A", "quit"], "--game", "classic", "--players", "P1,P2",
+                             "--log", log)
+    assert (code, err) == (0, "")
+    assert "type the 5 value(s) you read off the new dice (9 10 J Q K A):" in out
+    assert [line for line in out.splitlines() if line.startswith("  !")] == [
+        "  ! type the dice values, e.g. J J K 10 A. Try again.",
+        "  ! '5' is not a die face (faces: 9 10 J Q K A; on ordinary dice 1=9 2=10 3=J 4=Q 5=K 6=A). Try again."]
+    assert logged(log) == [dice(0, 5, 5, 1, 3, 6)]
+    code, out, err, _ = play(["5 5 2", "continue", "continue", "continue", "", "quit"], "--game", "poknroll",
+                             "--players", "Ann,Bob,Cy")
+    assert "Ann: throw white die 4 of 5" in out and "  ! type the dice values, e.g. 3. Try again." in out
 
 
 def test_classic_resumed_at_a_decision_still_speaks_poker_faces(play, tmp_path):
