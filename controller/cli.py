@@ -5,6 +5,7 @@ import argparse
 import json
 import logging
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -171,7 +172,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     drawn = first_player_words(state)
     if drawn and not table_log.inputs:        # (saved first: a log written names the same seat)
         print(drawn)
-    play_terminal(state, table_log, input, sys.stdout, save)
+    resume = f"dicetable play --resume {shlex.quote(str(log_path))}" if log_path else ""
+    play_terminal(state, table_log, input, sys.stdout, save, resume=resume)
     return 0
 
 

@@ -17,7 +17,7 @@ from .tablelog import LogError, TableLog
 
 HELP = ("Commands: 'sheet' shows the score sheet, 'rules' how the game is played, 'undo' takes back the "
         "last thing typed (a typo in the dice, a slip on the choices; not a secret choice, nor a choice "
-        "that turned cards over), 'quit' stops (the log is kept), 'help' this text.\n"
+        "that turned cards over), 'quit' stops (a game played with --log is kept), 'help' this text.\n"
         "To keep dice and throw the others again: 'keep' (or 'k' where no face is a King) and the dice to keep.")
 
 
@@ -161,9 +161,11 @@ def describe(state: GameState, expect: Throw | Decide, labels: list[str]) -> str
 
 
 def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], out: TextIO,
-                  save: Callable[[], None] | None = None, rng: random.Random | None = None) -> GameState:
+                  save: Callable[[], None] | None = None, rng: random.Random | None = None,
+                  resume: str = "") -> GameState:
     """Run the game to its end (or until 'quit' / end of input). Returns the last state.
-    Dice nobody throws (`Throw.drawn`) are drawn here (`controller.draws`)."""
+    Dice nobody throws (`Throw.drawn`) are drawn here (`controller.draws`). `resume`: the
+    command that goes on with the game saved (none: it is not saved)."""
     labels = game_labels(log)
     last_sheet_status = None
     shown_notes = tuple(state.sheet().notes)      # what the game said before this session
@@ -190,11 +192,11 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
         try:
             text = ask("> ")
         except EOFError:
-            print("\nEnd of input: the game stops here; the log keeps every input so far.", file=out)
+            print(f"\nEnd of input: the game stops here. {kept_words(resume)}", file=out)
             return state
         cmd = text.strip().lower()
         if cmd in ("quit", "exit", "q"):
-            print("Stopped. The log keeps every input so far.", file=out)
+            print(f"Stopped. {kept_words(resume)}", file=out)
             return state
         if cmd in ("help", "?"):
             print(HELP, file=out)
@@ -238,6 +240,15 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
     print("\n" + state.sheet().to_text(), file=out)
     print("\n" + state.result().to_text(), file=out)
     return state
+
+
+def kept_words(resume: str) -> str:
+    """What is left of a game stopped before its end. Each stop said "the log keeps every input
+    so far", also of a game played without --log, which nothing kept: its players looked for
+    a log to go on with."""
+    if resume:
+        return f"The log keeps every input so far: {resume} goes on with it."
+    return "This game was not saved (a game started with --log FILE is kept, to go on with later)."
 
 
 @dataclass

@@ -219,7 +219,7 @@ def test_sheet_help_and_quit(play, tmp_path):
     assert out.count("== Thirteen ==") == 2        # 'sheet' and 'SHEET'
     assert out.count(HELP) == 2                    # 'help' and '?'
     assert "Upper total" in out and "Chance" in out
-    assert "Stopped. The log keeps every input so far." in out
+    assert f"Stopped. The log keeps every input so far: dicetable play --resume {log} goes on with it." in out
     assert "Try again" not in out
     assert logged(log) == [dice(0, 6, 6, 2, 3, 5), choose(0, "CHANCE")]
     assert "Winner" not in out                      # no result for a stopped game
@@ -239,7 +239,8 @@ def test_end_of_input_keeps_the_log_and_resume_finishes_the_game(play, tmp_path,
     first = [line for line, _ in THIRTEEN_TYPED[:cut]]
     code, out, err, keyboard = play(first, "--game", "thirteen", "--players", "Ann", "--log", log)
     assert (code, err) == (0, "")
-    assert "End of input: the game stops here; the log keeps every input so far." in out
+    assert f"End of input: the game stops here. The log keeps every input so far: dicetable play --resume {log} " \
+           "goes on with it." in out
     assert keyboard.asked == cut + 1
     assert logged(log) == [data for _, data in THIRTEEN_TYPED[:cut]]
 
@@ -336,11 +337,17 @@ def test_a_log_resumed_into_itself_or_an_empty_file_is_written(play, tmp_path):
 
 
 def test_without_log_nothing_is_written(play, tmp_path, monkeypatch):
+    """...and the stop says so: it said "the log keeps every input so far", and the players
+    looked for a log to go on with."""
     monkeypatch.chdir(tmp_path)
     code, out, err, _ = play(["1 2 3 4 5", "Chance"], "--game", "thirteen", "--players", "Ann")
     assert (code, err) == (0, "")
     assert "Round 1 of 13: Ann, choose a category (throw 1 of 3)" in out
     assert list(tmp_path.iterdir()) == []
+    assert out.rstrip().endswith("End of input: the game stops here. This game was not saved (a game started "
+                                 "with --log FILE is kept, to go on with later).")
+    code, out, err, _ = play(["quit"], "--game", "thirteen", "--players", "Ann")
+    assert "Stopped. This game was not saved" in out and "log keeps" not in out
 
 
 # ---------------------------------------------------------------------- classic: poker faces
@@ -614,7 +621,7 @@ def test_undo_refuses_a_secret_choice_and_says_why(play, tmp_path):
     lines = ["6 6 2 3 5", "two_pairs", "undo", "one_pair", "full_house", "undo", "k 6 6", "undo", "undo", "quit"]
     code, out, err, _ = play(lines, "--game", "objective-cards", "--players", "Ann,Bob,Cy", "--log", log)
     assert (code, err) == (0, "")
-    said = [line.strip() for line in out.splitlines() if "undo" in line.lower() or "Undone" in line]
+    said = [line.strip() for line in out.splitlines() if line.strip().startswith(("!", "Undone"))]
     assert said == ["! Ann's secret choice stands: only Ann knows whether it was a slip (undo takes back "
                     "nothing from before it).",
                     "! Cy's secret choice stands: only Cy knows whether it was a slip (undo takes back "
