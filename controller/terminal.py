@@ -194,6 +194,9 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
         except EOFError:
             print(f"\nEnd of input: the game stops here. {kept_words(resume)}", file=out)
             return state
+        except KeyboardInterrupt:     # (Ctrl-C: the program ends as interrupted, saying what is kept)
+            print(f"\nInterrupted: the game stops here. {kept_words(resume)}", file=out)
+            raise
         cmd = text.strip().lower()
         if cmd in ("quit", "exit", "q"):
             print(f"Stopped. {kept_words(resume)}", file=out)

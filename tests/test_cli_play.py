@@ -233,6 +233,26 @@ def test_quit_words(play, word):
     assert keyboard.lines == ["1 2 3 4 5"]
 
 
+def test_ctrl_c_says_what_is_kept(tmp_path, monkeypatch, capsys):
+    """Ctrl-C ended the game without a word: whether the game was kept, and how to go on with
+    it, the players could not tell. It says so as 'quit' does, and exits 130 as interrupted."""
+    log = tmp_path / "game.json"
+    typed = iter(["6 6 2 3 5"])
+
+    def keyboard(prompt=""):
+        for line in typed:
+            return line
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", keyboard)
+    code = cli.main(["play", "--game", "thirteen", "--players", "Ann", "--log", str(log)])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert f"Interrupted: the game stops here. The log keeps every input so far: dicetable play --resume {log} " \
+           "goes on with it." in out
+    assert logged(log) == [dice(0, 6, 6, 2, 3, 5)]
+
+
 def test_end_of_input_keeps_the_log_and_resume_finishes_the_game(play, tmp_path, capsys):
     log = tmp_path / "game.json"
     cut = 21   # in the middle of turn 9, at the decision after its second throw
