@@ -15,7 +15,9 @@ readings may be believed.
 
 States
     MOVING   something moves (a throw, a hand, a cup), the tray has not yet been still for
-             `still_frames` frames, or the latest reading saw a foreign object (a resting hand).
+             `still_frames` frames, the latest reading saw a foreign object (a resting hand),
+             or the latest reading saw nothing of the tray (too dark, too bright, a frame that
+             could not be read): what lies there is not known, so the tray is not called empty.
              The tracker also starts in MOVING: nothing is known until the tray has been still.
     EMPTY    still, and nothing on the tray: the agreed readings have no dice or, before any
              reading agreed, the frame looks like bare felt (compared with an empty reference
@@ -31,9 +33,9 @@ Final readings
     A reading is final when the tray has been still for `still_frames` consecutive frames AND
     the last `agree_readings` readings offered during that still spell agree: same number of
     dice, same values, each die within `box_tolerance` x die size of its match. Readings offered
-    while moving are dropped. Readings that report a foreign object, blur or a bad frame never
-    agree. Readings with other problems (leaning die, touching dice, ...) can become final: the
-    controller decides what those mean.
+    while moving are dropped. Readings that report a foreign object, blur, a bad frame or a
+    frame too dark or too bright to see into never agree. Readings with other problems (leaning
+    die, touching dice, ...) can become final: the controller decides what those mean.
     A die whose value flickers between readings (a hard face read 2 in one frame, 1 in the next)
     would keep a still tray from ever agreeing: after `unsure_after` readings that place the same
     dice, the latest is made final with such dice unread (UNSURE_VALUE). A tray that is still but
@@ -63,11 +65,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, UNSURE_VALUE, Die, Problem, Reading
+from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Die, Problem, Reading
 
 Box = tuple[int, int, int, int]
 
-BLOCKING_PROBLEMS = frozenset({FOREIGN_OBJECT, BLURRED, BAD_FRAME})
+# Readings that saw nothing of the tray: no dice in them does not mean an empty tray. Taken as
+# empty, a lamp gone dark said "Tray empty" over the dice, and the dice last played, lying there
+# through the dark, were the next throw once it came back (the table forgets the dice played when
+# the tray is seen empty).
+BLIND_PROBLEMS = frozenset({TOO_DARK, TOO_BRIGHT, BAD_FRAME})
+BLOCKING_PROBLEMS = frozenset({FOREIGN_OBJECT, BLURRED}) | BLIND_PROBLEMS
 
 
 class SettleState(str, enum.Enum):
@@ -260,6 +267,7 @@ class SettleTracker:
         self._last_final: Reading | None = None  # most recent final (kept through motion)
         self._episode: np.ndarray | None = None  # union of motion since the last final
         self._foreign = False
+        self._blind = False                      # the latest reading saw nothing of the tray
         self._seen_motion = False                # anything moved since the start (see FinalReading.found)
         self._throws = 0
         self._t = 0.0
@@ -344,6 +352,7 @@ class SettleTracker:
         if self._still == 0:
             return None                       # taken while moving: worthless
         self._foreign = FOREIGN_OBJECT in reading.problem_codes()
+        self._blind = bool(reading.problem_codes() & BLIND_PROBLEMS)
         if self._final is not None:
             # already final: only a disagreeing reading matters (something changed we did not see)
             if not readings_agree(self._final, reading, self.config.box_tolerance):
@@ -409,6 +418,7 @@ class SettleTracker:
         self._occupied = None
         self._readings.clear()
         self._foreign = False
+        self._blind = False
         self._final = None
         if self._episode is None or self._episode.shape != mask.shape:
             self._episode = mask.copy()
@@ -417,7 +427,7 @@ class SettleTracker:
         self._set_state(SettleState.MOVING)
 
     def _refresh_state(self) -> None:
-        if self._still < self.config.still_frames or self._foreign:
+        if self._still < self.config.still_frames or self._foreign or self._blind:
             self._set_state(SettleState.MOVING)
         elif self._final is not None:
             self._set_state(SettleState.SETTLED if self._final.dice else SettleState.EMPTY)
