@@ -12,10 +12,12 @@ from typing import Any, Callable
 
 import numpy as np
 
+from display.view import MessageView
 from vision.settle import DiceMoved, FinalReading, SettleState, SettleTracker, StateChanged
-from vision.types import BAD_FRAME, FOREIGN_OBJECT, Problem, Reading
+from vision.types import BAD_FRAME, BLURRED, Problem, Reading
 
 from .table import TableFlow
+from .tray_words import TRAY_ORDER, TRAY_TROUBLE, UNSTEADY
 
 log = logging.getLogger(__name__)
 
@@ -147,10 +149,12 @@ class TableRunner:
 
     # ------------------------------------------------------------------------------ screen
     def camera_note(self) -> str:
+        """The tray's caption while there is no reading to show."""
+        trouble = self.tray_trouble()
+        if trouble is not None:
+            return TRAY_TROUBLE[trouble][0]
         state = self.tracker.state
         if state == SettleState.MOVING:
-            if FOREIGN_OBJECT in self.last_problems:
-                return "Something that is not a die is in the tray"
             if self.tracker.last_motion < self.tracker.config.motion_fraction:
                 # not settled yet, but nothing moved: the first frames after a start, or a still
                 # tray not yet still for long enough (an empty tray was called "Dice moving...")
@@ -158,10 +162,26 @@ class TableRunner:
             return "Dice moving..."
         if state == SettleState.EMPTY:
             return "Tray empty"
-        if self.tracker.unsteady:
-            return "Readings disagree: straighten the dice or throw again"
         return ""
+
+    def tray_trouble(self) -> str | None:
+        """What keeps the still tray from being read (a key of TRAY_TROUBLE), if anything: the
+        last reading's problem that no reading can agree past, or readings that keep disagreeing."""
+        tracker = self.tracker
+        if tracker.final_reading() is not None or tracker.last_motion >= tracker.config.motion_fraction:
+            return None
+        for code in TRAY_ORDER:
+            if code in self.last_problems and code != BLURRED:   # (a smeared frame alone: dice still rolling)
+                return code
+        if tracker.unsteady:
+            return BLURRED if BLURRED in self.last_problems else UNSTEADY
+        return None
+
+    def tray_advice(self) -> MessageView | None:
+        """The banner's words on what keeps the tray from being read, and what to do."""
+        trouble = self.tray_trouble()
+        return None if trouble is None else MessageView(TRAY_TROUBLE[trouble][1], "warning")
 
     def draw(self) -> None:
         if self.screen is not None:
-            self.screen.show(self.flow.view(self.last_image, self.camera_note()))
+            self.screen.show(self.flow.view(self.last_image, self.camera_note(), self.tray_advice()))

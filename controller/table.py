@@ -1150,9 +1150,10 @@ class TableFlow:
             self.say("Press ABANDON again within 5 seconds to abandon the whole game.", "warning")
 
     # ---------------------------------------------------------------------------------- view
-    def view(self, image=None, camera_note: str = "") -> TableView:
+    def view(self, image=None, camera_note: str = "", tray_advice: MessageView | None = None) -> TableView:
         """What the screen shows now. `camera_note` (e.g. "Dice moving...") stands in the
-        caption while there is no reading to show."""
+        caption while there is no reading to show; `tray_advice` (what keeps the tray from being
+        read, and what to do) in the banner while a throw is awaited and nothing else is said."""
         state = self.state
         if image is not None:
             self._frame_size = (int(image.shape[1]), int(image.shape[0]))
@@ -1187,11 +1188,12 @@ class TableFlow:
                 message = self._in_pages(MessageView(f"Tie-break: {result.tie_break}", "info"))
             return TableView("final", title, status, sheet_json, tray, prompt, message,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
+        advice = tray_advice if self.phase == WAIT_DICE else None
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
-                         self._message_now(), notes=sheet.notes, help=self._help())
+                         self._message_now(advice), notes=sheet.notes, help=self._help())
 
-    def _message_now(self) -> MessageView | None:
-        message = self.message or self.device_notice or self.unsaved or self.config_notice
+    def _message_now(self, tray_advice: MessageView | None = None) -> MessageView | None:
+        message = self.message or self.device_notice or tray_advice or self.unsaved or self.config_notice
         return self._in_pages(message) if message is not None and not message.pages else message
 
     def _banner_pages(self, text: str) -> list[str]:

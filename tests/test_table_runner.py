@@ -33,13 +33,15 @@ def test_a_die_read_differently_frame_to_frame_is_asked_about_not_waited_on():
     config = SettleConfig()
     runner = TableRunner(flow, SettleTracker(config), read)
     runner.feed_frame(render_tray([], seed=21).image, -0.1)     # the tray empty, then the throw
-    notes = []
+    notes, advice = [], []
     for i in range(config.still_frames + config.unsure_after + 2):
         runner.feed_frame(shot.image, i / 10)
         notes.append(runner.camera_note())
+        advice.append(runner.tray_advice())
     assert len(calls) == config.unsure_after           # readings stop once one is final
-    assert "Readings disagree: straighten the dice or throw again" in notes   # said while waiting
-    assert notes[-1] == ""
+    assert "Readings disagree" in notes                 # said while waiting, in the caption's one line
+    assert any(a is not None and "straighten the dice or throw again" in a.text for a in advice)  # and what to do
+    assert notes[-1] == "" and advice[-1] is None
     assert flow.phase == WAIT_DICE
     assert "Die 3 reads 1 or 2" in flow.message.text and "hold OK" in flow.message.text
     assert json.dumps(flow.state.snapshot(), sort_keys=True) == before and flow.log.inputs == []

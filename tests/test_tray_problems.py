@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from controller.table import WAIT_DICE
+from controller.table import CONFIRM, CORRECT, WAIT_DICE
 from controller.table_cli import FixturePlayer
 from hardware.button_scripted import parse_script
 from vision.synthetic import HandSpec, TrayStyle, render_scene, render_tray
@@ -56,11 +56,46 @@ def show(p: FixturePlayer, image: np.ndarray, frames: int = 20) -> None:
         p.flow.tick()
 
 
+def banner(p: FixturePlayer) -> str:
+    view = p.flow.view(p.runner.last_image, p.runner.camera_note(), p.runner.tray_advice())
+    return view.message.text if view.message else ""
+
+
 def caption(p: FixturePlayer) -> str:
     return p.flow.view(p.runner.last_image, p.runner.camera_note()).tray.caption
 
 
 # ----------------------------------------------------------------------------- too dark
+def test_a_lamp_gone_dark_is_said_not_called_an_empty_tray(tmp_path):
+    """Dice thrown while the lamp over the tray is off: the screen said "Tray empty" over them.
+    It says it is too dark, and what to do; once the light is back the throw is read."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)   # the tray empty
+    show(p, with_hand(), 5)                                             # the throw, the lamp going off
+    show(p, dark())
+    assert caption(p) == "Too dark to see the dice"
+    assert "is the light over the tray on?" in banner(p) and "hold OK" in banner(p)
+    assert p.flow.phase == WAIT_DICE and p.flow.log.inputs == []
+    show(p, tray())                                                  # the lamp is on again
+    assert p.flow.phase == CONFIRM and sorted(p.flow.pending) == sorted(THROW)
+    assert "dark" not in banner(p)
+
+
+def test_a_tray_that_stays_too_dark_is_played_by_entering_the_values(tmp_path):
+    """The banner's last resort, "hold OK to enter the values", is there while it is dark."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
+    show(p, with_hand(), 5)
+    show(p, dark())
+    p.press("OK", "hold")
+    assert p.flow.phase == CORRECT and p.flow.pending == [1, 1, 1, 1, 1]    # (nothing read: all from 1)
+    for n in range(1, 6):
+        p.press(f"HOLD{n}")
+        p.press("DOWN")                      # (1 turns to 6)
+    p.press("OK", "hold")
+    assert p.flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 6, 6, 6, 6]}]
+
+
 def test_dice_lying_through_a_dark_spell_are_not_the_next_throw(tmp_path):
     """Ann keeps 6 6 and is to throw the other three again. A hand passes over the tray while
     the lamp is off, and the light comes back on the dice as they lay: nobody threw. The dark
@@ -76,3 +111,17 @@ def test_dice_lying_through_a_dark_spell_are_not_the_next_throw(tmp_path):
     p.settle_confirmation()
     assert p.flow.log.inputs == before and p.flow.phase == WAIT_DICE
 
+
+# ----------------------------------------------------------------------- a hand in the tray
+def test_a_hand_in_the_tray_says_take_it_out_and_the_throw_is_read_once_it_is_out(tmp_path):
+    """A hand resting in the tray among the thrown dice: never read (it hides a die), the banner
+    says to take it out; once it is out, the same dice are the throw, with nothing pressed."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
+    show(p, with_hand())
+    assert caption(p) == "Something that is not a die is in the tray"
+    assert "take it out" in banner(p)
+    assert p.flow.phase == WAIT_DICE and p.flow.log.inputs == []
+    show(p, tray())
+    assert p.flow.phase == CONFIRM and sorted(p.flow.pending) == sorted(THROW)
+    assert "take it out" not in banner(p)
