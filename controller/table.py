@@ -30,6 +30,7 @@ from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contai
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
+from .tray_words import die_trouble_words, glare_words, glared
 
 log = logging.getLogger(__name__)
 
@@ -417,9 +418,7 @@ class TableFlow:
         problems = [p for p in reading.problems if p.code in BLOCKING]
         doubtful = [i for i, d in enumerate(reading.dice) if d.value is None or d.confidence < MIN_CONFIDENCE]
         if problems or doubtful:
-            what = problems[0].message if problems else f"I cannot read die {doubtful[0] + 1} for sure"
-            what = what[:1].upper() + what[1:]
-            self.say(f"{what}. Throw again, or hold OK to enter the values.", "warning")
+            self.say(die_trouble_words(reading.dice, problems, doubtful), "warning")
             self._offer_correction(reading)
             return
         values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
@@ -428,11 +427,14 @@ class TableFlow:
                      "Put them back as they were, or hold OK to enter the values.", "warning")
             self._offer_correction(reading)
             return
-        check = [i for i, d in enumerate(reading.dice) if d.confidence < self.check_below]
+        glare = glared(reading.dice)
+        check = [i for i, d in enumerate(reading.dice) if d.confidence < self.check_below or i in glare]
         if self.message is before and not self._page_shown:
             # (about an earlier tray: "I see 4 dice" beside "Is this right?"; not the last move's
             # notes, whose page went, unread and for good, as the next player's dice were read)
             self.message = None
+        if glare:
+            self.say(glare_words(glare), "warning")
         self._stage(values, [d.box for d in reading.dice], exp, check)
 
     def on_found_tray(self, reading: Reading) -> None:

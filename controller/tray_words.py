@@ -7,7 +7,10 @@ flow and the runner word the same problem the same way.
 """
 from __future__ import annotations
 
-from vision.types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK
+from typing import Sequence
+
+from vision.types import (BAD_FRAME, BLURRED, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW, TOO_BRIGHT,
+                          TOO_DARK, UNSURE_VALUE, Die, Problem)
 
 BY_HAND = "hold OK to enter the values"
 UNSTEADY = "unsteady"       # not a reader's code: a still tray whose readings keep disagreeing
@@ -37,3 +40,55 @@ TRAY_TROUBLE: dict[str, tuple[str, str]] = {
 # the order in which they are named when several are seen at once
 TRAY_ORDER = (FOREIGN_OBJECT, TOO_DARK, TOO_BRIGHT, BAD_FRAME, BLURRED)
 
+# A die's own problem that stops the throw ("{n}": the die's number, left to right). A cocked die
+# or one off the camera's view is thrown again, as poker-dice players do (the rules in
+# ../shared/rules do not say otherwise); or the players enter what they see.
+DIE_TROUBLE: dict[str, str] = {
+    DIE_LEANING: f"Die {{n}} is leaning (cocked), its top face unclear: throw again, or {BY_HAND}.",
+    PARTLY_OUT_OF_VIEW: f"Die {{n}} is partly out of the camera's view: throw again, or {BY_HAND}.",
+    UNSURE_VALUE: f"I cannot read die {{n}} for sure: throw again, or {BY_HAND}.",
+}
+DIE_ORDER = (DIE_LEANING, PARTLY_OUT_OF_VIEW)
+
+
+
+def tray_trouble_words(codes: set[str]) -> str | None:
+    """The banner's words for the first of `codes` that keeps the whole tray from being read."""
+    code = next((c for c in TRAY_ORDER if c in codes), None)
+    return None if code is None else TRAY_TROUBLE[code][1]
+
+
+def die_trouble_words(dice: Sequence[Die], problems: Sequence[Problem], doubtful: Sequence[int]) -> str:
+    """Why a still tray whose dice are all there is not taken, and what to do: the whole tray's
+    problem first, then a die's own (numbered left to right, as the correction numbers them),
+    then a die read unsurely. The settle tracker's own words for a die whose value changes from
+    frame to frame ("die 3 reads 1 or 2 from one frame to the next") already name it."""
+    tray = tray_trouble_words({p.code for p in problems})
+    if tray is not None:
+        return tray
+    for code in DIE_ORDER:
+        n = next((i + 1 for i, d in enumerate(dice) if code in d.problems), None)
+        if n is not None:
+            return DIE_TROUBLE[code].format(n=n)
+        if any(p.code == code for p in problems):
+            return DIE_TROUBLE[code].replace("Die {n}", "A die")
+    flicker = next((p for p in problems if p.code == UNSURE_VALUE and " reads " in p.message), None)
+    if flicker is not None:
+        return f"{flicker.message[:1].upper()}{flicker.message[1:]}. Throw again, or {BY_HAND}."
+    n = doubtful[0] + 1 if doubtful else next((i + 1 for i, d in enumerate(dice) if UNSURE_VALUE in d.problems), 1)
+    return DIE_TROUBLE[UNSURE_VALUE].format(n=n)
+
+
+def glare_words(glared: Sequence[int]) -> str:
+    """What the banner says of the dice (positions) read in a lamp's glare: which to check."""
+    if len(glared) == 1:
+        return f"Die {glared[0] + 1} is in the lamp's glare: check its value."
+    numbers = [str(i + 1) for i in glared]
+    return f"Dice {', '.join(numbers[:-1])} and {numbers[-1]} are in the lamp's glare: check their values."
+
+
+def glared(dice: Sequence[Die]) -> list[int]:
+    """The dice read under a lamp's glare: their value is checked, not taken on trust (a 6 half
+    washed out read 3 at 0.93 and was taken; on rendered trays with a lamp's spot, 2 of 73
+    valued dice under glare were read wrong, none of 646 others)."""
+    return [i for i, d in enumerate(dice) if GLARE in d.problems and d.value is not None]

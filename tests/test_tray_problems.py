@@ -9,8 +9,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
-from controller.table import CONFIRM, CORRECT, WAIT_DICE
+from controller.table import CONFIRM, CORRECT, DECIDE, WAIT_DICE
 from controller.table_cli import FixturePlayer
 from hardware.button_scripted import parse_script
 from vision.synthetic import HandSpec, TrayStyle, render_scene, render_tray
@@ -125,3 +126,52 @@ def test_a_hand_in_the_tray_says_take_it_out_and_the_throw_is_read_once_it_is_ou
     show(p, tray())
     assert p.flow.phase == CONFIRM and sorted(p.flow.pending) == sorted(THROW)
     assert "take it out" not in banner(p)
+
+
+# ----------------------------------------------------------------------- a die under glare
+def test_a_die_in_a_lamps_glare_is_checked_not_taken_on_trust(tmp_path):
+    """A 6 half washed out by the lamp's glare was read 3 (0.93 sure, flagged glare) and taken
+    with the others, plain, in a moment: Ann's 6 6 2 3 5 went in as 6 5 2 3 3. The die is now
+    outlined for the players to check, the banner says why, and a long OK corrects it."""
+    p = table(tmp_path)
+    shot = tray(2, glare=True)
+    show(p, render_tray([], seed=2, size=SIZE, style=STYLE).image, 12)
+    show(p, shot)
+    flow = p.flow
+    assert flow.phase == CONFIRM and flow.pending == [6, 5, 2, 3, 3]     # (the reader's misread)
+    assert flow.pending_check == [3]
+    assert "Die 4 is in the lamp's glare: check its value" in flow.message.text
+    marks = p.flow.view(shot).tray.dice
+    assert marks[3].doubtful and marks[3].position == 4
+    for press in ("hold OK", "press HOLD4", "press UP", "press UP", "press UP", "hold OK"):
+        kind, name = press.split()
+        p.press(name, kind)
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 5, 2, 6, 3]}]
+
+
+# ---------------------------------------------------------------------- a die not read for sure
+@pytest.mark.parametrize("image, said", [
+    (lambda: tray(1, motion_blur=14), "I cannot read die 4 for sure: throw again, or hold OK to enter the values."),
+    (lambda: partly_out(), "Die 5 is partly out of the camera's view: throw again, or hold OK to enter the values."),
+], ids=["blurred die", "die partly out of view"])
+def test_a_die_that_stops_the_throw_is_named_by_its_number_with_what_to_do(tmp_path, image, said):
+    """The banner said the reader's words, "Die found but value unsure. Throw again, ..." (which
+    die?) or "Die partly out of view. ..."; it names the die, numbered left to right as the
+    correction numbers them. The game is untouched, and a throw that reads is taken."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
+    show(p, image())
+    assert p.flow.phase == WAIT_DICE and p.flow.log.inputs == []
+    assert p.flow.message.text == said
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
+    show(p, tray(3))
+    p.settle_confirmation()
+    assert p.flow.phase == DECIDE and sorted(p.flow.log.inputs[0]["values"]) == sorted(THROW)
+
+
+def partly_out() -> np.ndarray:
+    """THROW with its 5 pushed against the camera's right edge, a sliver of it cut off."""
+    shot = render_tray(THROW, seed=1, size=SIZE, style=STYLE)
+    dice = list(shot.truth)
+    dice[4] = dataclasses.replace(dice[4], centre=(SIZE[0] - 8, dice[4].centre[1]))
+    return render_scene(dice, seed=1, size=SIZE, style=STYLE).image
