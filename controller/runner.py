@@ -121,6 +121,8 @@ class TableRunner:
                 self.flow.on_dice_moved(event.reading, event.changed)
             elif isinstance(event, StateChanged) and event.new == SettleState.EMPTY:
                 self.flow.on_tray_empty()
+        if self.tracker.state == SettleState.MOVING:
+            self.flow.on_tray_disturbed()       # (a reading shown waits for the tray to be still again)
 
     def _read(self, image: np.ndarray) -> Reading:
         self.readings += 1

@@ -663,6 +663,16 @@ class TableFlow:
         wait = max(self.confirm_seconds, self.check_seconds) if check else self.confirm_seconds
         self._confirm_at = self.clock() + wait
 
+    def on_tray_disturbed(self) -> None:
+        """Something moves in the tray, or rests there (a hand), while a reading is shown: a
+        player reaching in to throw a cocked die again or to straighten one. The reading shown is
+        of the tray before: it is not accepted by itself until the tray has been still for its
+        moment again (OK still accepts it at once). It was: the dice under the hand went in after
+        the moment, and the die thrown again was refused (*decide first, then throw*)."""
+        if self.phase == CONFIRM:
+            wait = max(self.confirm_seconds, self.check_seconds) if self.pending_check else self.confirm_seconds
+            self._confirm_at = max(self._confirm_at, self.clock() + wait)
+
     def _offer_correction(self, reading: Reading) -> None:
         """Keep the reading at hand so that a long OK can correct it."""
         exp = self.expect

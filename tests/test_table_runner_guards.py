@@ -8,7 +8,7 @@ from controller.runner import TableRunner
 from controller.table import CONFIRM
 from table_helpers import Press
 from test_table_flow_guards import die, make, reading, settle_and_confirm
-from vision.settle import DiceMoved
+from vision.settle import DiceMoved, SettleState
 from vision.types import Die, Reading
 
 
@@ -18,6 +18,7 @@ class ScriptedTracker:
     def __init__(self):
         self.events: list = []
         self.wants_reading = False
+        self.state = SettleState.SETTLED
 
     def update(self, image, timestamp):
         return None

@@ -175,3 +175,42 @@ def partly_out() -> np.ndarray:
     dice = list(shot.truth)
     dice[4] = dataclasses.replace(dice[4], centre=(SIZE[0] - 8, dice[4].centre[1]))
     return render_scene(dice, seed=1, size=SIZE, style=STYLE).image
+
+
+# ------------------------------------------------------------- a hand in the tray while a reading is shown
+def thrown_again(seed: int = 1) -> np.ndarray:
+    """THROW with its 2 thrown again by hand (a cocked die, as players do): a 4, a little away."""
+    shot = render_tray(THROW, seed=seed, size=SIZE, style=STYLE)
+    dice = list(shot.truth)
+    k = next(i for i, d in enumerate(dice) if d.value == 2)
+    x, y = dice[k].centre
+    dice[k] = dataclasses.replace(dice[k], value=4, centre=(x + 12 if x < SIZE[0] / 2 else x - 12, y), angle_deg=20.0)
+    return render_scene(dice, seed=seed, size=SIZE, style=STYLE).image
+
+
+def test_a_die_thrown_again_while_the_reading_is_shown_is_the_throw(tmp_path):
+    """Ann sees a die cocked and reaches in to throw it again while the reading is shown. The
+    reading under her hand went in after its moment (1.5 s), and the die thrown again was
+    refused: "Ann: decide first (OK on the menu), then throw". The moment now waits for the
+    tray to be still again, and the new tray is the reading."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
+    show(p, tray())
+    assert p.flow.phase == CONFIRM and sorted(p.flow.pending) == sorted(THROW)
+    show(p, with_hand(), 30)                           # 3 s with her hand in the tray
+    assert p.flow.phase == CONFIRM and p.flow.log.inputs == []
+    show(p, thrown_again())
+    p.settle_confirmation()
+    assert len(p.flow.log.inputs) == 1 and sorted(p.flow.log.inputs[0]["values"]) == [3, 4, 5, 6, 6]
+
+
+def test_a_hand_passing_over_a_reading_shown_leaves_it_to_be_accepted(tmp_path):
+    """A hand over the tray and out again, the dice as they were: the reading is accepted a
+    moment after the tray is still again, with nothing pressed."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
+    show(p, tray())
+    show(p, with_hand(), 30)
+    assert p.flow.phase == CONFIRM
+    show(p, tray(), 40)                                 # 4 s: still, then the moment
+    assert p.flow.phase == DECIDE and sorted(p.flow.log.inputs[0]["values"]) == sorted(THROW)
