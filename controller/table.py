@@ -30,7 +30,7 @@ from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contai
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
-from .tray_words import die_trouble_words, glare_words, glared
+from .tray_words import die_trouble_words, glare_words, glared, staff_notice_words
 
 log = logging.getLogger(__name__)
 
@@ -374,7 +374,7 @@ class TableFlow:
         notice = next((p for p in reading.problems if p.code in STAFF_NOTICES), None)
         if notice is not None:
             # the reader read the whole view instead: the game goes on, and the staff are told
-            self.say(notice.message[:1].upper() + notice.message[1:] + ".", "warning")
+            self.say(staff_notice_words(notice.message), "warning")
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

@@ -92,3 +92,10 @@ def glared(dice: Sequence[Die]) -> list[int]:
     washed out read 3 at 0.93 and was taken; on rendered trays with a lamp's spot, 2 of 73
     valued dice under glare were read wrong, none of 646 others)."""
     return [i for i, d in enumerate(dice) if GLARE in d.problems and d.value is not None]
+
+
+def staff_notice_words(message: str) -> str:
+    """A notice for the staff (the camera moved since calibration, a calibration of another view)
+    as the players read it: for whom it is, and that their game goes on. It read as a problem of
+    theirs ("The tray is not where it was calibrated ...: run dicetable calibrate again.")."""
+    return f"For the staff: {message}. The game goes on."

@@ -105,6 +105,8 @@ def test_a_moved_camera_is_told_and_the_throw_still_counts(notice):
     flow.on_reading(reading([6, 6, 2, 3, 5], problems=[notice]))
     assert flow.phase == CONFIRM
     assert flow.message.level == "warning" and "calibrate again" in flow.message.text
+    # (for whom it is, and that the players carry on: it read as a problem of theirs)
+    assert flow.message.text.startswith("For the staff: ") and flow.message.text.endswith("The game goes on.")
 
 
 def test_a_doubtful_die_can_be_corrected_with_a_long_ok():
