@@ -477,7 +477,11 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     # menu scrolls in the rows left)
     more_size = theme.min_text(s)
     more_w = theme.font(more_size).size("more below")[0] + int(16 * s)
-    questions = wrap(prompt.text, big, width, bold=True)[:3]
+    questions = wrap(prompt.text, big, width, bold=True)
+    # a menu keeps its rows: the question has three lines at most above it; with no menu (a reading
+    # to confirm), as many as the panel holds: "Is this right? Check dice 1, 2, 3, 4 and 5 ...
+    # BACK to throw again" lost its fourth line, "throw again", in a half-empty panel
+    cap = min(len(questions), 3 if prompt.options else len(questions))
     hints = _hint_lines(prompt.hint, hint_size, width)
 
     def need(t: int, h: int, marked: bool) -> int:
@@ -488,7 +492,7 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         more_h = int(more_size * 1.1) if marked else 0
         return t * text_step + h * hint_step + _menu_least(prompt, line_h, int(6 * s), more_h, inline)
 
-    n_text, n_hint, marked = prompt_fit(len(questions), len(hints), rect.height - 2 * pad, need)
+    n_text, n_hint, marked = prompt_fit(cap, len(hints), rect.height - 2 * pad, need)
     # what does not fit goes on the last line kept, cut there with "...": the player sees there is more
     questions = questions[:n_text - 1] + [" ".join(questions[n_text - 1:])] if n_text else []
     hints = hints[:n_hint - 1] + [" · ".join(hints[n_hint - 1:])] if n_hint else []

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.table import CONFIRM, CORRECT, DECIDE, WAIT_DICE
+from controller.table import CONFIRM, CORRECT, DECIDE, WAIT_DICE, TableFlow
 from controller.table_cli import FixturePlayer
 from hardware.button_scripted import parse_script
 from vision.synthetic import HandSpec, TrayStyle, render_scene, render_tray
@@ -214,3 +214,38 @@ def test_a_hand_passing_over_a_reading_shown_leaves_it_to_be_accepted(tmp_path):
     assert p.flow.phase == CONFIRM
     show(p, tray(), 40)                                 # 4 s: still, then the moment
     assert p.flow.phase == DECIDE and sorted(p.flow.log.inputs[0]["values"]) == sorted(THROW)
+
+
+# ------------------------------------------------------------------ the reading's prompt, whole
+def test_the_prompt_of_a_reading_with_every_die_to_check_is_drawn_whole_at_800x480(monkeypatch):
+    """Every die outlined (a tray in too bright a light: all in the glare): the prompt "Is this
+    right? Check dice 1, 2, 3, 4 and 5 (outlined): I am not sure of them. OK accepts · hold OK to
+    correct · BACK to throw again" was cut after "BACK to" with no mark, in a panel with room
+    left: a question had three lines at most, also with no menu under it."""
+    import pygame
+
+    from controller.rules import new_game
+    from controller.tablelog import TableLog
+    from display import render as render_module
+    from display.view import MessageView
+    from table_helpers import Clock
+    from test_small_screen import texts_drawn
+    from vision.types import Die, Reading
+
+    pygame.font.init()
+    flow = TableFlow(new_game("thirteen", ["Ann", "Bob"], None), TableLog("thirteen", ["Ann", "Bob"], {}),
+                     clock=Clock(), screen_size=(800, 480))
+    dice = tuple(Die(v, (20 + 70 * i, 40, 70 + 70 * i, 90), (45 + 70 * i, 65), 0.95, ("glare",))
+                 for i, v in enumerate(THROW))
+    flow.on_reading(Reading(dice))
+    view = flow.view(None)
+    assert flow.phase == CONFIRM and view.prompt.text.endswith("BACK to throw again")
+    surface = pygame.Surface((800, 480))
+    s = render_module.theme.scale(surface)
+    lower = render_module._columns_for(surface, view)[1]
+    used = render_module._banner_layout(view.message or MessageView(""), lower.width, s)[2]
+    lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
+    seen = texts_drawn(monkeypatch, render_module)
+    render_module._prompt(surface, view.prompt, lower, s)
+    monkeypatch.undo()
+    assert " ".join(line for line, _ in seen).startswith(view.prompt.text)
