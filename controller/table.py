@@ -30,7 +30,7 @@ from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contai
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
-from .tray_words import die_trouble_words, glare_words, glared, staff_notice_words
+from .tray_words import die_trouble_words, glare_count_words, glare_words, glared, staff_notice_words
 
 log = logging.getLogger(__name__)
 
@@ -404,7 +404,7 @@ class TableFlow:
             where = f" ({len(held)} held + {exp.count} thrown)" if held else ""
             seen = "1 die" if found == 1 else f"{found} dice"
             fix = (f"Put the held {_fmt(held, exp)} back in the tray beside them" if self._held_taken_out(reading, exp)
-                   else "Fix the tray or throw again")
+                   else glare_count_words(reading, found < want) or "Fix the tray or throw again")
             self.say(f"I see {seen}; the game needs {want}{where}. {fix}, or hold OK to enter the values.", "warning")
             self._offer_correction(reading)
             return

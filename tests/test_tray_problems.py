@@ -149,6 +149,21 @@ def test_a_die_in_a_lamps_glare_is_checked_not_taken_on_trust(tmp_path):
     assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 5, 2, 6, 3]}]
 
 
+@pytest.mark.parametrize("values, seed, said", [
+    ([2, 5, 5, 1, 3], 4, "I see 4 dice; the game needs 5. The lamp's glare on the tray may hide a die: throw again"),
+    ([5, 4, 4, 4, 6], 3, "I see 7 dice; the game needs 5. The lamp's glare on the tray may look like a die: throw "
+                         "again"),
+], ids=["a die hidden", "the glare taken for dice"])
+def test_a_count_thrown_off_by_a_lamps_glare_says_so(tmp_path, values, seed, said):
+    """A lamp's spot on the tray hides a die, or is taken for two: "I see 4 dice; the game needs
+    5. Fix the tray or throw again" (fix what?). It names the glare; the game is untouched."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=seed, size=SIZE, style=STYLE).image, 12)
+    show(p, render_tray(values, seed=seed, size=SIZE, style=STYLE, glare=True).image)
+    assert p.flow.phase == WAIT_DICE and p.flow.log.inputs == []
+    assert p.flow.message.text == said + ", or hold OK to enter the values."
+
+
 # ---------------------------------------------------------------------- a die not read for sure
 @pytest.mark.parametrize("image, said", [
     (lambda: tray(1, motion_blur=14), "I cannot read die 4 for sure: throw again, or hold OK to enter the values."),
