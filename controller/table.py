@@ -30,7 +30,8 @@ from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contai
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
-from .tray_words import die_trouble_words, glare_count_words, glare_words, glared, staff_notice_words
+from .tray_words import (die_trouble_words, glare_count_words, glare_words, glared, named_trouble,
+                         staff_notice_words)
 
 log = logging.getLogger(__name__)
 
@@ -1261,12 +1262,14 @@ class TableFlow:
             # throws (betting Classic) the tray holds their dice, not the held ones
             held = Counter(exp.held) if isinstance(exp, Throw) and self.tray_boxes else Counter()
             marks = []
-            for d in self.last_reading.dice:
+            for i, d in enumerate(self.last_reading.dice):
                 is_held = d.value is not None and held[d.value] > 0
                 if is_held:
                     held[d.value] -= 1
+                # (numbered while a throw is awaited: the message names such a die by its number)
+                doubtful = d.value is None or d.confidence < MIN_CONFIDENCE or named_trouble(d)
                 marks.append(DieMark(tuple(d.box), _face(d.value, faces) if d.value else "?", held=is_held,
-                                     doubtful=d.value is None or d.confidence < MIN_CONFIDENCE))
+                                     doubtful=doubtful, position=i + 1 if doubtful and self.phase == WAIT_DICE else 0))
             return marks
         return []
 

@@ -79,6 +79,12 @@ def die_trouble_words(dice: Sequence[Die], problems: Sequence[Problem], doubtful
     return DIE_TROUBLE[UNSURE_VALUE].format(n=n)
 
 
+def named_trouble(die: Die) -> bool:
+    """Whether `die` has a problem of its own that stops the throw (leaning, cut by the view's
+    edge): outlined and numbered on the tray, as the message names it, even when read."""
+    return any(code in die.problems for code in DIE_ORDER)
+
+
 def glare_words(glared: Sequence[int]) -> str:
     """What the banner says of the dice (positions) read in a lamp's glare: which to check."""
     if len(glared) == 1:

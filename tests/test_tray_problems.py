@@ -172,12 +172,18 @@ def test_a_count_thrown_off_by_a_lamps_glare_says_so(tmp_path, values, seed, sai
 def test_a_die_that_stops_the_throw_is_named_by_its_number_with_what_to_do(tmp_path, image, said):
     """The banner said the reader's words, "Die found but value unsure. Throw again, ..." (which
     die?) or "Die partly out of view. ..."; it names the die, numbered left to right as the
-    correction numbers them. The game is untouched, and a throw that reads is taken."""
+    correction numbers them, and carries that number on the tray. The game is untouched, and a
+    throw that reads is taken."""
     p = table(tmp_path)
     show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
     show(p, image())
     assert p.flow.phase == WAIT_DICE and p.flow.log.inputs == []
     assert p.flow.message.text == said
+    # the die named carries its number on the tray (no other die does): players need not count
+    n = int(said.split("die ", 1)[1][0]) if "read die" in said else int(said.split()[1])
+    marks = p.flow.view(p.runner.last_image).tray.dice
+    assert [m.position for m in marks] == [n if i == n - 1 else 0 for i in range(len(marks))]
+    assert marks[n - 1].doubtful
     show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
     show(p, tray(3))
     p.settle_confirmation()
