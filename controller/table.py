@@ -1166,7 +1166,8 @@ class TableFlow:
     def view(self, image=None, camera_note: str = "", tray_advice: MessageView | None = None) -> TableView:
         """What the screen shows now. `camera_note` (e.g. "Dice moving...") stands in the
         caption while there is no reading to show; `tray_advice` (what keeps the tray from being
-        read, and what to do) in the banner while a throw is awaited and nothing else is said."""
+        read, and what to do) in the banner while a throw is awaited or a reading shown (whose
+        moment it holds) and nothing else is said."""
         state = self.state
         if image is not None:
             self._frame_size = (int(image.shape[1]), int(image.shape[0]))
@@ -1201,7 +1202,7 @@ class TableFlow:
                 message = self._in_pages(MessageView(f"Tie-break: {result.tie_break}", "info"))
             return TableView("final", title, status, sheet_json, tray, prompt, message,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
-        advice = tray_advice if self.phase == WAIT_DICE else None
+        advice = tray_advice if self.phase in (WAIT_DICE, CONFIRM) else None    # (CONFIRM: held by it)
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
                          self._message_now(advice), notes=sheet.notes, help=self._help())
 

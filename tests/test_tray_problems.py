@@ -220,6 +220,7 @@ def test_a_die_thrown_again_while_the_reading_is_shown_is_the_throw(tmp_path):
     assert p.flow.phase == CONFIRM and sorted(p.flow.pending) == sorted(THROW)
     show(p, with_hand(), 30)                           # 3 s with her hand in the tray
     assert p.flow.phase == CONFIRM and p.flow.log.inputs == []
+    assert "take it out" in banner(p)                  # (why the reading waits)
     show(p, thrown_again())
     p.settle_confirmation()
     assert len(p.flow.log.inputs) == 1 and sorted(p.flow.log.inputs[0]["values"]) == [3, 4, 5, 6, 6]
