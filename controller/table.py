@@ -1262,15 +1262,18 @@ class TableFlow:
             # held dice are marked where the tray is the one decided on; after other players'
             # throws (betting Classic) the tray holds their dice, not the held ones
             held = Counter(exp.held) if isinstance(exp, Throw) and self.tray_boxes else Counter()
+            # (numbered while a throw is awaited, the count right: the message names such a die by its
+            # number; with a die too many or too few it names none, and the correction numbers anew)
+            numbered = (self.phase == WAIT_DICE and isinstance(exp, Throw)
+                        and len(self.last_reading.dice) == len(exp.held) + exp.count)
             marks = []
             for i, d in enumerate(self.last_reading.dice):
                 is_held = d.value is not None and held[d.value] > 0
                 if is_held:
                     held[d.value] -= 1
-                # (numbered while a throw is awaited: the message names such a die by its number)
                 doubtful = d.value is None or d.confidence < MIN_CONFIDENCE or named_trouble(d)
                 marks.append(DieMark(tuple(d.box), _face(d.value, faces) if d.value else "?", held=is_held,
-                                     doubtful=doubtful, position=i + 1 if doubtful and self.phase == WAIT_DICE else 0))
+                                     doubtful=doubtful, position=i + 1 if doubtful and numbered else 0))
             return marks
         return []
 

@@ -271,3 +271,14 @@ def test_the_prompt_of_a_reading_with_every_die_to_check_is_drawn_whole_at_800x4
     render_module._prompt(surface, view.prompt, lower, s)
     monkeypatch.undo()
     assert " ".join(line for line, _ in seen).startswith(view.prompt.text)
+
+
+def test_dice_seen_too_many_are_not_numbered_on_the_tray(tmp_path):
+    """The glare's spot taken for two dice (7 of 5): the message names no die, and the
+    correction keeps the surest five, numbered anew; numbers on the tray would not be theirs."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=3, size=SIZE, style=STYLE).image, 12)
+    show(p, render_tray([5, 4, 4, 4, 6], seed=3, size=SIZE, style=STYLE, glare=True).image)
+    marks = p.flow.view(p.runner.last_image).tray.dice
+    assert len(marks) == 7 and any(m.doubtful for m in marks)
+    assert all(m.position == 0 for m in marks)
