@@ -51,7 +51,6 @@ DIE_TROUBLE: dict[str, str] = {
 DIE_ORDER = (DIE_LEANING, PARTLY_OUT_OF_VIEW)
 
 
-
 def tray_trouble_words(codes: set[str]) -> str | None:
     """The banner's words for the first of `codes` that keeps the whole tray from being read."""
     code = next((c for c in TRAY_ORDER if c in codes), None)
