@@ -1203,7 +1203,11 @@ class TableFlow:
             return TableView("final", title, status, sheet_json, tray, prompt, message,
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         advice = tray_advice if self.phase in (WAIT_DICE, CONFIRM) else None    # (CONFIRM: held by it)
-        return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(self._prompt(faces)),
+        prompt = self._prompt(faces)
+        if self.phase == CONFIRM and advice is not None:
+            # (a hand resting in the tray holds the reading's moment: "in a moment" was not so)
+            prompt = replace(prompt, hint="Accepted once the tray is still again")
+        return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(prompt),
                          self._message_now(advice), notes=sheet.notes, help=self._help())
 
     def _message_now(self, tray_advice: MessageView | None = None) -> MessageView | None:

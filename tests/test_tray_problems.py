@@ -221,6 +221,8 @@ def test_a_die_thrown_again_while_the_reading_is_shown_is_the_throw(tmp_path):
     show(p, with_hand(), 30)                           # 3 s with her hand in the tray
     assert p.flow.phase == CONFIRM and p.flow.log.inputs == []
     assert "take it out" in banner(p)                  # (why the reading waits)
+    view = p.flow.view(p.runner.last_image, p.runner.camera_note(), p.runner.tray_advice())
+    assert view.prompt.hint == "Accepted once the tray is still again"
     show(p, thrown_again())
     p.settle_confirmation()
     assert len(p.flow.log.inputs) == 1 and sorted(p.flow.log.inputs[0]["values"]) == [3, 4, 5, 6, 6]
