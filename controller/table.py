@@ -188,6 +188,7 @@ class TableFlow:
         # the camera or the buttons down (set by the app at each pass): shown whenever no
         # message is, for as long as it lasts
         self.device_notice: MessageView | None = None
+        self._said_of_tray: MessageView | None = None   # the message why the last tray was not taken
         self._correctable: tuple[list[int], list, list[int]] | None = None
         self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
         self._places_size: tuple[int, int] | None = None   # the frames the dice's places were read on
@@ -369,6 +370,13 @@ class TableFlow:
     # ------------------------------------------------------------------------------ readings
     def on_reading(self, reading: Reading) -> None:
         """A final reading from the settle tracker (the tray is still and readings agree)."""
+        before = self.message
+        self._take_reading(reading)
+        if self.phase == WAIT_DICE and self.message is not before and self.message is not None:
+            self._said_of_tray = self.message      # (why this tray is not taken: stale once it changes)
+
+    def _take_reading(self, reading: Reading) -> None:
+        """on_reading's work: the reading taken, refused with a reason, or staged."""
         self._places_for(reading)
         self.last_reading = reading
         before = self.message
@@ -673,6 +681,10 @@ class TableFlow:
         if self.phase == CONFIRM:
             wait = max(self.confirm_seconds, self.check_seconds) if self.pending_check else self.confirm_seconds
             self._confirm_at = max(self._confirm_at, self.clock() + wait)
+        elif self.phase == WAIT_DICE and self.message is not None and self.message is self._said_of_tray:
+            # why the tray before was not taken ("Die 5 is partly out of the camera's view") stood
+            # over the hand, the new throw or the blurred picture, the caption saying otherwise
+            self.message = None
 
     def _offer_correction(self, reading: Reading) -> None:
         """Keep the reading at hand so that a long OK can correct it."""
@@ -1178,8 +1190,10 @@ class TableFlow:
         caption = self._caption(faces)
         if camera_note and self.phase == WAIT_DICE:
             caption = camera_note
-        tray = (self._recorded_tray(faces) if self._decided_off_tray
-                else TrayView(image, tuple(self._marks(faces)), caption))
+        # (a note in the caption says the tray is not the last reading's: moving, empty, or not to
+        # be read; its marks stood over a hand, a new throw or bare felt, "5" on a die gone)
+        marks = () if camera_note and self.phase == WAIT_DICE else tuple(self._marks(faces))
+        tray = (self._recorded_tray(faces) if self._decided_off_tray else TrayView(image, marks, caption))
         if self.phase == OVER:
             result = state.result()
             standings = []

@@ -284,3 +284,19 @@ def test_dice_seen_too_many_are_not_numbered_on_the_tray(tmp_path):
     marks = p.flow.view(p.runner.last_image).tray.dice
     assert len(marks) == 7 and any(m.doubtful for m in marks)
     assert all(m.position == 0 for m in marks)
+
+
+def test_once_the_tray_changes_what_was_said_of_the_tray_before_and_its_marks_go(tmp_path):
+    """A die cut by the view's edge: the die is named and marked "5". Then a hand comes in, or
+    the camera's picture blurs: "Die 5 is partly out of the camera's view" stayed in the banner
+    and the old reading's outlines ("?", "5") over the hand and bare felt, the caption saying
+    otherwise. The banner now says what is in the tray now, and no outline stands over it."""
+    p = table(tmp_path)
+    show(p, render_tray([], seed=1, size=SIZE, style=STYLE).image, 12)
+    show(p, partly_out())
+    assert "partly out" in banner(p) and any(m.position == 5 for m in p.flow.view(p.runner.last_image).tray.dice)
+    show(p, with_hand(), 20)
+    view = p.flow.view(p.runner.last_image, p.runner.camera_note(), p.runner.tray_advice())
+    assert view.tray.caption == "Something that is not a die is in the tray" and view.tray.dice == ()
+    assert "take it out" in view.message.text
+    assert p.flow.phase == WAIT_DICE and p.flow.log.inputs == []
