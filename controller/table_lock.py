@@ -6,6 +6,11 @@ own in the shell put the game away after idle_minutes (it saw no press), moving 
 under the real table's feet: its next moves went to a journal without a header, kept aside as
 unreadable at the next start. The lock (flock, released by the kernel when its process ends,
 whatever the way: no stale lock after a power cut) keeps the second out, saying who holds it.
+
+The lock is on the folder itself, opened read-only, not on a file in it: a lock file written in
+the folder took the last free block of a full card (the journal then had none, and the game
+could not be saved), and a file open for writing kept a failing card from being remounted
+read-only. The holder's process is found in /proc/locks, by the folder's inode.
 """
 from __future__ import annotations
 
@@ -13,43 +18,61 @@ import fcntl
 import logging
 import os
 from pathlib import Path
-from typing import IO
 
 log = logging.getLogger(__name__)
 
-LOCK = "table.lock"
+PROC_LOCKS = Path("/proc/locks")
 
 
 class TableBusy(RuntimeError):
     """Another table runs on this journal folder."""
 
 
-def hold_table_lock(folder: Path) -> IO[str] | None:
-    """Lock `folder` for this table (the file returned holds it: keep it open). TableBusy if
-    another process holds it; None, with a warning, where no lock can be taken (a folder that
-    cannot be written: the table then says its games cannot be saved, and must still start)."""
+class FolderLock:
+    """The folder's lock, held while this object is open (close() lets it go)."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def hold_table_lock(folder: Path) -> FolderLock | None:
+    """Lock `folder` for this table (keep what is returned open). TableBusy if another process
+    holds it; None, with a warning, where no lock can be taken (a folder that cannot be made or
+    a filesystem without locks: the table must still start)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fh = open(folder / LOCK, "a+", encoding="utf-8")
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         log.warning("cannot lock the journal folder %s: %s", folder, exc.strerror or exc)
         return None
     try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        fh.seek(0)
-        holder = fh.read().strip() or "?"
-        fh.close()
+        holder = lock_holder(os.fstat(fd).st_ino) or "?"
+        os.close(fd)
         raise TableBusy(f"another table is running on {folder} (process {holder}): stop it first "
                         "(sudo systemctl stop dicetable), or give this one another journal_dir") from None
-    except OSError as exc:            # (a filesystem without locks)
+    except OSError as exc:
         log.warning("cannot lock the journal folder %s: %s", folder, exc.strerror or exc)
-        return fh
+        os.close(fd)
+        return None
+    return FolderLock(fd)
+
+
+def lock_holder(inode: int, locks: Path = PROC_LOCKS) -> str | None:
+    """The process holding a flock on the file of `inode`, from the kernel's list of locks
+    ("1: FLOCK  ADVISORY  WRITE 1234 08:02:131 0 EOF"); None where it cannot be told."""
     try:
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"{os.getpid()}\n")
-        fh.flush()
-    except OSError:                   # (who holds it is only said to the next one)
-        pass
-    return fh
+        lines = locks.read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5].rsplit(":", 1)[-1] == str(inode):
+            return fields[4]
+    return None

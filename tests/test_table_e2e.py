@@ -6,6 +6,7 @@ The expected results were worked out by hand and agree with the rules engine fed
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -666,7 +667,7 @@ def test_a_button_jammed_down_is_named_on_the_screen_until_it_comes_up(tmp_path)
 def test_a_device_down_stays_on_screen_for_as_long_as_it_lasts_on_the_menu_too(tmp_path):
     """A message said once fades after a few seconds; players would then throw dice that are
     never read with nothing on screen to say why."""
-    from table_helpers import Clock, WallClock
+    from table_helpers import Clock
 
     clock, frames, box = Clock(), NoFrames(), FakeButtons()
     app = table_app(tmp_path, frames, box, clock=clock)
@@ -1069,7 +1070,7 @@ def test_a_camera_that_stops_sending_pictures_is_said_until_they_come_back(tmp_p
     """A camera driver that hangs (or repeats a frame the source drops as not new) sends no
     picture and no error: before, the screen kept its last picture as if live and dice thrown
     meanwhile went unread without a word."""
-    from table_helpers import Clock, WallClock
+    from table_helpers import Clock
 
     from vision.synthetic import render_tray
 
@@ -1182,3 +1183,19 @@ def test_a_second_table_on_the_same_journal_folder_is_refused_and_touches_nothin
     assert (journal.stat().st_ino, journal.read_text()) == before   # not resumed, not written again
     held.close()                                                    # (that table stopped)
     assert table_cli.run_table(args) == 0                           # the next start takes it up
+
+
+def test_the_journal_folders_lock_writes_nothing_in_it(tmp_path):
+    """The lock was a file written in the journal folder: on a full card it took the last free
+    block, and the journal had none (`dicetable bench powercut`'s full card: the game never saved,
+    its setup never done); held open for writing, it kept a failing card from being remounted
+    read-only (mount: busy). The lock is on the folder itself: nothing is made in it."""
+    from controller.table_lock import TableBusy, hold_table_lock
+
+    games = tmp_path / "games"
+    held = hold_table_lock(games)
+    assert held is not None and list(games.iterdir()) == []
+    with pytest.raises(TableBusy, match=f"process {os.getpid()}"):
+        hold_table_lock(games)
+    held.close()
+    hold_table_lock(games).close()                                  # let go: taken again
