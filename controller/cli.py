@@ -80,7 +80,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def resume_conflict(args: argparse.Namespace, table_log: TableLog, players: list[str]) -> str | None:
     """A resumed game keeps the game, players and options of its log: --game, --players or
     --option saying otherwise were ignored without a word; now the first disagreement is told.
-    Giving the same ones as the log is harmless."""
+    Giving the same ones as the log is harmless; an option is compared by its value, the log's
+    default for one an older log left out (its header kept only the rules set otherwise)."""
     where = args.resume
     if args.game and args.game != table_log.game:
         return (f"--game {args.game} does not match {where}, a {table_log.game} game "
@@ -88,12 +89,22 @@ def resume_conflict(args: argparse.Namespace, table_log: TableLog, players: list
     if players and players != table_log.players:
         return (f"--players {','.join(players)} does not match {where}, whose players are "
                 f"{','.join(table_log.players)} (a resumed game keeps its players: leave --players out)")
+    played = every_option(table_log)
     for name, value in parse_options(args.option).items():
-        if name not in table_log.options or table_log.options[name] != value:
-            logged = json.dumps(table_log.options[name]) if name in table_log.options else "not set"
+        if name not in played or played[name] != value:
+            logged = json.dumps(played[name]) if name in played else "not set"
             return (f"--option {name}={json.dumps(value)} does not match {where}, where {name} is {logged} "
                     f"(a resumed game keeps its options: leave --option out)")
     return None
+
+
+def every_option(table_log: TableLog) -> dict:
+    """The value of every house rule `table_log`'s game is played with (its own options, if the
+    log is refused: replaying it says why)."""
+    try:
+        return table_log.with_every_option().options
+    except LogError:
+        return dict(table_log.options)
 
 
 def holds_another_game(path: Path, resumed: str | None) -> bool:
@@ -143,7 +154,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 print("dicetable play: name the players with --players, e.g. --players Ann,Bob", file=sys.stderr)
                 return 2
             # (a first player left to the table is drawn once, here; the log keeps the seat drawn)
-            table_log = TableLog(args.game, players, draw_first_player(players, parse_options(args.option)))
+            table_log = TableLog(args.game, players,
+                                 draw_first_player(players, parse_options(args.option))).with_every_option()
             state = table_log.start()
     except (LogError, OptionError) as exc:
         print(f"dicetable play: {exc}", file=sys.stderr)

@@ -24,7 +24,7 @@ def play_auto(game: str, players: list[str], seed: int, options: dict | None = N
     rng = random.Random(seed)
     bot = AutoPlayer(rng)
     state = new_game(game, players, options)
-    log = TableLog(game, players, dict(options or {}))
+    log = TableLog(game, players, dict(options or {})).with_every_option()
     while not state.is_over:
         data = bot.next_input(state)
         state = state.apply(data)

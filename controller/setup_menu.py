@@ -188,7 +188,9 @@ class SetupMenu:
         self.count = len(result.players)
         self.names[:self.count] = list(result.players)
         self.values = {spec.name: spec.default for spec in self.game.OPTIONS} | dict(result.options)
-        self.last = result
+        # (as the menu keeps a game's rules, those set otherwise: a journal has the value of every
+        # one, and "play again" was not offered after a resumed game)
+        self.last = SetupResult(result.game, tuple(result.players), self.options())
 
     def reset(self) -> None:
         """Back to the first page for the next game, keeping the last choices as the defaults."""

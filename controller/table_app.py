@@ -358,7 +358,7 @@ class TableApp:
         result = self.menu.done
         assert result is not None
         options = draw_first_player(result.players, result.options, self.rng)
-        table_log = TableLog(result.game, list(result.players), options)
+        table_log = TableLog(result.game, list(result.players), options).with_every_option()
         self._start(table_log.start(), table_log, resumed=False)
         self._say_first_player()
 

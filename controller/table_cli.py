@@ -95,7 +95,7 @@ def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed
     rng = random.Random(seed)
     clock: Callable[[], float] = time.monotonic if realtime else VirtualClock()
     state = new_game(game, players, options)
-    table_log = TableLog(game, players, dict(options or {}))
+    table_log = TableLog(game, players, dict(options or {})).with_every_option()
     flow = TableFlow(state, table_log, clock=clock, confirm_seconds=1.2, **screen_size_of(screen))
     director = DemoDirector(flow, rng, fps=10.0 if realtime else 6.0, brisk=not realtime)
     fps = director.fps
@@ -266,7 +266,8 @@ class FixturePlayer:
     def start_game(self, game: str, players: list[str], options: dict) -> None:
         options = draw_first_player(players, options)       # (a first player left to the table)
         state = new_game(game, players, options)
-        self.flow = TableFlow(state, TableLog(game, players, options), clock=self.clock, confirm_seconds=1.5,
+        table_log = TableLog(game, players, options).with_every_option()
+        self.flow = TableFlow(state, table_log, clock=self.clock, confirm_seconds=1.5,
                               **screen_size_of(self.screen))
         drawn = first_player_words(state)
         if drawn:

@@ -5,14 +5,15 @@ The format is documented in docs/table-log.md.
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from .rules import GameState, IllegalInput, find_game
-from .rules.base import Input, RulesError, cut, shown
+from .rules.base import Input, RulesError, cut, resolve_options, shown
 
 FORMAT = "dicetable-log/1"
 #: the most characters of the rules' reason a log error quotes (the rules cut the values they
@@ -113,6 +114,16 @@ class TableLog:
             return game.new(self.players, self.options)
         except RulesError as exc:
             raise RefusedGame(cut(str(exc), REASON)) from None
+
+    def with_every_option(self) -> "TableLog":
+        """This log with the value of every house rule of its game in its options, the defaults
+        filled in: what a new game's log or journal records. A log that kept only the rules that
+        differ from the defaults was played, once resumed or replayed by a build whose default had
+        changed, under the new default (moves refused, scores changed). Refused as start() refuses."""
+        self.start()
+        specs = find_game(self.game).OPTIONS
+        every = resolve_options(specs, self.options, self.game)
+        return replace(self, options=copy.deepcopy(every), inputs=list(self.inputs))   # (nothing shared)
 
 
 def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:

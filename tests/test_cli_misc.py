@@ -12,6 +12,7 @@ import controller.cli as cli
 from controller.config import load_config
 from controller.demo_text import run_text_demo
 from controller.rules import GAMES, OptionError
+from controller.rules.base import find_game, resolve_options
 
 
 TITLES = {"classic": "Classic poker dice", "objective-cards": "Objective cards", "poknroll": "Pok'n Roll",
@@ -137,7 +138,9 @@ def test_options_reach_the_game(run, tmp_path, monkeypatch):
     assert (code, err) == (0, "")
     assert " 7. 2 pairs  (+35)" in out
     doc = json.loads(log.read_text())
-    assert doc["options"] == {"two_pairs_value": 25, "tie": "upper_total"}
+    # (every house rule of the game, the defaults filled in: a later default does not change it)
+    assert doc["options"] == resolve_options(find_game("thirteen").OPTIONS,
+                                             {"two_pairs_value": 25, "tie": "upper_total"}, "thirteen")
     assert doc["inputs"][-1] == {"type": "choose", "player": 0, "option": "TWO_PAIRS"}
 
 

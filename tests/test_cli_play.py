@@ -550,7 +550,7 @@ RESUME_CONFLICTS = [
     (["--players", "Bob,Ann"], "--players Bob,Ann does not match {log}, whose players are Ann,Bob"),
     (["--option", "two_pairs_value=20"], "--option two_pairs_value=20 does not match {log}, "
                                          "where two_pairs_value is 25 (a resumed game keeps its options"),
-    (["--option", "tie=upper_total"], '--option tie="upper_total" does not match {log}, where tie is not set'),
+    (["--option", "tie=upper_total"], '--option tie="upper_total" does not match {log}, where tie is "shared"'),
     (["--fixtures", "DIR", "--script", "FILE"], "--resume continues a game typed at the terminal; "
                                                 "it does not go with --fixtures and --script"),
 ]

@@ -14,6 +14,7 @@ from controller.config import ConfigError, parse_config
 from controller.draws import draw_first_player, first_player_words
 from controller.journal import Journal, load_any
 from controller.rules import GAMES, OptionError, new_game
+from controller.rules.base import find_game, resolve_options
 from controller.rules.random_play import random_input
 from controller.setup_menu import SetupDefaults, SetupMenu, SetupResult
 from controller.tablelog import LogError, TableLog, replay
@@ -23,6 +24,11 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 #: the games whose spec leaves the first player to chance or to the table
 DRAWN_GAMES = ["classic", "poknroll", "school", "thirteen"]
 DRAWN = {"first_player": "drawn"}
+
+
+def every(game: str, options: dict) -> dict:
+    """A new game's options as its log or journal records them: every house rule, these set."""
+    return resolve_options(find_game(game).OPTIONS, options, game)
 
 
 class Seat(random.Random):
@@ -121,7 +127,7 @@ def test_the_table_draws_journals_and_then_names_the_first_player(tmp_path, game
     assert app.flow.state.expects().player == 2
     assert app.flow.view().message.text.startswith("Drawn by the table: Cy starts (seat 3).")
     assert said[0][0].startswith("Drawn by the table: Cy starts")
-    assert said[0][1] == {"first_player": "drawn", "start_seat": 2}
+    assert said[0][1] == every(game, {"first_player": "drawn", "start_seat": 2})
     assert app.menu.done.options == DRAWN       # (a game again draws again)
 
 
@@ -159,7 +165,8 @@ def test_a_resume_from_the_journal_cut_at_each_line_never_draws_again(tmp_path, 
             assert app.flow.log.inputs == inputs[:kept - 1]
             assert state.snapshot() == replay(TableLog("thirteen", PLAYERS, dict(state.options),
                                                        inputs[:kept - 1])).snapshot()
-            assert header(folder / "current.jsonl")["options"] == {"first_player": "drawn", "start_seat": seat}
+            assert header(folder / "current.jsonl")["options"] == every("thirteen", {"first_player": "drawn",
+                                                                                     "start_seat": seat})
             text = app.flow.view().message.text
             # before the first move the screen still says who was drawn; after it, the game says
             assert (f"Drawn by the table: {PLAYERS[seat]} starts" in text) == (kept == 1), text
@@ -273,7 +280,7 @@ def test_play_at_the_terminal_draws_once_names_it_and_resumes_without_drawing(tm
     out = capsys.readouterr().out
     assert "Drawn by the table: Bob starts (seat 2)." in out
     saved = TableLog.load(log)
-    assert saved.options == {"first_player": "drawn", "start_seat": 1}
+    assert saved.options == every("poknroll", {"first_player": "drawn", "start_seat": 1})
     monkeypatch.setattr(draws, "SYSTEM_RANDOM", NoDraw())
     cli.main(["play", "--resume", str(log), "--option", "first_player=drawn"])
     out = capsys.readouterr().out
@@ -295,6 +302,6 @@ def test_a_script_of_the_headless_table_leaves_the_first_player_to_it(monkeypatc
     monkeypatch.setattr(draws, "SYSTEM_RANDOM", Seat(2))
     p = player("game school Ann,Bob,Cy first_player=drawn\n")
     p.run()
-    assert p.flow.log.options == {"first_player": "drawn", "start_seat": 2}
+    assert p.flow.log.options == every("school", {"first_player": "drawn", "start_seat": 2})
     assert p.flow.state.expects().player == 2
     assert p.flow.view().message.text == "Drawn by the table: Cy starts (seat 3)."

@@ -11,6 +11,7 @@ import shutil
 import pytest
 
 from controller.powercut import Cut, Cutter, Table, canonical, run_game
+from controller.rules.base import find_game
 
 
 def test_a_game_killed_three_times_ends_as_the_uninterrupted_game(tmp_path):
@@ -54,6 +55,7 @@ def test_a_game_whose_first_player_the_table_drew_is_played_from_the_seat_drawn(
     cutter = Cutter(table, [Cut(2, 0.3)], seed=3)
     outcome = cutter.play()
     seat = cutter.options["start_seat"]
-    assert cutter.options == {**options, "start_seat": seat} and outcome.expected[0]["player"] == seat
+    every = {spec.name: spec.default for spec in find_game("classic").OPTIONS}    # (a new game journals each)
+    assert cutter.options == {**every, **options, "start_seat": seat} and outcome.expected[0]["player"] == seat
     assert outcome.kills == 1 and canonical(outcome.inputs) == canonical(outcome.expected)
     assert outcome.problems == [] and outcome.false_throws == 0
