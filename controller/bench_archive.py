@@ -22,7 +22,7 @@ from typing import Any
 
 from .rules import GAMES
 from .rules.random_play import play_random
-from .tablelog import FORMAT
+from .tablelog import FORMAT, TableLog
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dee")
 #: distinct games made; the archive cycles through them under other names (what is measured is
@@ -65,7 +65,8 @@ def journal_lines(game: str, seed: int) -> list[str]:
     kind = GAMES[game]
     players = list(PLAYERS[:rng.randint(max(1, kind.min_players), min(len(PLAYERS), kind.max_players))])
     _state, inputs = play_random(game, players, seed=seed)
-    header = {"format": FORMAT, "game": game, "players": players, "options": {}}
+    options = TableLog(game, players).with_every_option().options     # (as the table journals them)
+    header = {"format": FORMAT, "game": game, "players": players, "options": options}
     return [json.dumps(header)] + [json.dumps(i) for i in inputs]
 
 

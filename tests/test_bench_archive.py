@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from controller.bench_archive import make_archive
 from controller.journal import Journal
+from controller.rules.base import find_game
 from controller.table_app import NUMBERED, archived_journals
 from controller.tablelog import replay
 
@@ -15,3 +16,5 @@ def test_the_archive_made_is_of_finished_games_named_and_ordered_as_the_table_ar
     for name in names:
         game = Journal.load(tmp_path / name)
         assert name.endswith(f"-{game.game}.jsonl") and replay(game).is_over
+        # (the table journals every house rule of a new game: the files' size is theirs)
+        assert game.options == {spec.name: spec.default for spec in find_game(game.game).OPTIONS}
