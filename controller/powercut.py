@@ -316,10 +316,17 @@ class Table:
         """The game in the journal as a resume would take it up (None: no journal yet)."""
         from .journal import recover
 
+        from .tablelog import LogError
+
         path = self.journal_dir / CURRENT
         if not path.exists():
             return None
-        return recover(path)
+        try:
+            return recover(path)
+        except LogError:
+            if path.exists():
+                raise
+            return None     # (archived by the table at its game's end between the two looks)
 
     def archived(self) -> list[Path]:
         folder = self.journal_dir / "games"
