@@ -18,7 +18,6 @@ import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from .rules import GAMES
 from .rules.random_play import play_random
@@ -38,12 +37,8 @@ from controller.config import load_config
 from controller.peak_memory import peak_rss_mb
 from controller.table_app import TableApp
 from display.screen import Screen
-class Nothing:
-    error = None
-    def read(self): return None
-    def poll(self): return []
-    def __getattr__(self, name): return lambda *a, **k: None
-app = TableApp(load_config(sys.argv[1]), Screen((800, 480), headless=True), Nothing(), Nothing())
+from hardware.fakes import NoDevice
+app = TableApp(load_config(sys.argv[1]), Screen((800, 480), headless=True), NoDevice(), NoDevice())
 assert app.flow is not None, "the game in the folder was not resumed"
 print(time.perf_counter() - t0, peak_rss_mb())
 """
@@ -121,23 +116,12 @@ def _current_game(folder: Path) -> None:
 def _end_of_game(config_path: Path) -> float:
     """Seconds of the archiving and pruning at a game's end (TableApp.finish_game)."""
     from display.screen import Screen
+    from hardware.fakes import NoDevice
 
     from .config import load_config
     from .table_app import TableApp
 
-    class Nothing:
-        error = None
-
-        def read(self) -> None:
-            return None
-
-        def poll(self) -> list:
-            return []
-
-        def __getattr__(self, name: str) -> Any:
-            return lambda *a, **k: None
-
-    app = TableApp(load_config(config_path), Screen((800, 480), headless=True), Nothing(), Nothing())
+    app = TableApp(load_config(config_path), Screen((800, 480), headless=True), NoDevice(), NoDevice())
     t0 = time.perf_counter()
     app.finish_game()
     return time.perf_counter() - t0

@@ -13,6 +13,22 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 
+class NoDevice:
+    """A camera and a button source that are there and give nothing: the table only started
+    (its start and a game's end timed, old journals resumed), no frame read, no press made."""
+
+    error = None
+
+    def read(self) -> None:
+        return None
+
+    def poll(self) -> list:
+        return []
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *a, **k: None
+
+
 def solid_image(value: int, size: tuple[int, int] = (64, 48)) -> np.ndarray:
     """A BGR image of one grey level: frames tests can tell apart by a single pixel."""
     width, height = size
@@ -28,7 +44,8 @@ class FakeVideoCapture:
     `timestamps_ms` (optional, same length) is what CAP_PROP_POS_MSEC reports after each
     read; `actual_size`, `actual_fourcc` and `actual_fps` what the camera gives, whatever is set.
     It takes only the format's properties (size, fourcc, fps, buffers) unless `controls`: a camera
-    without exposure, white balance or focus controls. `grab()` consumes a script item without returning it (as V4L2 would drop a buffer).
+    without exposure, white balance or focus controls. `grab()` consumes a script item without
+    returning it (as V4L2 would drop a buffer).
     """
 
     def __init__(
@@ -203,9 +220,10 @@ class LiveFakeCapture(FakeVideoCapture):
     """A webcam streaming on a clock: frame k is taken at `k / fps` (its image of grey level
     k % 256; `taken` lists when each frame retrieved was) into V4L2-like buffers. A filled buffer
     waits to be grabbed; when all are full the camera's new frames are dropped (as uvcvideo
-    does), so a slow reader is given old ones. grab() takes the oldest filled buffer at once, or waits (advances `clock`) for the
-    next frame. CAP_PROP_BUFFERSIZE sets the buffer count, never below `min_buffers` (a driver
-    or backend that does not honour it); get() reports the count in use.
+    does), so a slow reader is given old ones. grab() takes the oldest filled buffer at once, or
+    waits (advances `clock`) for the next frame. CAP_PROP_BUFFERSIZE sets the buffer count, never
+    below `min_buffers` (a driver or backend that does not honour it); get() reports the count in
+    use.
     """
 
     def __init__(self, clock: Any, *, fps: float = 30.0, buffers: int = 4, min_buffers: int = 1,

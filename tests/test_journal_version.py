@@ -11,7 +11,6 @@ version reads both."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest

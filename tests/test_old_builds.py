@@ -21,25 +21,11 @@ from controller.config import load_config, parse_config
 from controller.journal import TAKE_BACK, is_damaged, is_hold
 from controller.table_app import TableApp
 from display.screen import Screen
+from hardware.fakes import NoDevice
 
 FIX = Path(__file__).parent / "fixtures"
 JOURNALS = json.loads((FIX / "old_journals" / "journals.json").read_text(encoding="utf-8"))
 CONFIGS = sorted((FIX / "old_configs").glob("*.toml"))
-
-
-class Nothing:
-    """No camera, no buttons: the table is only started."""
-
-    error = None
-
-    def read(self) -> None:
-        return None
-
-    def poll(self) -> list:
-        return []
-
-    def __getattr__(self, name):
-        return lambda *a, **k: None
 
 
 def rows(sheet_text: str) -> list[str]:
@@ -63,7 +49,7 @@ def inputs_of(path: Path) -> list[dict]:
 
 def start(folder: Path) -> TableApp:
     config = parse_config(f'[table]\njournal_dir = "{folder}"\n')
-    return TableApp(config, Screen((800, 480), headless=True), Nothing(), Nothing())
+    return TableApp(config, Screen((800, 480), headless=True), NoDevice(), NoDevice())
 
 
 @pytest.mark.parametrize("entry", JOURNALS, ids=[e["journal"] for e in JOURNALS])
