@@ -421,41 +421,42 @@ class PressedPin(MockPin):
         self._pull = value
 
 
-def test_a_button_held_as_the_table_starts_is_no_press(factory) -> None:
+@pytest.fixture
+def ok_held_at_start(factory):
+    """A panel (OK 17, UP 27) started with OK held down, on a clock of the test's: (source, clock)."""
+    clock = FakeClock(0.0)
+    factory.pin(17, pin_class=PressedPin)
+    source = GpioButtonSource({"OK": 17, "UP": 27}, pin_factory=factory, clock=clock)
+    source.start()
+    try:
+        yield source, clock
+    finally:
+        source.stop()
+
+
+def test_a_button_held_as_the_table_starts_is_no_press(factory, ok_held_at_start) -> None:
     """Held through the boot (or as the pins are claimed again), then let go: no ghost press."""
-    clock = FakeClock(0.0)
-    factory.pin(17, pin_class=PressedPin)
-    source = GpioButtonSource({"OK": 17, "UP": 27}, pin_factory=factory, clock=clock)
-    source.start()
-    try:
-        clock.advance(3.0)
-        assert source.poll() == []
-        factory.pin(17).drive_high()
-        clock.advance(0.5)
-        assert source.poll() == []
-        factory.pin(17).drive_low()                          # the next press is a press
-        clock.advance(0.1)
-        factory.pin(17).drive_high()
-        clock.advance(0.1)
-        assert kinds(source.poll()) == [("press", "OK"), ("release", "OK")]
-    finally:
-        source.stop()
+    source, clock = ok_held_at_start
+    clock.advance(3.0)
+    assert source.poll() == []
+    factory.pin(17).drive_high()
+    clock.advance(0.5)
+    assert source.poll() == []
+    factory.pin(17).drive_low()                          # the next press is a press
+    clock.advance(0.1)
+    factory.pin(17).drive_high()
+    clock.advance(0.1)
+    assert kinds(source.poll()) == [("press", "OK"), ("release", "OK")]
 
 
-def test_a_button_jammed_down_at_boot_is_named_as_stuck(factory) -> None:
+def test_a_button_jammed_down_at_boot_is_named_as_stuck(factory, ok_held_at_start) -> None:
     """A drink spilt overnight: OK down from the start gave no event and no word, ever."""
-    clock = FakeClock(0.0)
-    factory.pin(17, pin_class=PressedPin)
-    source = GpioButtonSource({"OK": 17, "UP": 27}, pin_factory=factory, clock=clock)
-    source.start()
-    try:
-        clock.advance(11.0)
-        assert source.poll() == [] and source.status.warning == "OK button stuck: call staff"
-        factory.pin(17).drive_high()
-        clock.advance(1.5)
-        assert source.poll() == [] and source.status.warning == ""
-    finally:
-        source.stop()
+    source, clock = ok_held_at_start
+    clock.advance(11.0)
+    assert source.poll() == [] and source.status.warning == "OK button stuck: call staff"
+    factory.pin(17).drive_high()
+    clock.advance(1.5)
+    assert source.poll() == [] and source.status.warning == ""
 
 
 def test_two_buttons_pressed_together_are_both_taken_in_the_order_let_go(panel) -> None:
