@@ -2,7 +2,8 @@
 
 Café staff install the table once. After installing, after moving it or when it misbehaves,
 one command goes over what the table needs at start and says, in their words, what is wrong:
-the config, the reader's model files, the journal's folder, the camera (a frame, and its size
+the config, the reader's model files, the journal's folder, the service (its user, groups,
+program and devices: controller/service_check.py), the camera (a frame, and its size
 against the calibration's), the buttons, and the clock (said, never to be set). It changes
 nothing; the camera is opened only for a frame and closed again (the table itself must be
 stopped: one program at a time uses it).
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, load_config
+from .service_check import check_service
 from .table_user import STATE_DIR, TableUser, denied, describe_owner, sandbox_problem, table_user
 from .wallclock import SystemWallClock, WallClock
 
@@ -399,6 +401,7 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
         return found
     found += check_models()
     found += check_journal(Path(config.table.journal_dir), user)
+    found += [Finding("service", level, text) for level, text in check_service(**inject.get("service", {}))]
     frame = None
     if camera:
         frame, seen = check_camera(config, **inject.get("camera", {}))

@@ -19,6 +19,7 @@ import pytest
 
 import controller.cli
 import display.screen
+from controller.table_user import TableUser
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "systemd" / "dicetable.service"
@@ -304,3 +305,86 @@ def test_systemd_analyze_verify_finds_nothing_to_say(tmp_path):
     done = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "dicetable.service")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stderr.strip() == "", done.stderr
+
+
+# ------------------------------------------------------- dicetable check: what install mistakes leave
+TABLE = TableUser("dicetable", 4242, frozenset({4343}))
+GROUPS = {"video": 44, "render": 105, "gpio": 997, "dialout": 20, "input": 101}
+
+
+def _check(tmp_path, *, unit_text: str | None = None, user=TABLE, groups=GROUPS, shipped=(UNIT,), dev=None):
+    """`dicetable check`'s service lines, for a unit installed with `unit_text` (None: none)."""
+    from controller.check import run_checks
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[table]\njournal_dir = "{tmp_path / "games"}"\n\n[buttons]\ntype = "keyboard"\n')
+    unit = tmp_path / "etc-dicetable.service"
+    if unit_text is not None:
+        unit.write_text(unit_text, encoding="utf-8")
+    service = {"unit": unit, "shipped": shipped, "dev": dev or tmp_path / "no-dev",
+               "user_named": lambda name: user if name == "dicetable" else None,
+               "group_id": groups.get}
+    found = run_checks(cfg, camera=False, table_user=None, service=service, buttons={"wait_s": 0.1})
+    return [(f.level, f.text) for f in found if f.part == "service"]
+
+
+def _unit(program: str = sys.executable) -> str:
+    """The shipped unit, installed with its program at `program` (the venv is not here)."""
+    return UNIT.read_text(encoding="utf-8").replace("/opt/dicetable/venv/bin/dicetable", program)
+
+
+def test_an_installed_table_is_ready_for_the_service(tmp_path):
+    shipped = tmp_path / "shipped.service"
+    shipped.write_text(_unit(), encoding="utf-8")
+    assert _check(tmp_path, unit_text=_unit(), shipped=(shipped,)) == [
+        ("ok", f"{tmp_path / 'etc-dicetable.service'} runs the table as dicetable "
+               "(groups video render gpio dialout input)")]
+
+
+def test_step_3_skipped_no_user_is_a_problem(tmp_path):
+    """useradd not run (or failed on its long line): systemd fails with 217/USER every 2 s,
+    before the program; the check said ready."""
+    [(level, text)] = [f for f in _check(tmp_path, unit_text=_unit(), user=None, shipped=()) if f[0] != "ok"]
+    assert level == "PROBLEM" and "217/USER" in text and "step 3" in text
+
+
+def test_a_group_missing_on_the_system_is_a_problem(tmp_path):
+    groups = {k: v for k, v in GROUPS.items() if k != "gpio"}
+    found = _check(tmp_path, unit_text=_unit(), groups=groups, shipped=())
+    unit = tmp_path / "etc-dicetable.service"
+    assert found == [("PROBLEM", f"the group(s) gpio named in SupplementaryGroups= of {unit} "
+                                 "do not exist on this system: systemd cannot start the table (status 216/GROUP). "
+                                 "Raspberry Pi OS has them (docs/install.md step 1)")]
+
+
+def test_the_venv_not_where_the_unit_looks_is_a_problem(tmp_path):
+    found = _check(tmp_path, unit_text=_unit(str(tmp_path / "venv" / "bin" / "dicetable")), shipped=())
+    assert len(found) == 1 and found[0][0] == "PROBLEM" and "203/EXEC" in found[0][1] and "step 4" in found[0][1]
+
+
+def test_a_unit_not_copied_again_after_an_update_is_a_warning(tmp_path):
+    old = _unit().replace("RuntimeDirectoryPreserve=restart\n", "")
+    shipped = tmp_path / "shipped.service"
+    shipped.write_text(_unit(), encoding="utf-8")
+    [(level, text)] = _check(tmp_path, unit_text=old, shipped=(shipped,))
+    assert level == "warning" and "step 11" in text and f"sudo cp {shipped}" in text
+
+
+def test_a_device_the_services_groups_may_not_use_is_a_problem(tmp_path):
+    """/dev/gpiochip0 of a group the unit does not give the table (here: the test's own)."""
+    dev = tmp_path / "dev"
+    (dev / "dri").mkdir(parents=True)
+    chip, card = dev / "gpiochip0", dev / "dri" / "card1"
+    chip.write_text("")
+    card.write_text("")
+    os.chmod(chip, 0o660)
+    os.chmod(card, 0o666)                      # (anyone may: fine)
+    found = _check(tmp_path, unit_text=_unit(), shipped=(), dev=dev)
+    assert len(found) == 1 and found[0][0] == "PROBLEM", found
+    assert f"may not use {chip}" in found[0][1] and "mode 0660" in found[0][1]
+
+
+def test_no_unit_and_no_user_is_a_development_machine(tmp_path):
+    assert _check(tmp_path, user=None)[0][0] == "ok"
+    [(level, text)] = _check(tmp_path)                 # the user made, the unit never copied
+    assert level == "warning" and "does not start by itself" in text and "step 6" in text
