@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, load_config
 from .service_check import check_service
-from .table_user import STATE_DIR, TableUser, denied, describe_owner, sandbox_problem, table_user
+from .table_user import (STATE_DIR, TableUser, blocked_inside, denied, describe_owner, sandbox_problem,
+                         table_user)
 from .wallclock import SystemWallClock, WallClock
 
 OK, WARN, FAIL = "ok", "warning", "PROBLEM"
@@ -117,6 +118,13 @@ def _journal_for(folder: Path, user: TableUser) -> list[Finding]:
         return [Finding("journal", FAIL, f"the table's user {user.name} cannot write in {probe} "
                                          f"({shown}: {describe_owner(shown.stat())}): {LOST}. Give it the folder: "
                                          f"{give}")]
+    inside = blocked_inside(folder, user)
+    if inside:
+        return [Finding("journal", FAIL, f"the table's user {user.name} cannot write "
+                                         f"{', '.join(f'{p} ({describe_owner(p.stat())})' for p in inside)}: "
+                                         "finished games cannot be put away (each comes back at the next start) "
+                                         "or games cannot be saved. A table run with sudo leaves this behind. "
+                                         f"Give it back: sudo chown -R {user.name}:{user.name} {folder}")]
     space = os.statvfs(probe)
     if space.f_flag & os.ST_RDONLY or space.f_bavail == 0:
         state = "read-only" if space.f_flag & os.ST_RDONLY else "full"

@@ -26,6 +26,7 @@ from vision.settle import SettleTracker
 
 from .config import Config, load_config
 from .table_lock import hold_table_lock
+from .table_user import refuse_root_in
 from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
@@ -222,6 +223,7 @@ class TableApp:
     def from_args(cls, args: argparse.Namespace) -> "TableApp":
         # (which logs its own warnings and problems, each once; a mistake is left out, not fatal)
         config, camera = usable_hardware(load_config(args.config, lenient=True))
+        refuse_root_in(Path(config.table.journal_dir))             # (sudo on the service's folder)
         lock = hold_table_lock(Path(config.table.journal_dir))     # (TableBusy: another table runs)
         size = config.display.size
         screen = Screen(size, fullscreen=args.fullscreen or config.display.fullscreen, headless=args.headless)

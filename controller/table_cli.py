@@ -507,10 +507,11 @@ def run_table(args: argparse.Namespace, *, sleep: Callable[[float], None] = time
               max_wait_s: float | None = None) -> int:
     from .table_app import TableApp
     from .table_lock import TableBusy
+    from .table_user import RootInTablesFolder
 
     try:
         app = TableApp.from_args(args)
-    except TableBusy as exc:  # (nothing of the other table's is touched; no screen taken from it)
+    except (TableBusy, RootInTablesFolder) as exc:  # (nothing of the other table's is touched; no screen taken)
         log.error("cannot start the table: %s", exc)
         print(f"dicetable run: {exc}", file=sys.stderr)
         return 2

@@ -102,3 +102,49 @@ def describe_owner(st: os.stat_result) -> str:
 
     return (f"owner {name(pwd.getpwuid, st.st_uid)}:{name(grp.getgrgid, st.st_gid)}, "
             f"mode {stat.S_IMODE(st.st_mode):04o}")
+
+
+# what the table must be able to change inside its games folder (controller/table_app.py): games/,
+# where each finished game is moved (a folder it cannot write: every game ends 'could not be put
+# away' and comes back at the next start), and the journal's copy being written beside it (one
+# it cannot write: no game can be saved). systemd gives the folder back to the table's user at
+# start only when the folder itself is another's (StateDirectory=), never what is inside it: a
+# table once run with sudo on /var/lib/dicetable leaves root's games/ there for good.
+INSIDE = (("games", 3), ("current.jsonl.tmp", 2))
+
+
+def blocked_inside(folder: Path, user: TableUser) -> list[Path]:
+    """What in `folder` the table's user needs to change and may not."""
+    out = []
+    for name, bits in INSIDE:
+        path = folder / name
+        try:
+            if not may(path.stat(), user, bits):
+                out.append(path)
+        except OSError:          # (not there: made by the table when it needs it)
+            continue
+    return out
+
+
+class RootInTablesFolder(Exception):
+    """`dicetable run` as root on the table's own folder: refused before anything is made there."""
+
+
+def refuse_root_in(folder: Path) -> None:
+    """A table run with sudo on the service's folder made its games/ root's (the first game it put
+    away), and from then on the service, as `dicetable`, could not put any game away: each came
+    back at every start, until someone found the folder and gave it back. Refused at the cause,
+    with what to do instead; root may still run a table on a folder of its own."""
+    if os.geteuid() != 0:
+        return
+    user = table_user()
+    try:
+        owner = folder.stat().st_uid
+    except OSError:
+        return
+    if user is None or user.uid == 0 or owner != user.uid:
+        return
+    raise RootInTablesFolder(
+        f"{folder} is the table's user {user.name}'s, and this table would run as root: the files it made there "
+        f"would keep the service from putting games away. Start the service instead (sudo systemctl start "
+        f"dicetable), or run the table as its user: sudo -u {user.name} dicetable run")

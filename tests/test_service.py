@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 from pathlib import Path
@@ -388,3 +389,62 @@ def test_no_unit_and_no_user_is_a_development_machine(tmp_path):
     assert _check(tmp_path, user=None)[0][0] == "ok"
     [(level, text)] = _check(tmp_path)                 # the user made, the unit never copied
     assert level == "warning" and "does not start by itself" in text and "step 6" in text
+
+
+def test_a_games_folder_left_by_a_table_run_with_sudo_is_a_problem(request, monkeypatch):
+    """`sudo dicetable run` on /var/lib/dicetable made games/ root's: the service could journal
+    but not put a finished game away ('could not be put away', back at every start), and systemd
+    gives back only the folder itself, never what is inside. The check said ok."""
+    from controller import check
+
+    monkeypatch.setattr(check, "sandbox_problem", lambda folder: None)     # (tmp_path is in /tmp)
+    outer = Path(tempfile.mkdtemp(prefix="dicetable-service-"))    # (pytest's tmp_path: its owner's alone)
+    request.addfinalizer(lambda: shutil.rmtree(outer))
+    os.chmod(outer, 0o755)
+    folder = outer / "var-lib-dicetable"
+    (folder / "games").mkdir(parents=True)
+    os.chmod(folder, 0o777)                    # the table's (here: anyone's) ...
+    os.chmod(folder / "games", 0o755)          # ... with games/ another's, as root's run left it
+    [found] = check.check_journal(folder, TABLE)
+    assert found.level == "PROBLEM", found
+    assert f"cannot write {folder / 'games'}" in found.text
+    assert f"sudo chown -R dicetable:dicetable {folder}" in found.text
+    os.chmod(folder / "games", 0o777)
+    assert check.check_journal(folder, TABLE)[0].level == "ok"
+
+
+def test_a_table_run_with_sudo_on_the_services_folder_is_refused_before_it_makes_anything(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """`sudo dicetable run` with the table stopped: root's table made games/ root's at the first
+    game it put away, and the service never put a game away again. Refused, with what to do."""
+    import argparse
+
+    import controller.table_user as table_user
+    from controller.table_app import TableApp
+    from controller.table_cli import run_table
+
+    folder = tmp_path / "var-lib-dicetable"
+    folder.mkdir()
+    if os.geteuid() == 0:
+        os.chown(folder, 4242, 4343)
+    owner = folder.stat().st_uid
+    monkeypatch.setattr(os, "geteuid", lambda: 0)                              # sudo
+    monkeypatch.setattr(table_user, "table_user", lambda name="dicetable": TableUser("dicetable", owner,
+                                                                                     frozenset({4343})))
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[table]\njournal_dir = "{folder}"\n\n[camera]\ntype = "folder"\npath = "{frames}"\n\n'
+                   '[buttons]\ntype = "keyboard"\n')
+    args = argparse.Namespace(config=str(cfg), fullscreen=False, headless=True)
+    try:
+        app = TableApp.from_args(args)
+    except Exception as exc:  # noqa: BLE001
+        assert "sudo systemctl start dicetable" in str(exc) and "sudo -u dicetable dicetable run" in str(exc)
+    else:
+        app.screen.close()
+        app.buttons.stop()
+        pytest.fail("a table run as root on the table user's folder started")
+    assert run_table(args) == 2
+    assert f"dicetable run: {folder} is the table's user dicetable's" in capsys.readouterr().err
+    assert list(folder.iterdir()) == []
