@@ -82,15 +82,20 @@ class WaitingScreen:
             self.screen = None
 
 
-class Stopped(Exception):
-    """SIGTERM while waiting: staff stopped, restarted or updated the table."""
+class Stopped(BaseException):
+    """SIGTERM before the table's loop took it over (while waiting, or while the program loads):
+    staff stopped, restarted or updated the table. A BaseException, as SystemExit is: no
+    `except Exception` on the way (the start error screen's) may take it for a failure."""
+
+
+def on_term(signum: int, frame: Any) -> None:
+    raise Stopped()
 
 
 def back_off(folder: Path, argv: Sequence[str], *, clock: Callable[[], float] | None = None,
-             sleep: Callable[[float], None] | None = None, environ: Mapping[str, str] | None = None) -> bool:
-    """Wait as long as the starts before this one call for. False when staff stopped the table
-    meanwhile (the count is then cleared: their restart starts at once). The clock and sleep are
-    time's, looked up now."""
+             sleep: Callable[[float], None] | None = None, environ: Mapping[str, str] | None = None) -> None:
+    """Wait as long as the starts before this one call for (Stopped: staff stopped the table
+    meanwhile). The clock and sleep are time's, looked up now."""
     clock = clock or time.monotonic
     sleep = sleep or time.sleep
     screen = WaitingScreen("--fullscreen" in argv, "--headless" in argv)
@@ -100,24 +105,14 @@ def back_off(folder: Path, argv: Sequence[str], *, clock: Callable[[], float] | 
         watchdog.ping()
         screen.tick(left)
 
-    def on_term(signum: int, frame: Any) -> None:
-        raise Stopped()
-
     handler = log_handler(sys.stderr, environ)
     log.addHandler(handler)
     level = log.level
     log.setLevel(logging.INFO)
-    before = signal.signal(signal.SIGTERM, on_term)
     try:
         start_backoff.before_start(folder, clock=clock, sleep=sleep, tick=tick,
                                    waiting=lambda streak, seconds: screen.open(streak))
-        return True
-    except Stopped:
-        log.info("stopped while waiting to start")
-        start_backoff.clear(folder / start_backoff.RECORD)
-        return False
     finally:
-        signal.signal(signal.SIGTERM, before)
         screen.close()
         log.removeHandler(handler)
         log.setLevel(level)
@@ -127,12 +122,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     log_crashes(sys.stderr)                # (an import that fails below is logged as an error)
     folder = service_folder(args, os.environ)
-    if folder is not None and not back_off(folder, args):
-        return 0
-    from .cli import main as cli_main
+    if folder is None:
+        from .cli import main as cli_main
 
-    code = cli_main(args)
-    if folder is not None and code == 0:   # (stopped cleanly: the next start is a first one)
+        return cli_main(args)
+    # a stop (SIGTERM) from here until the table's loop takes it over ends the program cleanly
+    # and clears the count: a restart by staff, even during a start that was going to fail,
+    # starts at once
+    before = signal.signal(signal.SIGTERM, on_term)
+    try:
+        back_off(folder, args)
+        from .cli import main as cli_main
+
+        code = cli_main(args)
+    except Stopped:
+        code = 0
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    if code == 0:                          # (stopped cleanly: the next start is a first one)
         start_backoff.clear(folder / start_backoff.RECORD)
     return code
 

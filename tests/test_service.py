@@ -163,6 +163,33 @@ def test_staff_stopping_the_table_while_it_waits_starts_it_at_once_after(service
     assert fake.slept == slept and len(ran) == 1
 
 
+def test_staff_stopping_the_table_as_it_loads_clears_the_count_too(service, monkeypatch):
+    """A restart by staff that comes while a start is loading (before the table's loop takes the
+    signal over): a clean stop, not one more quick failure, nor a 'cannot start' screen."""
+    start_backoff = backoff()
+    fake, runtime, argv, start = service
+    for _ in range(5):
+        start()
+
+    def loading(args):
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(100):                       # (Python runs the handler between two steps)
+            pass
+        raise AssertionError("the stop was not taken")
+
+    def killed(signum, frame):                     # (what the default would do: end the program)
+        raise AssertionError("SIGTERM as the table loads killed it: the count was kept")
+
+    monkeypatch.setattr(controller.cli, "main", loading)
+    before = signal.signal(signal.SIGTERM, killed)
+    try:
+        assert installed_command()(argv) == 0
+        assert signal.getsignal(signal.SIGTERM) is killed      # (given back as it was)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert not (runtime / start_backoff.RECORD).exists()
+
+
 def test_run_by_hand_or_another_command_never_waits(service, monkeypatch):
     fake, _runtime, argv, start = service
     monkeypatch.delenv("RUNTIME_DIRECTORY")
