@@ -262,9 +262,24 @@ def test_two_pairs_accepts_full_house_off():
     assert offered(throw(game(), [3, 5, 5, 3, 3], 3))["TWO_PAIRS"] == 20
 
 
-def test_two_pairs_accepts_four_of_a_kind_never_five():
-    state = throw(game(two_pairs_accepts_four_of_a_kind=True), [2, 2, 2, 2, 2], 3)
-    assert offered(state)["TWO_PAIRS"] == 0                       # five of a kind: only as a joker
+def test_five_of_a_kind_meets_2_pairs_only_as_a_joker_by_default():
+    state = throw(game(), [2, 2, 2, 2, 2], 3)
+    assert offered(state)["TWO_PAIRS"] == 0                       # T2: five of a kind only as a joker
+
+
+def test_two_pairs_accepts_four_of_a_kind_takes_five_of_a_kind_too():
+    """"At least" (README §2.2, T3): under the option a five of a kind holds the four of a kind
+    that makes 2 pairs, as it does for the 4 of a kind box. 6 6 6 6 2 scored 20 there and
+    6 6 6 6 6 (no joker: the 5 of a kind box was given up) a 0, given up itself."""
+    o = dict(two_pairs_accepts_four_of_a_kind=True)
+    state = score(game(**o), [1, 2, 3, 5, 6], 3, "5kind")          # 5 of a kind given up: no joker later
+    assert offered(throw(state, [6, 6, 6, 6, 2], 3))["TWO_PAIRS"] == 20
+    state = throw(state, [6, 6, 6, 6, 6], 2)
+    assert offered(state)["TWO_PAIRS"] == 25                       # 20 + 5 for the unused throw
+    state = state.apply(choose_input(0, "TWO_PAIRS"))
+    assert state.cards[0].scores[KEYS.index("TWO_PAIRS")] == 25
+    assert not state.cards[0].scratch >> KEYS.index("TWO_PAIRS") & 1  # met, not given up
+    assert row(state, "TWO_PAIRS").cells[0].kind == "score"
 
 
 def test_early_close_bonus_per_roll():
@@ -533,7 +548,7 @@ def reference_points(dice, roll, cat, joker, o) -> tuple[int, bool]:
         return sum(dice), False
     natural = {
         "TWO_PAIRS": sig == [2, 2, 1] or (sig == [3, 2] and o["two_pairs_accepts_full_house"])
-        or (sig == [4, 1] and o["two_pairs_accepts_four_of_a_kind"]),
+        or (sig[0] >= 4 and o["two_pairs_accepts_four_of_a_kind"]),
         "THREE_KIND": sig[0] >= 3, "FOUR_KIND": sig[0] >= 4,
         "STRAIGHTS": sorted(dice) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6]),
         "FULL_HOUSE": sig == [3, 2], "FIVE_KIND": sig == [5],

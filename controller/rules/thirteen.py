@@ -50,10 +50,15 @@ def th_signature(dice: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def th_natural_fits(dice: tuple[int, ...], opts: Mapping[str, Any]) -> dict[int, bool]:
-    """Which figure categories sorted `dice` satisfy without a joker (spec §3, T2-T4)."""
+    """Which figure categories sorted `dice` satisfy without a joker (spec §3, T2-T4).
+
+    "At least" (spec README §2.2, T3): under `two_pairs_accepts_four_of_a_kind` a five of a kind,
+    which holds four of a kind as the 4 of a kind box says, meets 2 pairs too. Taking (4, 1) only
+    scored 6 6 6 6 2 20 there and 6 6 6 6 6 a 0 given up, the better throw losing the bottom bonus.
+    """
     sig = th_signature(dice)
     two_pairs = sig == (2, 2, 1) or (sig == (3, 2) and opts["two_pairs_accepts_full_house"]) \
-        or (sig == (4, 1) and opts["two_pairs_accepts_four_of_a_kind"])
+        or (sig[0] >= 4 and opts["two_pairs_accepts_four_of_a_kind"])
     return {TWO_PAIRS: two_pairs, THREE_KIND: sig[0] >= 3, FOUR_KIND: sig[0] >= 4,
             STRAIGHTS: dice in _STRAIGHTS, FULL_HOUSE: sig == (3, 2), FIVE_KIND: sig[0] == 5}
 
@@ -307,7 +312,8 @@ class ThirteenState(GameState):
         OptionSpec("two_pairs_value", 20, "points of 2 pairs (an example in the original rules reads as 25)",
                    minimum=0),
         OptionSpec("two_pairs_accepts_full_house", True, "a full house counts as 2 pairs"),
-        OptionSpec("two_pairs_accepts_four_of_a_kind", False, "four of a kind counts as 2 pairs"),
+        OptionSpec("two_pairs_accepts_four_of_a_kind", False,
+                   "four of a kind (or five) counts as 2 pairs"),
         OptionSpec("early_close_bonus_per_roll", 5, "bonus per unused throw on a met figure category",
                    minimum=0),
         OptionSpec("early_close_on_zero", False, "the early-close bonus also goes to a figure given up (0)"),
