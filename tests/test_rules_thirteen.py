@@ -397,6 +397,26 @@ def test_tie(tie, ranking, broken):
     assert bool(result.tie_break) == broken
 
 
+@pytest.mark.parametrize("tie, words", [
+    ("upper_total", "Ann and Bob tied on 34 points; the higher Aces to Sixes total ranks first (Ann 19 > Bob 15)"),
+    ("fewer_zeros", "Ann and Bob tied on 34 points; fewer boxes given up ranks first (Ann 7 given up < Bob 8 "
+                    "given up)")])
+def test_a_tie_broken_names_the_players_and_their_figures(tie, words):
+    """The final screen's "Tie-break: ..." said "equal totals ranked by the upper total": Bob,
+    second on the same 34 points, was not told whom he tied with nor what Ann had more of."""
+    assert tie_game(tie=tie).result().tie_break == words
+
+
+def test_a_tie_broken_among_three_names_the_tie_left_shared():
+    rest = [([1, 2, 3, 4, 6], 3, c) for c in ["Twos", "Threes", "Fours", "Fives", "Sixes", "2pairs", "3kind",
+                                               "4kind", "Straights", "FullHouse", "5kind"]]
+    ann, cy = TIE_TURNS[0] + rest, TIE_TURNS[1] + rest
+    state = play_turns([t for three in zip(ann, ann, cy) for t in three], ("Ann", "Bob", "Cy"), tie="upper_total")
+    assert state.result().ranking == ((0, 1), (2,))
+    assert state.result().tie_break == ("Ann, Bob and Cy tied on 34 points; the higher Aces to Sixes total ranks "
+                                        "first (Ann 19, Bob 19 > Cy 15)")
+
+
 @pytest.mark.parametrize("tie", ["shared", "upper_total", "fewer_zeros"])
 def test_tie_option_only_breaks_equal_totals(tie):
     """§5 "The highest total wins" [SOURCE]; the `tie` option only ranks *equal* totals: Bob's

@@ -230,6 +230,11 @@ def joker_words(bonus: int) -> str:
     return f"joker, +{bonus} if scored! " if bonus else "joker! "
 
 
+def _listed(names: list[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 # --------------------------------------------------------------------------------- the card
 def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     """The HINT card under the options `o` (all of them given): its numbers are the rules' own."""
@@ -593,17 +598,35 @@ class ThirteenState(GameState):
         tie = self._g.options["tie"]
         if tie == "upper_total":
             second = [upper_sum(c) for c in self.cards]
-            words = "equal totals ranked by the upper total"
         elif tie == "fewer_zeros":
             second = [-bin(c.scratch).count("1") for c in self.cards]
-            words = "equal totals ranked by fewer categories given up"
         else:
-            second, words = [0] * len(totals), ""
+            second = [0] * len(totals)
         ranking = rank_by_score(totals, key=lambda i: (totals[i], second[i]))
-        broke = words and any(totals[a[0]] == totals[b[0]] for a, b in zip(ranking, ranking[1:]))
         details = {"upper": [upper_sum(c) for c in self.cards], "bottom": [bottom_sum(c) for c in self.cards],
                    "extra_fives": [c.extras for c in self.cards]}
-        return Result(self.players, totals, ranking, ranking[0], words if broke else "", details)
+        return Result(self.players, totals, ranking, ranking[0], self._tie_words(totals, second, ranking), details)
+
+    def _tie_words(self, totals: tuple[int, ...], second: list[int], ranking) -> str:
+        """Who was tied and the figures that placed them apart. "equal totals ranked by the upper
+        total" named neither: Bob, placed second on the same 35 points, could not tell from it
+        what Ann had more of (spec §5 has no tie-break; the `tie` option is a house rule)."""
+        tie = self._g.options["tie"]
+        if tie == "shared":
+            return ""
+        rule = "the higher Aces to Sixes total" if tie == "upper_total" else "fewer boxes given up"
+        sign = " > " if tie == "upper_total" else " < "
+        names = self.players
+        words = []
+        for group in rank_by_score(totals):
+            if len(group) < 2 or set(group) in map(set, ranking):
+                continue                                # not tied, or tied on both: shared
+            places = [g for g in ranking if set(g) <= set(group)]
+            unit = "" if tie == "upper_total" else " given up"
+            figures = sign.join(", ".join(f"{names[i]} {abs(second[i])}{unit}" for i in g) for g in places)
+            words.append(f"{_listed([names[i] for i in group])} tied on {totals[group[0]]} points; "
+                         f"{rule} ranks first ({figures})")
+        return "; ".join(words)
 
     def _winners_line(self) -> str:
         res = self.result()
