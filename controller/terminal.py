@@ -95,8 +95,11 @@ def parse_decision(text: str, expect: Decide, labels: list[str]) -> Input:
     if not text:
         raise InputError("choose a number from the list")
     low = text.lower()
+    spaced = " ".join(low.replace("_", " ").split())
     for opt in expect.options:   # an option's own key or label first ("Keep all 5" is not a keep command)
-        if opt.key.lower() == low or opt.label.lower() == low:
+        # (its key also with spaces: "raise 4" for RAISE_4, whose label is "Raise to 4", was refused
+        # while "bet 2" passed; "two pairs" for TWO_PAIRS, labelled "2 pairs" in Thirteen)
+        if low in (opt.key.lower(), opt.label.lower()) or spaced == opt.key.lower().replace("_", " "):
             return choose_input(expect.player, opt.key)
     if expect.reroll is not None:
         rest = _keep_command(text, labels)

@@ -746,3 +746,20 @@ def test_the_terminal_game_begins_with_the_game_not_with_pygames_greeting(tmp_pa
     games = subprocess.run([sys.executable, "-m", "controller.cli", "games", "--options"], capture_output=True,
                            text=True, timeout=60, cwd=ROOT, env=env)
     assert games.stdout.startswith("classic: ")
+
+
+def test_a_choice_typed_as_its_words_is_taken(play, tmp_path):
+    """Betting Classic at the terminal: 'bet 2' was taken (its label is "Bet 2") but 'raise 4' was
+    refused as 'not one of the choices', its label being "Raise to 4"; Thirteen's 'two pairs' too
+    (labelled "2 pairs"). An option's key is also taken written with spaces."""
+    log = tmp_path / "game.json"
+    code, out, err, _ = play(["K K K 9 10", "Q Q J 10 9", "A K J 10 9", "bet 2", "call", "raise 4", "call", "fold"],
+                             "--game", "classic", "--players", "A,B,C", "--option", "variant=betting",
+                             "--option", "rounds=1", "--log", log)
+    assert (code, err) == (0, "") and "  !" not in out
+    assert [d["option"] for d in logged(log) if d["type"] == "choose"] == ["BET_2", "CALL", "RAISE_4", "CALL",
+                                                                          "FOLD"]
+    log = tmp_path / "thirteen.json"
+    code, out, err, _ = play(["2 2 5 5 6", "two  pairs"], "--game", "thirteen", "--players", "Ann", "--log", log)
+    assert (code, err) == (0, "") and "  !" not in out
+    assert logged(log)[-1] == choose(0, "TWO_PAIRS")
