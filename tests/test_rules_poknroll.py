@@ -792,3 +792,20 @@ def test_the_notes_say_abandons_and_ticks_for_one_player():
     assert two.sheet().notes[-1].endswith("tie: Bob, Cy tick their lines"), two.sheet().notes
     one = go(s, [3, 1], [4], "CONTINUE", "ABANDON", [1, 6], [5], [6, 6], [6, 3])     # Bob = the imaginary
     assert one.sheet().notes[-1].endswith("tie: Bob ticks the line"), one.sheet().notes
+
+
+@pytest.mark.parametrize("value_tiebreak", [False, True])
+def test_a_white_die_added_never_makes_a_hand_worse(value_tiebreak):
+    """§3: a player has a combination if any subset of the pool forms it, so the white die of
+    turns 2 and 3 can only keep or raise the best combination (and, under the value tie-break,
+    its poker-style key), with or without must_use_private_die (the cup's dice stay in the pool).
+    Every beginner and expert pool of turns 1 and 2, with every sixth face added."""
+    for n_private in (2, 3):
+        for private in combinations_with_replacement(range(1, 7), n_private):
+            for white in (w for k in (3, 4) for w in combinations_with_replacement(range(1, 7), k)):
+                pool = list(private) + list(white)
+                for required in (None, private):
+                    before = hand_strength(pool, required, value_tiebreak)
+                    for face in range(1, 7):
+                        after = hand_strength(pool + [face], required, value_tiebreak)
+                        assert after >= before, (private, white, face, required)
