@@ -123,6 +123,8 @@ class SerialButtonSource:
         self.flood = FloodGuard() if boolean(flood_guard, "flood_guard", "buttons") else None
         self.flood_dropped = 0                  # presses not let through (a flood, or too soon)
         self.replays_dropped = 0                # presses sent again by a box plugged back
+        self.stale_dropped = 0                  # presses the port held when it was taken (see _drop_waiting)
+        self._skip_to_newline = False           # the rest of a line cut as the port was taken
         self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
         self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
 
@@ -237,12 +239,40 @@ class SerialButtonSource:
             return None
         self.backoff.reset()
         self._splitter.reset()
+        self._drop_waiting(port)
         if self.disconnects and self._last_press is not None:
             self._replay = (self._last_press, self.clock())
         self._garbage_run = 0
         self._status = SourceStatus(True, "")
         log.info("%s: button box connected on %s", self.name, self.port)
         return port
+
+    def _drop_waiting(self, port: Any) -> None:
+        """Drop the presses the port already holds as the table takes it: they were made before
+        anyone listened (the table starting, or restarting, a box's or a bridge's buffer), on a
+        screen nobody saw answer them. Before, they were taken at the table's first poll as moves of
+        the game on screen (an OK pressed five times at a black screen during a restart: a reading
+        accepted, a box chosen...). What comes once the port is taken is read as always; the end of
+        a line cut at the taking is as old as its start, and dropped with it."""
+        try:
+            waiting = int(port.in_waiting or 0) if port is not None else 0
+            data = port.read(waiting) if waiting > 0 else b""
+        except Exception:           # (a port failing here fails at its first read too, and is said then)
+            log.debug("%s: could not look at what the port held", self.name, exc_info=True)
+            return
+        complete, newline, cut = data.rpartition(b"\n")
+        self._skip_to_newline = bool(cut)
+        presses = 0
+        for line in LineSplitter().feed(complete + newline):
+            try:
+                parsed = parse_line(line) if line is not None else None
+            except ProtocolError:
+                continue
+            presses += parsed is not None and parsed[0] in (PRESS, HOLD)
+        if presses:
+            log.warning("%s: %d press%s sent by the button box before the table took it (made while nobody "
+                        "listened): not taken", self.name, presses, "es" if presses > 1 else "")
+            self.stale_dropped += presses
 
     def _lost(self, exc: BaseException) -> None:
         self.disconnects += 1
@@ -263,6 +293,11 @@ class SerialButtonSource:
             log.debug("%s: error closing port", self.name, exc_info=True)
 
     def _handle(self, data: bytes) -> None:
+        if self._skip_to_newline:           # (the rest of a line cut as the port was taken: old too)
+            _, newline, data = data.partition(b"\n")
+            if not newline:
+                return
+            self._skip_to_newline = False
         for line in self._splitter.feed(data):
             if line is None:
                 self._garbage("over-long line")
