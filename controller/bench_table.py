@@ -11,7 +11,11 @@ A benchmark, not a test: it prints figures for the README and never fails on a s
     (the still frames the tracker waits for by design, at 10 and 30 fps);
   * camera frames: median ms of the settle tracker's update on a 640x480 frame (it sees every
     frame the camera sends), and of rendering one synthetic 640x480 tray (the demo's camera);
-  * memory: peak resident memory of `dicetable demo --game thirteen --headless` (a subprocess).
+  * memory: peak resident memory of `dicetable demo --game thirteen --headless` (a subprocess);
+  * a webcam that hangs: the table's loop run in real time on a webcam test double streaming at
+    30 fps that hangs for a few seconds (as a webcam that stops streaming does, V4L2 waiting up
+    to 10 s): the longest the screen and the buttons stood still, with the camera read on the loop
+    (before) and on its own thread (now), and the frames per second taken and how old they were.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import cv2
@@ -179,13 +184,82 @@ def bench_memory() -> dict:
             "peak_rss_mb": float(m.group(1)) if m else float("nan"), "seconds": seconds}
 
 
+def bench_stall(hang_s: float = 3.0, run_s: float = 6.0, threaded: bool = True, fps: float = 20.0) -> dict:
+    """The table's loop (as run_forever paces it) on a webcam double that streams at 30 fps and
+    hangs for `hang_s` one second in: the longest pass (the screen and the buttons dead meanwhile),
+    the frames taken per second and their age when taken. `threaded`: the camera read as the table
+    reads it now (hardware.frame_reader); else on the loop, as before."""
+    from controller.config import parse_config
+    from controller.table_app import TableApp
+    from hardware import RetryingFrameSource
+    from controller.setup_menu import SetupResult
+    from hardware import SourceStatus
+    from hardware.fakes import HangingCapture, NoDevice
+    from vision.types import Reading
+    from hardware.frame_opencv import OpenCVFrameSource
+    from hardware.frame_reader import FrameReader
+
+    capture = HangingCapture(fps=30.0, size=(640, 480))
+    camera = OpenCVFrameSource("/dev/video0", capture_factory=lambda device, api: capture, by_id_dir="/nonexistent")
+    frames = FrameReader(RetryingFrameSource(camera)) if threaded else RetryingFrameSource(camera)
+    frames.open()
+    taken_ages: list[float] = []
+
+    class Taking:
+        """The frames as the table takes them, with their age."""
+
+        error = property(lambda self: frames.error)
+
+        def read(self):
+            frame = frames.read()
+            if frame is not None:
+                taken_ages.append(time.monotonic() - frame.timestamp)
+            return frame
+
+    class Buttons(NoDevice):
+        """Buttons nobody presses (polled at every pass: their time between two polls is how long
+        a press would have waited)."""
+
+        status = SourceStatus(True, "")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp}"\n'), Screen((800, 480), headless=True),
+                       Taking(), Buttons(), reader=lambda image: Reading((), ()))
+        app.menu.done = SetupResult("thirteen", ("Ann",), {})
+        app.start_new()                         # (a game under way: every frame goes to the tracker)
+        passes: list[float] = []
+        started = time.monotonic()
+        timers = [threading.Timer(1.0, capture.hang), threading.Timer(1.0 + hang_s, capture.answer)]
+        for timer in timers:            # (the camera's own time: a loop held up by it cannot time it)
+            timer.start()
+        while (now := time.monotonic()) - started < run_s:
+            app.step()
+            passes.append(time.monotonic() - now)
+            time.sleep(max(0.0, 1.0 / fps - (time.monotonic() - now)))
+        for timer in timers:
+            timer.join()
+        t0 = time.perf_counter()
+        frames.close()
+        close_ms = (time.perf_counter() - t0) * 1000
+        app.screen.close()
+    streaming_s = run_s - hang_s
+    return {"threaded": threaded, "hang_s": hang_s, "longest_pass_ms": max(passes) * 1000,
+            "passes": len(passes), "frames_per_s": len(taken_ages) / streaming_s,
+            "age_ms_median": statistics.median(taken_ages) * 1000 if taken_ages else float("nan"),
+            "age_ms_max": max(taken_ages) * 1000 if taken_ages else float("nan"), "close_ms": close_ms,
+            "frames_never_taken": getattr(frames, "replaced", 0)}
+
+
 def run(as_json: bool = False, quick: bool = False) -> int:
     render = bench_render((1920, 1080), 10 if quick else 30) + bench_render((800, 480), 10 if quick else 30)
     latency = bench_latency(4 if quick else 12)
     frames = bench_frames(20 if quick else 50)
     memory = None if quick else bench_memory()
+    hang = {"hang_s": 1.0, "run_s": 2.5} if quick else {}
+    stall = [bench_stall(threaded=False, **hang), bench_stall(threaded=True, **hang)]
     if as_json:
-        print(json.dumps({"render": render, "latency": latency, "frames": frames, "memory": memory}, indent=1))
+        print(json.dumps({"render": render, "latency": latency, "frames": frames, "memory": memory,
+                          "stall": stall}, indent=1))
         return 0
     print("Screen render (busiest screen of each game: most players, late game, a decision with previews)")
     print("| game | size | players | whole screen: median ms | max ms | a camera frame: median ms | max ms |")
@@ -201,6 +275,14 @@ def run(as_json: bool = False, quick: bool = False) -> int:
           f"{latency['latency_ms_at_30fps']:.0f} ms at 30 fps")
     print(f"\nEvery camera frame: settle tracker update {frames['tracker_update_ms_median']:.2f} ms median "
           f"(640x480); a synthetic 640x480 tray renders in {frames['render_tray_ms_median']:.1f} ms")
+    before, now = stall
+    print(f"\nA webcam hanging for {now['hang_s']:g} s (30 fps double, the loop at 20 passes a second): the screen "
+          f"and the buttons stood still {before['longest_pass_ms']:.0f} ms with the camera read on the loop, "
+          f"{now['longest_pass_ms']:.0f} ms (the longest pass) read on its own thread; frames taken "
+          f"{now['frames_per_s']:.1f} a second ({before['frames_per_s']:.1f} on the loop), "
+          f"{now['age_ms_median']:.0f} ms old (median; max {now['age_ms_max']:.0f}; on the loop "
+          f"{before['age_ms_median']:.0f}, max {before['age_ms_max']:.0f}); {now['frames_never_taken']} read and "
+          f"replaced by newer ones; the thread stopped in {now['close_ms']:.0f} ms")
     if memory:
         print(f"\nPeak memory of `{memory['command']}`: {memory['peak_rss_mb']:.0f} MB "
               f"(exit {memory['exit']}, {memory['seconds']:.0f} s)")

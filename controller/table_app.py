@@ -19,7 +19,8 @@ from typing import Any, Callable
 
 from display.screen import Screen
 from display.view import MessageView
-from hardware import RetryingFrameSource, make_button_source
+from hardware import make_button_source
+from hardware.frame_reader import table_frames
 from vision import reader as vision_reader
 from vision.reader_input import black_picture
 from vision.settle import SettleTracker
@@ -179,7 +180,8 @@ class TableApp:
         self.read = reader or self._reader_with_calibration()
         # motion is watched on the low-resolution stream where the camera has one (picamera2);
         # a full frame is taken only when the tray is still and a reading is wanted
-        self.two_streams = hasattr(getattr(frames, "source", frames), "read_lores")
+        # (the wrapper's own read_lores is not enough: a webcam has one stream, read on a thread)
+        self.two_streams = hasattr(frames, "read_lores") and hasattr(getattr(frames, "source", frames), "read_lores")
         self.journal_dir = Path(config.table.journal_dir)
         self.panel = panel_buttons(config.buttons)     # (None: any button may come)
         self.menu = SetupMenu(defaults=SetupDefaults(config.table.game, config.table.players,
@@ -227,7 +229,7 @@ class TableApp:
         lock = hold_table_lock(Path(config.table.journal_dir))     # (TableBusy: another table runs)
         size = config.display.size
         screen = Screen(size, fullscreen=args.fullscreen or config.display.fullscreen, headless=args.headless)
-        frames = RetryingFrameSource(camera)
+        frames = table_frames(camera)           # (a webcam on its own thread: see hardware.frame_reader)
         frames.open()
         buttons = make_button_source(config.buttons)
         buttons.start()

@@ -286,6 +286,74 @@ class LiveFakeCapture(FakeVideoCapture):
         return super().retrieve()
 
 
+class HangingCapture(FakeVideoCapture):
+    """A webcam that hangs when told to: `hang()` makes grab() wait, as V4L2 does for a camera that
+    stopped streaming, until `answer()` (the camera streams again) or `gives_up_s` (V4L2's 10 s:
+    then it returns False). Otherwise every grab gives a picture (grey level: the grab's number),
+    at once, or paced at `fps` in real time (for a benchmark). `hanging` is true while a grab
+    waits; `threads` lists the threads that called it (one only: a VideoCapture is not for two)."""
+
+    def __init__(self, *, fps: float | None = None, gives_up_s: float = 10.0, size: tuple[int, int] = (64, 48)) -> None:
+        super().__init__()
+        self.fps = fps
+        self.gives_up_s = gives_up_s
+        self.size = size
+        self.hanging = False
+        self.threads: set[int] = set()
+        self._streaming = threading.Event()
+        self._streaming.set()
+        self._next_at = 0.0
+
+    def hang(self) -> None:
+        self._streaming.clear()
+
+    def answer(self) -> None:
+        self._streaming.set()
+
+    def _called(self) -> None:
+        self.threads.add(threading.get_ident())
+
+    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
+        self._called()
+        return super().isOpened()
+
+    def set(self, prop: int, value: float) -> bool:
+        self._called()
+        return super().set(prop, value)
+
+    def get(self, prop: int) -> float:
+        self._called()
+        return super().get(prop)
+
+    def grab(self) -> bool:
+        import time
+
+        self._called()
+        self.grabs += 1
+        if not self._streaming.is_set():
+            self.hanging = True
+            answered = self._streaming.wait(self.gives_up_s)
+            self.hanging = False
+            if not answered:
+                self._grabbed = None
+                return False
+        if self.fps:
+            now = time.monotonic()
+            self._next_at = max(self._next_at + 1.0 / self.fps, now)
+            time.sleep(self._next_at - now)
+        width, height = self.size
+        self._grabbed = np.full((height, width, 3), self.grabs % 256, np.uint8)
+        return True
+
+    def retrieve(self) -> tuple[bool, np.ndarray | None]:
+        self._called()
+        return super().retrieve()
+
+    def release(self) -> None:
+        self._called()
+        super().release()
+
+
 # --------------------------------------------------------------------------------------
 # picamera2 stand-in: inject with sys.modules["picamera2"] = make_fake_picamera2_module()
 # --------------------------------------------------------------------------------------

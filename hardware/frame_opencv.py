@@ -156,6 +156,10 @@ class OpenCVFrameSource(BaseFrameSource):
     Frame timestamps are always taken from `clock` so every source shares one time base.
     """
 
+    #: a read can wait 10 s for a camera that stopped streaming: the table reads it on a thread of
+    #: its own (frame_reader.FrameReader), its loop never waiting for it
+    may_hang = True
+
     def __init__(
         self,
         device: int | str = 0,

@@ -118,6 +118,7 @@ def test_bench_table_quick_prints_every_figure(capsys):
     assert {r["game"] for r in out["render"]} == set(GAMES) and out["latency"]["throws"] >= 1
     assert out["frames"]["tracker_update_ms_median"] > 0 and out["frames"]["render_tray_ms_median"] > 0
     assert out["memory"] is None
+    assert [r["threaded"] for r in out["stall"]] == [False, True] and out["stall"][1]["passes"] > 0
 
 
 @pytest.mark.parametrize("width", [60, 73, 90, 120, 160, 240])

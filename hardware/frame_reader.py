@@ -1,0 +1,174 @@
+"""A camera read on a thread of its own, so that a camera that hangs never holds the table up.
+
+A USB webcam that stops streaming makes OpenCV's grab wait 10 s (V4L2's limit) for a frame that
+never comes, and its opening (and warm-up) can wait as long. Read on the table's loop, each such
+wait froze the screen and the buttons with it: presses did nothing, the banner stood still, and
+the problem was said only once the wait was over.
+
+`FrameReader` owns the source: its one thread opens, reads, reconnects and closes it (never two
+threads touching one cv2.VideoCapture), and hands the newest frame over through one slot (a frame
+not taken is replaced by a newer one: memory is one frame, whatever the loop does). `read()` never
+waits. While a call to the camera has been waiting `ANSWER_S` or more, `error` says so, so the
+screen names the problem during the wait, not after it.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from .frames import Clock, Frame, FrameSourceError
+
+log = logging.getLogger(__name__)
+
+#: a call to the camera that has waited this long (a frame comes every 33-200 ms) has hung: said
+#: on screen while it waits (ASSUMPTION: as long as the table's "no new picture" notice waits)
+ANSWER_S = 3.0
+#: a frame left in the slot this long is replaced by a newer one: the loop, busy reading dice,
+#: takes the tray as it is now, not as it was (about two frame periods of a webcam)
+FRESH_S = 0.1
+#: how long the thread waits before asking again when the source gave nothing (a retry's backoff
+#: is measured by the source; this only keeps the thread from spinning)
+IDLE_S = 0.02
+#: how long `close()` waits for the thread: a read hung in the driver may not end for 10 s, and
+#: the table must stop well within systemd's stop timeout (the thread is a daemon: it ends with
+#: the program)
+CLOSE_WAIT_S = 2.0
+
+
+class FrameReader:
+    """Reads `source` (a RetryingFrameSource: its reads never raise) on a daemon thread; the
+    table's loop takes the newest frame with `read()`, which returns at once (None: no new one).
+
+    Figures for the benchmark: `delivered` frames taken, `replaced` frames read and never taken,
+    `longest_wait_s` the longest a single call to the camera took."""
+
+    def __init__(self, source: Any, *, clock: Clock | None = None, fresh_s: float = FRESH_S,
+                 idle_s: float = IDLE_S, answer_s: float = ANSWER_S, close_wait_s: float = CLOSE_WAIT_S) -> None:
+        self.source = source
+        self.clock = clock or time.monotonic
+        self.fresh_s, self.idle_s, self.answer_s, self.close_wait_s = fresh_s, idle_s, answer_s, close_wait_s
+        self.delivered = 0
+        self.replaced = 0
+        self.longest_wait_s = 0.0
+        self._lock = threading.Lock()
+        self._frame: Frame | None = None
+        self._taken = threading.Event()          # the slot is empty: read the next frame now
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._calling_since: float | None = None  # when the call to the camera under way began
+        self._hung: FrameSourceError | None = None
+        self._failed: FrameSourceError | None = None     # the thread itself failed (a bug)
+
+    @property
+    def name(self) -> str:
+        return getattr(self.source, "name", "camera")
+
+    @property
+    def finished(self) -> bool:
+        return bool(getattr(self.source, "finished", False))
+
+    @property
+    def error(self) -> FrameSourceError | None:
+        """The source's own error, else, while a call to it has waited `answer_s` or more, that."""
+        if self._failed is not None:
+            return self._failed
+        if self.source.error is not None:
+            return self.source.error
+        since = self._calling_since
+        if since is None or self.clock() - since < self.answer_s:
+            return None
+        if self._hung is None:                  # (the same words while it lasts: said once)
+            self._hung = FrameSourceError(f"no picture for {self.answer_s:g} s or more: it does not answer "
+                                          "(unplugged, or its USB port short of power)", self.name)
+            log.warning("%s", self._hung)
+        return self._hung
+
+    # -- the table's side -----------------------------------------------------------------
+    def open(self) -> None:
+        """Start the thread, which opens the source (an opening that hangs holds up no one)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._taken.set()
+        self._thread = threading.Thread(target=self._run, name=f"camera-{self.name}", daemon=True)
+        self._thread.start()
+
+    def read(self) -> Frame | None:
+        """The newest frame not yet taken, or None; never waits for the camera."""
+        with self._lock:
+            frame, self._frame = self._frame, None
+            if frame is not None:
+                self.delivered += 1
+                self._taken.set()
+        return frame
+
+    def close(self) -> None:
+        """Stop the thread (it closes the source). A call hung in the driver is not waited for
+        beyond `close_wait_s`: the thread is left to end with the program, and the log says so."""
+        thread, self._thread = self._thread, None
+        self._stop.set()
+        self._taken.set()
+        if thread is None:
+            return
+        thread.join(self.close_wait_s)
+        if thread.is_alive():
+            log.warning("%s: the camera has not answered for %.0f s: not waited for at exit", self.name,
+                        self.clock() - (self._calling_since or self.clock()))
+
+    def __enter__(self) -> "FrameReader":
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the thread's side ----------------------------------------------------------------
+    def _call(self, method: str) -> Any:
+        """`source.method()`, timed: while it waits, `error` can say the camera does not answer."""
+        self._calling_since = started = self.clock()
+        try:
+            return getattr(self.source, method)()
+        finally:
+            self._calling_since = None
+            self._hung = None
+            self.longest_wait_s = max(self.longest_wait_s, self.clock() - started)
+
+    def _run(self) -> None:
+        try:
+            self._call("open")
+            while not self._stop.is_set():
+                self._taken.wait(self.fresh_s)      # (taken, or left long enough to be replaced)
+                if self._stop.is_set():
+                    break
+                frame = self._call("read")
+                if frame is None:
+                    if self.finished:
+                        break
+                    self._stop.wait(self.idle_s)
+                    continue
+                with self._lock:
+                    if self._frame is not None:
+                        self.replaced += 1
+                    self._frame = frame
+                    self._taken.clear()
+        except Exception as exc:        # (a RetryingFrameSource raises nothing; a bug must not go unsaid)
+            log.exception("%s: the camera's thread failed", self.name)
+            self._failed = FrameSourceError(f"the camera's reading stopped ({type(exc).__name__}: {exc}); "
+                                            "restart the table", self.name)
+        finally:
+            try:
+                self.source.close()
+            except Exception:
+                log.warning("%s: closing the camera failed", self.name, exc_info=True)
+
+
+def table_frames(camera: Any) -> Any:
+    """The camera as the table's loop reads it: retried when it fails, and on a thread of its own
+    when its reads can hang (`may_hang`: a webcam); the others (folders, generated frames, the Pi
+    camera's two streams) are read on the loop as before."""
+    from .retry import RetryingFrameSource
+
+    frames = RetryingFrameSource(camera)
+    return FrameReader(frames) if getattr(camera, "may_hang", False) else frames

@@ -1,0 +1,213 @@
+"""A webcam that hangs (stops streaming: V4L2's grab waits up to 10 s) must not hold the table up:
+its buttons and its screen go on, the screen names the camera, and the camera comes back."""
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+from hw_helpers import FakeClock
+
+from display.screen import Screen
+from hardware import RetryingFrameSource
+from hardware.fakes import HangingCapture
+from hardware.frame_opencv import OpenCVFrameSource
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.002)
+    raise AssertionError(f"{what}: not met in time")
+
+
+class _Panel:
+    """Buttons: `queue` is what the next poll gives."""
+
+    status = type("Status", (), {"connected": True, "message": "", "warning": ""})()
+
+    def __init__(self) -> None:
+        self.queue: list[Any] = []
+
+    def feed(self, event: Any) -> bool:
+        return False
+
+    def poll(self) -> list[Any]:
+        out, self.queue = self.queue, []
+        return out
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+def _hint() -> Any:
+    return type("P", (), {"kind": "press", "name": "HINT"})()
+
+
+def test_a_webcam_that_hangs_leaves_the_buttons_and_the_screen_working(tmp_path, monkeypatch):
+    """`dicetable run` with a USB webcam that stops streaming. Before, the table's loop read it: each
+    pass waited in its grab (10 s), the screen and the buttons dead meanwhile (a HINT pressed was
+    taken only once the wait was over). Now the camera is read on a thread of its own."""
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    capture = HangingCapture()
+    monkeypatch.setattr("hardware.frame_opencv._default_capture_factory", lambda device, api: capture)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[table]\njournal_dir = "{tmp_path}"\n[camera]\ntype = "opencv"\ndevice = "/dev/video0"\n'
+                      '[buttons]\ntype = "keyboard"\n')
+    app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
+    app.buttons.stop()
+    app.buttons = panel = _Panel()
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    shown: list[Any] = []
+    app.screen.show = shown.append
+    try:
+        wait_for(lambda: app.step() or app._last_frame_at is not None)     # (a picture from the camera)
+        capture.hang()                                  # it stops streaming
+        for _ in range(3):
+            panel.queue = [_hint()]
+            app.step()
+        wait_for(lambda: capture.hanging, what="the camera still hung as the passes ended (before: each pass "
+                 "waited until its grab gave up)")
+        assert app.flow.help_shown                      # three HINT presses taken: open, shut, open
+        assert len(shown) >= 4                          # the screen drawn at every pass
+        assert threading.get_ident() not in capture.threads     # the loop never waits for the camera
+        assert len(capture.threads) == 1                # (one thread uses the capture: never two at once)
+        capture.answer()                                # it streams again
+        delivered = app.frames.delivered
+        wait_for(lambda: app.step() or app.frames.delivered > delivered)
+    finally:
+        capture.answer()
+        app.frames.close()
+    assert app.frames._thread is None and capture.released     # its own thread closed it at exit
+
+
+def _reader(capture: HangingCapture, clock: Any = None, **kw: Any):
+    from hardware.frame_reader import FrameReader
+
+    camera = OpenCVFrameSource("/dev/video0", capture_factory=lambda device, api: capture, by_id_dir="/nonexistent")
+    return FrameReader(RetryingFrameSource(camera), clock=clock, **kw)
+
+
+def test_the_screen_names_a_camera_that_does_not_answer_while_it_waits(caplog):
+    """The stall was said only once V4L2 gave up (10 s): the players threw dice meanwhile. Now a read
+    waiting 3 s is named, once in the log, and the camera answering again clears it."""
+    clock = FakeClock(0.0)
+    capture = HangingCapture()
+    reader = _reader(capture, clock)
+    reader.open()
+    try:
+        wait_for(reader.read)
+        capture.hang()
+        wait_for(lambda: capture.hanging)
+        clock.advance(2.9)
+        assert reader.error is None
+        clock.advance(0.1)
+        with caplog.at_level(logging.WARNING, logger="hardware"):
+            said = [str(reader.error) for _ in range(20)]
+        assert len(set(said)) == 1 and "no picture for 3 s or more: it does not answer" in said[0]
+        assert sum("it does not answer" in r.getMessage() for r in caplog.records) == 1
+        capture.answer()
+        wait_for(reader.read)
+        assert reader.error is None
+    finally:
+        capture.answer()
+        reader.close()
+
+
+def test_the_frames_handed_over_are_one_the_newest_however_slow_the_loop():
+    """A loop held up (reading dice) finds one frame waiting, the newest read, not a queue of them."""
+    capture = HangingCapture()
+    reader = _reader(capture, fresh_s=0.001)
+    reader.open()
+    try:
+        wait_for(lambda: reader.replaced >= 5)          # frames read and replaced while nobody took one
+        capture.hang()
+        wait_for(lambda: capture.hanging)
+        frame = reader.read()
+        assert frame is not None and frame.index == reader.replaced   # (frames 0..n-1 replaced: n is the last)
+        assert reader.read() is None                    # nothing queued behind it
+    finally:
+        capture.answer()
+        reader.close()
+
+
+def test_stopping_the_table_while_the_camera_hangs_does_not_wait_for_it(caplog):
+    """systemctl stop while a grab waits: the table stops (the thread, a daemon, ends with it)."""
+    capture = HangingCapture()
+    reader = _reader(capture, close_wait_s=0.05)
+    reader.open()
+    wait_for(reader.read)
+    capture.hang()
+    wait_for(lambda: capture.hanging)
+    thread = reader._thread
+    with caplog.at_level(logging.WARNING, logger="hardware"):
+        reader.close()
+    assert thread.daemon and "not waited for at exit" in caplog.text
+    capture.answer()                                    # (the camera answers: the thread closes it)
+    thread.join(5.0)
+    assert not thread.is_alive() and capture.released
+
+
+def test_a_camera_that_fails_to_open_is_retried_on_the_thread_and_named():
+    """The webcam unplugged at start: the error is the retrying source's, as before, and a camera
+    plugged in later is opened (by the same thread)."""
+    from hardware.frame_reader import FrameReader
+
+    plugged = threading.Event()
+
+    def factory(device, api):
+        if not plugged.is_set():
+            raise RuntimeError("no such device")
+        return capture
+
+    capture = HangingCapture()
+    camera = OpenCVFrameSource("/dev/video0", capture_factory=factory, by_id_dir="/nonexistent")
+    clock = FakeClock(0.0)
+    from hardware.retry import Backoff
+
+    reader = FrameReader(RetryingFrameSource(camera, clock=clock, backoff=Backoff(0.5, 0.5)))
+    reader.open()
+    try:
+        wait_for(lambda: reader.error is not None)
+        assert "cannot open camera '/dev/video0'" in str(reader.error) and reader.read() is None
+        plugged.set()
+        clock.advance(1.0)
+        wait_for(reader.read)
+        assert reader.error is None and len(capture.threads) == 1
+    finally:
+        reader.close()
+
+
+def test_sources_that_cannot_hang_are_read_on_the_loop_as_before(tmp_path):
+    """A folder of pictures, a [camera] left unused for a mistake: no thread (their tests, on the
+    test's clock, stay as they were)."""
+    from controller.usable import UnsetCamera
+    from hardware import make_frame_source
+    from hardware.frame_reader import FrameReader, table_frames
+
+    for camera in (make_frame_source({"type": "folder", "path": str(tmp_path)}), UnsetCamera("lop")):
+        frames = table_frames(camera)
+        assert isinstance(frames, RetryingFrameSource) and not isinstance(frames, FrameReader)
+
+
+def test_the_table_takes_a_webcam_for_one_stream_read_on_its_thread(tmp_path):
+    from controller.config import parse_config
+    from controller.table_app import TableApp
+    from hardware.frame_reader import table_frames
+
+    camera = OpenCVFrameSource("/dev/video0", capture_factory=lambda d, a: HangingCapture(), by_id_dir="/nonexistent")
+    frames = table_frames(camera)
+    app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
+                   frames, _Panel())
+    assert not app.two_streams
