@@ -445,6 +445,12 @@ class FakePicamera2:
             raise RuntimeError("camera not started")
         if self.module.fail_capture is not None:
             raise self.module.fail_capture
+        if not self.module.streaming.is_set():      # (a pipeline that hangs: libcamera's frontend timeout)
+            self.module.hanging = True
+            answered = self.module.streaming.wait(self.module.hang_s)
+            self.module.hanging = False
+            if not answered:
+                raise RuntimeError("Camera frontend has timed out!")
         n = self.captured
         self.captured += 1
         assert self.config is not None
@@ -497,12 +503,17 @@ def make_fake_picamera2_module(
     """A module object to put in sys.modules["picamera2"].
 
     Attributes tests may change: `fail_open` / `fail_capture` (an exception to raise),
-    `timestamp_ns(n)`; `cameras` lists every Picamera2 instance created.
+    `timestamp_ns(n)`, `streaming` (cleared: capture_request hangs, `hanging` true, until it is set
+    again, or raises after `hang_s`); `cameras` lists every Picamera2 instance created.
     """
     module = types.ModuleType("picamera2")
     module.cameras = []  # type: ignore[attr-defined]
     module.fail_open = None  # type: ignore[attr-defined]
     module.fail_capture = None  # type: ignore[attr-defined]
+    module.streaming = threading.Event()  # type: ignore[attr-defined]
+    module.streaming.set()
+    module.hanging = False  # type: ignore[attr-defined]
+    module.hang_s = 10.0  # type: ignore[attr-defined]
     module.timestamp_ns = timestamp_ns or (lambda n: 1_000_000_000 + n * 33_333_333)  # type: ignore[attr-defined]
     module.auto_metadata = auto_metadata or {  # type: ignore[attr-defined]
         "ExposureTime": 12000,

@@ -73,6 +73,10 @@ class Picamera2FrameSource(BaseFrameSource):
     least `warmup_s` seconds of sensor time before the auto values are read and frozen.
     """
 
+    #: a capture can wait for ever for a pipeline that hangs (libcamera's frontend timeout): the
+    #: table reads it on a thread of its own (frame_reader.TwoStreamReader)
+    may_hang = True
+
     def __init__(
         self,
         *,

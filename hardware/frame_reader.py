@@ -31,6 +31,10 @@ FRESH_S = 0.1
 #: how long the thread waits before asking again when the source gave nothing (a retry's backoff
 #: is measured by the source; this only keeps the thread from spinning)
 IDLE_S = 0.02
+#: how long the table's loop waits for a full-resolution frame (the Pi camera's: asked for only when
+#: the tray is still and a reading is wanted) before it reads the low-resolution one instead
+#: (ASSUMPTION: 2-5 frame periods at 10-30 fps; before, the loop waited for the camera however long)
+FULL_WAIT_S = 0.3
 #: how long `close()` waits for the thread: a read hung in the driver may not end for 10 s, and
 #: the table must stop well within systemd's stop timeout (the thread is a daemon: it ends with
 #: the program)
@@ -43,6 +47,9 @@ class FrameReader:
 
     Figures for the benchmark: `delivered` frames taken, `replaced` frames read and never taken,
     `longest_wait_s` the longest a single call to the camera took."""
+
+    #: the source's method whose frames go through the slot
+    stream = "read"
 
     def __init__(self, source: Any, *, clock: Clock | None = None, fresh_s: float = FRESH_S,
                  idle_s: float = IDLE_S, answer_s: float = ANSWER_S, close_wait_s: float = CLOSE_WAIT_S) -> None:
@@ -125,6 +132,14 @@ class FrameReader:
         self.close()
 
     # -- the thread's side ----------------------------------------------------------------
+    def _serve_full(self) -> bool:
+        """A full-resolution frame asked for (TwoStreamReader): read it now; whether one was."""
+        return False
+
+    def _asked(self) -> bool:
+        """Whether the table waits for a full-resolution frame (TwoStreamReader)."""
+        return False
+
     def _call(self, method: str) -> Any:
         """`source.method()`, timed: while it waits, `error` can say the camera does not answer."""
         self._calling_since = started = self.clock()
@@ -142,7 +157,9 @@ class FrameReader:
                 self._taken.wait(self.fresh_s)      # (taken, or left long enough to be replaced)
                 if self._stop.is_set():
                     break
-                frame = self._call("read")
+                if self._serve_full():
+                    continue
+                frame = self._call(self.stream)
                 if frame is None:
                     if self.finished:
                         break
@@ -152,7 +169,8 @@ class FrameReader:
                     if self._frame is not None:
                         self.replaced += 1
                     self._frame = frame
-                    self._taken.clear()
+                    if not self._asked():           # (a full frame asked for meanwhile: no waiting)
+                        self._taken.clear()
         except Exception as exc:        # (a RetryingFrameSource raises nothing; a bug must not go unsaid)
             log.exception("%s: the camera's thread failed", self.name)
             self._failed = FrameSourceError(f"the camera's reading stopped ({type(exc).__name__}: {exc}); "
@@ -164,11 +182,62 @@ class FrameReader:
                 log.warning("%s: closing the camera failed", self.name, exc_info=True)
 
 
+class TwoStreamReader(FrameReader):
+    """A camera with a low-resolution stream (picamera2): the thread reads that one for the slot
+    (`read_lores()`, as the table watches motion on it), and a full-resolution frame when the
+    table asks for one (`read()`: the tray is still, a reading is wanted), which the loop waits
+    for `full_wait_s` at most (None then: the table reads the low-resolution frame)."""
+
+    stream = "read_lores"
+
+    def __init__(self, source: Any, *, full_wait_s: float = FULL_WAIT_S, **kw: Any) -> None:
+        super().__init__(source, **kw)
+        self.full_wait_s = full_wait_s
+        self.full_missed = 0                    # full frames asked for and not come in time
+        self._full: Frame | None = None
+        self._full_wanted = threading.Event()
+        self._full_ready = threading.Event()
+
+    def read_lores(self) -> Frame | None:
+        """The newest low-resolution frame not yet taken, or None; never waits."""
+        return FrameReader.read(self)
+
+    def read(self) -> Frame | None:
+        """A full-resolution frame read from now on, waited for `full_wait_s` at most."""
+        with self._lock:
+            self._full = None                   # (one asked for before and come late is old)
+            self._full_ready.clear()
+            self._full_wanted.set()
+            self._taken.set()                   # (wake the thread)
+        if not self._full_ready.wait(self.full_wait_s):
+            self.full_missed += 1
+            return None
+        with self._lock:
+            frame, self._full = self._full, None
+        return frame
+
+    def _asked(self) -> bool:
+        return self._full_wanted.is_set()
+
+    def _serve_full(self) -> bool:
+        if not self._full_wanted.is_set():
+            return False
+        self._full_wanted.clear()
+        frame = self._call("read")
+        with self._lock:
+            if not self._full_wanted.is_set():  # (else asked again meanwhile: that frame is too old)
+                self._full = frame
+                self._full_ready.set()
+        return True
+
+
 def table_frames(camera: Any) -> Any:
     """The camera as the table's loop reads it: retried when it fails, and on a thread of its own
-    when its reads can hang (`may_hang`: a webcam); the others (folders, generated frames, the Pi
-    camera's two streams) are read on the loop as before."""
+    when its reads can hang (`may_hang`: a webcam, the Pi camera); folders and generated frames are
+    read on the loop as before."""
     from .retry import RetryingFrameSource
 
     frames = RetryingFrameSource(camera)
-    return FrameReader(frames) if getattr(camera, "may_hang", False) else frames
+    if not getattr(camera, "may_hang", False):
+        return frames
+    return TwoStreamReader(frames) if hasattr(camera, "read_lores") else FrameReader(frames)

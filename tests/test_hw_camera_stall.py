@@ -211,3 +211,85 @@ def test_the_table_takes_a_webcam_for_one_stream_read_on_its_thread(tmp_path):
     app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
                    frames, _Panel())
     assert not app.two_streams
+
+
+# -- the Pi camera: two streams ------------------------------------------------------------
+def test_a_pi_camera_that_hangs_leaves_the_buttons_and_the_screen_working(tmp_path, monkeypatch):
+    """`dicetable run` with a Pi camera whose pipeline hangs (a loose ribbon cable: libcamera's
+    frontend times out, and picamera2's capture may wait for ever). Before, the loop waited in the
+    capture (here the double gives up after 10 s), the screen and the buttons dead meanwhile."""
+    import sys
+
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+    from hardware.fakes import make_fake_picamera2_module
+
+    module = make_fake_picamera2_module()
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[table]\njournal_dir = "{tmp_path}"\n[camera]\ntype = "picamera2"\nmax_age_s = 1e9\n'
+                      'warmup_frames = 1\nwarmup_s = 0.0\n[buttons]\ntype = "keyboard"\n')
+    app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
+    app.buttons.stop()
+    app.buttons = panel = _Panel()
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    shown: list[Any] = []
+    app.screen.show = shown.append
+    try:
+        assert app.two_streams
+        wait_for(lambda: app.step() or app._last_frame_at is not None)
+        module.streaming.clear()                        # the pipeline hangs
+        for _ in range(3):
+            panel.queue = [_hint()]
+            app.step()
+        wait_for(lambda: module.hanging, what="the capture still hung as the passes ended (before: each pass "
+                 "waited in it)")
+        assert app.flow.help_shown and len(shown) >= 4
+        module.streaming.set()
+        delivered = app.frames.delivered
+        wait_for(lambda: app.step() or app.frames.delivered > delivered)
+    finally:
+        module.streaming.set()
+        app.frames.close()
+    assert module.cameras[-1].closed
+
+
+def _two_streams(module, **kw: Any):
+    from hardware import make_frame_source
+    from hardware.frame_reader import TwoStreamReader
+
+    camera = make_frame_source({"type": "picamera2", "max_age_s": 1e9, "warmup_frames": 1, "warmup_s": 0.0,
+                                "main_size": [640, 480], "lores_size": [320, 240]})
+    return TwoStreamReader(RetryingFrameSource(camera), **kw)
+
+
+def test_the_full_frame_is_read_on_the_thread_when_asked_and_not_waited_for_long(monkeypatch):
+    """The loop watches the low-resolution stream; a reading asks for a full frame, which the
+    thread reads next. A camera hanging then costs the loop `full_wait_s`, not the hang."""
+    import sys
+
+    from hardware.fakes import make_fake_picamera2_module
+
+    module = make_fake_picamera2_module()
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    reader = _two_streams(module, full_wait_s=5.0)
+    reader.open()
+    try:
+        lores = wait_for(reader.read_lores)
+        assert lores.image.shape[:2] == (240, 320)
+        full = reader.read()
+        assert full is not None and full.image.shape[:2] == (480, 640) and full.timestamp > lores.timestamp
+        module.streaming.clear()
+        wait_for(lambda: module.hanging)
+        reader.full_wait_s = 0.05
+        assert reader.read() is None and reader.full_missed == 1
+        reader.read_lores()                             # (the frame left before the hang, if any)
+        assert reader.read_lores() is None              # nothing queued behind it
+        module.streaming.set()
+        reader.full_wait_s = 5.0
+        assert reader.read() is not None                # (not the frame asked for before it: a new one)
+    finally:
+        module.streaming.set()
+        reader.close()
+    assert module.cameras[-1].closed
