@@ -19,7 +19,7 @@ from .buttons import (BUSY_AFTER_S, HOLD, PRESS, RELEASE, STUCK_AFTER_S, BusyFil
                       StuckWatch, drain)
 from .device_paths import is_pattern, matches
 from .retry import Backoff
-from .serial_protocol import LineSplitter, ProtocolError, parse_line
+from .serial_protocol import HEARTBEAT, LineSplitter, ProtocolError, parse_line
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,9 @@ GARBAGE_ALARM = 20
 #: same press as the last one taken, as the first within this many seconds of reconnecting, is not
 #: taken again (ASSUMPTION: no player presses the same button again within a second of the replug)
 REPLAY_S = 1.0
+#: ASSUMPTION: a box that sends the PING heartbeat (every 2 s, docs/hardware.md) and then nothing at
+#: all for this long has hung (its firmware stuck, the port still open): said, and its port reopened
+SILENT_AFTER_S = 10.0
 
 
 class FloodGuard:
@@ -93,6 +96,7 @@ class SerialButtonSource:
         flood_guard: bool = True,
         stuck_after_s: float = STUCK_AFTER_S,
         busy_after_s: float = BUSY_AFTER_S,
+        silent_after_s: float = SILENT_AFTER_S,
         opener: Opener | None = None,
         clock: Clock | None = None,
         name: str = "serial",
@@ -127,13 +131,18 @@ class SerialButtonSource:
         self._skip_to_newline = False           # the rest of a line cut as the port was taken
         self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
         self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
+        self.silent_after_s = positive(silent_after_s, "silent_after_s", "buttons", allow_zero=True)
+        self.heartbeat = False                  # the box has sent PING: its silence means something
+        self.silences = 0                       # times it went silent and its port was reopened
+        self._silent_run = 0                    # of them since it last sent a line (0: not silent)
+        self._connected_at: float | None = None
 
     @classmethod
     def from_config(
         cls, config: dict[str, Any], *, opener: Opener | None = None, clock: Clock | None = None
     ) -> "SerialButtonSource":
         check_keys(config, {"port", "baudrate", "read_timeout_s", "reconnect_initial_s", "reconnect_max_s",
-                            "flood_guard", "stuck_after_s", "busy_after_s", "name"}, "buttons")
+                            "flood_guard", "stuck_after_s", "busy_after_s", "silent_after_s", "name"}, "buttons")
         return cls(
             port=config.get("port", "/dev/ttyACM0"),
             baudrate=config.get("baudrate", 115200),
@@ -143,6 +152,7 @@ class SerialButtonSource:
             flood_guard=config.get("flood_guard", True),
             stuck_after_s=config.get("stuck_after_s", STUCK_AFTER_S),
             busy_after_s=config.get("busy_after_s", BUSY_AFTER_S),
+            silent_after_s=config.get("silent_after_s", SILENT_AFTER_S),
             opener=opener,
             clock=clock,
             name=config.get("name", "serial"),
@@ -223,6 +233,10 @@ class SerialButtonSource:
                 if data:
                     self._handle(data)
                 self._check_calm(self.clock())
+                if self._silent(self.clock()):
+                    self._close(port)
+                    port = None
+                    self._stop.wait(self.backoff.next_delay())
         finally:
             if port is not None:
                 self._close(port)
@@ -243,6 +257,10 @@ class SerialButtonSource:
         if self.disconnects and self._last_press is not None:
             self._replay = (self._last_press, self.clock())
         self._garbage_run = 0
+        self._connected_at = self.clock()
+        if self._silent_run:                # (still silent: named until it sends a line, not every reopening)
+            log.debug("%s: button box port %s opened again", self.name, self.port)
+            return port
         self._status = SourceStatus(True, "")
         log.info("%s: button box connected on %s", self.name, self.port)
         return port
@@ -274,10 +292,31 @@ class SerialButtonSource:
                         "listened): not taken", self.name, presses, "es" if presses > 1 else "")
             self.stale_dropped += presses
 
-    def _lost(self, exc: BaseException) -> None:
+    def _silent(self, now: float) -> bool:
+        """Whether a box that sends its heartbeat has sent nothing for `silent_after_s` (a hung
+        firmware: the port open, no error, and no press ever coming): then it is taken as lost, so
+        the screen names it and its port is reopened (which restarts many boxes: DTR). Before, the
+        table waited for it without a word, and the players took the table for hung. A box that
+        never sent PING is never taken as silent (nobody pressing is no fault)."""
+        if not (self.heartbeat and self.silent_after_s) or self._connected_at is None:
+            return False
+        heard = max(self._connected_at, self.last_heard if self.last_heard is not None else self._connected_at)
+        if now - heard < self.silent_after_s:
+            return False
+        self.silences += 1
+        self._silent_run += 1
+        if self._silent_run == 1:
+            self._lost(None, f"the button box on {self.port} has sent nothing for {now - heard:.0f} s, not even its "
+                             "heartbeat: hung? Its port is opened again; if that lasts, unplug it and plug it back")
+        else:
+            self._lost(None, self._status.message, quiet=True)
+        return True
+
+    def _lost(self, exc: BaseException | None, message: str = "", quiet: bool = False) -> None:
+        """The port lost (`exc`), or given up as `message`; `quiet`: said before (a box still silent)."""
         self.disconnects += 1
-        message = f"button box on {self.port} disconnected: {exc}"
-        log.warning("%s: %s", self.name, message)
+        message = message or f"button box on {self.port} disconnected: {exc}"
+        (log.debug if quiet else log.warning)("%s: %s", self.name, message)
         self._status = SourceStatus(False, message)
         now = self.clock()
         for name in sorted(self._held):
@@ -310,6 +349,7 @@ class SerialButtonSource:
             self.last_heard = self.clock()
             self._understood()
             if parsed is None:
+                self.heartbeat = self.heartbeat or line.strip().upper() == HEARTBEAT.encode()
                 continue
             kind, name = parsed
             if kind in (PRESS, HOLD) and not self._let_through(name, self.last_heard):
@@ -382,7 +422,13 @@ class SerialButtonSource:
             self._garbage_logged_at, self._garbage_unlogged = now, 0
 
     def _understood(self) -> None:
-        """A line of the protocol: a box that sent only garbage until now is understood again."""
+        """A line of the protocol: a box that sent only garbage until now, or nothing (see _silent),
+        is understood again."""
+        if self._silent_run:
+            log.info("%s: the button box on %s sends again (its port was opened again %d time%s meanwhile)",
+                     self.name, self.port, self._silent_run, "s" if self._silent_run > 1 else "")
+            self._silent_run = 0
+            self._status = SourceStatus(True, "")
         if self._garbage_run >= GARBAGE_ALARM:
             log.info("%s: the button box on %s is understood again", self.name, self.port)
             self._status = SourceStatus(True, "")
