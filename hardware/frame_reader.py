@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 #: a call to the camera that has waited this long (a frame comes every 33-200 ms) has hung: said
 #: on screen while it waits (ASSUMPTION: as long as the table's "no new picture" notice waits)
 ANSWER_S = 3.0
+#: the same for the camera's first opening, which includes its warm-up (1 s and 10 frames, more on a
+#: slow Pi): no "does not answer" at every start
+OPEN_ANSWER_S = 10.0
 #: a frame left in the slot this long is replaced by a newer one: the loop, busy reading dice,
 #: takes the tray as it is now, not as it was (about two frame periods of a webcam)
 FRESH_S = 0.1
@@ -65,6 +68,7 @@ class FrameReader:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._calling_since: float | None = None  # when the call to the camera under way began
+        self._calling_within = answer_s          # and how long it may take before it is said
         self._hung: FrameSourceError | None = None
         self._failed: FrameSourceError | None = None     # the thread itself failed (a bug)
 
@@ -84,10 +88,10 @@ class FrameReader:
         if self.source.error is not None:
             return self.source.error
         since = self._calling_since
-        if since is None or self.clock() - since < self.answer_s:
+        if since is None or self.clock() - since < self._calling_within:
             return None
         if self._hung is None:                  # (the same words while it lasts: said once)
-            self._hung = FrameSourceError(f"no picture for {self.answer_s:g} s or more: it does not answer "
+            self._hung = FrameSourceError(f"no picture for {self._calling_within:g} s or more: it does not answer "
                                           "(unplugged, or its USB port short of power)", self.name)
             log.warning("%s", self._hung)
         return self._hung
@@ -140,8 +144,10 @@ class FrameReader:
         """Whether the table waits for a full-resolution frame (TwoStreamReader)."""
         return False
 
-    def _call(self, method: str) -> Any:
-        """`source.method()`, timed: while it waits, `error` can say the camera does not answer."""
+    def _call(self, method: str, within: float | None = None) -> Any:
+        """`source.method()`, timed: once it has waited `within` (else `answer_s`), `error` says the
+        camera does not answer."""
+        self._calling_within = self.answer_s if within is None else within
         self._calling_since = started = self.clock()
         try:
             return getattr(self.source, method)()
@@ -152,7 +158,7 @@ class FrameReader:
 
     def _run(self) -> None:
         try:
-            self._call("open")
+            self._call("open", max(self.answer_s, OPEN_ANSWER_S))
             while not self._stop.is_set():
                 self._taken.wait(self.fresh_s)      # (taken, or left long enough to be replaced)
                 if self._stop.is_set():

@@ -293,3 +293,33 @@ def test_the_full_frame_is_read_on_the_thread_when_asked_and_not_waited_for_long
         module.streaming.set()
         reader.close()
     assert module.cameras[-1].closed
+
+
+def test_a_slow_first_opening_is_not_said_as_a_camera_that_does_not_answer():
+    """The first opening warms the camera up (a second or more, more on a slow Pi): said only after
+    10 s, not at 3 as a read."""
+    from hardware.frame_reader import FrameReader
+
+    clock = FakeClock(0.0)
+    opened, opening = threading.Event(), threading.Event()
+
+    def slow_open(device, api):
+        opening.set()
+        opened.wait(10.0)
+        return HangingCapture()
+
+    camera = OpenCVFrameSource("/dev/video0", capture_factory=slow_open, by_id_dir="/nonexistent")
+    reader = FrameReader(RetryingFrameSource(camera), clock=clock)
+    reader.open()
+    try:
+        wait_for(opening.is_set)
+        clock.advance(5.0)
+        assert reader.error is None
+        clock.advance(5.0)
+        assert "no picture for 10 s or more: it does not answer" in str(reader.error)
+        opened.set()
+        wait_for(reader.read)
+        assert reader.error is None
+    finally:
+        opened.set()
+        reader.close()
