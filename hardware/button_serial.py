@@ -307,7 +307,7 @@ class SerialButtonSource:
         self._silent_run += 1
         if self._silent_run == 1:
             self._lost(None, f"the button box on {self.port} has sent nothing for {now - heard:.0f} s, not even its "
-                             "heartbeat: hung? Its port is opened again; if that lasts, unplug it and plug it back")
+                             "heartbeat: hung? If that lasts, unplug it and plug it back")
         else:
             self._lost(None, self._status.message, quiet=True)
         return True
