@@ -190,14 +190,13 @@ def bench_stall(hang_s: float = 3.0, run_s: float = 6.0, threaded: bool = True, 
     the frames taken per second and their age when taken. `threaded`: the camera read as the table
     reads it now (hardware.frame_reader); else on the loop, as before."""
     from controller.config import parse_config
-    from controller.table_app import TableApp
-    from hardware import RetryingFrameSource
     from controller.setup_menu import SetupResult
-    from hardware import SourceStatus
+    from controller.table_app import TableApp
+    from hardware import RetryingFrameSource, SourceStatus
     from hardware.fakes import HangingCapture, NoDevice
-    from vision.types import Reading
     from hardware.frame_opencv import OpenCVFrameSource
     from hardware.frame_reader import FrameReader
+    from vision.types import Reading
 
     capture = HangingCapture(fps=30.0, size=(640, 480))
     camera = OpenCVFrameSource("/dev/video0", capture_factory=lambda device, api: capture, by_id_dir="/nonexistent")
