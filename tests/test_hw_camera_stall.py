@@ -16,7 +16,7 @@ from hardware.fakes import HangingCapture
 from hardware.frame_opencv import OpenCVFrameSource
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()

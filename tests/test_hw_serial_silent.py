@@ -14,7 +14,7 @@ from hardware.button_serial import SerialButtonSource
 TIMEOUT = 0.01
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()

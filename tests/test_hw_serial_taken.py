@@ -14,7 +14,7 @@ from hardware.button_serial import SerialButtonSource
 TIMEOUT = 0.01
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 5.0) -> Any:
+def wait_for(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
