@@ -21,7 +21,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from display.recorded import dice_picture
 from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
-from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, UNSURE_VALUE, Die, Reading, view_scale
+from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
 from .draws import draw
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
@@ -40,7 +40,7 @@ BLOCKING = {"die_leaning", "foreign_object", "partly_out_of_view", "bad_frame", 
             "too_bright", "blurred", "unsure_value"}
 # Problems for the staff, not the players: the reading is still good (the reader read the whole
 # view instead of the calibrated tray), so the game goes on with the notice on screen.
-STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE}
+STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE, DIE_SIZE}
 # A die read at least this sure (0.5 included) is taken; below, it is asked for as unread.
 MIN_CONFIDENCE = 0.5
 # A die read with a value but less surely than this is outlined for the players to check, and the

@@ -96,6 +96,8 @@ def test_unreadable_frame_is_explained_and_changes_nothing():
                             "side): run dicetable calibrate again"),
     Problem("calibration_size", "the calibration was taken on 1280x960 frames and the camera sends "
                                 "1920x1080, another view: run dicetable calibrate again"),
+    Problem("die_size", "the dice are bigger than the ones calibrated (81 px, calibrated 55 px): run dicetable "
+                        "calibrate again with the dice played"),
 ])
 def test_a_moved_camera_is_told_and_the_throw_still_counts(notice):
     """The reader read the whole view because the tray is not where it was calibrated (or the

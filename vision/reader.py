@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision import dicenet, pips, segment
+from vision.die_size import bigger_dice
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
 from vision.tray_moved import SIDES, felt_past_tray
 from vision.types import (
@@ -177,6 +178,10 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     learned = learned and dicenet.available()
     # (the learned path redoes the blobs' outlines at full resolution only where they matter)
     seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=not learned)
+    # dice bigger than the calibrated ones would be "objects that are not dice": read at their size
+    other_size = bigger_dice(bgr, seg, die_px, tray, not learned, 1.0 / f) if die_px is not None else None
+    if other_size is not None:
+        seg, die_px = other_size[0], other_size[1]
     dice: list[Die] = []
     problems: list[Problem] = []
     inv = 1.0 / f
@@ -191,6 +196,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         return Reading((), (exp,), ms=(time.perf_counter() - t0) * 1000, size=size)
     if other_shape is not None:
         problems.append(other_shape)
+    if other_size is not None:
+        problems.append(other_size[2])
     if moved is not None:
         problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated (its felt reaches past "
                                               f"the {moved} side): run dicetable calibrate again"))
