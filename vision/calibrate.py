@@ -62,6 +62,7 @@ NOISE_STD = 6.0
 FLICKER_STD = 0.02                    # rows' light moving this much between frames (std, of the mean)
 DICE_BRIGHT_ENOUGH = 150.0            # 99.5th percentile grey of a throw frame
 DIE_PX_MIN, DIE_PX_MAX = 25.0, 150.0
+LOW_CONTRAST = 45.0                   # dice differing from the empty tray by less (median, grey levels)
 BLOB_OF_BOX = (0.6, 1.5)               # a blob this size (x the side a reader's die box implies) is that die
 
 
@@ -246,17 +247,17 @@ def die_blobs(throw: np.ndarray, empty: np.ndarray, tray: Box) -> list[tuple[flo
 
 
 def _blobs_of_dice(blobs: list[tuple[float, tuple[float, float], float]], boxes: list[Box]
-                   ) -> tuple[list[tuple[float, tuple[float, float], float]], list[float]]:
+                   ) -> tuple[list[tuple[float, tuple[float, float], float]], list[tuple[float, Box]]]:
     """Each die the reader found, measured: by the blob that is that die (its centre in the
     die's box, its size the box's within BLOB_OF_BOX), else by the box alone. Returns the blobs
-    kept and the sides of the dice measured by their boxes.
+    kept and the (side, box) of the dice measured by their boxes.
 
     A blob in a die's box is not always the die: black dice on black felt, or translucent dice
     of the felt's colour, differ from the empty tray only by their pips, and the median of those
     (10 px for 60 px dice) would be saved as the die size, with advice to lower the camera, and
     the calibrated reader would then find nothing. A hand is left out as before: it is in no box."""
     kept: list[tuple[float, tuple[float, float], float]] = []
-    by_box: list[float] = []
+    by_box: list[tuple[float, Box]] = []
     lo, hi = BLOB_OF_BOX
     for x0, y0, x1, y1 in boxes:
         # the box of a die turned by an unknown angle is 1..1.41 x its side
@@ -265,8 +266,25 @@ def _blobs_of_dice(blobs: list[tuple[float, tuple[float, float], float]], boxes:
         if mine:
             kept.append(max(mine, key=lambda b: b[0]))
         else:
-            by_box.append(side)
+            by_box.append((side, (x0, y0, x1, y1)))
     return kept, by_box
+
+
+def face_contrast(throw: np.ndarray, empty: np.ndarray, box: Box) -> float:
+    """How much a die the reader found differs from the empty tray: the median difference over
+    the middle half of its box (its top face, whatever its turn: the pips are too few to move a
+    median). For the dice no blob measured: touching another die, against a wall, or of the
+    felt's colour; only the last are low contrast."""
+    h, w = throw.shape[:2]
+    x0, y0, x1, y1 = box
+    qx, qy = (x1 - x0) / 4, (y1 - y0) / 4
+    xa, xb = max(0, int(x0 + qx)), min(w, int(round(x1 - qx)))
+    ya, yb = max(0, int(y0 + qy)), min(h, int(round(y1 - qy)))
+    if xb <= xa or yb <= ya:
+        return 0.0
+    a = throw[ya:yb, xa:xb].astype(np.int16)
+    b = empty[ya:yb, xa:xb].astype(np.int16)
+    return float(np.median(np.abs(a - b).max(axis=2)))
 
 
 def lighting_advice(empty_frames: list[np.ndarray], tray: Box,
@@ -350,15 +368,14 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
     advice, brightness = lighting_advice(empty, tray, throws)
     sides: list[float] = []
     contrasts: list[float] = []
-    unseen = 0                    # dice the reader found that differ too little from the tray to measure
     for frame in throws:
         blobs = die_blobs(frame, bg, tray)
         if reader is not None:
             boxes = [d.box for d in reader(frame).dice]
             if boxes:
                 blobs, by_box = _blobs_of_dice(blobs, boxes)
-                sides += by_box
-                unseen += len(by_box)
+                sides += [side for side, _box in by_box]
+                contrasts += [face_contrast(frame, bg, box) for _side, box in by_box]
         sides += [b[0] for b in blobs]
         contrasts += [b[2] for b in blobs]
     die_px = float(np.median(sides)) if sides else 0.0
@@ -369,7 +386,8 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
         advice.append(f"Dice look small ({die_px:.0f} px): lower the camera or zoom in; 40-100 px reads best.")
     elif die_px > DIE_PX_MAX:
         advice.append(f"Dice look large ({die_px:.0f} px): raise the camera so the whole tray is in view.")
-    if unseen > len(contrasts) or contrasts and float(np.median(contrasts)) < 45:
+    # (each die measured counts: dice touching, whose blobs were not measured, are not low contrast)
+    if contrasts and float(np.median(contrasts)) < LOW_CONTRAST:
         advice.append("Low contrast between dice and tray: use dice that stand out from the felt "
                       "(light dice on a dark tray or the other way round).")
     return Calibration(
