@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from vision.calibrate import calibrate
+from vision.calibrate import calibrate, check_images, empty_tray_problem
 from vision.reader import read
-from vision.synthetic import TrayStyle, render_tray
+from vision.synthetic import HandSpec, TrayStyle, render_tray
 
 GREEN = TrayStyle.preset("green", border_px=40)
 LIGHT = TrayStyle.preset("light", border_px=40)
@@ -40,3 +40,31 @@ def test_black_dice_on_black_felt_are_still_called_low_contrast():
               for i in range(2)]
     cal = calibrate(_empty(dark), throws, reader=read)
     assert any(a.startswith("Low contrast") for a in cal.advice), cal.advice
+
+
+# a hand resting on the tray's near wall, still (the camera takes still frames: it is waited
+# out only while it moves); the first the reader sees, the second it does not
+SEEN_HAND = HandSpec("bottom", 0.5, 220, 100)
+UNSEEN_HAND = HandSpec("left", 0.3, 280, 110)
+
+
+@pytest.mark.parametrize("hand", [SEEN_HAND, UNSEEN_HAND])
+def test_a_hand_in_one_empty_frame_gives_no_lighting_advice(hand):
+    """Before: "Flickering light: ... set mains_hz in [camera] to the mains (50 or 60)" for a
+    hand over one of the two empty frames (its rows' light differed between the frames)."""
+    empty = [render_tray([], seed=0, style=GREEN, die_px=55, hands=hand).image, _empty(GREEN)[1]]
+    throws = [render_tray([1, 2, 3, 4, 5], seed=50 + i, style=GREEN, die_px=55).image for i in range(2)]
+    cal = calibrate(empty, throws, reader=read)
+    assert cal.advice == [], cal.advice
+    assert cal.die_px == pytest.approx(55, rel=0.1)
+
+
+def test_a_hand_in_an_empty_frame_is_named_and_the_image_refused():
+    """Before: the frame was taken as the empty tray (the reader saw no die in it)."""
+    hand = render_tray([], seed=0, style=GREEN, die_px=55, hands=SEEN_HAND).image
+    assert empty_tray_problem(read, hand) == ("I see a hand or an object in the tray: it must be empty, "
+                                              "and nothing over it.")
+    assert empty_tray_problem(read, _empty(GREEN)[0]) is None
+    throw = render_tray([1, 2, 3, 4, 5], seed=50, style=GREEN, die_px=55).image
+    with pytest.raises(ValueError, match=r"--empty hand.png: I see a hand or an object"):
+        check_images(read, [("hand.png", hand), ("empty.png", _empty(GREEN)[1])], [("throw.png", throw)])

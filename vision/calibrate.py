@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from .tray_moved import SIDES, walled_sides
-from .types import Reading
+from .types import FOREIGN_OBJECT, Reading
 
 DEFAULT_CONFIG = "/etc/dicetable/config.toml"
 SECTION = "vision"
@@ -59,6 +59,9 @@ SATURATED_LEVEL = 250
 GLARE_FRACTION = 0.005
 UNEVEN_FRACTION = 0.30
 NOISE_STD = 6.0
+# Between empty frames a pixel changing by more than this (grey levels, or share of its darkest
+# value, whichever is more) saw something come or go: a lamp's flicker (+-20%) or noise do not.
+MOVED_LEVELS, MOVED_SHARE = 40.0, 0.8
 FLICKER_STD = 0.02                    # rows' light moving this much between frames (std, of the mean)
 DICE_BRIGHT_ENOUGH = 150.0            # 99.5th percentile grey of a throw frame
 DIE_PX_MIN, DIE_PX_MAX = 25.0, 150.0
@@ -329,7 +332,16 @@ def lighting_advice(empty_frames: list[np.ndarray], tray: Box,
         # A lamp flickering with the mains, seen by a rolling shutter, lays bands of light over the
         # rows that move from frame to frame: each row's light, relative to the frame's, changes.
         # That is not noise (more light does not cure it), so it is told apart and taken out first.
-        rows = stack.mean(axis=2) + 1.0
+        # Pixels where something came or went between the frames (a hand, an arm) are left out:
+        # they are neither bands of light nor noise (with them, a hand resting in one empty frame
+        # was called a flickering lamp, with the advice to set mains_hz).
+        lo = stack.min(axis=0)
+        still = (stack.max(axis=0) - lo) <= np.maximum(MOVED_LEVELS, MOVED_SHARE * lo)
+        keep = still.mean(axis=1) >= 0.25          # rows mostly in view in every frame
+        if keep.sum() < 4:
+            return advice, mean
+        stack, still = stack[:, keep], still[keep]
+        rows = (stack * still).sum(axis=2) / still.sum(axis=1) + 1.0
         rows /= rows.mean(axis=1, keepdims=True)
         rows /= rows.mean(axis=0, keepdims=True)
         banding = float(np.median(rows.std(axis=0)))
@@ -339,7 +351,7 @@ def lighting_advice(empty_frames: list[np.ndarray], tray: Box,
                           "camera's rolling shutter: set mains_hz in [camera] to the mains (50 or 60), or "
                           "use a lamp that does not flicker.")
             stack /= rows[:, :, None]
-        noise = float(stack.std(axis=0).mean())
+        noise = float(stack.std(axis=0)[still].mean())
         if noise > NOISE_STD:
             advice.append(f"Noisy image: frame-to-frame noise {noise:.1f} grey levels, add light so the camera "
                           "can lower its gain.")
@@ -568,10 +580,17 @@ def _dice(n: int) -> str:
 
 
 def empty_tray_problem(reader: Reader, frame: np.ndarray) -> str | None:
-    """What is wrong with `frame` as an empty tray (dice in it), or None. Dice in the empty
-    frames would be taken for the felt, and a throw measured against them."""
-    n = len(reader(frame).dice)
-    return None if n == 0 else f"I see {_dice(n)} in the tray: it must be empty."
+    """What is wrong with `frame` as an empty tray (dice, a hand or an object in it), or None.
+    Dice in the empty frames would be taken for the felt, and a throw measured against them; a
+    hand was blended into the felt's colour and its walls, and gave the advice to set mains_hz
+    for a flickering lamp."""
+    reading = reader(frame)
+    n = len(reading.dice)
+    if n:
+        return f"I see {_dice(n)} in the tray: it must be empty."
+    if FOREIGN_OBJECT in reading.problem_codes():
+        return "I see a hand or an object in the tray: it must be empty, and nothing over it."
+    return None
 
 
 def throw_problem(reader: Reader, frame: np.ndarray) -> str | None:
