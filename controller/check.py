@@ -208,10 +208,31 @@ def check_calibration(config: Config, frame: Any) -> list[Finding]:
             fw, fh = cal["frame_size"]
             return [Finding("calibration", FAIL, f"taken{when} on {fw}x{fh} frames, but the camera sends {w}x{h}, "
                                                  f"another view: it is not used; {again}")]
+        told = _what_the_table_would_say(cal, frame)
+        if told is not None:
+            level, said = told
+            return [Finding("calibration", level, f"taken{when}, {seen}; on the camera's frame {said}; {again}")]
     advice = cal.get("advice") or []
     if advice:
         return [Finding("calibration", WARN, f"taken{when}, {seen}; its advice still stands: {advice[0]}")]
     return [Finding("calibration", OK, f"taken{when}, {seen}")]
+
+
+def _what_the_table_would_say(cal: dict[str, Any], frame: Any) -> tuple[str, str] | None:
+    """The staff notice the table would show for this frame read with this calibration, and
+    how bad it is for the check: the tray not where it was calibrated (the calibration's box is
+    not used: PROBLEM), dice bigger than the calibrated ones (a warning: other dice may be in
+    the tray now). Before, the check said "ok" while every throw showed "For the staff: the tray
+    is not where it was calibrated"."""
+    from vision.reader import read
+    from vision.types import CAMERA_MOVED, DIE_SIZE
+
+    problems = {p.code: p.message for p in read(frame, calibration=cal).problems}
+    if CAMERA_MOVED in problems:
+        return FAIL, problems[CAMERA_MOVED].split(": run dicetable calibrate")[0]
+    if DIE_SIZE in problems:
+        return WARN, problems[DIE_SIZE].split(": run dicetable calibrate")[0]
+    return None
 
 
 def check_buttons(config: Config, *, wait_s: float = 2.0, clock: Callable[[], float] = time.monotonic,
