@@ -3,9 +3,11 @@ a throw, a hand left in an "empty" frame. Advice that names the wrong trouble se
 change what is fine (the dice, the lamp's mains setting) and calibrate again and again."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from vision.calibrate import calibrate, check_images, empty_tray_problem
+from vision.calibrate import calibrate, check_images, empty_tray_problem, throw_problem
 from vision.reader import read
 from vision.synthetic import HandSpec, TrayStyle, render_tray
 
@@ -68,3 +70,13 @@ def test_a_hand_in_an_empty_frame_is_named_and_the_image_refused():
     throw = render_tray([1, 2, 3, 4, 5], seed=50, style=GREEN, die_px=55).image
     with pytest.raises(ValueError, match=r"--empty hand.png: I see a hand or an object"):
         check_images(read, [("hand.png", hand), ("empty.png", _empty(GREEN)[1])], [("throw.png", throw)])
+
+
+def test_a_throw_in_the_dark_says_why_no_dice_are_seen():
+    """The lamp over the tray off: before, "I see no dice in the tray." and nothing else, at every
+    Enter of --camera, with the dice in plain sight of the staff."""
+    dark = dataclasses.replace(GREEN, brightness=0.1)
+    throw = render_tray([1, 2, 3, 4, 5], seed=50, style=dark, die_px=55).image
+    assert throw_problem(read, throw) == ("I see no dice in the tray: it is too dark to see them. Is the lamp "
+                                          "over the tray on?")
+    assert throw_problem(read, _empty(GREEN)[0]) == "I see no dice in the tray."

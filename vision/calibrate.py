@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from .tray_moved import SIDES, walled_sides
-from .types import FOREIGN_OBJECT, Reading
+from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, Reading
 
 DEFAULT_CONFIG = "/etc/dicetable/config.toml"
 SECTION = "vision"
@@ -593,9 +593,24 @@ def empty_tray_problem(reader: Reader, frame: np.ndarray) -> str | None:
     return None
 
 
+# Why the reader saw no dice, when it says: with the lamp off, --camera said "I see no dice in the
+# tray." at every Enter, and the staff, looking at their dice in the tray, could not tell why.
+NO_DICE_BECAUSE = {
+    TOO_DARK: "it is too dark to see them. Is the lamp over the tray on?",
+    TOO_BRIGHT: "the picture is washed out: shade the tray from the lamp or the sun.",
+    FOREIGN_OBJECT: "a hand or an object is in the tray: take it out.",
+    BLURRED: "the picture is blurred. Is the camera loose or out of focus?",
+    BAD_FRAME: "the camera's picture cannot be used.",
+}
+
+
 def throw_problem(reader: Reader, frame: np.ndarray) -> str | None:
-    """What is wrong with `frame` as a throw (no dice in it), or None."""
-    return None if reader(frame).dice else "I see no dice in the tray."
+    """What is wrong with `frame` as a throw (no dice in it, and why when the reader says), or None."""
+    reading = reader(frame)
+    if reading.dice:
+        return None
+    why = next((NO_DICE_BECAUSE[c] for c in NO_DICE_BECAUSE if c in reading.problem_codes()), None)
+    return "I see no dice in the tray." if why is None else f"I see no dice in the tray: {why}"
 
 
 def check_images(reader: Reader, empty: Sequence[tuple[str, np.ndarray]],
