@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 import pytest
 
 from vision.calibrate import calibrate, check_images, empty_tray_problem, throw_problem
@@ -80,3 +82,27 @@ def test_a_throw_in_the_dark_says_why_no_dice_are_seen():
     assert throw_problem(read, throw) == ("I see no dice in the tray: it is too dark to see them. Is the lamp "
                                           "over the tray on?")
     assert throw_problem(read, _empty(GREEN)[0]) == "I see no dice in the tray."
+
+
+def test_a_camera_knocked_between_the_empty_frames_and_the_throws_is_named_and_nothing_saved(tmp_path, capsys):
+    """Before: saved ("lighting looks fine"), and the table then said "the tray is not where it
+    was calibrated" from its first throw on."""
+    import cv2
+
+    from controller.cli import main
+
+    def knocked(img):                     # the picture 30 px up: the camera tipped as the dice were thrown
+        return cv2.warpAffine(img, np.float32([[1, 0, 0], [0, 1, -30]]), (img.shape[1], img.shape[0]),
+                              borderMode=cv2.BORDER_REPLICATE)
+
+    paths = []
+    for i, img in enumerate(_empty(GREEN) + [knocked(render_tray([1, 2, 3, 4, 5], seed=50 + i, style=GREEN,
+                                                                 die_px=55).image) for i in range(2)]):
+        paths.append(str(tmp_path / f"{i}.png"))
+        cv2.imwrite(paths[-1], img)
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("# the café's table\n[camera]\ntype = \"folder\"\n")
+    assert main(["calibrate", "--empty", *paths[:2], "--throw", *paths[2:], "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert "the camera or the tray moved between the empty frames and throw 1" in err and "top side" in err
+    assert cfg.read_text() == "# the café's table\n[camera]\ntype = \"folder\"\n"

@@ -43,7 +43,7 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
-from .tray_moved import SIDES, walled_sides
+from .tray_moved import SIDES, felt_past_tray, walled_sides
 from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, Reading
 
 DEFAULT_CONFIG = "/etc/dicetable/config.toml"
@@ -358,13 +358,27 @@ def lighting_advice(empty_frames: list[np.ndarray], tray: Box,
     return advice, mean
 
 
+def _same_view(throws: list[np.ndarray], tray: Box, walls: list[str]) -> None:
+    """Raise ValueError when a throw frame shows the felt past a wall of the tray found on the
+    empty frames: the camera was knocked, or the tray pushed, between them. The table would
+    then say "the tray is not where it was calibrated" from its first throw on, right after a
+    calibration that said nothing (the same test as the table's, vision/tray_moved.py)."""
+    for i, frame in enumerate(throws):
+        side = felt_past_tray(frame, tray, walls)
+        if side is not None:
+            raise ValueError(f"the camera or the tray moved between the empty frames and throw {i + 1} (the felt "
+                             f"now reaches past the tray's {side} side, as the empty tray showed it): take them "
+                             "all again, without touching the camera or the tray")
+
+
 def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
               reader: Reader | None = None) -> Calibration:
     """Measure tray, background, die size and light from empty-tray and throw frames.
 
     `reader(frame) -> Reading`, if given, keeps only blobs inside its die boxes (so a hand in a
     throw frame cannot spoil the die size) and fills in when no blob could be measured.
-    Raises ValueError for frames that are not images or differ in size.
+    Raises ValueError for frames that are not images or differ in size, and for throw frames that
+    show the tray moved since the empty ones.
     """
     empty = _check_frames(empty_frames, "empty")
     throws = _check_frames(throw_frames, "throw")
@@ -375,6 +389,8 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
                              f"and {size[1]}x{size[0]}")
     bg = _median_frame(empty)
     tray = find_tray(bg)
+    walls = walled_sides(bg, tray)
+    _same_view(throws, tray, walls)
     x0, y0, x1, y1 = tray
     surf = bg[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
     advice, brightness = lighting_advice(empty, tray, throws)
@@ -407,7 +423,7 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
         background_bgr=tuple(float(v) for v in surf.mean(axis=0)),  # type: ignore[arg-type]
         background_std=tuple(float(v) for v in surf.std(axis=0)),   # type: ignore[arg-type]
         brightness=brightness, dice_seen=len(sides), advice=advice,
-        calibrated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), walls=walled_sides(bg, tray))
+        calibrated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), walls=walls)
 
 
 # --------------------------------------------------------------------------- TOML
