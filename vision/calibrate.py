@@ -463,8 +463,43 @@ def toml_section(name: str, values: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Keys of [vision] that are not the calibration's and outlive a new one: the settle tracker's
+# tuning, also written `settle = {...}` or `settle.still_frames = 8` inside [vision].
+KEPT_KEYS = ("settle",)
+_KEY_LINE = re.compile(r'^\s*("?)([A-Za-z0-9_-]+)\1\s*[.=]')
+
+
+def _chunks(lines: list[str]) -> list[tuple[str | None, list[str]]]:
+    """A section's lines as (key, the lines its value runs over), or (None, [a comment or blank line])."""
+    out: list[tuple[str | None, list[str]]] = []
+    i = 0
+    while i < len(lines):
+        m = _KEY_LINE.match(lines[i])
+        if not m:
+            out.append((None, [lines[i]]))
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines):                   # an array or a string over several lines
+            try:
+                tomllib.loads("".join(lines[i:j]))
+                break
+            except tomllib.TOMLDecodeError:
+                j += 1
+        out.append((m.group(2), lines[i:j]))
+        i = j
+    return out
+
+
 def replace_section(text: str, name: str, values: dict[str, Any]) -> str:
-    """Return config text with section [name] replaced (or appended); everything else untouched."""
+    """Return config text with section [name]'s keys replaced by `values` (or the section
+    appended); everything else untouched.
+
+    Within the section, its comments and the keys in KEPT_KEYS stay; the comments and blank
+    lines after its last key, from the first blank line on, belong to the next section (its
+    heading) and stay before it. Before, the whole section up to the next header was rewritten:
+    a hand-tuned `settle` in [vision] and the heading comments of a section after it were lost
+    at each calibration."""
     lines = text.splitlines(keepends=True)
     start = end = None
     for i, line in enumerate(lines):
@@ -484,8 +519,16 @@ def replace_section(text: str, name: str, values: dict[str, Any]) -> str:
         return text + ("\n" if text.strip() else "") + new
     if end is None:
         end = len(lines)
-    tail = lines[end:]
-    return "".join(lines[:start]) + new + ("\n" if tail else "") + "".join(tail)
+    chunks = _chunks(lines[start + 1:end])
+    last_key = max((i for i, (key, _) in enumerate(chunks) if key is not None), default=-1)
+    blank = next((i for i in range(last_key + 1, len(chunks)) if not chunks[i][1][0].strip()), len(chunks))
+    head = [ln for key, part in chunks[:blank] if key is None or key in KEPT_KEYS for ln in part]
+    tail = [ln for _, part in chunks[blank:] for ln in part]
+    if end < len(lines) and not tail:
+        tail = ["\n"]
+    header = lines[start] if lines[start].endswith("\n") else lines[start] + "\n"
+    body = [ln if ln.endswith("\n") else ln + "\n" for ln in head] + new.splitlines(keepends=True)[1:]
+    return "".join(lines[:start]) + header + "".join(body) + "".join(tail) + "".join(lines[end:])
 
 
 def missing_config(path: str | os.PathLike[str]) -> str | None:
