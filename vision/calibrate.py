@@ -161,15 +161,7 @@ def find_tray(empty: np.ndarray) -> Box:
     small = cv2.resize(empty, (max(16, int(w * scale)), max(16, int(h * scale))), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (5, 5), 0)
     sh, sw = small.shape[:2]
-    # seed: of a few central points, the one closest to the median colour (avoids a glare spot)
-    pts = [(int(sw * fx), int(sh * fy)) for fx in (0.4, 0.5, 0.6) for fy in (0.4, 0.5, 0.6)]
-    centre = small[int(sh * 0.3):int(sh * 0.7), int(sw * 0.3):int(sw * 0.7)].reshape(-1, 3)
-    med = np.median(centre, axis=0)
-    seed = min(pts, key=lambda p: float(np.abs(small[p[1], p[0]].astype(float) - med).sum()))
-    mask = np.zeros((sh + 2, sw + 2), np.uint8)
-    flags = 4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8)
-    cv2.floodFill(small.copy(), mask, seed, (0, 0, 0), (3, 3, 3), (3, 3, 3), flags)
-    region = mask[1:-1, 1:-1]
+    region = _felt_region(small)
     region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=4)
     if n <= 1:
@@ -188,6 +180,30 @@ def find_tray(empty: np.ndarray) -> Box:
     x1 = w if x1 >= w - snap_x else min(w, x1)
     y1 = h if y1 >= h - snap_y else min(h, y1)
     return x0, y0, x1, y1
+
+
+def _felt_region(small: np.ndarray) -> np.ndarray:
+    """The largest uniform surface grown from points over the middle of the view (255 on it).
+
+    Grown from one of nine points near the centre, the one closest to their surroundings'
+    median colour, a lamp's glare in the middle of the tray put all nine in its halo: the
+    surface grown was a pixel, the tray the whole view (walls unwatched), and the light advice
+    compared the table's corners with the felt ("Uneven light ... add a second lamp")."""
+    sh, sw = small.shape[:2]
+    flags = 4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8)
+    best = np.zeros((sh, sw), np.uint8)
+    best_area = 0
+    for fy in (0.3, 0.4, 0.5, 0.6, 0.7):
+        for fx in (0.3, 0.4, 0.5, 0.6, 0.7):
+            x, y = int(sw * fx), int(sh * fy)
+            if best[y, x] or int(small[y, x].min()) >= SATURATED_LEVEL:
+                continue                     # (on the surface already found; in a glare spot)
+            mask = np.zeros((sh + 2, sw + 2), np.uint8)
+            cv2.floodFill(small.copy(), mask, (x, y), (0, 0, 0), (3, 3, 3), (3, 3, 3), flags)
+            area = int(np.count_nonzero(mask))
+            if area > best_area:
+                best, best_area = mask[1:-1, 1:-1].copy(), area
+    return best
 
 
 def _to_wall(grey: np.ndarray, box: Box) -> Box:
