@@ -101,7 +101,9 @@ class CameraCalibration:
         try:
             return self.ask(prompt + " ")
         except EOFError:
-            raise ValueError("no answer at the terminal (--camera asks questions: run it in a terminal)") from None
+            # (Ctrl-D is how many stop a program at a terminal: "run it in a terminal" was all they read)
+            raise ValueError("no answer at the terminal (Ctrl-D pressed, or not run in a terminal, where --camera "
+                             "asks its questions): nothing was saved") from None
 
     def _no_dice(self, frame: np.ndarray) -> str | None:
         return empty_tray_problem(self.reader, frame)
