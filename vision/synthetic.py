@@ -167,6 +167,34 @@ class HandSpec:
     tilt_deg: float = 0.0
 
 
+THING_KINDS = ("coin", "phone", "card", "cup")
+
+
+@dataclass(frozen=True)
+class ThingSpec:
+    """Something that is not a die, left lying in the tray (a coin, a phone, a playing card, an
+    upturned dice cup seen from above): `length` px its longest side (a coin's or a cup's
+    diameter), `angle_deg` its turn. The table must not take it for dice, nor be stopped by it
+    for ever (see vision.left_things)."""
+
+    kind: str
+    centre: tuple[float, float]
+    length: float
+    angle_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in THING_KINDS:
+            raise ValueError(f"thing kind must be one of {', '.join(THING_KINDS)}, got {self.kind!r}")
+        if not 8 <= self.length <= 2000:
+            raise ValueError(f"thing length {self.length} px: must be from 8 to 2000")
+
+    @property
+    def radius(self) -> float:
+        """Half its longest extent (a rectangle's half diagonal): what dice placed around it keep clear of."""
+        short = {"phone": 0.48, "card": 0.71}.get(self.kind)
+        return self.length / 2 if short is None else math.hypot(self.length, short * self.length) / 2
+
+
 @dataclass
 class _Item:
     """A die as drawn on one frame (the animation moves these around)."""
@@ -594,12 +622,72 @@ def _paint_hand(img: np.ndarray, spec: HandSpec, style: TrayStyle) -> Box | None
     return box
 
 
+def _thing_masks(size: Size, thing: ThingSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The thing's outline (0..1) and its colour (BGR float) on a frame of `size`."""
+    w, h = size
+    m = np.zeros((h, w), np.uint8)
+    col = np.zeros((h, w, 3), np.float32)
+    cx, cy = thing.centre
+    L = thing.length
+    S = 4
+    f = float(1 << S)
+
+    def P(x: float, y: float) -> tuple[int, int]:
+        return int(round(x * f)), int(round(y * f))
+
+    if thing.kind in ("coin", "cup"):
+        r = L / 2
+        cv2.circle(m, P(cx, cy), int(r * f), 255, -1, cv2.LINE_AA, S)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(r, 1.0)
+        if thing.kind == "coin":        # brass, a darker rim, a raised face lit from one side
+            base = np.array([70, 150, 190], np.float32)
+            shade = 1.0 - 0.25 * (np.abs(d - 0.88) < 0.06) + 0.15 * np.clip((xx - cx - yy + cy) / (2 * r), -1, 1)
+        else:                           # a leather cup's rim, dark inside
+            base = np.array([40, 70, 110], np.float32)
+            shade = np.where(d < 0.78, 0.35, 1.0) + 0.1 * np.clip((xx - cx) / r, -1, 1)
+        col[:] = base * shade[..., None]
+        return m.astype(np.float32) / 255.0, col
+    short = L * (0.48 if thing.kind == "phone" else 0.71)
+    rect = ((cx, cy), (L, short), thing.angle_deg)
+    pts = cv2.boxPoints(rect)
+    cv2.fillPoly(m, [np.round(pts * f).astype(np.int32)], 255, cv2.LINE_AA, S)
+    if thing.kind == "phone":           # black glass, a grey frame, a soft reflection
+        col[:] = (26, 24, 24)
+        inner = cv2.boxPoints(((cx, cy), (L * 0.92, short * 0.86), thing.angle_deg))
+        cv2.fillPoly(col, [np.round(inner * f).astype(np.int32)], (44, 36, 32), cv2.LINE_AA, S)
+        band = cv2.boxPoints(((cx - 0.15 * L, cy), (L * 0.12, short * 0.8), thing.angle_deg + 25))
+        cv2.fillPoly(col, [np.round(band * f).astype(np.int32)], (80, 76, 74), cv2.LINE_AA, S)
+    else:                               # a playing card: white, a red heart at its centre and corners
+        col[:] = (232, 236, 238)
+        a = math.radians(thing.angle_deg)
+        ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+        for du, dv, k in ((0, 0, 0.16), (-0.38, -0.3, 0.06), (0.38, 0.3, 0.06)):
+            px, py = cx + du * L * ux + dv * short * vx, cy + du * L * uy + dv * short * vy
+            cv2.circle(col, P(px, py), int(k * short * f), (40, 40, 190), -1, cv2.LINE_AA, S)
+    return m.astype(np.float32) / 255.0, col
+
+
+def _paint_thing(img: np.ndarray, thing: ThingSpec, style: TrayStyle) -> None:
+    """Composite a thing lying on the felt (a soft shadow, then the thing) onto img in place."""
+    h, w = img.shape[:2]
+    a, col = _thing_masks((w, h), thing)
+    lx, ly = _light_vec(style)
+    off = 0.04 * thing.length
+    M = np.float32([[1, 0, -lx * off], [0, 1, -ly * off]])
+    sh = cv2.GaussianBlur(cv2.warpAffine(a, M, (w, h)), (0, 0), max(1.0, 0.03 * thing.length)) * style.shadow
+    img *= (1.0 - sh)[..., None]
+    img[:] = img * (1 - a[..., None]) + col * a[..., None]
+
+
 def _compose(size: Size, style: TrayStyle, items: Sequence[_Item], hand: HandSpec | None,
              rng: np.random.Generator, tray_seed: int, glare_centre: tuple[float, float] | None,
-             noise_sigma: float, blur: float) -> tuple[np.ndarray, Box | None]:
-    """Everything that makes a frame: felt, dice, hand, light, glare, blur, noise -> uint8."""
+             noise_sigma: float, blur: float, things: Sequence[ThingSpec] = ()) -> tuple[np.ndarray, Box | None]:
+    """Everything that makes a frame: felt, things left in it, dice, hand, light, glare, blur, noise -> uint8."""
     w, h = size
     img = _tray_texture(size, style, tray_seed).copy()
+    for thing in things:
+        _paint_thing(img, thing, style)
     for it in items:
         _paint_die(img, it, style)
     hand_box = _paint_hand(img, hand, style) if hand is not None else None
@@ -701,7 +789,7 @@ class _Layout:
 def _layout(values: Sequence[int], held: Sequence[int | TrueDie], size: Size, style: TrayStyle,
             rng: np.random.Generator, die_px: float | None, colours: Sequence[str] | None,
             touching: int, leaning: Sequence[int], held_zone: Box | None,
-            keep_clear: Box | None = None) -> _Layout:
+            keep_clear: Box | None = None, things: Sequence[ThingSpec] = ()) -> _Layout:
     values = check_values(values)
     colours = tuple(colours) if colours else style.die_colours
     for c in colours:
@@ -741,6 +829,7 @@ def _layout(values: Sequence[int], held: Sequence[int | TrueDie], size: Size, st
             x += rr
     for it in held_items:
         avoid.append((it.centre[0], it.centre[1], die_extent(it.size, 45) + 1))
+    avoid += [(t.centre[0], t.centre[1], t.radius + 2) for t in things]
     if keep_clear is not None:
         kx0, ky0, kx1, ky1 = keep_clear
         avoid.append(((kx0 + kx1) / 2, (ky0 + ky1) / 2, max(kx1 - kx0, ky1 - ky0) / 2))
@@ -791,14 +880,15 @@ def render_tray(values: Sequence[int], *, seed: int | None = None, size: Size = 
                 held: Sequence[int | TrueDie] = (), held_zone: Box | None = None,
                 hands: bool | HandSpec = False, glare: bool | tuple[float, float] = False,
                 motion_blur: float | None = None, noise_sigma: float | None = None,
-                tray_seed: int = 0) -> RenderedTray:
+                tray_seed: int = 0, things: Sequence[ThingSpec] = ()) -> RenderedTray:
     """Draw a tray seen from above with dice showing `values` at random free spots.
 
     `touching` pairs of thrown dice are placed in contact; `leaning` lists indices of dice
     cocked on an edge; `held` dice (values, or TrueDie for exact spots) sit at fixed places in
     `held_zone` (default: a strip along the bottom edge); `hands` adds a hand reaching in;
     `glare` adds a specular spot (True: random place, or an (x, y) centre) using style.glare
-    (or 1.3 if the style has none). Raises ValueError for impossible requests.
+    (or 1.3 if the style has none); `things` lie in the tray (the dice clear of them). Raises
+    ValueError for impossible requests.
     """
     size = _check_size(size)
     style = style or TrayStyle()
@@ -807,7 +897,7 @@ def render_tray(values: Sequence[int], *, seed: int | None = None, size: Size = 
     hand = None
     if hands:
         hand = hands if isinstance(hands, HandSpec) else _hand_for(size, rng, "bottom" if held else None)
-    lay = _layout(values, held, size, style, rng, die_px, colours, touching, leaning, held_zone)
+    lay = _layout(values, held, size, style, rng, die_px, colours, touching, leaning, held_zone, things=things)
     glare_centre = None
     if glare is not False and glare is not None:
         if style.glare <= 0:
@@ -820,14 +910,15 @@ def render_tray(values: Sequence[int], *, seed: int | None = None, size: Size = 
         glare_centre = (float(rng.uniform(0.25, 0.75)) * size[0], float(rng.uniform(0.25, 0.75)) * size[1])
     blur = style.motion_blur if motion_blur is None else float(motion_blur)
     sigma = style.noise_sigma if noise_sigma is None else float(noise_sigma)
-    img, hand_box = _compose(size, style, lay.items, hand, rng, tray_seed, glare_centre, sigma, blur)
+    img, hand_box = _compose(size, style, lay.items, hand, rng, tray_seed, glare_centre, sigma, blur, things)
     return RenderedTray(img, _truth(lay.items, size), lay.tray, hand_box, glare_centre, seed)
 
 
 def render_scene(dice: Sequence[TrueDie], *, seed: int | None = None, size: Size = (640, 480),
                  style: TrayStyle | None = None, hand: HandSpec | None = None,
                  glare_centre: tuple[float, float] | None = None, motion_blur: float | None = None,
-                 noise_sigma: float | None = None, tray_seed: int = 0) -> RenderedTray:
+                 noise_sigma: float | None = None, tray_seed: int = 0,
+                 things: Sequence[ThingSpec] = ()) -> RenderedTray:
     """Draw exactly these dice (e.g. a previous `truth`, with one die moved by dataclasses.replace).
 
     Only value, centre, size_px, angle_deg, colour and leaning are used; boxes are recomputed.
@@ -842,7 +933,7 @@ def render_scene(dice: Sequence[TrueDie], *, seed: int | None = None, size: Size
                    extra={k: v for k, v in d.extra.items() if k != "_pattern"}) for d in dice]
     blur = style.motion_blur if motion_blur is None else float(motion_blur)
     sigma = style.noise_sigma if noise_sigma is None else float(noise_sigma)
-    img, hand_box = _compose(size, style, items, hand, rng, tray_seed, glare_centre, sigma, blur)
+    img, hand_box = _compose(size, style, items, hand, rng, tray_seed, glare_centre, sigma, blur, things)
     return RenderedTray(img, _truth(items, size), tray_rect(size, style), hand_box, glare_centre, seed)
 
 
