@@ -134,6 +134,7 @@ class TableRunner:
             reading = Reading((), (Problem(BAD_FRAME, f"reader failed: {type(exc).__name__}"),))
         else:
             self.reader_failures.worked()
+            reading = self.tracker.read_around(reading)     # (a thing left lying there blocks nothing)
         self.last_read_ms = (time.perf_counter() - t0) * 1000
         self.last_problems = reading.problem_codes()
         return reading

@@ -21,6 +21,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from display.recorded import dice_picture
 from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
+from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
 from .draws import draw
@@ -30,7 +31,7 @@ from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contai
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
-from .tray_words import (die_trouble_words, glare_count_words, glare_words, glared, named_trouble,
+from .tray_words import (LEFT_WORDS, die_trouble_words, glare_count_words, glare_words, glared, named_trouble,
                          staff_notice_words)
 
 log = logging.getLogger(__name__)
@@ -189,6 +190,7 @@ class TableFlow:
         # message is, for as long as it lasts
         self.device_notice: MessageView | None = None
         self._said_of_tray: MessageView | None = None   # the message why the last tray was not taken
+        self._left_told: list[tuple] = []     # the places of things left in the tray the players were told of
         self._correctable: tuple[list[int], list, list[int]] | None = None
         self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
         self._places_size: tuple[int, int] | None = None   # the frames the dice's places were read on
@@ -444,7 +446,20 @@ class TableFlow:
             self.message = None
         if glare:
             self.say(glare_words(glare), "warning")
+        else:
+            self._tell_left(reading)
         self._stage(values, [d.box for d in reading.dice], exp, check)
+
+    def _tell_left(self, reading: Reading) -> None:
+        """Say once that the dice were read around a thing left lying in the tray (a phone, a
+        cup), the first time a throw is taken with it there: the players see why it did not stop
+        the throw, and that it is better out. Not again while it lies there."""
+        lying = left_boxes(reading)
+        told = [box for box in self._left_told if same_place(box, lying)]    # (a thing taken out: forgotten)
+        new = [box for box in lying if not same_place(box, told)]
+        self._left_told = told + new
+        if new:
+            self.say(LEFT_WORDS)
 
     def on_found_tray(self, reading: Reading) -> None:
         """The tray as the table found it on starting, nothing seen moving yet: dice left from

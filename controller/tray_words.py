@@ -21,7 +21,7 @@ UNSTEADY = "unsteady"       # not a reader's code: a still tray whose readings k
 TRAY_TROUBLE: dict[str, tuple[str, str]] = {
     FOREIGN_OBJECT: ("Something that is not a die is in the tray",
                      "A hand or something that is not a die is in the tray: take it out. The dice are read "
-                     "once it is out."),
+                     "once it is out (a thing left lying still, around it from the next throw)."),
     TOO_DARK: ("Too dark to see the dice",
                f"Too dark to see the dice: is the light over the tray on? The dice are read once it is. If it "
                f"stays dark, call the staff, or {BY_HAND}."),
@@ -109,6 +109,11 @@ def glared(dice: Sequence[Die]) -> list[int]:
     washed out read 3 at 0.93 and was taken; on rendered trays with a lamp's spot, 2 of 73
     valued dice under glare were read wrong, none of 646 others)."""
     return [i for i, d in enumerate(dice) if GLARE in d.problems and d.value is not None]
+
+
+# Said once, as the dice of a throw are first read around a thing left lying in the tray (see
+# vision.left_things): what the table does about it, and that it is better out.
+LEFT_WORDS = "Something that is not a die lies in the tray: the dice are read around it. Take it out when you can."
 
 
 def staff_notice_words(message: str) -> str:

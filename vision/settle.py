@@ -65,6 +65,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .left_things import read_around
 from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Die, Problem, Reading
 
 Box = tuple[int, int, int, int]
@@ -75,6 +76,10 @@ Box = tuple[int, int, int, int]
 # the tray is seen empty).
 BLIND_PROBLEMS = frozenset({TOO_DARK, TOO_BRIGHT, BAD_FRAME})
 BLOCKING_PROBLEMS = frozenset({FOREIGN_OBJECT, BLURRED}) | BLIND_PROBLEMS
+# The share of a thing's place that may have changed since the tray's last settled still spell for
+# it to have lain there through the throw (vision.left_things): a die landing at the corner of a
+# phone's box (a third of a die in it) changes under a tenth of it, a cup put down most of it.
+LEFT_CHANGED = 0.15
 
 
 class SettleState(str, enum.Enum):
@@ -248,6 +253,7 @@ class SettleTracker:
         self.tray = tray
         self._events: list[Event] = []
         self._ref_small: np.ndarray | None = None
+        self._work_map: tuple[int, int, float] | None = None   # (x, y offset, scale) of the small image
         self.reset()
         if empty_reference is not None:
             self.set_empty_reference(empty_reference)
@@ -268,6 +274,10 @@ class SettleTracker:
         self._episode: np.ndarray | None = None  # union of motion since the last final
         self._foreign = False
         self._blind = False                      # the latest reading saw nothing of the tray
+        # the tray as it lay through the last settled still spell (its first still frame, small):
+        # a thing not a die whose place looks the same now was left there before the throw, and
+        # is read around (vision.left_things)
+        self._before: np.ndarray | None = None
         self._seen_motion = False                # anything moved since the start (see FinalReading.found)
         self._throws = 0
         self._t = 0.0
@@ -345,12 +355,19 @@ class SettleTracker:
             self._refresh_state()
         return self._state
 
+    def read_around(self, reading: Reading) -> Reading:
+        """`reading` (of the latest frame) with the things not dice that lay where they lie now
+        before the latest motion (a throw) not blocking it (LEFT_IN_TRAY); the same reading when
+        there are none. `offer` does it too."""
+        return read_around(reading, self._lay_there)
+
     def offer(self, reading: Reading, timestamp: float | None = None) -> Event | None:
         """Offer a reading of the latest frame. Returns the FinalReading / DiceMoved it caused, if any."""
         if timestamp is not None:
             self._t = float(timestamp)
         if self._still == 0:
             return None                       # taken while moving: worthless
+        reading = self.read_around(reading)
         self._foreign = FOREIGN_OBJECT in reading.problem_codes()
         self._blind = bool(reading.problem_codes() & BLIND_PROBLEMS)
         if self._final is not None:
@@ -373,13 +390,15 @@ class SettleTracker:
     def _small(self, frame: np.ndarray) -> np.ndarray:
         if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.shape[0] < 4 or frame.shape[1] < 4:
             raise ValueError("frame must be a grey or BGR image array of at least 4x4 pixels")
+        ox = oy = 0
         if self.tray is not None:
             x0, y0, x1, y1 = self.tray
             crop = frame[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
             if crop.shape[0] >= 4 and crop.shape[1] >= 4:
-                frame = crop
+                frame, ox, oy = crop, max(0, x0), max(0, y0)
         h, w = frame.shape[:2]
         ww = min(self.config.work_width, w)
+        self._work_map = (ox, oy, ww / w)      # frame pixels -> the small image's (see _lay_there)
         hh = max(4, int(round(h * ww / w)))
         small = cv2.resize(frame, (ww, hh), interpolation=cv2.INTER_AREA)
         if small.ndim == 3:
@@ -413,6 +432,7 @@ class SettleTracker:
 
     def _on_motion(self, mask: np.ndarray) -> None:
         self._seen_motion = True
+        self._note_left()
         self._still = 0
         self._anchor = None
         self._occupied = None
@@ -425,6 +445,28 @@ class SettleTracker:
         else:
             self._episode |= mask
         self._set_state(SettleState.MOVING)
+
+    def _note_left(self) -> None:
+        """As a still spell ends: if it was settled and seen (not dark), its picture is the tray
+        as it lay before what comes next. A brief pause in a throw changes nothing."""
+        if self._still >= self.config.still_frames and not self._blind and self._anchor is not None:
+            self._before = self._anchor
+
+    def _lay_there(self, box: Box) -> bool:
+        """Whether the place `box` (frame pixels) of the latest frame looks as it did in the
+        tray's last settled still spell: at most LEFT_CHANGED of it changed (a die landing at
+        the corner of a phone's box changes a tenth of it; a hand or a cup put down, most)."""
+        before, now, where = self._before, self._prev, self._work_map
+        if before is None or now is None or where is None or before.shape != now.shape:
+            return False
+        ox, oy, k = where
+        h, w = now.shape
+        x0, x1 = max(0, int((box[0] - ox) * k)), min(w, int(math.ceil((box[2] - ox) * k)))
+        y0, y1 = max(0, int((box[1] - oy) * k)), min(h, int(math.ceil((box[3] - oy) * k)))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return False
+        changed = self._motion_mask(now, before)[y0:y1, x0:x1]
+        return float(changed.mean()) <= LEFT_CHANGED
 
     def _refresh_state(self) -> None:
         if self._still < self.config.still_frames or self._foreign or self._blind:
