@@ -31,8 +31,8 @@ from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contai
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
-from .tray_words import (LEFT_WORDS, die_trouble_words, glare_count_words, glare_words, glared, named_trouble,
-                         staff_notice_words)
+from .tray_words import (LEFT_WORDS, asked_in_glare, die_trouble_words, glare_ask_words, glare_count_words,
+                         glare_words, glared, named_trouble, staff_notice_words)
 
 log = logging.getLogger(__name__)
 
@@ -444,11 +444,14 @@ class TableFlow:
             # (about an earlier tray: "I see 4 dice" beside "Is this right?"; not the last move's
             # notes, whose page went, unread and for good, as the next player's dice were read)
             self.message = None
-        if glare:
+        asked = asked_in_glare(reading.dice)
+        if asked:
+            self.say(glare_ask_words(asked), "warning")
+        elif glare:
             self.say(glare_words(glare), "warning")
         else:
             self._tell_left(reading)
-        self._stage(values, [d.box for d in reading.dice], exp, check)
+        self._stage(values, [d.box for d in reading.dice], exp, check, wait_for_ok=bool(asked))
 
     def _tell_left(self, reading: Reading) -> None:
         """Say once that the dice were read around a thing left lying in the tray (a phone, a
@@ -676,7 +679,10 @@ class TableFlow:
     def _tray_changed(self, reading: Reading) -> bool:
         return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
 
-    def _stage(self, values: list[int], boxes: list, exp: Throw, check: Sequence[int] = ()) -> None:
+    def _stage(self, values: list[int], boxes: list, exp: Throw, check: Sequence[int] = (),
+               wait_for_ok: bool = False) -> None:
+        """Show the reading for the players to check: taken by itself after its moment, or,
+        `wait_for_ok` (a die in the glare read unsurely), only with their OK or correction."""
         if not self.hint_button:
             self.help_page = None    # (OK is the reading's now, not the card's: "OK accepts")
         self.pending = values
@@ -685,7 +691,12 @@ class TableFlow:
         self.pending_check = list(check)
         self.phase = CONFIRM
         wait = max(self.confirm_seconds, self.check_seconds) if check else self.confirm_seconds
-        self._confirm_at = self.clock() + wait
+        self._confirm_at = float("inf") if wait_for_ok else self.clock() + wait
+
+    @property
+    def waits_for_ok(self) -> bool:
+        """Whether the reading shown is taken only with the players' OK (never by itself)."""
+        return self.phase == CONFIRM and self._confirm_at == float("inf")
 
     def on_tray_disturbed(self) -> None:
         """Something moves in the tray, or rests there (a hand), while a reading is shown: a
@@ -1233,7 +1244,7 @@ class TableFlow:
                              standings=tuple(standings), notes=sheet.notes, help=self._help())
         advice = tray_advice if self.phase in (WAIT_DICE, CONFIRM) else None    # (CONFIRM: held by it)
         prompt = self._prompt(faces)
-        if self.phase == CONFIRM and advice is not None:
+        if self.phase == CONFIRM and advice is not None and not self.waits_for_ok:
             # (a hand resting in the tray holds the reading's moment: "in a moment" was not so)
             prompt = replace(prompt, hint="Accepted once the tray is still again")
         return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(prompt),
@@ -1365,7 +1376,8 @@ class TableFlow:
                 else:
                     check = f"Check dice {', '.join(dice[:-1])} and {dice[-1]} (outlined): I am not sure of them. "
             return PromptView(who, f"Is this right? {check}OK accepts · hold OK to correct · BACK to throw again",
-                              hint="Accepted automatically in a moment")
+                              hint="Taken only with OK: the glare may hide pips" if self.waits_for_ok
+                              else "Accepted automatically in a moment")
         if self.phase == CORRECT:
             return PromptView(who, f"Correct die {self.correct_index + 1}: UP/DOWN change it, OK next",
                               hint="BACK leaves the dice as read" if self._amending else "BACK cancels")

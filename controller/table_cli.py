@@ -314,8 +314,9 @@ class FixturePlayer:
         self.errors.append(f"script line {self.line}: {text}")
 
     def settle_confirmation(self) -> None:
-        if self.flow is not None and self.flow.phase == CONFIRM:
-            # (a reading with a die to check waits longer: check_seconds)
+        if self.flow is not None and self.flow.phase == CONFIRM and not self.flow.waits_for_ok:
+            # (a reading with a die to check waits longer: check_seconds; one with a die in the
+            # glare read unsurely waits for the script's OK)
             self.clock.advance(max(0.0, self.flow.confirm_due - self.clock()) + 0.01)
             self.flow.tick()
 
