@@ -43,3 +43,13 @@ def test_a_die_in_the_glare_read_surely_is_checked_and_taken_after_its_moment(tm
     assert "check its value" in banner(p) and not flow.waits_for_ok
     show(p, tray(5, glare=True), 45)                    # 4.5 s, nothing pressed
     assert flow.phase == DECIDE and sorted(flow.log.inputs[0]["values"]) == sorted(THROW)
+
+
+def test_the_glare_benchmark_counts_a_wrong_read_taken_before_and_asked_after():
+    """`python -m controller.bench_glare`'s figures on its trays 10 to 13: tray 12 holds a die in
+    the glare read wrong (taken by itself before, asked now); the others' glared dice are right."""
+    from controller.bench_glare import measure
+
+    r = measure(4, start=10)
+    assert r["glared_wrong"] == 1 and r["wrong_taken_before"] == 1 and r["wrong_taken_after"] == 0
+    assert r["throws_asked"] >= 1 and r["throws_asked_needlessly"] == r["throws_asked"] - 1
