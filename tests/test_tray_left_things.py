@@ -101,3 +101,33 @@ def test_the_left_things_benchmark_reads_the_throws_around_a_phone_and_a_cup():
     from vision.left_bench import throw_around
 
     assert [throw_around("phone", 1), throw_around("phone", 4), throw_around("cup", 4)] == ["right"] * 3
+
+
+def test_a_thing_is_read_around_when_the_camera_tracks_a_small_stream_and_reads_full_frames():
+    """picamera2: the tracker watches the camera's small stream (here a quarter of the size) and
+    the reader reads its full frames, whose boxes are in the full frame's pixels. The phone's place
+    must be looked at in the small stream's pixels: looked at in the full frame's, it lay over the
+    dice thrown in the bottom right, which changed it, and the dice were never read."""
+    import dataclasses
+
+    import cv2
+
+    from vision.reader import read
+    from vision.settle import FinalReading, SettleTracker
+
+    phone = THINGS["phone"]
+    shot = render_tray(THROW, seed=1, size=SIZE, style=STYLE)
+    spots = [(250, 195), (310, 200), (370, 190), (280, 260), (345, 262)]
+    truth = [dataclasses.replace(d, centre=spot) for d, spot in zip(shot.truth, spots)]
+    landed = render_scene(truth, seed=1, size=SIZE, style=STYLE, things=[phone]).image
+    tracker, t, finals = SettleTracker(), 0.0, []
+    for full, frames in ((empty(phone), 15), (throwing(things=[phone]), 4), (landed, 20)):
+        small = cv2.resize(full, (SIZE[0] // 4, SIZE[1] // 4), interpolation=cv2.INTER_AREA)
+        for _ in range(frames):
+            t += 0.1
+            tracker.update(small, t)
+            if tracker.wants_reading:
+                tracker.offer(read(full), t)
+            finals += [e.reading for e in tracker.drain_events() if isinstance(e, FinalReading)]
+    assert finals and sorted(finals[-1].values) == sorted(THROW)
+    assert LEFT_IN_TRAY in finals[-1].problem_codes()

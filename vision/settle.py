@@ -254,6 +254,7 @@ class SettleTracker:
         self._events: list[Event] = []
         self._ref_small: np.ndarray | None = None
         self._work_map: tuple[int, int, float] | None = None   # (x, y offset, scale) of the small image
+        self._frame_width = 0
         self.reset()
         if empty_reference is not None:
             self.set_empty_reference(empty_reference)
@@ -359,7 +360,7 @@ class SettleTracker:
         """`reading` (of the latest frame) with the things not dice that lay where they lie now
         before the latest motion (a throw) not blocking it (LEFT_IN_TRAY); the same reading when
         there are none. `offer` does it too."""
-        return read_around(reading, self._lay_there)
+        return read_around(reading, lambda box: self._lay_there(box, reading.size))
 
     def offer(self, reading: Reading, timestamp: float | None = None) -> Event | None:
         """Offer a reading of the latest frame. Returns the FinalReading / DiceMoved it caused, if any."""
@@ -391,6 +392,7 @@ class SettleTracker:
         if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.shape[0] < 4 or frame.shape[1] < 4:
             raise ValueError("frame must be a grey or BGR image array of at least 4x4 pixels")
         ox = oy = 0
+        self._frame_width = frame.shape[1]      # (the tracked frame's, before any crop: see _lay_there)
         if self.tray is not None:
             x0, y0, x1, y1 = self.tray
             crop = frame[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
@@ -452,14 +454,18 @@ class SettleTracker:
         if self._still >= self.config.still_frames and not self._blind and self._anchor is not None:
             self._before = self._anchor
 
-    def _lay_there(self, box: Box) -> bool:
-        """Whether the place `box` (frame pixels) of the latest frame looks as it did in the
-        tray's last settled still spell: at most LEFT_CHANGED of it changed (a die landing at
-        the corner of a phone's box changes a tenth of it; a hand or a cup put down, most)."""
+    def _lay_there(self, box: Box, read_size: tuple[int, int] = (0, 0)) -> bool:
+        """Whether the place `box` (pixels of a frame of `read_size`) of the latest frame looks as
+        it did in the tray's last settled still spell: at most LEFT_CHANGED of it changed (a die
+        landing at the corner of a phone's box changes a tenth of it; a hand or a cup put down,
+        most). A camera's full-size frame is read while its small stream is tracked (picamera2):
+        the box is brought to the tracked frame's pixels first."""
         before, now, where = self._before, self._prev, self._work_map
         if before is None or now is None or where is None or before.shape != now.shape:
             return False
         ox, oy, k = where
+        if read_size[0] > 0 and self._frame_width > 0:
+            box = tuple(v * self._frame_width / read_size[0] for v in box)   # type: ignore[assignment]
         h, w = now.shape
         x0, x1 = max(0, int((box[0] - ox) * k)), min(w, int(math.ceil((box[2] - ox) * k)))
         y0, y1 = max(0, int((box[1] - oy) * k)), min(h, int(math.ceil((box[3] - oy) * k)))
