@@ -11,8 +11,8 @@ import warnings
 from typing import Any, Mapping
 
 from ._config import check_keys, positive, table, text
-from .buttons import (HOLD, PRESS, RELEASE, STUCK_AFTER_S, ButtonEvent, Clock, SourceStatus, StuckWatch,
-                      check_button_name, drain)
+from .buttons import (BUSY_AFTER_S, HOLD, PRESS, RELEASE, STUCK_AFTER_S, BusyFilter, ButtonEvent, Clock,
+                      SourceStatus, StuckWatch, check_button_name, drain)
 
 
 def default_keymap() -> dict[int, str]:
@@ -55,7 +55,10 @@ class KeyboardButtonSource:
     `hold_time` gives `hold` (detected in `poll()`, as no event arrives while a key is held)
     and later only `release`. Key repeat and other keys are ignored; losing window focus
     releases every key (their KEYUPs would never come). A key down for `stuck_after_s` (a
-    book on the keyboard) is named in `status.warning` until it comes up.
+    book on the keyboard) is named in `status.warning` until it comes up. Keys pressed while the
+    table was busy (`busy_after_s`) count as the panels' do: only the first. The window queues key
+    events while the table's loop is held up and hands them all over when it goes on: the staff's
+    keyboard was the one panel where twenty impatient presses were still twenty moves.
     """
 
     def __init__(
@@ -64,6 +67,7 @@ class KeyboardButtonSource:
         keymap: Mapping[int, str] | None = None,
         hold_time: float = 1.0,
         stuck_after_s: float = STUCK_AFTER_S,
+        busy_after_s: float = BUSY_AFTER_S,
         clock: Clock | None = None,
         name: str = "keyboard",
     ) -> None:
@@ -79,15 +83,22 @@ class KeyboardButtonSource:
         self._running = False
         self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name,
                                  self.hold_time)
+        self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
+
+    @property
+    def busy_after_s(self) -> float:
+        """How long a pause between two polls is the table busy (0: never; see BusyFilter)."""
+        return self._busy.after_s
 
     @classmethod
     def from_config(cls, config: dict[str, Any], *, clock: Clock | None = None) -> "KeyboardButtonSource":
-        check_keys(config, {"hold_time", "keys", "stuck_after_s", "name"}, "buttons")
+        check_keys(config, {"hold_time", "keys", "stuck_after_s", "busy_after_s", "name"}, "buttons")
         keys = config.get("keys")
         return cls(
             keymap=keymap_from_names(table(keys, "keys", "buttons")) if keys else None,
             hold_time=config.get("hold_time", 1.0),
             stuck_after_s=config.get("stuck_after_s", STUCK_AFTER_S),
+            busy_after_s=config.get("busy_after_s", BUSY_AFTER_S),
             clock=clock,
             name=config.get("name", "keyboard"),
         )
@@ -98,6 +109,7 @@ class KeyboardButtonSource:
 
     def start(self) -> None:
         self._running = True
+        self._busy.started(self.clock())
 
     def stop(self) -> None:
         self._running = False
@@ -148,4 +160,4 @@ class KeyboardButtonSource:
                 self._down[key] = (button, since, True)
                 self._queue.put(ButtonEvent(HOLD, button, since + self.hold_time, self.name))
             self._stuck.is_stuck(button, since, now)
-        return sorted(drain(self._queue), key=lambda e: e.timestamp)
+        return self._busy.filter(sorted(drain(self._queue), key=lambda e: e.timestamp), now)

@@ -179,6 +179,11 @@ class SerialButtonSource:
 
     # -- ButtonSource ------------------------------------------------------------------
     @property
+    def busy_after_s(self) -> float:
+        """How long a pause between two polls is the table busy (0: never; see BusyFilter)."""
+        return self._busy.after_s
+
+    @property
     def status(self) -> SourceStatus:
         warning = self._stuck.warning
         return replace(self._status, warning=warning) if warning and self._status.connected else self._status

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Protocol, runtime_checkable
 
@@ -174,12 +175,21 @@ class MultiButtonSource:
     """Several panels at once (e.g. GPIO buttons + the keyboard in the pygame window).
 
     A source that fails to start does not stop the others; `status` is connected when at
-    least one source is, and its message lists the sources that are not.
+    least one source is, and its message lists the sources that are not. The same button on two
+    panels at once is one press, and the busy rule holds over all panels together
+    (`button_merge`): the table has one game, whichever panel a press comes from.
     """
 
-    def __init__(self, sources: Iterable[ButtonSource], name: str = "multi") -> None:
+    def __init__(self, sources: Iterable[ButtonSource], name: str = "multi", clock: Clock | None = None) -> None:
+        from .button_merge import BusyAcrossPanels, SamePress
+
         self.sources = list(sources)
         self.name = name
+        # (the panels' own clock: the table injects one clock into all of them)
+        self.clock: Clock = clock or next((s.clock for s in self.sources if callable(getattr(s, "clock", None))),
+                                          time.monotonic)
+        self._same = SamePress()
+        self._busy = BusyAcrossPanels({s.name: getattr(s, "busy_after_s", 0.0) for s in self.sources}, name)
 
     @property
     def status(self) -> SourceStatus:
@@ -195,6 +205,7 @@ class MultiButtonSource:
                 source.start()
             except Exception:
                 log.exception("button source %s failed to start", source.name)
+        self._busy.started(self.clock())
 
     def stop(self) -> None:
         for source in self.sources:
@@ -208,7 +219,7 @@ class MultiButtonSource:
         for source in self.sources:
             events.extend(source.poll())
         events.sort(key=lambda e: e.timestamp)  # stable: same-time events keep source order
-        return events
+        return self._busy.filter(self._same.filter(events), self.clock())
 
     def feed(self, event: Any) -> bool:
         """Pass a pygame event to the sources that take them; True if one used it."""
@@ -256,7 +267,8 @@ def _build_multi(config: dict[str, Any], **inject: Any) -> ButtonSource:
     children = config.get("sources") or []
     if not isinstance(children, list) or not children:
         raise ValueError("[buttons] type 'multi' needs a non-empty list 'sources'")
-    return MultiButtonSource([make_button_source(child, **inject) for child in children], config.get("name", "multi"))
+    return MultiButtonSource([make_button_source(child, **inject) for child in children], config.get("name", "multi"),
+                             clock=inject.get("clock"))
 
 
 def _lazy(module: str, cls: str) -> ButtonBuilder:

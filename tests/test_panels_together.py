@@ -1,0 +1,177 @@
+"""Several panels on one table at once, as a café has them: the GPIO arcade buttons (MockFactory),
+the USB button box (fed its lines as its reader thread would) and the staff's keyboard (pygame
+events), merged by the multi source. The table has one game: what one panel's rules stop must not
+come through because it was pressed on two, and a panel down beside one that works is said."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+from gpiozero.pins.mock import MockFactory  # noqa: E402
+
+from hardware import MultiButtonSource, make_button_source  # noqa: E402
+from hardware.button_gpio import GpioButtonSource  # noqa: E402
+from hardware.button_keyboard import KeyboardButtonSource  # noqa: E402
+from hardware.button_serial import SerialButtonSource  # noqa: E402
+from hardware.buttons import SourceStatus  # noqa: E402
+from hw_helpers import FakeClock, kinds  # noqa: E402
+
+PINS = {"OK": 17, "UP": 27, "DOWN": 22, "BACK": 23}
+
+
+class Table:
+    """A GPIO panel, a button box and a keyboard on one clock, merged as the config's multi does."""
+
+    def __init__(self, factory: MockFactory, box_busy_after_s: float = 2.0) -> None:
+        self.clock = FakeClock(100.0)
+        self.factory = factory
+        self.gpio = GpioButtonSource(PINS, pin_factory=factory, clock=self.clock)
+        self.box = SerialButtonSource("/dev/ttyACM0", opener=lambda: None, clock=self.clock,
+                                      busy_after_s=box_busy_after_s)
+        self.keyboard = KeyboardButtonSource(clock=self.clock)
+        self.multi = MultiButtonSource([self.gpio, self.box, self.keyboard])
+        self.multi.start()
+        self.box._status = SourceStatus(True, "")         # (as once its reader thread has connected)
+
+    def panel(self, name: str, down_s: float = 0.1) -> None:
+        pin = self.factory.pin(PINS[name])
+        pin.drive_low()
+        self.clock.advance(down_s)
+        pin.drive_high()
+        self.clock.advance(0.05)
+
+    def on_box(self, name: str) -> None:
+        self.box._handle(f"P {name}\nR {name}\n".encode())
+        self.clock.advance(0.05)
+
+    def key(self, code: int) -> None:
+        self.multi.feed(pygame.event.Event(pygame.KEYDOWN, key=code))
+        self.clock.advance(0.05)
+        self.multi.feed(pygame.event.Event(pygame.KEYUP, key=code))
+        self.clock.advance(0.05)
+
+    def presses(self) -> list[tuple[str, str, str]]:
+        return [(e.kind, e.name, e.source) for e in self.multi.poll() if e.kind in ("press", "hold")]
+
+
+@pytest.fixture
+def table():
+    factory = MockFactory()
+    table = Table(factory)
+    assert table.presses() == []
+    yield table
+    table.multi.stop()
+    factory.reset()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+
+
+# -- the busy rule over every panel -----------------------------------------------------------
+def test_presses_made_on_three_panels_while_the_table_was_busy_make_one_move(table, caplog) -> None:
+    """The table's loop held up for 3 s; meanwhile DOWN on the panel, UP on the box, and OK five times
+    on the keyboard. Before: seven moves the moment it ended (each panel's own rule let its first
+    through, and the keyboard had none). Now the first press made counts, the log says the rest."""
+    table.clock.advance(3.0)
+    table.panel("DOWN")
+    table.on_box("UP")
+    for _ in range(5):
+        table.key(pygame.K_RETURN)
+    with caplog.at_level("WARNING", logger="hardware"):
+        assert table.presses() == [("press", "DOWN", "gpio")]
+    assert "presses made while the table was busy" in caplog.text
+    table.on_box("UP")                                        # the table takes presses again
+    table.key(pygame.K_RETURN)
+    assert table.presses() == [("press", "UP", "serial"), ("press", "OK", "keyboard")]
+
+
+def test_the_keyboard_alone_takes_one_press_made_while_the_table_was_busy(caplog) -> None:
+    """The window queued twenty Enter presses during a 3 s freeze and handed them over at once:
+    twenty OKs (a reading accepted, a box chosen, ...) on screens nobody saw. Now the first counts,
+    as on the GPIO panel and the box; `busy_after_s` is a keyboard setting too (it was refused)."""
+    clock = FakeClock(0.0)
+    keyboard = make_button_source({"type": "keyboard", "busy_after_s": 2.0}, clock=clock)
+    keyboard.start()
+    assert keyboard.poll() == []
+    clock.advance(3.0)
+    for _ in range(20):
+        keyboard.feed(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
+        keyboard.feed(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN))
+    with caplog.at_level("WARNING", logger="hardware"):
+        assert [k for k in kinds(keyboard.poll()) if k[0] == "press"] == [("press", "OK")]
+    assert "19 presses made while the table was busy" in caplog.text
+    everything = make_button_source({"type": "keyboard", "busy_after_s": 0}, clock=clock)
+    everything.start()
+    clock.advance(3.0)
+    for _ in range(3):
+        everything.feed(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_DOWN))
+        everything.feed(pygame.event.Event(pygame.KEYUP, key=pygame.K_DOWN))
+    assert [k for k in kinds(everything.poll()) if k[0] == "press"] == [("press", "DOWN")] * 3
+
+
+def test_a_panel_set_to_take_every_press_keeps_them_beside_the_others() -> None:
+    """`busy_after_s = 0` on the box (a test harness pressing faster than hands): its presses all count
+    beside a panel that keeps the rule."""
+    factory = MockFactory()
+    table = Table(factory, box_busy_after_s=0)
+    try:
+        table.presses()
+        table.clock.advance(3.0)
+        table.panel("DOWN")
+        table.panel("UP")
+        for name in ("OK", "BACK", "OK"):
+            table.clock.advance(0.3)
+            table.on_box(name)
+        assert table.presses() == [("press", "DOWN", "gpio"), ("press", "OK", "serial"), ("press", "BACK", "serial"),
+                                   ("press", "OK", "serial")]
+    finally:
+        table.multi.stop()
+        factory.reset()
+
+
+# -- the same button on two panels at once -----------------------------------------------------
+def test_ok_on_the_panel_and_on_the_box_at_once_accepts_the_reading_and_nothing_more(table) -> None:
+    """Two players, one at the arcade panel and one at the box, both press OK on the reading shown.
+    Before: the first OK accepted the reading, the second (50 ms later, on a screen nobody had seen)
+    threw all five dice again in that player's name. Now it is one OK."""
+    from test_table_flow import make, reading
+
+    from controller.table import DECIDE
+
+    flow, _ = make()
+    flow.on_reading(reading([1, 2, 3, 4, 5]))
+    table.panel("OK")
+    table.on_box("OK")
+    for event in table.multi.poll():
+        flow.on_button(event)
+    assert flow.phase == DECIDE
+    assert flow.log.inputs == [{"type": "dice", "player": 0, "values": [1, 2, 3, 4, 5]}]
+
+
+def test_the_same_button_is_taken_again_once_it_can_be_a_second_press(table) -> None:
+    """Only what was pressed at the same moment is one press: a panel's own quick repeats, and the
+    other panel's press once a player can have seen the first one's result, count."""
+    table.panel("DOWN", down_s=0.05)
+    table.panel("DOWN", down_s=0.05)                          # one player, twice quickly
+    assert table.presses() == [("press", "DOWN", "gpio")] * 2
+    table.panel("OK")
+    table.key(pygame.K_RETURN)                                # at the same moment: one OK
+    assert table.presses() == [("press", "OK", "gpio")]
+    table.clock.advance(0.5)
+    table.on_box("OK")                                        # half a second later: another OK
+    assert table.presses() == [("press", "OK", "serial")]
+
+
+def test_a_long_ok_on_two_panels_at_once_is_one_long_ok(table) -> None:
+    """A long OK (correct the dice) held on the panel and on the box: one correction opened."""
+    table.factory.pin(PINS["OK"]).drive_low()
+    table.clock.advance(1.0)
+    table.box._handle(b"H OK\n")
+    table.clock.advance(0.1)
+    assert table.presses() == [("hold", "OK", "gpio")]
