@@ -163,6 +163,15 @@ def resumed_message(state, replayed: int, flow: TableFlow) -> str:
     return text
 
 
+def panels_warning(status: Any) -> str:
+    """What the screen says of the buttons while some of them work: a button stuck down, and the
+    panels down beside one that works (a button box unplugged, flooding, or not understood, next
+    to the GPIO panel). Before, a panel down was said only when every panel was: the players at
+    the box pressed, nothing happened, and nothing on the screen said why."""
+    down = status.message if status.connected else ""
+    return "; ".join(part for part in (down, getattr(status, "warning", "")) if part)
+
+
 class TableApp:
     def __init__(self, config: Config, screen: Screen, frames: Any, buttons: Any, *,
                  clock: Callable[[], float] = time.monotonic, reader=None, fps: float = 20.0,
@@ -197,7 +206,7 @@ class TableApp:
         self._black_since: float | None = None      # since when every picture has been black
         self._black_said = False
         self._buttons_error = ""
-        self._buttons_warning = ""      # a button stuck down: the others work
+        self._buttons_warning = ""      # a button stuck down, or a panel down: the others work
         self._last_failure = ""
         self._over_at: float | None = None     # when the game on the table ended (see _note_over)
         self.archive_error = ""                # why the last journal could not be archived
@@ -562,7 +571,7 @@ class TableApp:
             self._buttons_error = message
             if message and self.flow:
                 self.flow.say(f"Buttons: {message}. Retrying...", "error")
-        warning = getattr(status, "warning", "")
+        warning = panels_warning(status)
         if warning != self._buttons_warning:
             self._buttons_warning = warning
             if warning and self.flow:

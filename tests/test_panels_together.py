@@ -175,3 +175,62 @@ def test_a_long_ok_on_two_panels_at_once_is_one_long_ok(table) -> None:
     table.box._handle(b"H OK\n")
     table.clock.advance(0.1)
     assert table.presses() == [("hold", "OK", "gpio")]
+
+
+# -- a panel down, stuck or flooding beside one that works --------------------------------------
+def _app(tmp_path, table):
+    from test_table_e2e import NoFrames, table_app
+
+    return table_app(tmp_path, NoFrames(), table.multi, clock=table.clock)
+
+
+def test_a_box_unplugged_beside_a_working_panel_is_said_and_the_panel_plays_on(table, tmp_path) -> None:
+    """Before: the multi source was still connected (the panel works), so the screen said nothing of
+    the box: the players at it pressed and nothing happened, with no word why."""
+    from test_table_e2e import snapshot
+
+    app = _app(tmp_path, table)
+    app.step()
+    before = snapshot(app.flow)
+    table.box._lost(OSError("[Errno 5] Input/output error"))
+    app.step()
+    notice = app.device_notice()
+    assert notice is not None and notice.level == "error"
+    assert notice.text == ("Buttons: serial: button box on /dev/ttyACM0 disconnected: [Errno 5] Input/output error. "
+                           "The other buttons work.")
+    assert "disconnected" in app.flow.view().message.text
+    table.panel("DOWN")                                       # the panel still plays
+    app.step()
+    assert "DOWN does nothing now" in app.flow.message.text
+    assert snapshot(app.flow) == before
+    table.box._connect()                                      # plugged back: the notice goes
+    app.step()
+    assert app.device_notice() is None
+
+
+def test_a_flooding_box_beside_a_panel_is_said_while_the_panel_plays_on(table, tmp_path) -> None:
+    app = _app(tmp_path, table)
+    app.step()
+    table.box._handle(b"P OK\nR OK\n" * 40)                   # a box gone wrong: 40 OKs in no time
+    table.panel("DOWN")
+    app.step()
+    assert "sends presses faster than hands can" in app.device_notice().text
+    assert "DOWN does nothing now" in app.flow.message.text
+    assert app.flow.log.inputs == []
+
+
+def test_a_button_stuck_on_the_panel_while_the_box_is_used(table, tmp_path) -> None:
+    """OK jammed on the arcade panel (its one hold, then nothing); the box's OK and DOWN still play,
+    and the screen names the stuck button."""
+    app = _app(tmp_path, table)
+    table.factory.pin(PINS["OK"]).drive_low()
+    for _ in range(12):
+        table.clock.advance(1.0)
+        app.step()
+    assert app.device_notice().text == "Buttons: OK button stuck: call staff. The other buttons work."
+    table.on_box("DOWN")
+    table.on_box("BACK")
+    seen = []
+    app.on_button = seen.append
+    app.step()
+    assert kinds(seen) == [("press", "DOWN"), ("release", "DOWN"), ("press", "BACK"), ("release", "BACK")]
