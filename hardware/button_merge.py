@@ -8,6 +8,7 @@ two are about the panels together, applied by `MultiButtonSource` to the merged 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from .buttons import HOLD, PRESS, BusyFilter, ButtonEvent
 
@@ -72,3 +73,21 @@ class BusyAcrossPanels:
         ruled = [e for e in events if e.source not in self.exempt]
         kept = self._busy.filter(ruled, now)
         return [e for e in events if e.source in self.exempt or any(e is k for k in kept)]
+
+
+def named_apart(children: list[Any]) -> list[Any]:
+    """The panels' configs, a second panel of the same type left unnamed named "<type> 2" (then 3...).
+
+    Both GPIO panels of a table with one at each end were "gpio": OK pressed on both at once was two
+    OKs (a press from the same panel counts again), and the screen and the log could not say which
+    panel a stuck button or a failure was on."""
+    seen: dict[str, int] = {}
+    out = []
+    for child in children:
+        if isinstance(child, dict) and "name" not in child:
+            kind = str(child.get("type"))
+            seen[kind] = seen.get(kind, 0) + 1
+            if seen[kind] > 1:
+                child = {**child, "name": f"{kind} {seen[kind]}"}
+        out.append(child)
+    return out

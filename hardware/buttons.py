@@ -262,13 +262,14 @@ def make_button_source(config: Mapping[str, Any], **inject: Any) -> ButtonSource
 
 def _build_multi(config: dict[str, Any], **inject: Any) -> ButtonSource:
     from ._config import check_keys
+    from .button_merge import named_apart
 
     check_keys(config, {"sources", "name"}, "buttons")
     children = config.get("sources") or []
     if not isinstance(children, list) or not children:
         raise ValueError("[buttons] type 'multi' needs a non-empty list 'sources'")
-    return MultiButtonSource([make_button_source(child, **inject) for child in children], config.get("name", "multi"),
-                             clock=inject.get("clock"))
+    return MultiButtonSource([make_button_source(child, **inject) for child in named_apart(children)],
+                             config.get("name", "multi"), clock=inject.get("clock"))
 
 
 def _lazy(module: str, cls: str) -> ButtonBuilder:

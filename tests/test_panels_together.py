@@ -269,3 +269,33 @@ def test_a_button_stuck_on_the_panel_while_the_box_is_used(table, tmp_path) -> N
     app.on_button = seen.append
     app.step()
     assert kinds(seen) == [("press", "DOWN"), ("release", "DOWN"), ("press", "BACK"), ("release", "BACK")]
+
+
+def test_two_gpio_panels_at_the_ends_of_a_table_are_two_panels(caplog) -> None:
+    """A GPIO panel at each end of the table, both left unnamed: both were "gpio", so OK pressed on
+    both at once was two OKs (a panel's own repeat counts) and the screen could not say which was
+    down. The second is "gpio 2"."""
+    from controller.config import parse_config
+
+    config = parse_config('[buttons]\ntype = "multi"\n'
+                          '[[buttons.sources]]\ntype = "gpio"\npins = { OK = 17, DOWN = 22 }\n'
+                          '[[buttons.sources]]\ntype = "gpio"\npins = { OK = 5, DOWN = 6 }\n')
+    clock, factory = FakeClock(0.0), MockFactory()
+    multi = make_button_source(config.buttons, clock=clock, pin_factory=factory)
+    multi.start()
+    try:
+        assert [s.name for s in multi.sources] == ["gpio", "gpio 2"]
+        for pin in (17, 5):                                   # OK at both ends at once
+            factory.pin(pin).drive_low()
+        clock.advance(0.1)
+        factory.pin(5).drive_high()
+        clock.advance(0.03)
+        factory.pin(17).drive_high()
+        clock.advance(0.05)
+        with caplog.at_level("INFO", logger="hardware"):
+            assert [(e.kind, e.name, e.source) for e in multi.poll() if e.kind == "press"] == [
+                ("press", "OK", "gpio 2")]
+        assert "OK press on gpio at the same moment as on gpio 2: taken once" in caplog.text
+    finally:
+        multi.stop()
+        factory.reset()
