@@ -376,6 +376,11 @@ class SetupMenu:
                                        "\"the start seat\" to choose it", "info")
         elif kind == "bool":
             self._set_option(spec, not current)
+        elif kind == "choice" and len(spec.choices or ()) < 2:
+            # (School's tie rule has the one value: OK on it changed nothing and said nothing, and
+            # staff pressed on, thinking the panel dead)
+            self.message = MessageView(f"{option_label(spec.name)} has no other choice in {self.game.title}: "
+                                       f"{self._shown(spec, current)}", "info")
         elif kind == "choice":
             choices = list(spec.choices or ())
             i = choices.index(current) if current in choices else -1
