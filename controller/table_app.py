@@ -163,15 +163,6 @@ def resumed_message(state, replayed: int, flow: TableFlow) -> str:
     return text
 
 
-def panels_warning(status: Any) -> str:
-    """What the screen says of the buttons while some of them work: a button stuck down, and the
-    panels down beside one that works (a button box unplugged, flooding, or not understood, next
-    to the GPIO panel). Before, a panel down was said only when every panel was: the players at
-    the box pressed, nothing happened, and nothing on the screen said why."""
-    down = status.message if status.connected else ""
-    return "; ".join(part for part in (down, getattr(status, "warning", "")) if part)
-
-
 class TableApp:
     def __init__(self, config: Config, screen: Screen, frames: Any, buttons: Any, *,
                  clock: Callable[[], float] = time.monotonic, reader=None, fps: float = 20.0,
@@ -571,7 +562,7 @@ class TableApp:
             self._buttons_error = message
             if message and self.flow:
                 self.flow.say(f"Buttons: {message}. Retrying...", "error")
-        warning = panels_warning(status)
+        warning = getattr(status, "warning", "")
         if warning != self._buttons_warning:
             self._buttons_warning = warning
             if warning and self.flow:

@@ -189,15 +189,24 @@ class MultiButtonSource:
         self.clock: Clock = clock or next((s.clock for s in self.sources if callable(getattr(s, "clock", None))),
                                           time.monotonic)
         self._same = SamePress()
+        self._worked: set[str] = set()      # the sources seen connected since the start
         self._busy = BusyAcrossPanels({s.name: getattr(s, "busy_after_s", 0.0) for s in self.sources}, name)
 
     @property
     def status(self) -> SourceStatus:
+        """Connected while one source is; the message lists those that are not. The warning names
+        the stuck buttons of any, and the sources down that had worked (a box unplugged mid-game, a
+        box flooding) while another works: before, nothing on screen said why the box's players
+        pressed in vain. A source that has never worked since the start (the example config's box,
+        in a café that has none) is only in the message and the log."""
         statuses = [(s.name, s.status) for s in self.sources]
-        down = [f"{name}: {st.message or 'disconnected'}" for name, st in statuses if not st.connected]
+        self._worked |= {name for name, st in statuses if st.connected}
+        connected = any(st.connected for _, st in statuses)
+        down = [(name, f"{name}: {st.message or 'disconnected'}") for name, st in statuses if not st.connected]
+        lost = [said for name, said in down if connected and name in self._worked]
         warnings = [st.warning for _, st in statuses if st.warning]
-        return SourceStatus(connected=any(st.connected for _, st in statuses), message="; ".join(down),
-                            warning="; ".join(warnings))
+        return SourceStatus(connected=connected, message="; ".join(said for _, said in down),
+                            warning="; ".join(lost + warnings))
 
     def start(self) -> None:
         for source in self.sources:
@@ -218,6 +227,8 @@ class MultiButtonSource:
         events: list[ButtonEvent] = []
         for source in self.sources:
             events.extend(source.poll())
+            if source.status.connected:
+                self._worked.add(source.name)
         events.sort(key=lambda e: e.timestamp)  # stable: same-time events keep source order
         return self._busy.filter(self._same.filter(events), self.clock())
 

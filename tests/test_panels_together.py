@@ -243,6 +243,28 @@ def test_a_box_unplugged_beside_a_working_panel_is_said_and_the_panel_plays_on(t
             port.close()
 
 
+def test_a_box_the_cafe_never_plugged_in_is_not_on_screen(tmp_path) -> None:
+    """The example config has a panel, a box and a keyboard, and says either works alone: a café
+    without a box must not have a red banner for ever. A box never connected since the start is in
+    the status's message and the log only; the game screen says nothing of it."""
+    from test_hw_serial import wait_for
+
+    def opener():
+        raise serial.SerialException("could not open port /dev/ttyACM0: No such file or directory")
+
+    factory = MockFactory()
+    table = Table(factory, opener=opener)
+    try:
+        wait_for(lambda: "not available" in table.box.status.message)
+        app = _app(tmp_path, table)
+        app.step()
+        assert app.device_notice() is None and app.flow.view().message is None
+        assert "serial: button box on /dev/ttyACM0 not available" in table.multi.status.message
+    finally:
+        table.multi.stop()
+        factory.reset()
+
+
 def test_a_flooding_box_beside_a_panel_is_said_while_the_panel_plays_on(table, tmp_path) -> None:
     app = _app(tmp_path, table)
     app.step()
