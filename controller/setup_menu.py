@@ -542,11 +542,18 @@ class SetupMenu:
         rows = self._rows()
         cursor = self.cursor[self.page]
         items = [SetupItem(r.label, r.value, i == cursor) for i, r in enumerate(rows)]
-        return TableView(mode="setup", title=_TITLES[self.page],
+        view = TableView(mode="setup", title=_TITLES[self.page],
                          status=f"{self.game.title} · step {PAGES.index(self.page) + 1} of {len(PAGES)}",
-                         setup=self._window(items, cursor), prompt=self._panel_prompt(rows[cursor]),
-                         message=self.message or self.notice,
+                         prompt=self._panel_prompt(rows[cursor]), message=self.message or self.notice,
                          help=self._help())
+        return replace(view, setup=self._window(items, cursor, self._rows_shown(view)))
+
+    def _rows_shown(self, view: TableView) -> int:
+        """As many rows as the screen draws apart under what it says (at least 3: a row and the
+        markers), and no more than `max_rows`."""
+        from display.render import setup_rows    # (pygame: only where a screen shows the menu)
+
+        return max(3, min(self.max_rows, setup_rows(self.screen_size, view)))
 
     def _start_now_words(self) -> str:
         """What a long OK on the games page starts: the same game again, with the same players and
@@ -585,11 +592,11 @@ class SetupMenu:
                 pass
         return out
 
-    def _window(self, items: list[SetupItem], cursor: int) -> tuple[SetupItem, ...]:
-        """At most `max_rows` rows around the cursor, so long rule lists stay legible."""
-        if len(items) <= self.max_rows:
+    def _window(self, items: list[SetupItem], cursor: int, most: int) -> tuple[SetupItem, ...]:
+        """At most `most` rows around the cursor, so long rule lists stay legible."""
+        if len(items) <= most:
             return tuple(items)
-        size = self.max_rows - 2                    # room for the "more" markers
+        size = most - 2                             # room for the "more" markers
         first = min(max(0, cursor - size // 2), len(items) - size)
         shown = items[first:first + size]
         above, below = first, len(items) - first - size

@@ -790,25 +790,57 @@ def _sheet_or_help(surface: pygame.Surface, view: TableView, rect: pygame.Rect, 
         draw_sheet(surface, view.sheet, rect, s)
 
 
+def _setup_foot(view: TableView, width: int, s: float, about: bool = True) -> tuple[list[str], list[str], int]:
+    """The setup screen's foot under its rows: what the row under the cursor means (at most two
+    lines; none if not `about`), the buttons' hint lines, and the height they take."""
+    # what the row under the cursor means (a house rule's description), when the page title does
+    # not already say it: a line of its own above the buttons' hint
+    said = view.prompt.text if about and view.prompt and view.prompt.text != view.title else ""
+    # (on two lines rather than shrunk onto one: a house rule's description of ~100 letters
+    # came out at 10 px on an 800 x 480 screen)
+    about_lines = wrap(said[:1].upper() + said[1:], int(30 * s), width - int(32 * s))[:2] if said else []
+    # the buttons' hint on as many lines as its parts take, like the play screen's: on one line
+    # shrunk to fit, "hold OK: play again (8 names)" pushed "HINT: how to play" off its end
+    hint = view.prompt.hint or view.prompt.text if view.prompt else ""
+    hints = _hint_lines(hint, theme.legible(28, s), width - int(32 * s))
+    foot = int(40 * s) + max(0, len(hints) - 1) * int(theme.legible(28, s) * 1.12)
+    foot += len(about_lines) * int(int(30 * s) * 1.15) + (int(10 * s) if about_lines else 0)
+    return about_lines, hints, foot
+
+
+def _setup_row_floor(s: float) -> int:
+    """The least height of a setup row: its type's own height, a pixel of its descenders aside (rows
+    closer are drawn over each other; 12 px at 320x240, as the house rules' page is without a banner)."""
+    return theme.font(theme.min_text(s), True).get_height() - 1
+
+
+def setup_rows(size: tuple[int, int], view: TableView) -> int:
+    """How many rows the setup screen of `size` draws apart under `view`'s banner (the row's
+    description left out if need be; `view.setup` is not looked at): the menu shows no more, the
+    others behind "... N more". At 320x240 under a banner (a camera or the button box unplugged, a
+    config mistake) the games page's five rows were drawn 5 px apart, each over the next, for as
+    long as it lasted."""
+    return _setup_rows(size, view.message, view.prompt, view.title)
+
+
+@lru_cache(maxsize=64)     # (asked at every frame the menu is drawn; the same until a button is pressed)
+def _setup_rows(size: tuple[int, int], message: MessageView | None, prompt: PromptView | None, title: str) -> int:
+    s, _, body = _frame(pygame.Surface(size))
+    if message:
+        body = _under_banner(body, message, s)
+    foot = _setup_foot(TableView(mode="setup", title=title, prompt=prompt), body.width, s, about=False)[2]
+    return max(1, (body.height - foot) // _setup_row_floor(s) - 1)
+
+
 def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
     panel(surface, body)
     y = body.y + int(20 * s)
-    # what the row under the cursor means (a house rule's description), when the page title does
-    # not already say it: a line of its own above the buttons' hint
-    about = view.prompt.text if view.prompt and view.prompt.text != view.title else ""
-    # (on two lines rather than shrunk onto one: a house rule's description of ~100 letters
-    # came out at 10 px on an 800 x 480 screen)
-    about_size = int(30 * s)
-    about_lines = wrap(about[:1].upper() + about[1:], about_size, body.width - int(32 * s))[:2] if about else []
-    about_h = int(about_size * 1.15)
-    # the buttons' hint on as many lines as its parts take, like the play screen's: on one line
-    # shrunk to fit, "hold OK: play again (8 names)" pushed "HINT: how to play" off its end
+    about_lines, hints, foot = _setup_foot(view, body.width, s)
+    if about_lines and (body.height - foot) // (len(view.setup) + 1) < _setup_row_floor(s):
+        about_lines, hints, foot = _setup_foot(view, body.width, s, about=False)   # (the rows first)
+    about_size, about_h = int(30 * s), int(int(30 * s) * 1.15)
     hint_size = theme.legible(28, s)
     hint_step = int(hint_size * 1.12)
-    hint = view.prompt.hint or view.prompt.text if view.prompt else ""
-    hints = _hint_lines(hint, hint_size, body.width - int(32 * s))
-    foot = int(40 * s) + max(0, len(hints) - 1) * hint_step
-    foot += len(about_lines) * about_h + (int(10 * s) if about_lines else 0)
     line_h = min(int(60 * s), max(1, (body.height - foot) // max(1, len(view.setup) + 1)))
     size = max(int(line_h * 0.75), theme.min_text(s))
     for item in view.setup:

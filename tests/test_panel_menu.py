@@ -66,3 +66,45 @@ def test_every_rule_of_every_game_is_reached_changed_and_left_with_up_down_ok(ga
     on_row(menu, "Start game")
     press(menu, "OK")
     assert menu.done is not None and menu.done.game == game and menu.done.options == changed
+
+
+BOX_DOWN = ("Buttons: serial: button box on /dev/ttyACM0 disconnected: [Errno 5] Input/output error. "
+            "The other buttons work.")
+
+
+@pytest.mark.parametrize("size", [(320, 240), (800, 480)])
+@pytest.mark.parametrize("notice", [BOX_DOWN, "Camera: test: camera unplugged. Retrying..."])
+@pytest.mark.parametrize("page", ["game", "options"])
+def test_the_menu_under_a_device_notice_is_drawn_row_under_row_not_over(size, notice, page, monkeypatch) -> None:
+    """A 320x240 screen under the notice of the box unplugged: the games page's rows were drawn 5 px
+    apart (the house rules' 8 px), in type 13 px high, each over the next, for as long as the box
+    was out. The rows drawn are now their type's height apart (a pixel of its descenders aside, as
+    without a notice), the one under the cursor among them, the others behind "... N more"."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from display import render, theme
+    from display.view import MessageView
+
+    menu = SetupMenu(defaults=SetupDefaults(game="classic"), screen_size=size, buttons=SHORT)
+    press(menu, "DOWN")                                       # (the cursor off the first row)
+    if page == "options":
+        press(menu, "UP", "OK", "OK", "OK", "DOWN", "DOWN")
+    menu.notice = MessageView(notice, "error")
+    view = menu.view()
+    drawn: list[tuple[str, int, int]] = []
+    real_text = render.text
+
+    def text(surface, words, pos, size, *args, **kw):
+        drawn.append((words, pos[1], size))
+        return real_text(surface, words, pos, size, *args, **kw)
+
+    monkeypatch.setattr(render, "text", text)
+    render.render(pygame.Surface(size), view)
+    labels = [item.label for item in view.setup]
+    rows = [(y, px) for words, y, px in drawn if words in labels and words != view.title]
+    assert len(rows) == len(labels) and any(item.selected for item in view.setup)
+    apart = min(b[0] - a[0] for a, b in zip(rows, rows[1:]))
+    assert apart >= theme.font(rows[0][1], True).get_height() - 1, (apart, labels)   # (13 px type: 12 apart)
