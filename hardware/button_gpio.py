@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 from ._config import boolean, check_keys, positive, table, text
 from .buttons import (HOLD, PRESS, RELEASE, BUSY_AFTER_S, STUCK_AFTER_S, ButtonEvent, Clock, SourceStatus,
                       BusyFilter, StuckWatch, check_button_name, drain)
+from .button_flicker import FlickerWatch
 from .retry import Backoff
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,9 @@ class GpioButtonSource:
     gpiozero's hold thread, which started again at every bounce. A button down for
     `stuck_after_s` is stuck: named in `status.warning` and the log, and ignored until it has
     stayed up for `STUCK_RELEASE_S`; a button already down when the pins are claimed is never
-    reported (no ghost press at boot) and is named as stuck the same way.
+    reported (no ghost press at boot) and is named as stuck the same way. A button that presses
+    itself (a loose wire: more than 10 presses within a second) is put aside and named the same way
+    until it stops (`FlickerWatch`).
     """
 
     def __init__(
@@ -136,6 +139,7 @@ class GpioButtonSource:
         self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name,
                                  self.hold_time)
         self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
+        self._flicker = FlickerWatch(self.name)
 
     @classmethod
     def from_config(
@@ -162,7 +166,7 @@ class GpioButtonSource:
 
     @property
     def status(self) -> SourceStatus:
-        warning = self._stuck.warning
+        warning = "; ".join(w for w in (self._stuck.warning, self._flicker.warning) if w)
         return replace(self._status, warning=warning) if warning and self._status.connected else self._status
 
     def _edge_callback(self, button: str, edge: str) -> Callable[[], None]:
@@ -261,7 +265,7 @@ class GpioButtonSource:
         for button, state in self._state.items():
             self._settle(button, state, now, events)
         events.sort(key=lambda e: e.timestamp)   # (two buttons at once: in the order they were pressed)
-        return self._busy.filter(events, now)
+        return self._busy.filter(self._flicker.filter(events, now), now)
 
     def _apply(self, button: str, edge: str, t: float, out: list[ButtonEvent]) -> None:
         """One raw edge, after what was due before it."""
