@@ -79,11 +79,16 @@ class FloodGuard:
 class SerialButtonSource:
     """Reads the box in a daemon thread; `poll()` drains the events it queued.
 
+    `pluggable`: a box may simply not be plugged in (a café without one, the example config kept):
+    beside other panels it is said on screen only once it has worked (MultiButtonSource.status).
+
     `opener()` returns an open pyserial-like port (read/in_waiting/close); the default opens
     `port` with `serial.serial_for_url`, so "loop://" and "socket://" URLs work as well as
     /dev/ttyACM0. When the box disconnects while a button is held, a `release` is queued
     for it so the controller does not think it is still down.
     """
+
+    pluggable = True
 
     def __init__(
         self,

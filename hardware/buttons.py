@@ -195,17 +195,19 @@ class MultiButtonSource:
     @property
     def status(self) -> SourceStatus:
         """Connected while one source is; the message lists those that are not. The warning names
-        the stuck buttons of any, and the sources down that had worked (a box unplugged mid-game, a
-        box flooding) while another works: before, nothing on screen said why the box's players
-        pressed in vain. A source that has never worked since the start (the example config's box,
-        in a café that has none) is only in the message and the log."""
-        statuses = [(s.name, s.status) for s in self.sources]
-        self._worked |= {name for name, st in statuses if st.connected}
-        connected = any(st.connected for _, st in statuses)
-        down = [(name, f"{name}: {st.message or 'disconnected'}") for name, st in statuses if not st.connected]
-        lost = [said for name, said in down if connected and name in self._worked]
-        warnings = [st.warning for _, st in statuses if st.warning]
-        return SourceStatus(connected=connected, message="; ".join(said for _, said in down),
+        the stuck buttons of any, and the sources down while another works: before, nothing on
+        screen said why the players at a box unplugged mid-game, or at a GPIO panel whose pins the
+        table could not claim, pressed in vain. A device that may simply not be plugged in (a
+        `pluggable` source: the example config's box, in a café that has none) is named only once
+        it has worked; until then it is in the message and the log."""
+        statuses = [(s.name, s.status, getattr(s, "pluggable", False)) for s in self.sources]
+        self._worked |= {name for name, st, _ in statuses if st.connected}
+        connected = any(st.connected for _, st, _ in statuses)
+        down = [(name, f"{name}: {st.message or 'disconnected'}", pluggable)
+                for name, st, pluggable in statuses if not st.connected]
+        lost = [said for name, said, pluggable in down if connected and (name in self._worked or not pluggable)]
+        warnings = [st.warning for _, st, _ in statuses if st.warning]
+        return SourceStatus(connected=connected, message="; ".join(said for _, said, _ in down),
                             warning="; ".join(lost + warnings))
 
     def start(self) -> None:

@@ -265,6 +265,34 @@ def test_a_box_the_cafe_never_plugged_in_is_not_on_screen(tmp_path) -> None:
         factory.reset()
 
 
+def test_gpio_pins_the_table_cannot_claim_are_said_while_the_keyboard_works(tmp_path) -> None:
+    """At boot another program holds OK's pin (`dicetable check` left running): the GPIO panel cannot
+    start, and the keyboard beside it kept the buttons 'connected'. Before: nothing on screen, the
+    players pressed the arcade buttons in vain. Now the screen says so until the pins are claimed
+    (the panel retries), then the notice goes and the panel plays."""
+    from gpiozero import Button
+
+    factory, clock = MockFactory(), FakeClock(100.0)
+    holder = Button(17, pin_factory=factory)                  # (the other program)
+    gpio = GpioButtonSource(PINS, pin_factory=factory, clock=clock)
+    multi = MultiButtonSource([gpio, KeyboardButtonSource(clock=clock)])
+    multi.start()
+    try:
+        app = _app(tmp_path, type("T", (), {"multi": multi, "clock": clock})())
+        app.step()
+        notice = app.device_notice()
+        assert notice is not None and notice.text.startswith("Buttons: gpio: GPIO buttons unavailable: ")
+        assert notice.text.endswith("The other buttons work.")
+        holder.close()                                        # the other program ends
+        clock.advance(1.5)
+        app.step()                                            # (claimed again at this poll)
+        app.step()
+        assert app.device_notice() is None and gpio.status.connected
+    finally:
+        multi.stop()
+        factory.reset()
+
+
 def test_a_flooding_box_beside_a_panel_is_said_while_the_panel_plays_on(table, tmp_path) -> None:
     app = _app(tmp_path, table)
     app.step()
