@@ -349,3 +349,19 @@ def test_two_gpio_panels_at_the_ends_of_a_table_are_two_panels(caplog) -> None:
     finally:
         multi.stop()
         factory.reset()
+
+
+def test_presses_on_the_box_during_a_long_ok_on_the_panel_come_in_the_order_they_were_made(table) -> None:
+    """OK held down on the panel (a long OK: correct the dice) while DOWN, then UP, are pressed on the
+    box: DOWN before the long OK's time, UP after it; each taken once, in that order."""
+    ok = table.factory.pin(PINS["OK"])
+    ok.drive_low()
+    table.clock.advance(0.4)
+    table.on_box("DOWN")
+    assert table.presses() == [("press", "DOWN", "serial")]
+    table.clock.advance(0.7)
+    table.on_box("UP")
+    assert table.presses() == [("hold", "OK", "gpio"), ("press", "UP", "serial")]
+    ok.drive_high()
+    table.clock.advance(0.05)
+    assert table.presses() == []                              # (a long press gives no press after)
