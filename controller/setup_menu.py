@@ -274,6 +274,10 @@ class SetupMenu:
             self._start_now()
             return True
         if isinstance(self.editing, _NameEdit):
+            if kind == "hold" and name == "UP" and not has_button(self.buttons, "BACK"):
+                # (a long UP is BACK, as during a game: on a three-button panel the only way back to
+                # a letter passed with OK, or out of a name opened by mistake, was to OK to its end)
+                name = "BACK"
             return self._name_button(self.editing, name)
         if isinstance(self.editing, _IntEdit):
             return self._int_button(self.editing, name, BIG_STEP if kind == "hold" else 1)
@@ -611,8 +615,9 @@ class SetupMenu:
 
     def _prompt(self, row: _Row) -> PromptView:
         if isinstance(self.editing, _NameEdit):
+            back = "BACK previous" if has_button(self.buttons, "BACK") else "hold UP: previous letter"
             return PromptView("", "Type the name letter by letter",
-                              hint="UP/DOWN letter · OK next letter · OK on _ ends the name · BACK previous")
+                              hint=f"UP/DOWN letter · OK next letter · OK on _ ends the name · {back}")
         if isinstance(self.editing, _IntEdit):
             spec = next((s for s in self.game.OPTIONS if s.name == self.editing.name), None)
             return PromptView("", self._about(spec) if spec else option_label(self.editing.name),

@@ -108,3 +108,28 @@ def test_the_menu_under_a_device_notice_is_drawn_row_under_row_not_over(size, no
     assert len(rows) == len(labels) and any(item.selected for item in view.setup)
     apart = min(b[0] - a[0] for a, b in zip(rows, rows[1:]))
     assert apart >= theme.font(rows[0][1], True).get_height() - 1, (apart, labels)   # (13 px type: 12 apart)
+
+
+def test_a_three_button_panel_steps_back_a_letter_and_out_of_a_name_with_a_long_up() -> None:
+    """Renaming a seat on UP/DOWN/OK: a letter passed with OK could not be gone back to, nor a name
+    opened by mistake left as it was, but by OK to its end (BACK does both; the panel has none). A
+    long UP is BACK, as during a game, and the hint says so."""
+    menu = SetupMenu(defaults=SetupDefaults(game="thirteen", players=("Ann", "Bob")), buttons=SHORT)
+    press(menu, "OK", "OK")
+    on_row(menu, "Seat 1")
+    press(menu, "OK", "UP", "OK")                             # "Bnn", on its second letter
+    assert menu.editing is not None and menu.editing.text() == "B[n]n"
+    assert menu.view().prompt.hint.endswith("hold UP: previous letter")
+    menu.on_button("hold", "UP")
+    assert menu.editing.text() == "[B]nn"
+    menu.on_button("hold", "UP")                              # out: the name as it was
+    assert menu.editing is None and menu.players() == ("Ann", "Bob")
+
+
+def test_a_full_panels_long_up_in_a_name_is_still_up() -> None:
+    menu = SetupMenu(defaults=SetupDefaults(game="thirteen", players=("Ann", "Bob")))
+    press(menu, "OK", "OK")
+    on_row(menu, "Seat 1")
+    press(menu, "OK")
+    menu.on_button("hold", "UP")
+    assert menu.editing.text() == "[B]nn" and menu.view().prompt.hint.endswith("BACK previous")
