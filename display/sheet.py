@@ -14,6 +14,7 @@ import pygame
 from . import theme
 from .draw import panel, printable, render_line, text
 from .labels import distinct_cuts
+from .row_fit import rows_shown
 
 MIN_TABLE_WIDTH_PER_COLUMN = 70
 
@@ -193,6 +194,11 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     n_lines = len(rows) + 1 + (1 if title else 0)
     row_h = max(12, min(int(52 * s), rect.height // max(n_lines, 1)))
     size = table_text_size(table, rect, s)
+    # the rows the panel holds at this height (the totals always): drawn on past its bottom, the
+    # last ones (the Total) were lost off a 320x240 screen or drawn under the totals footer
+    drawn_rows = rows_shown(rows, rect.height // row_h - (n_lines - len(rows)))
+    gaps = {k for k, (i, j) in enumerate(zip(drawn_rows, drawn_rows[1:]), 1) if j != i + 1}
+    rows = [rows[i] for i in drawn_rows]
     y = rect.y
     if title:
         text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
@@ -230,10 +236,13 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         # column's lighter panel (1.3:1) were all that told it, colours alike to a tritanope
         cx = rect.x + label_w + active * col_w
         pygame.draw.line(surface, theme.ACCENT, (cx + 4, y - 2), (cx + col_w - 5, y - 2), max(3, int(5 * s)))
-    for row in rows:
+    for r, row in enumerate(rows):
         kind = row.get("kind", "normal")
         if kind == "total":
             pygame.draw.line(surface, theme.GRID, (rect.x, y), (rect.right, y), 2)
+        elif r in gaps:         # rows left off above this one: a dotted line says so
+            for dx in range(0, rect.width, 6):
+                pygame.draw.line(surface, theme.MUTED, (rect.x + dx, y), (min(rect.right, rect.x + dx + 2), y), 1)
         label_colour = theme.MUTED if kind in ("subtotal", "bonus") else theme.TEXT
         text(surface, row.get("label", ""), (rect.x + 4, y + row_h // 2), size, label_colour,
              bold=(kind == "total"), anchor="midleft", max_width=label_w - 6)

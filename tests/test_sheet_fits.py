@@ -1,0 +1,137 @@
+"""A score sheet on a small screen, as players read it: every row it draws inside its panel (the
+Total among them), nothing over the totals footer, and no score cut to "..." in a narrow column.
+Checked on the text drawn (its ink, where it lands), not on pixels."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pygame
+import pytest
+
+from controller.autoplay import AutoPlayer
+from controller.rules import new_game
+from controller.runner import VirtualClock
+from controller.table import DECIDE, TableFlow
+from controller.tablelog import TableLog
+from display import draw
+from display import render as render_module
+from display import sheet as sheet_module
+from display import theme
+from display.row_fit import rows_shown
+from display.view import MessageView, TableView
+
+LONG = ["Maximilian-Alexander", "Maximilian-Alexandra", "A", "Zoë Ångström-Núñez", "Bartholomew",
+        "Christopher-Robin"]
+SHORT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+
+
+@pytest.fixture(autouse=True)
+def fonts():
+    pygame.font.init()
+    draw._TEXT_CACHE.clear()
+
+
+def game_view(game: str, names: list[str], fraction: float, seed: int = 5) -> TableView:
+    """The table's view of `game` played by automatic players to `fraction` of its inputs, then
+    on to the next decision (1.0: the final standings)."""
+    bot = AutoPlayer(random.Random(seed))
+    state = new_game(game, names)
+    inputs = []
+    while not state.is_over:
+        data = bot.next_input(state)
+        state = state.apply(data)
+        inputs.append(data)
+    target = int(len(inputs) * fraction)
+    state = new_game(game, names)
+    for data in inputs[:target]:
+        state = state.apply(data)
+    flow = TableFlow(state, TableLog(game, list(names)), clock=VirtualClock())
+    rest = inputs[target:]
+    while flow.phase != DECIDE and rest:
+        flow.state = flow.state.apply(rest.pop(0))
+        flow._enter_phase()
+    flow._enter_phase()
+    return flow.view(None)
+
+
+def sheet_texts(monkeypatch) -> list[tuple[str, pygame.Rect]]:
+    """Every line the sheet draws from now on, with its ink's rect on screen."""
+    seen: list[tuple[str, pygame.Rect]] = []
+    real = sheet_module.text
+
+    def text(surface, s, pos, size, colour=theme.TEXT, bold=False, anchor="topleft", max_width=None, min_size=10):
+        rect = real(surface, s, pos, size, colour, bold, anchor, max_width, min_size)
+        floor = theme.min_text(theme.scale(surface))
+        img = draw._render_fitted(s, max(int(size), floor), tuple(colour), bold, max_width, max(int(min_size), floor))
+        if rect.width and s.strip():
+            seen.append((s, img.get_bounding_rect().move(rect.topleft)))
+        return rect
+
+    monkeypatch.setattr(sheet_module, "text", text)
+    return seen
+
+
+def sheet_rect(surface: pygame.Surface, view: TableView) -> pygame.Rect:
+    """The sheet's panel on this screen (under the final screen's banner when it is there)."""
+    s, _, body = render_module._frame(surface)
+    if view.mode == "play":
+        return render_module._columns_for(surface, view)[2]
+    _, right = render_module._final_columns(body, s)
+    if view.message:
+        used = render_module._banner_layout(view.message, right.width, s)[2]
+        right = pygame.Rect(right.x, right.y + used, right.width, right.height - used)
+    return right
+
+
+SCREENS = [("thirteen", SHORT[:1], 0.5), ("thirteen", LONG[:6], 0.5), ("thirteen", LONG[:6], 1.0),
+           ("school", SHORT[:1], 0.5), ("school", LONG[:6], 0.5), ("classic", SHORT + ["Gus", "Hal"], 0.5)]
+
+
+@pytest.mark.parametrize("game,names,fraction", SCREENS)
+def test_every_row_drawn_is_inside_the_sheets_panel_and_the_total_is_among_them(game, names, fraction,
+                                                                              monkeypatch):
+    """At 320x240 the rows were drawn on past the panel's foot, at their least height: Thirteen's
+    last two ("Extra 5 of a kind", "Total") were never drawn, School lost five of its rows,
+    Classic of 8 players its "Round wins". The rows that fit are drawn, the totals always."""
+    view = game_view(game, names, fraction)
+    surface = pygame.Surface((320, 240))
+    seen = sheet_texts(monkeypatch)
+    render_module.render(surface, view)
+    panel = sheet_rect(surface, view)
+    outside = [(s, r) for s, r in seen if not panel.contains(r)]
+    assert not outside, outside[:5]
+    first = view.sheet["tables"][0]
+    total = first["rows"][-1]["label"]
+    assert any(s == total for s, _ in seen), f"{total!r} not drawn"
+
+
+def test_the_totals_footer_is_never_drawn_over_the_boards_rows(monkeypatch):
+    """Pok'n Roll's final screen at 320x240, a tie-break over the sheet: the board's rows went on
+    under "Totals: Ann 66 · Bob 63", the two texts one over the other."""
+    view = game_view("poknroll", SHORT[:4], 1.0)
+    view = dataclasses.replace(view, message=MessageView(
+        "Tie-break: Cy, Dee tied on 39 points; most '3ème tour remporté' boxes ranks first", "info"))
+    surface = pygame.Surface((320, 240))
+    lines: list[str] = []
+    real_lines = sheet_module.footer_lines
+    monkeypatch.setattr(sheet_module, "footer_lines", lambda *a: lines.extend(real_lines(*a)) or real_lines(*a))
+    seen = sheet_texts(monkeypatch)
+    render_module.render(surface, view)
+    footer = [(s, r) for s, r in seen if s in lines]
+    assert footer
+    top = min(r.top for _, r in footer)
+    rows = [(s, r) for s, r in seen if (s, r) not in footer]
+    over = [s for s, r in rows if r.bottom > top]
+    assert not over, over
+
+
+def test_rows_shown_keep_the_totals_and_the_cursors_row():
+    rows = [{"label": f"r{i}", "kind": "normal", "cells": []} for i in range(10)]
+    rows += [{"label": "Total", "kind": "total", "cells": []}]
+    assert rows_shown(rows, 11) == list(range(11))
+    assert rows_shown(rows, 4) == [0, 1, 2, 10]
+    rows[7]["cells"] = [{"text": "+5", "kind": "preview", "highlight": True}]
+    assert rows_shown(rows, 4) == [6, 7, 8, 10]
+    assert rows_shown(rows, 1) == [7]
+    assert rows_shown(rows, 0) == []
