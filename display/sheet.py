@@ -6,6 +6,7 @@ acting player's table (the games put it first) is drawn whole and the others as 
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -209,8 +210,18 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     # (only where a column would not hold even a digit: elsewhere a cell too wide for one line
     # goes on two, or in its short form, and every player keeps a column)
     digit = theme.font(theme.min_text(s), True).size("8")[0] + 6
+    # (and where a column would not hold its widest score: six players' Thirteen at 320x240 had
+    # every score of two digits and every total drawn "...", nothing a player could read)
+    number = number_column(rows, theme.min_text(s))
+    room = None
     if len(columns) * digit > rect.width - label_w:
-        shown = column_window(len(columns), active, (rect.width - label_w) // least_column(rows, theme.min_text(s)))
+        room = (rect.width - label_w) // least_column(rows, theme.min_text(s))
+    elif len(columns) * number > rect.width - label_w:
+        room = (rect.width - label_w) // number
+    every = list(columns)           # (the names left off still keep those shown apart from them)
+    shown = range(len(columns))
+    if room is not None:
+        shown = column_window(len(columns), active, room)
         columns = [columns[i] for i in shown]
         rows = [{**row, "cells": [cell for i, cell in enumerate(row.get("cells", [])) if i in shown]} for row in rows]
         active = active - shown.start if active in shown else None
@@ -221,8 +232,11 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     ncol = max(len(columns), 1)
     col_w = (rect.width - label_w) // ncol
     # header: the players' names, cut (at the least size `text` shrinks them to) so that they stay apart
-    seats = [list(players).index(c) + 1 if c in players else None for c in columns]
-    heads = distinct_cuts(columns, theme.font(theme.min_text(s), True), col_w - 4, seats)
+    # (among every column's: "Maximilian-Alexandra" shown alone as "M..." could be her or
+    # "Maximilian-Alexander", whose column the window left off)
+    seats = [list(players).index(c) + 1 if c in players else None for c in every]
+    heads = distinct_cuts(every, theme.font(theme.min_text(s), True), col_w - 4, seats)
+    heads = [heads[i] for i in shown]
     for c, name in enumerate(heads):
         cx = rect.x + label_w + c * col_w
         if c == active:
@@ -294,6 +308,19 @@ def least_column(rows: list[dict[str, Any]], least: int) -> int:
     widest = max((min(font.size(form)[0] for form in (cell["text"], *cell.get("short", ())))
                   for row in rows for cell in row.get("cells", []) if cell.get("text")), default=0)
     return max(widest, font.size("8")[0]) + 6
+
+
+NUMBER = re.compile(r"[+-]?\d+")
+
+
+def number_column(rows: list[dict[str, Any]], least: int) -> int:
+    """The width a column needs for its widest number (a score, a total, a preview "+30") whole
+    at `least` in bold, with a cell's margins (wider in a highlighted cell's outline): a number
+    cut is a number misread, where a word cut to its start is still a word."""
+    font = theme.font(least, True)
+    return max((font.size(cell["text"])[0] + (10 if cell.get("highlight") else 4)
+                for row in rows for cell in row.get("cells", ()) if NUMBER.fullmatch(cell.get("text", ""))),
+               default=0)
 
 
 def column_window(count: int, active: int | None, room: int) -> range:

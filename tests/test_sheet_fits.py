@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import pygame
 import pytest
@@ -124,6 +125,32 @@ def test_the_totals_footer_is_never_drawn_over_the_boards_rows(monkeypatch):
     rows = [(s, r) for s, r in seen if (s, r) not in footer]
     over = [s for s, r in rows if r.bottom > top]
     assert not over, over
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 320)])
+@pytest.mark.parametrize("game,names,fraction", [("thirteen", LONG[:6], 0.5), ("thirteen", LONG[:6], 1.0),
+                                                 ("poknroll", LONG[:6], 1.0), ("school", LONG[:6], 0.9),
+                                                 ("objective-cards", SHORT[:5], 1.0)])
+def test_no_score_is_cut_and_no_name_over_a_column_fits_two_players(game, names, fraction, size, monkeypatch):
+    """Six players' Thirteen at 320x240 had every score of two digits and every total drawn "...":
+    the columns are narrower than "138". Where the columns do not hold their numbers whole, the
+    acting player's and the next ones are drawn (*2-4 of 6*), their numbers whole. A name over a
+    column is never a cut that another player's name would give too."""
+    view = game_view(game, names, fraction)
+    cut: list[str] = []
+    real_cut = draw._cut_to_fit
+
+    def cut_to_fit(s, *a, **k):
+        cut.append(s)
+        return real_cut(s, *a, **k)
+
+    monkeypatch.setattr(draw, "_cut_to_fit", cut_to_fit)
+    seen = sheet_texts(monkeypatch)
+    render_module.render(pygame.Surface(size), view)
+    assert not [s for s in cut if re.fullmatch(r"[+-]?\d+", s)]
+    players = view.sheet["players"]
+    alike = [s for s, _ in seen if s.endswith("...") and sum(p.startswith(s[:-3]) for p in players) > 1]
+    assert not alike
 
 
 def test_rows_shown_keep_the_totals_and_the_cursors_row():
