@@ -195,11 +195,6 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     n_lines = len(rows) + 1 + (1 if title else 0)
     row_h = max(12, min(int(52 * s), rect.height // max(n_lines, 1)))
     size = table_text_size(table, rect, s)
-    # the rows the panel holds at this height (the totals always): drawn on past its bottom, the
-    # last ones (the Total) were lost off a 320x240 screen or drawn under the totals footer
-    drawn_rows = rows_shown(rows, rect.height // row_h - (n_lines - len(rows)))
-    gaps = {k for k, (i, j) in enumerate(zip(drawn_rows, drawn_rows[1:]), 1) if j != i + 1}
-    rows = [rows[i] for i in drawn_rows]
     y = rect.y
     if title:
         text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
@@ -229,6 +224,12 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         seen = f"{shown.start + 1}-{shown.stop}" if len(shown) > 1 else f"{shown.start + 1}"
         text(surface, f"{seen} of {len(table['columns'])}", (rect.x + 4, y + row_h // 2), theme.min_text(s),
              theme.MUTED, anchor="midleft", max_width=label_w - 6)
+    # the rows the panel holds at this height (the totals always, the others around the cursor of
+    # the columns drawn): drawn on past its bottom, the last ones (the Total) were lost off a
+    # 320x240 screen or drawn under the totals footer
+    drawn_rows = rows_shown(rows, rect.height // row_h - (n_lines - len(rows)))
+    gaps = {k for k, (i, j) in enumerate(zip(drawn_rows, drawn_rows[1:]), 1) if j != i + 1}
+    rows = [rows[i] for i in drawn_rows]
     ncol = max(len(columns), 1)
     col_w = (rect.width - label_w) // ncol
     # header: the players' names, cut (at the least size `text` shrinks them to) so that they stay apart
