@@ -684,7 +684,7 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
 
     def heading(fit: FinalFit) -> tuple[int, list[str], int]:
         size, lines = winners_heading(winners, theme.min_text(s) if fit.small_heading else int(56 * s),
-                                      theme.min_text(s), head_width)
+                                      theme.min_text(s), head_width, list(zip(whole, seats)))
         return size, lines, int(60 * s) if size == int(56 * s) else int(size * 1.1)
 
     def need(fit: FinalFit) -> int:
@@ -738,13 +738,20 @@ def _least_row(s: float) -> int:
     return theme.font(theme.min_text(s), True).get_linesize() + 1
 
 
-def winners_heading(winners: list[tuple[str, int]], size: int, least: int, width: int) -> tuple[int, list[str]]:
+def winners_heading(winners: list[tuple[str, int]], size: int, least: int, width: int,
+                    everyone: list[tuple[str, int]] | None = None) -> tuple[int, list[str]]:
     """"Winner: Ann" (each winner's name and seat) wrapped to `width` at `size`, and that size,
     on two lines at most. Tied winners whose names take more are all on the second line, cut
     apart, at the least legible size `least`: wrapped on three lines at 320x240, "Winners:
-    Maximilian, Bartholomew" was drawn without its third, the second winner left off."""
+    Maximilian, Bartholomew" was drawn without its third, the second winner left off.
+
+    A winner's name wider than a line is cut apart from `everyone`'s (every player's name and
+    seat): cut by `text` at the line's end, "Maximilian-Alexander" won as "Maximilian-Alex...",
+    the name of the second, Maximilian-Alexandra, as well."""
     if not winners:
         return size, []
+    if everyone:
+        winners = apart_from_everyone(winners, everyone, theme.font(size, True), width)
     word = "Winner:" if len(winners) == 1 else "Winners:"
     lines = wrap(f"{word} " + ", ".join(label for label, _ in winners), size, width, bold=True)
     if len(lines) <= 2:
@@ -753,6 +760,19 @@ def winners_heading(winners: list[tuple[str, int]], size: int, least: int, width
     each = (width - font.size(", ")[0] * (len(winners) - 1)) // len(winners)
     return least, [word, ", ".join(distinct_cuts([label for label, _ in winners], font, max(1, each),
                                                  [seat for _, seat in winners]))]
+
+
+def apart_from_everyone(winners: list[tuple[str, int]], everyone: list[tuple[str, int]], font: pygame.font.Font,
+                        width: int) -> list[tuple[str, int]]:
+    """The winners' names (name, seat), when one has a word too wide for a line of `width` in
+    `font` (with the "," after it), cut so that no other player's name would be cut alike."""
+    room = width - font.size(",")[0]
+    # (a name of words wider than the line together is wrapped between them, whole)
+    if all(font.size(word)[0] <= room for label, _ in winners for word in label.split()):
+        return winners
+    cuts = dict(zip((seat for _, seat in everyone),
+                    distinct_cuts([label for label, _ in everyone], font, room, [seat for _, seat in everyone])))
+    return [(cuts.get(seat, label), seat) for label, seat in winners]
 
 
 def _under_banner(body: pygame.Rect, message: MessageView, s: float) -> pygame.Rect:

@@ -162,3 +162,29 @@ def test_rows_shown_keep_the_totals_and_the_cursors_row():
     assert rows_shown(rows, 4) == [6, 7, 8, 10]
     assert rows_shown(rows, 1) == [7]
     assert rows_shown(rows, 0) == []
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 320), (800, 480)])
+def test_the_winners_heading_never_names_the_winner_as_another_player_could_be_named(size, monkeypatch):
+    """Maximilian-Alexander won, Maximilian-Alexandra came second: at 320x240 the heading read
+    "Winner: Maximilian-Alex...", cut at the line's end, which names either. The name is cut
+    apart from every player's ("Maximili...r"), as the standings under it are."""
+    from display.view import PromptView, Standing
+
+    names = LONG[:4]
+    standings = [Standing(name, 300 - 10 * i, i + 1, i == 0) for i, name in enumerate(names)]
+    view = TableView("final", "Thirteen: final standings", "Game over", standings=tuple(standings),
+                     sheet={"players": names, "tables": []}, prompt=PromptView("", "", hint="OK: a new game"))
+    cut: list[str] = []
+    real_cut = draw._cut_to_fit
+    monkeypatch.setattr(draw, "_cut_to_fit", lambda s, *a, **k: cut.append(s) or real_cut(s, *a, **k))
+    drawn: list[str] = []
+    real_text = render_module.text
+    monkeypatch.setattr(render_module, "text", lambda surface, s, *a, **k: drawn.append(s) or real_text(surface, s,
+                                                                                                        *a, **k))
+    render_module.render(pygame.Surface(size), view)
+    assert not [s for s in cut if any(name in s for name in names)], cut
+    heading = [s for s in drawn if not s[0].isdigit() and s not in ("OK: a new game", "Game over")][1:]
+    alike = [s for s in heading if "..." in s and sum(n.startswith(s.split("...")[0]) and n.endswith(s.split("...")[1])
+                                                     for n in names) > 1]
+    assert heading and not alike, heading
