@@ -550,14 +550,14 @@ class SetupMenu:
                          status=f"{self.game.title} · step {PAGES.index(self.page) + 1} of {len(PAGES)}",
                          prompt=self._panel_prompt(rows[cursor]), message=self.message or self.notice,
                          help=self._help())
-        return replace(view, setup=self._window(items, cursor, self._rows_shown(view)))
+        return replace(view, setup=self._window(items, cursor, self._rows_fit(view)))
 
-    def _rows_shown(self, view: TableView) -> int:
-        """As many rows as the screen draws apart under what it says (at least 3: a row and the
-        markers), and no more than `max_rows`."""
-        from display.render import setup_rows    # (pygame: only where a screen shows the menu)
-
-        return max(3, min(self.max_rows, setup_rows(self.screen_size, view)))
+    def _rows_fit(self, view: TableView) -> int:
+        """How many rows the screen shows legibly under this view's banner and above its foot: at
+        320x240 ten rows over a house rule's description were 13 px each, the cursor's bar too
+        thin for its words."""
+        from display.render import setup_rows      # (pygame: only where a screen shows them)
+        return setup_rows(view, self.screen_size)
 
     def _start_now_words(self) -> str:
         """What a long OK on the games page starts: the same game again, with the same players and
@@ -596,8 +596,10 @@ class SetupMenu:
                 pass
         return out
 
-    def _window(self, items: list[SetupItem], cursor: int, most: int) -> tuple[SetupItem, ...]:
-        """At most `most` rows around the cursor, so long rule lists stay legible."""
+    def _window(self, items: list[SetupItem], cursor: int, fit: int | None = None) -> tuple[SetupItem, ...]:
+        """At most `max_rows` rows around the cursor (and no more than the screen `fit`s, three
+        at the least), so long rule lists stay legible."""
+        most = self.max_rows if fit is None else max(3, min(self.max_rows, fit))
         if len(items) <= most:
             return tuple(items)
         size = most - 2                             # room for the "more" markers

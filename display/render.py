@@ -6,6 +6,7 @@ type when the game is over.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
@@ -810,58 +811,69 @@ def _sheet_or_help(surface: pygame.Surface, view: TableView, rect: pygame.Rect, 
         draw_sheet(surface, view.sheet, rect, s)
 
 
-def _setup_foot(view: TableView, width: int, s: float, about: bool = True) -> tuple[list[str], list[str], int]:
-    """The setup screen's foot under its rows: what the row under the cursor means (at most two
-    lines; none if not `about`), the buttons' hint lines, and the height they take."""
+@dataclass(frozen=True)
+class SetupFoot:
+    """What the setup screen draws under its rows: the row under the cursor explained, the hint."""
+
+    about: tuple[str, ...]               # the lines explaining the row under the cursor
+    about_size: int
+    about_h: int
+    hints: tuple[str, ...]               # the buttons' hint, in lines
+    hint_size: int
+    hint_step: int
+    height: int                          # the room they take at the body's foot
+
+
+def _setup_foot(view: TableView, body: pygame.Rect, s: float) -> SetupFoot:
+    """The setup screen's foot (one place for `_setup`, which draws it, and `setup_rows`)."""
     # what the row under the cursor means (a house rule's description), when the page title does
     # not already say it: a line of its own above the buttons' hint
-    said = view.prompt.text if about and view.prompt and view.prompt.text != view.title else ""
+    about = view.prompt.text if view.prompt and view.prompt.text != view.title else ""
     # (on two lines rather than shrunk onto one: a house rule's description of ~100 letters
     # came out at 10 px on an 800 x 480 screen)
-    about_lines = wrap(said[:1].upper() + said[1:], int(30 * s), width - int(32 * s))[:2] if said else []
+    about_size = int(30 * s)
+    about_lines = wrap(about[:1].upper() + about[1:], about_size, body.width - int(32 * s))[:2] if about else []
+    about_h = int(about_size * 1.15)
     # the buttons' hint on as many lines as its parts take, like the play screen's: on one line
     # shrunk to fit, "hold OK: play again (8 names)" pushed "HINT: how to play" off its end
+    hint_size = theme.legible(28, s)
+    hint_step = int(hint_size * 1.12)
     hint = view.prompt.hint or view.prompt.text if view.prompt else ""
-    hints = _hint_lines(hint, theme.legible(28, s), width - int(32 * s))
-    foot = int(40 * s) + max(0, len(hints) - 1) * int(theme.legible(28, s) * 1.12)
-    foot += len(about_lines) * int(int(30 * s) * 1.15) + (int(10 * s) if about_lines else 0)
-    return about_lines, hints, foot
+    hints = _hint_lines(hint, hint_size, body.width - int(32 * s))
+    foot = int(40 * s) + max(0, len(hints) - 1) * hint_step
+    foot += len(about_lines) * about_h + (int(10 * s) if about_lines else 0)
+    return SetupFoot(tuple(about_lines), about_size, about_h, tuple(hints), hint_size, hint_step, foot)
 
 
-def _setup_row_floor(s: float) -> int:
-    """The least height of a setup row: its type's own height, a pixel of its descenders aside (rows
-    closer are drawn over each other; 12 px at 320x240, as the house rules' page is without a banner)."""
-    return theme.font(theme.min_text(s), True).get_height() - 1
+def setup_least_row(s: float) -> int:
+    """The least height of a setup row: the cursor's bar (the row less 4 px) holding its type at
+    the least legible size, a px clear above and below. At 320x240 a house rule's two lines of
+    description left ten rows 13 px each: the cursor's yellow bar 9 px high under type 14 px
+    high, its row unreadable."""
+    return theme.font(theme.min_text(s), True).get_height() + 6
 
 
-def setup_rows(size: tuple[int, int], view: TableView) -> int:
-    """How many rows the setup screen of `size` draws apart under `view`'s banner (the row's
-    description left out if need be; `view.setup` is not looked at): the menu shows no more, the
-    others behind "... N more". At 320x240 under a banner (a camera or the button box unplugged, a
-    config mistake) the games page's five rows were drawn 5 px apart, each over the next, for as
-    long as it lasted."""
-    return _setup_rows(size, view.message, view.prompt, view.title)
+def setup_rows(view: TableView, size: tuple[int, int]) -> int:
+    """How many rows the setup screen of `size` draws at `setup_least_row` or more under this
+    view's banner and above its foot, for the menu to show no more than that (at least 1)."""
+    return _setup_rows(view.title, view.prompt, view.message, tuple(size))
 
 
-@lru_cache(maxsize=64)     # (asked at every frame the menu is drawn; the same until a button is pressed)
-def _setup_rows(size: tuple[int, int], message: MessageView | None, prompt: PromptView | None, title: str) -> int:
-    s, _, body = _frame(pygame.Surface(size))
+@lru_cache(maxsize=32)
+def _setup_rows(title: str, prompt: PromptView | None, message: MessageView | None, size: tuple[int, int]) -> int:
+    surface = pygame.Surface(size)
+    s, _, body = _frame(surface)
     if message:
         body = _under_banner(body, message, s)
-    foot = _setup_foot(TableView(mode="setup", title=title, prompt=prompt), body.width, s, about=False)[2]
-    return max(1, (body.height - foot) // _setup_row_floor(s) - 1)
+    foot = _setup_foot(TableView("setup", title, prompt=prompt), body, s)
+    return max(1, (body.height - foot.height) // setup_least_row(s) - 1)
 
 
 def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
     panel(surface, body)
     y = body.y + int(20 * s)
-    about_lines, hints, foot = _setup_foot(view, body.width, s)
-    if about_lines and (body.height - foot) // (len(view.setup) + 1) < _setup_row_floor(s):
-        about_lines, hints, foot = _setup_foot(view, body.width, s, about=False)   # (the rows first)
-    about_size, about_h = int(30 * s), int(int(30 * s) * 1.15)
-    hint_size = theme.legible(28, s)
-    hint_step = int(hint_size * 1.12)
-    line_h = min(int(60 * s), max(1, (body.height - foot) // max(1, len(view.setup) + 1)))
+    foot = _setup_foot(view, body, s)
+    line_h = min(int(60 * s), max(1, (body.height - foot.height) // max(1, len(view.setup) + 1)))
     size = max(int(line_h * 0.75), theme.min_text(s))
     for item in view.setup:
         row = pygame.Rect(body.x + int(16 * s), y, body.width - int(32 * s), line_h - 4)
@@ -873,9 +885,10 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         text(surface, item.value, (row.right - int(12 * s), row.centery), size, colour, anchor="midright",
              max_width=row.width // 2)
         y += line_h
-    for i, line in enumerate(about_lines):
-        text(surface, line, (body.x + int(16 * s), body.bottom - foot + int(4 * s) + i * about_h), about_size,
-             theme.ACCENT, max_width=body.width - int(32 * s))
-    for i, line in enumerate(hints):
-        text(surface, line, (body.x + int(16 * s), body.bottom - int(40 * s) - (len(hints) - 1 - i) * hint_step),
-             hint_size, theme.MUTED, max_width=body.width - int(32 * s))
+    for i, line in enumerate(foot.about):
+        text(surface, line, (body.x + int(16 * s), body.bottom - foot.height + int(4 * s) + i * foot.about_h),
+             foot.about_size, theme.ACCENT, max_width=body.width - int(32 * s))
+    for i, line in enumerate(foot.hints):
+        text(surface, line, (body.x + int(16 * s),
+                             body.bottom - int(40 * s) - (len(foot.hints) - 1 - i) * foot.hint_step),
+             foot.hint_size, theme.MUTED, max_width=body.width - int(32 * s))
