@@ -40,7 +40,39 @@ def _distinct_cuts(names: tuple[str, ...], font: pygame.font.Font, room: tuple[i
             for i, apart in zip(group, _apart([shown[i] for i in group], [room[i] for i in group],
                                               [seat[i] for i in group], font)):
                 labels[i] = apart
+    for i, label in enumerate(labels):
+        if _names_another(label, shown[i], shown):
+            labels[i] = _own_end(shown[i], room[i], seat[i], shown, font)
     return _numbered(labels, seat, font, room)
+
+
+def _could_be(label: str, name: str) -> bool:
+    """Whether `label` (a name cut "start...end") could be drawn for `name`."""
+    if ELLIPSIS not in label:
+        return label == name
+    start, end = label.split(ELLIPSIS, 1)
+    return name.startswith(start) and name.endswith(end) and len(name) >= len(start) + len(end)
+
+
+def _names_another(label: str, name: str, names: Sequence[str]) -> bool:
+    """Whether `label`, drawn for `name`, could as well be another of `names`: cut to different
+    lengths in rooms of different widths (the standings, the score beside each name as wide as
+    it is), "Maxim..." and "Maximili..." were not alike, and each could be either Maximilian."""
+    return ELLIPSIS in label and any(other != name and _could_be(label, other) for other in names)
+
+
+def _own_end(name: str, width: int, seat: int | None, names: Sequence[str], font: pygame.font.Font) -> str:
+    """`name` cut in `width` with the shortest end that no other of `names` has, else with its
+    seat number ("#3"), else as cut."""
+    for tail in range(1, len(name)):
+        label = _cut(font, name, name[-tail:], width)
+        if not _fits(font, label, width) or label.startswith(ELLIPSIS):
+            break
+        if not _names_another(label, name, names):
+            return label
+    if seat is None:
+        return _cut(font, name, "", width)
+    return f"{name} #{seat}" if _fits(font, f"{name} #{seat}", width) else _cut(font, name, f"#{seat}", width)
 
 
 def _numbered(labels: list[str], seats: tuple[int | None, ...], font: pygame.font.Font, room: tuple[int, ...]

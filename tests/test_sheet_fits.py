@@ -188,3 +188,35 @@ def test_the_winners_heading_never_names_the_winner_as_another_player_could_be_n
     alike = [s for s in heading if "..." in s and sum(n.startswith(s.split("...")[0]) and n.endswith(s.split("...")[1])
                                                      for n in names) > 1]
     assert heading and not alike, heading
+
+
+def could_be(label: str, name: str) -> bool:
+    """Whether a label drawn for a player ("Maxi...r", "Maxim...", "A") could be `name`."""
+    if "..." not in label:
+        return label == name
+    start, end = label.split("...", 1)
+    return name.startswith(start) and name.endswith(end)
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 320)])
+def test_no_name_in_the_standings_could_be_another_players(size, monkeypatch):
+    """Objective cards' five long names at 320x240: each standing's name is cut to the room its
+    score leaves it, so "4. Maxim... -10968" and "5. Maximili... 8226" were cut apart (not
+    alike) and yet each could be either Maximilian. Each now keeps an end of its own."""
+    from display.view import PromptView, Standing
+
+    names = ["Zoë Ångström-Núñez", "Bartholomew", "A", "Maximilian-Alexander", "Maximilian-Alexandra"]
+    scores = [26049, -15081, 10968, -10968, 8226]
+    standings = [Standing(name, score, i + 1, i == 0) for i, (name, score) in enumerate(zip(names, scores))]
+    view = TableView("final", "Objective cards: final standings", "Game over", standings=tuple(standings),
+                     sheet={"players": names, "tables": []}, prompt=PromptView("", "", hint="OK: a new game"))
+    drawn: list[str] = []
+    real_text = render_module.text
+    monkeypatch.setattr(render_module, "text", lambda surface, s, *a, **k: drawn.append(s) or real_text(surface, s,
+                                                                                                        *a, **k))
+    render_module.render(pygame.Surface(size), view)
+    labels = {st.place: line.split(". ", 1)[1] for st in standings for line in drawn
+              if line.startswith(f"{st.place}. ")}
+    assert len(labels) == len(names)
+    readings = {place: [n for n in names if could_be(label, n)] for place, label in labels.items()}
+    assert all(found == [names[place - 1]] for place, found in readings.items()), (labels, readings)
