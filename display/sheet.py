@@ -236,14 +236,21 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     # (among every column's: "Maximilian-Alexandra" shown alone as "M..." could be her or
     # "Maximilian-Alexander", whose column the window left off)
     seats = [list(players).index(c) + 1 if c in players else None for c in every]
-    heads = distinct_cuts(every, theme.font(theme.min_text(s), True), col_w - 4, seats)
+    # (a word space clear of the next one's: cut to the column's full width, School's scores at
+    # 1920x1080 were headed "Maximilian-Alexan...r Maximilian-Alexan...a", read as one name)
+    # where that leaves a seat number room ("#6": six players' columns at 320x240 have none to spare)
+    head_font = theme.font(theme.min_text(s), True)
+    head_w = col_w - max(4, WORD_CLEAR * head_font.size(" ")[0])
+    if head_w < head_font.size(f"#{len(every)}")[0]:
+        head_w = col_w - 4
+    heads = distinct_cuts(every, head_font, head_w, seats)
     heads = [heads[i] for i in shown]
     for c, name in enumerate(heads):
         cx = rect.x + label_w + c * col_w
         if c == active:
             pygame.draw.rect(surface, theme.PANEL_LIGHT, (cx, y, col_w, row_h * (len(rows) + 1)), border_radius=6)
         text(surface, name, (cx + col_w // 2, y + row_h // 2), size, theme.ACCENT if c == active else theme.TEXT,
-             bold=True, anchor="center", max_width=col_w - 4)
+             bold=True, anchor="center", max_width=head_w)
     y += row_h
     pygame.draw.line(surface, theme.GRID, (rect.x, y - 2), (rect.right, y - 2), 2)
     if active is not None and 0 <= active < len(columns):

@@ -220,3 +220,23 @@ def test_no_name_in_the_standings_could_be_another_players(size, monkeypatch):
     assert len(labels) == len(names)
     readings = {place: [n for n in names if could_be(label, n)] for place, label in labels.items()}
     assert all(found == [names[place - 1]] for place, found in readings.items()), (labels, readings)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_names_over_the_columns_stand_a_word_space_apart(size, monkeypatch):
+    """School's scores table of four long names at 1920x1080 was headed "Maximilian-Alexan...r
+    Maximilian-Alexan...a", each name cut to its column's full width, 4 px from the next: read
+    as one name. Names over neighbouring columns are now at least two word spaces apart."""
+    view = game_view("school", LONG[:4], 0.5)
+    seen = sheet_texts(monkeypatch)
+    surface = pygame.Surface(size)
+    render_module.render(surface, view)
+    space = theme.font(theme.min_text(theme.scale(surface)), True).size(" ")[0]
+    heads = [(s, r) for s, r in seen if any(could_be(s, n) for n in LONG[:4])]
+    rows: dict[int, list[pygame.Rect]] = {}
+    for _, r in heads:
+        rows.setdefault(r.centery // 8, []).append(r)
+    assert heads
+    gaps = [b.left - a.right for line in rows.values() for a, b in zip(sorted(line, key=lambda r: r.x),
+                                                                      sorted(line, key=lambda r: r.x)[1:])]
+    assert gaps and min(gaps) >= 2 * space, (gaps, [s for s, _ in heads])
