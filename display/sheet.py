@@ -209,8 +209,11 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     # every score of two digits and every total drawn "...", nothing a player could read)
     number = number_column(rows, theme.min_text(s))
     room = None
-    if len(columns) * digit > rect.width - label_w:
-        room = (rect.width - label_w) // least_column(rows, theme.min_text(s))
+    # (and where some cell would be drawn as a bare "...": eight players' Classic at 480x320 had
+    # every hand of the sheet drawn "...", in columns that hold a digit)
+    if (len(columns) * digit > rect.width - label_w
+            or bare_cells(rows, theme.min_text(s), (rect.width - label_w) // max(1, len(columns)))):
+        room = (rect.width - label_w) // max(number, least_column(rows, theme.min_text(s)))
     elif len(columns) * number > rect.width - label_w:
         room = (rect.width - label_w) // number
     every = list(columns)           # (the names left off still keep those shown apart from them)
@@ -316,6 +319,23 @@ def least_column(rows: list[dict[str, Any]], least: int) -> int:
     widest = max((min(font.size(form)[0] for form in (cell["text"], *cell.get("short", ())))
                   for row in rows for cell in row.get("cells", []) if cell.get("text")), default=0)
     return max(widest, font.size("8")[0]) + 6
+
+
+def bare_cells(rows: list[dict[str, Any]], least: int, col_w: int) -> bool:
+    """Whether some cell of `rows` (not a row of boxes: those are drawn, not written) would be
+    drawn as a bare "..." in a column `col_w` wide at `least` in bold: none of its forms fits,
+    nor even its shortest's first letter before the ellipsis."""
+    font = theme.font(least, True)
+    for row in rows:
+        for cell in row.get("cells", ()):
+            forms = [form for form in (cell.get("text", ""), *cell.get("short", ())) if form]
+            if not forms or set(forms[0].partition(" ")[0]) <= TICK_GLYPHS:
+                continue
+            width = col_w - (10 if cell.get("highlight") else 4)      # (as `draw_table` gives it)
+            if all(font.size(form)[0] > width for form in forms) and \
+                    font.size(min(forms, key=len)[:1] + "...")[0] > width:
+                return True
+    return False
 
 
 NUMBER = re.compile(r"[+-]?\d+")

@@ -240,3 +240,26 @@ def test_the_names_over_the_columns_stand_a_word_space_apart(size, monkeypatch):
     gaps = [b.left - a.right for line in rows.values() for a, b in zip(sorted(line, key=lambda r: r.x),
                                                                       sorted(line, key=lambda r: r.x)[1:])]
     assert gaps and min(gaps) >= 2 * space, (gaps, [s for s, _ in heads])
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 320)])
+@pytest.mark.parametrize("game,players", [("classic", 8), ("classic", 6), ("objective-cards", 5)])
+def test_no_cell_is_drawn_as_a_bare_ellipsis(game, players, size, monkeypatch):
+    """Eight players' Classic at 480x320: the columns held a digit, so all eight were drawn, and
+    every hand of the sheet ("3xQ", "K+10") was drawn "...". Where a cell would keep not even
+    a letter, the columns drawn are those that hold the cells whole (*1-4 of 8*)."""
+    view = game_view(game, (SHORT + ["Gus", "Hal"])[:players], 0.5)
+    bare: list[str] = []
+    real_cut = draw._cut_to_fit
+
+    def cut_to_fit(s, f, colour, max_width):
+        img = real_cut(s, f, colour, max_width)
+        if img.get_width() <= f.size("...")[0]:
+            bare.append(s)
+        return img
+
+    monkeypatch.setattr(draw, "_cut_to_fit", cut_to_fit)
+    render_module.render(pygame.Surface(size), view)
+    cells = {form for table in view.sheet["tables"] for row in table["rows"] for cell in row["cells"]
+             for form in (cell.get("text"), *cell.get("short", ()))}
+    assert not [s for s in bare if s in cells], bare
