@@ -6,7 +6,7 @@ type when the game is over.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -824,8 +824,27 @@ class SetupFoot:
     height: int                          # the room they take at the body's foot
 
 
-def _setup_foot(view: TableView, body: pygame.Rect, s: float) -> SetupFoot:
-    """The setup screen's foot (one place for `_setup`, which draws it, and `setup_rows`)."""
+def _setup_foot(view: TableView, body: pygame.Rect, s: float, rows: int = 0) -> SetupFoot:
+    """The setup screen's foot (one place for `_setup`, which draws it, and `setup_rows`), short
+    enough to leave `rows` rows their least height (`setup_least_row`): the description's lines
+    left off, the last first, then the hint's last lines (joined to the one before, cut there
+    with "..."). At 320x240 under a config mistake's four-line banner, the foot left the menu
+    10 px: its cursor's bar 6 px high over its words."""
+    foot = _whole_setup_foot(view, body, s)
+    least = setup_least_row(s) * (rows + 1)
+    while rows and body.height - foot.height < least and (foot.about or len(foot.hints) > 1):
+        if foot.about:
+            about = foot.about[:-1]
+            height = foot.height - foot.about_h - (int(10 * s) if not about else 0)
+            foot = replace(foot, about=about, height=height)
+        else:
+            hints = foot.hints[:-2] + (" · ".join(foot.hints[-2:]),)
+            foot = replace(foot, hints=hints, height=foot.height - foot.hint_step)
+    return foot
+
+
+def _whole_setup_foot(view: TableView, body: pygame.Rect, s: float) -> SetupFoot:
+    """The setup screen's foot, every line of it."""
     # what the row under the cursor means (a house rule's description), when the page title does
     # not already say it: a line of its own above the buttons' hint
     about = view.prompt.text if view.prompt and view.prompt.text != view.title else ""
@@ -872,7 +891,7 @@ def _setup_rows(title: str, prompt: PromptView | None, message: MessageView | No
 def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float) -> None:
     panel(surface, body)
     y = body.y + int(20 * s)
-    foot = _setup_foot(view, body, s)
+    foot = _setup_foot(view, body, s, len(view.setup))
     line_h = min(int(60 * s), max(1, (body.height - foot.height) // max(1, len(view.setup) + 1)))
     size = max(int(line_h * 0.75), theme.min_text(s))
     for item in view.setup:
