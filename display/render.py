@@ -65,19 +65,46 @@ def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect,
     if not view.message:
         return _play_columns(body, s)
     banner_h = _banner_layout(view.message, left_w, s)[2]
-    return _play_columns(body, s, banner_h, _prompt_need(view.prompt, left_w, s))
+    return _play_columns(body, s, banner_h, _prompt_need(view.prompt, left_w, s, _players(view)))
 
 
-def _prompt_need(prompt: PromptView | None, width: int, s: float) -> int:
+def _players(view: TableView) -> tuple[str, ...]:
+    """The players of the game on screen, in seat order (none on the setup menu)."""
+    return tuple((view.sheet or {}).get("players") or ())
+
+
+def _prompt_need(prompt: PromptView | None, width: int, s: float, players: Sequence[str] = ()) -> int:
     """The height `_prompt` needs to show `prompt` whole (every menu row, no "more")."""
     if prompt is None:
         return 0
     pad, big, text_step, hint_size, hint_step, row_h = _prompt_metrics(s)
+    prompt = prompt_apart(prompt, players, width - 2 * pad, s)
     need = 2 * pad + len(wrap(prompt.text, big, width - 2 * pad, bold=True)[:3]) * text_step
     need += hint_step * len(_hint_lines(prompt.hint, hint_size, width - 2 * pad))
     if prompt.options:
         need += int(6 * s) + row_h * len(prompt.options)
     return need
+
+
+def prompt_apart(prompt: PromptView, players: Sequence[str], width: int, s: float) -> PromptView:
+    """`prompt` with its player's name cut apart from the other `players`' where a word of it is
+    wider than a line of the panel (`width`): wrapped alone on a line and cut at its end,
+    "Maximilian-Alexandra: your choice is secret" began "Maximilian-Alex...", which her
+    neighbour Maximilian-Alexander could be as well."""
+    if not prompt.player or prompt.player not in players:
+        return prompt
+    _, big, _, hint_size, _, _ = _prompt_metrics(s)
+    return replace(prompt, text=_name_apart(prompt.text, prompt.player, players, theme.font(big, True), width),
+                   hint=_name_apart(prompt.hint, prompt.player, players, theme.font(hint_size), width))
+
+
+def _name_apart(line: str, player: str, players: Sequence[str], font: pygame.font.Font, width: int) -> str:
+    """`line` with `player`'s name cut apart from the others' where a word of it does not fit
+    `width` in `font` with the "'s:" after it."""
+    room = width - font.size("'s:")[0]
+    if player not in line or all(font.size(word)[0] <= room for word in player.split()):
+        return line
+    return line.replace(player, distinct_cuts(list(players), font, max(1, room))[list(players).index(player)])
 
 
 def _prompt_metrics(s: float) -> tuple[int, int, int, int, int, int]:
@@ -129,7 +156,7 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
         if view.message:
             used = _banner(surface, view.message, lower, s)
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
-        _prompt(surface, view.prompt, lower, s)
+        _prompt(surface, view.prompt, lower, s, _players(view))
         _sheet_or_help(surface, view, right, s)
 
 
@@ -467,12 +494,14 @@ def place_beside(rect: pygame.Rect, r: pygame.Rect, area: pygame.Rect, avoid: li
     return None
 
 
-def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rect, s: float) -> None:
+def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rect, s: float,
+            players: Sequence[str] = ()) -> None:
     panel(surface, rect, theme.PANEL)
     if prompt is None:
         return
     pad, big, text_step, hint_size, hint_step, line_h = _prompt_metrics(s)
     x, y, width = rect.x + pad, rect.y + pad, rect.width - 2 * pad
+    prompt = prompt_apart(prompt, players, width, s)
     # (the hints and "more below" were 17 and 14 px at 800x480, the hint's overflow shrunk further:
     # not readable from the table; now at the legible minimum, on as many lines as they take: the
     # menu scrolls in the rows left)

@@ -263,3 +263,34 @@ def test_no_cell_is_drawn_as_a_bare_ellipsis(game, players, size, monkeypatch):
     cells = {form for table in view.sheet["tables"] for row in table["rows"] for cell in row["cells"]
              for form in (cell.get("text"), *cell.get("short", ()))}
     assert not [s for s in bare if s in cells], bare
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 320)])
+@pytest.mark.parametrize("acting", ["Maximilian-Alexander", "Maximilian-Alexandra"])
+def test_the_prompt_names_the_acting_player_as_no_other_could_be_named(acting, size, monkeypatch):
+    """At 320x240 the prompt of a secret choice began "Maximilian-Alex..." (the name wrapped
+    alone on a line and cut at its end), and its hint the same: either Maximilian could be the
+    one to press OK. The acting player's name is cut apart from the others' ("Maximilian-...a")."""
+    from display.view import PromptView
+
+    view = TableView("play", "Objective cards", "", sheet={"players": LONG[:5], "tables": []},
+                     prompt=PromptView(acting, f"{acting}: your choice is secret. Everyone else, please look away.",
+                                       hint=f"{acting}: press OK to see your choices"))
+    shown: list[str] = []
+
+    def cut_to_fit(s, f, colour, max_width):          # (draw._cut_to_fit, saying what it drew)
+        best = next((s[:n].rstrip() + "..." for n in range(len(s) - 1, -1, -1)
+                     if f.size(s[:n].rstrip() + "...")[0] <= max_width), "")
+        shown.append(best)
+        return f.render(best, True, colour)
+
+    monkeypatch.setattr(draw, "_cut_to_fit", cut_to_fit)
+    drawn: list[str] = []
+    real_text = render_module.text
+    monkeypatch.setattr(render_module, "text", lambda surface, s, *a, **k: drawn.append(s) or real_text(surface, s,
+                                                                                                        *a, **k))
+    render_module.render(pygame.Surface(size), view)
+    named = [line.split(":")[0] for line in drawn + shown if line.startswith("Maxim")]
+    assert named
+    other = next(n for n in LONG if n.startswith("Maxim") and n != acting)
+    assert not [label for label in named if could_be(label, other) or not could_be(label, acting)], named
