@@ -202,15 +202,14 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     label_font = theme.font(size)
     label_w = max([label_font.size(r.get("label", ""))[0] for r in rows] + [0]) + int(12 * s)
     label_w = min(label_w, int(rect.width * 0.42))
-    # (only where a column would not hold even a digit: elsewhere a cell too wide for one line
-    # goes on two, or in its short form, and every player keeps a column)
+    # some columns only where a column would not hold a digit, or a letter of some cell (eight
+    # players' Classic at 480x320 had every hand drawn "...", in columns that hold a digit), or
+    # its widest number (six players' Thirteen at 320x240 had every score of two digits and every
+    # total drawn "..."): elsewhere a cell too wide for one line goes on two, or in its short
+    # form, and every player keeps a column
     digit = theme.font(theme.min_text(s), True).size("8")[0] + 6
-    # (and where a column would not hold its widest score: six players' Thirteen at 320x240 had
-    # every score of two digits and every total drawn "...", nothing a player could read)
     number = number_column(rows, theme.min_text(s))
     room = None
-    # (and where some cell would be drawn as a bare "...": eight players' Classic at 480x320 had
-    # every hand of the sheet drawn "...", in columns that hold a digit)
     if (len(columns) * digit > rect.width - label_w
             or bare_cells(rows, theme.min_text(s), (rect.width - label_w) // max(1, len(columns)))):
         room = (rect.width - label_w) // max(number, least_column(rows, theme.min_text(s)))
@@ -239,9 +238,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     # (among every column's: "Maximilian-Alexandra" shown alone as "M..." could be her or
     # "Maximilian-Alexander", whose column the window left off)
     seats = [list(players).index(c) + 1 if c in players else None for c in every]
-    # (a word space clear of the next one's: cut to the column's full width, School's scores at
-    # 1920x1080 were headed "Maximilian-Alexan...r Maximilian-Alexan...a", read as one name)
-    # where that leaves a seat number room ("#6": six players' columns at 320x240 have none to spare)
+    # (two word spaces clear of the next one's: cut to the column's full width, School's scores at
+    # 1920x1080 were headed "Maximilian-Alexan...r Maximilian-Alexan...a", read as one name; where
+    # that still leaves a seat number room: six players' columns at 320x240 have none to spare)
     head_font = theme.font(theme.min_text(s), True)
     head_w = col_w - max(4, WORD_CLEAR * head_font.size(" ")[0])
     if head_w < head_font.size(f"#{len(every)}")[0]:
