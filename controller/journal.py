@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
+from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds
 from .rules import GameState
 from .tablelog import FORMAT, LogError, TableLog, replay
 
@@ -61,10 +62,15 @@ class Journal:
         `held`: a journal of inputs alone lost its take-backs and the holds of its last choice,
         and a second cut offered back a choice already taken back, or one without its holds.
         `stamp`: the time (ns) the journal's file gets at each write, in place of the kernel's
-        (the table's: 0 where its clock cannot be trusted; None: the kernel's)."""
+        (the table's: 0 where its clock cannot be trusted; None: the kernel's). `lines` are
+        written without their superseded hold lines (journal_compact)."""
         self.path = Path(path)
         self.fsync = fsync
         self.stamp = stamp
+        #: hold lines appended since the journal was last written whole (see `hold`)
+        self.holds_appended = 0
+        if lines is not None:
+            lines = without_superseded_holds(lines, is_hold)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._rewrite(table_log, held, lines)
@@ -139,8 +145,31 @@ class Journal:
         self.append(TAKE_BACK)
 
     def hold(self, player: int, values: list[int]) -> None:
-        """The dice `player` has held now (all of them): a resume holds them again."""
+        """The dice `player` has held now (all of them): a resume holds them again. Every
+        HOLDS_BEFORE_COMPACTING of them the journal is written again without the superseded ones:
+        appended alone, HOLD pressed 100,000 times made a journal of 2.65 MB."""
         self.append(hold_line(player, values))
+        self.holds_appended += 1
+        if self.holds_appended >= HOLDS_BEFORE_COMPACTING:
+            self.compact()
+
+    def compact(self) -> bool:
+        """Write the journal again (beside it, renamed over it, as a resume does) without its
+        superseded hold lines; what a resume reads from it stays the same. The hold line is already
+        safe when this runs, so a journal that cannot be written again (a full card) or read back
+        whole is left as it is, appended to, and tried again HOLDS_BEFORE_COMPACTING holds later:
+        said in the log, not on screen, as the game is still saved. False when it was left."""
+        self.holds_appended = 0
+        try:
+            found = Journal.read_ending(self.path)
+            if found.damage is not None:
+                raise LogError(found.damage)
+            self._rewrite(found.log, lines=without_superseded_holds(found.lines, is_hold))
+        except (OSError, LogError) as exc:
+            log.warning("journal %s: cannot drop its superseded hold lines (%s); it is appended to as it is",
+                        self.path, getattr(exc, "strerror", None) or exc)
+            return False
+        return True
 
     def _sync(self, fh) -> None:
         """Flush and fsync: the line is on the card before the move counts. A card that fails
