@@ -28,6 +28,7 @@ from .config import screen_size_problem
 from .demo import DemoDirector, Press
 from .demo_text import check_player_count
 from .draws import draw_first_player, first_player_words
+from .journal import Journal
 from .names import players_from
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
@@ -90,13 +91,20 @@ def screen_size_of(screen: Screen | None) -> dict[str, tuple[int, int]]:
 
 def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed: int, shots: Path | None,
                    realtime: bool, options: dict | None = None, max_frames: int = 400_000,
-                   progress: Callable[[str], None] | None = None) -> GameReport:
-    """One complete game at the synthetic table. Returns what happened, measured."""
+                   progress: Callable[[str], None] | None = None, draw: bool = False,
+                   journal_dir: Path | None = None) -> GameReport:
+    """One complete game at the synthetic table. Returns what happened, measured. `draw`: every
+    frame drawn on `screen`, as a table does (always when `realtime`); `journal_dir`: the game
+    journaled there, as a table does (the soak benchmark: without them it measured neither)."""
     rng = random.Random(seed)
     clock: Callable[[], float] = time.monotonic if realtime else VirtualClock()
     state = new_game(game, players, options)
     table_log = TableLog(game, players, dict(options or {})).with_every_option()
-    flow = TableFlow(state, table_log, clock=clock, confirm_seconds=1.2, **screen_size_of(screen))
+    hooks: dict[str, Any] = {}
+    if journal_dir is not None:
+        journal = Journal(journal_dir / "current.jsonl", table_log)
+        hooks = {"on_apply": journal.append, "on_take_back": journal.take_back, "on_hold": journal.hold}
+    flow = TableFlow(state, table_log, clock=clock, confirm_seconds=1.2, **hooks, **screen_size_of(screen))
     director = DemoDirector(flow, rng, fps=10.0 if realtime else 6.0, brisk=not realtime)
     fps = director.fps
     source = make_frame_source({"type": "generated", "factory": director.frames, "fps": fps})
@@ -155,8 +163,9 @@ def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed
                             not shot_moments.get("halfway"):
                         shot_moments["halfway"] = True
                         shoot("midgame")
-            if realtime:
+            if realtime or draw:
                 runner.draw()
+            if realtime:
                 for event in screen.events() if screen else []:
                     if getattr(event, "type", None) in (screen.pygame.QUIT,) or (
                             getattr(event, "type", None) == screen.pygame.KEYDOWN and
