@@ -514,7 +514,10 @@ class TableApp:
 
     def _step_camera(self) -> None:
         frame = self.frames.read_lores() if self.two_streams else self.frames.read()
-        error = str(self.frames.error) if getattr(self.frames, "error", None) else ""
+        # (looked at once: the camera's thread may clear it between two looks, and the screen said
+        # "Camera: None. Retrying...")
+        problem = getattr(self.frames, "error", None)
+        error = str(problem) if problem else ""
         if error != self._camera_error:
             self._camera_error = error
             if error and self.flow:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from .frames import Clock, Frame, FrameSourceError
@@ -44,6 +45,16 @@ FULL_WAIT_S = 0.3
 CLOSE_WAIT_S = 2.0
 
 
+@dataclass(frozen=True, eq=False)
+class _Call:
+    """A call to the camera under way: when it began, and how long it may take before it is said
+    not to answer. A new object for each call, so that what the loop said of one is never taken
+    for what it says of the next (compared by identity)."""
+
+    since: float
+    within: float
+
+
 class FrameReader:
     """Reads `source` (a RetryingFrameSource: its reads never raise) on a daemon thread; the
     table's loop takes the newest frame with `read()`, which returns at once (None: no new one).
@@ -67,9 +78,8 @@ class FrameReader:
         self._taken = threading.Event()          # the slot is empty: read the next frame now
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._calling_since: float | None = None  # when the call to the camera under way began
-        self._calling_within = answer_s          # and how long it may take before it is said
-        self._hung: FrameSourceError | None = None
+        self._calling: _Call | None = None       # the call to the camera under way (the thread's)
+        self._hung: tuple[_Call, FrameSourceError] | None = None     # that call said hung (the loop's)
         self._failed: FrameSourceError | None = None     # the thread itself failed (a bug)
 
     @property
@@ -82,19 +92,26 @@ class FrameReader:
 
     @property
     def error(self) -> FrameSourceError | None:
-        """The source's own error, else, while a call to it has waited `answer_s` or more, that."""
-        if self._failed is not None:
-            return self._failed
-        if self.source.error is not None:
-            return self.source.error
-        since = self._calling_since
-        if since is None or self.clock() - since < self._calling_within:
+        """The source's own error, else, while a call to it has waited `answer_s` or more, that.
+
+        Each of the thread's values is looked at once: the thread may change it between two looks
+        (the source's error cleared by a frame, a call ended and the next begun). Before, a call
+        that ended during the look left its "does not answer" standing for the next one, which then
+        hung unsaid in the log, and the source's error read twice could be None the second time."""
+        failed, error, call = self._failed, self.source.error, self._calling
+        if failed is not None:
+            return failed
+        if error is not None:
+            return error
+        if call is None or self.clock() - call.since < call.within:
             return None
-        if self._hung is None:                  # (the same words while it lasts: said once)
-            self._hung = FrameSourceError(f"no picture for {self._calling_within:g} s or more: it does not answer "
-                                          "(unplugged, or its USB port short of power)", self.name)
-            log.warning("%s", self._hung)
-        return self._hung
+        hung = self._hung
+        if hung is None or hung[0] is not call:     # (the same words while this call lasts: said once)
+            hung = (call, FrameSourceError(f"no picture for {call.within:g} s or more: it does not answer "
+                                           "(unplugged, or its USB port short of power)", self.name))
+            self._hung = hung
+            log.warning("%s", hung[1])
+        return hung[1]
 
     # -- the table's side -----------------------------------------------------------------
     def open(self) -> None:
@@ -125,8 +142,9 @@ class FrameReader:
             return
         thread.join(self.close_wait_s)
         if thread.is_alive():
+            call = self._calling
             log.warning("%s: the camera has not answered for %.0f s: not waited for at exit", self.name,
-                        self.clock() - (self._calling_since or self.clock()))
+                        self.clock() - call.since if call is not None else 0.0)
 
     def __enter__(self) -> "FrameReader":
         self.open()
@@ -147,14 +165,13 @@ class FrameReader:
     def _call(self, method: str, within: float | None = None) -> Any:
         """`source.method()`, timed: once it has waited `within` (else `answer_s`), `error` says the
         camera does not answer."""
-        self._calling_within = self.answer_s if within is None else within
-        self._calling_since = started = self.clock()
+        call = _Call(self.clock(), self.answer_s if within is None else within)
+        self._calling = call                    # (one assignment: the loop sees a whole call or none)
         try:
             return getattr(self.source, method)()
         finally:
-            self._calling_since = None
-            self._hung = None
-            self.longest_wait_s = max(self.longest_wait_s, self.clock() - started)
+            self._calling = None
+            self.longest_wait_s = max(self.longest_wait_s, self.clock() - call.since)
 
     def _run(self) -> None:
         try:
