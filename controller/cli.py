@@ -345,7 +345,11 @@ def _capture_from_camera(args: argparse.Namespace):
 
 def main(argv: list[str] | None = None) -> int:
     log_crashes(sys.stderr)
-    load_all()
+    try:
+        load_all()                  # (the vision's libraries: seconds on a Pi, where Ctrl-C may come)
+    except KeyboardInterrupt:
+        print("dicetable: stopped (Ctrl-C) while it was starting.", file=sys.stderr)
+        return 130
     parser = build_parser()
     args = parser.parse_args(argv)
     quiet = args.command in ("demo", "play", "replay", "read", "bench", "games", "check")

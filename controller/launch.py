@@ -118,10 +118,26 @@ def back_off(folder: Path, argv: Sequence[str], *, clock: Callable[[], float] | 
         log.setLevel(level)
 
 
+#: what a Ctrl-C (SIGINT) ends the program with, as a shell reports it (128 + 2)
+INTERRUPTED = 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     log_crashes(sys.stderr)                # (an import that fails below is logged as an error)
     folder = service_folder(args, os.environ)
+    try:
+        code = start(folder, args)
+    except KeyboardInterrupt:              # (Ctrl-C while Python loads the program's libraries)
+        print("dicetable: stopped (Ctrl-C) while it was starting.", file=sys.stderr)
+        code = INTERRUPTED
+    if folder is not None and code in (0, INTERRUPTED):   # (stopped, not failed: the next start is a first one)
+        start_backoff.clear(folder / start_backoff.RECORD)
+    return code
+
+
+def start(folder: Path | None, args: list[str]) -> int:
+    """The program, after the back-off when systemd starts it (`folder`: its runtime folder)."""
     if folder is None:
         from .cli import main as cli_main
 
@@ -134,14 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         back_off(folder, args)
         from .cli import main as cli_main
 
-        code = cli_main(args)
+        return cli_main(args)
     except Stopped:
-        code = 0
+        return 0
     finally:
         signal.signal(signal.SIGTERM, before)
-    if code == 0:                          # (stopped cleanly: the next start is a first one)
-        start_backoff.clear(folder / start_backoff.RECORD)
-    return code
 
 
 if __name__ == "__main__":
