@@ -25,6 +25,7 @@ from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
 from .draws import draw
+from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
@@ -167,6 +168,7 @@ class TableFlow:
         self.pending_new: list[int] = []
         self.pending_boxes: list[tuple[int, int, int, int]] = []
         self.pending_check: list[int] = []            # positions of the dice read less surely (CHECK_BELOW)
+        self._gathered_for: list[int] | None = None   # the pending values when they look gathered up (gathered.py)
         self._confirm_at = 0.0
         self.correct_index = 0
         self.holds: list[bool] = []
@@ -451,7 +453,11 @@ class TableFlow:
             self.say(glare_words(glare), "warning")
         else:
             self._tell_left(reading)
+        gathered = looks_gathered(values, [v for v, _box in self.played], held, exp.count)
+        if gathered:
+            self.say(GATHERED_WORDS, "warning")
         self._stage(values, [d.box for d in reading.dice], exp, check, wait_for_ok=bool(asked))
+        self._gathered_for = self.pending if gathered else None
 
     def _tell_left(self, reading: Reading) -> None:
         """Say once that the dice were read around a thing left lying in the tray (a phone, a
@@ -558,7 +564,15 @@ class TableFlow:
 
     def on_tray_empty(self) -> None:
         """The tray was seen empty: the dice last accepted were taken out, so dice that lie
-        there next were thrown (or put) anew, wherever they lie."""
+        there next were thrown (or put) anew, wherever they lie. Dice shown that looked
+        gathered up (the faces read before, moved) and are picked up before they counted were
+        not a throw: they are dropped (see gathered.py)."""
+        if self._pending_gathered():
+            exp = self.expect
+            log.info("dice with the faces read before (%s) picked up before they counted: not taken", self.pending)
+            self.pending, self._gathered_for = None, None
+            self.phase = WAIT_DICE
+            self.say(DROPPED_WORDS + (f" {self._throw_asked(exp)}" if isinstance(exp, Throw) else ""))
         self.played = []
         self._places_lost = None
 
@@ -711,6 +725,10 @@ class TableFlow:
             # why the tray before was not taken ("Die 5 is partly out of the camera's view") stood
             # over the hand, the new throw or the blurred picture, the caption saying otherwise
             self.message = None
+
+    def _pending_gathered(self) -> bool:
+        """Whether the reading shown is the one that looked gathered up (not since corrected)."""
+        return self.phase == CONFIRM and self.pending is not None and self.pending is self._gathered_for
 
     def _offer_correction(self, reading: Reading) -> None:
         """Keep the reading at hand so that a long OK can correct it."""
