@@ -20,6 +20,7 @@ A benchmark, not a test: it prints figures for the README and never fails on a s
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import re
@@ -138,11 +139,14 @@ def bench_latency(throws: int = 12) -> dict:
     screen.close()
     waited = statistics.median(frames_waited) if frames_waited else float("nan")
     processing = statistics.median(process_ms) if process_ms else float("nan")
+    # at 30 fps the tracker waits as many frames, or `still_seconds` if that is longer (it was
+    # taken as the same frames: 185 ms, while the tracker now waits half a second at any rate)
+    waited_30 = max(waited, math.ceil(config.still_seconds * 30 - 1e-6) + 1)
     return {"throws": len(process_ms), "processing_ms_median": processing,
             "processing_ms_max": max(process_ms) if process_ms else float("nan"),
             "still_frames_waited": waited,
             "latency_ms_at_10fps": (waited - 1) * 100 + processing / max(waited, 1),
-            "latency_ms_at_30fps": (waited - 1) * 1000 / 30 + processing / max(waited, 1)}
+            "latency_ms_at_30fps": (waited_30 - 1) * 1000 / 30 + processing / max(waited, 1)}
 
 
 def bench_frames(repeats: int = 50) -> dict:
@@ -269,7 +273,8 @@ def run(as_json: bool = False, quick: bool = False) -> int:
     print("\nFirst still frame -> sheet updated (settle tracker + reader + flow + 1920x1080 render)")
     print(f"  processing on this machine: median {latency['processing_ms_median']:.1f} ms, "
           f"max {latency['processing_ms_max']:.1f} ms over {latency['throws']} throws")
-    print(f"  the tracker waits for {latency['still_frames_waited']:.0f} still frames by design: "
+    print(f"  the tracker waits for {latency['still_frames_waited']:.0f} still frames at 10 fps by design "
+          "(and half a second at any rate): "
           f"{latency['latency_ms_at_10fps']:.0f} ms in all at 10 fps, "
           f"{latency['latency_ms_at_30fps']:.0f} ms at 30 fps")
     print(f"\nEvery camera frame: settle tracker update {frames['tracker_update_ms_median']:.2f} ms median "

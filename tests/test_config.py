@@ -351,6 +351,7 @@ NUMBERS = {   # section, key: (a value below the range, one above it), besides n
     ("table", "check_below"): ("-0.1", "1.1"),
     ("vision", "die_px"): ("0", "1e9"),
     ("vision.settle", "still_frames"): ("0", "100000"),
+    ("vision.settle", "still_seconds"): ("-0.1", "11"),
     ("vision.settle", "agree_readings"): ("0", "21"),
     ("vision.settle", "box_tolerance"): ("0.0", "3.0"),
     ("vision.settle", "work_width"): ("8", "20000"),

@@ -30,7 +30,8 @@ each row's light matched first (an exposure step; a mains lamp's flicker seen by
 shutter, bands of light that move from frame to frame: light, not motion).
 
 Final readings
-    A reading is final when the tray has been still for `still_frames` consecutive frames AND
+    A reading is final when the tray has been still for `still_frames` consecutive frames and
+    `still_seconds` by their timestamps (whichever is longer: the same wait at any frame rate) AND
     the last `agree_readings` readings offered during that still spell agree: same number of
     dice, same values, each die within `box_tolerance` x die size of its match. Readings offered
     while moving are dropped. Readings that report a foreign object, blur, a bad frame or a
@@ -94,6 +95,7 @@ class SettleState(str, enum.Enum):
 # real camera: 5 fps to 60 fps, a noisy sensor, a tray seen small or whole.
 SETTLE_RANGES: dict[str, tuple[float, float, str]] = {
     "still_frames": (1, 100, " frames"),                # 100: 10 s at 10 fps, under 2 s at 60 fps
+    "still_seconds": (0.0, 10.0, " s"),                 # 0: frames alone; 10: a throw read 10 s after it stopped
     "agree_readings": (1, 20, " readings"),
     "box_tolerance": (0.01, 2.0, " x die size"),        # 0: no two readings ever agree; 2: a die's width off
     "work_width": (16, 4000, " px"),                    # (never wider than the frame: it is capped there)
@@ -109,9 +111,14 @@ SETTLE_RANGES: dict[str, tuple[float, float, str]] = {
 
 @dataclass(frozen=True)
 class SettleConfig:
-    """Tuning knobs; the defaults suit a 10 fps camera looking at a whole tray."""
+    """Tuning knobs; the defaults suit a 10 to 30 fps camera looking at a whole tray."""
 
     still_frames: int = 5               # K: consecutive still frames before a reading may be final
+    # ...and at least this long still, by the frames' timestamps. Why: K frames are 0.5 s at
+    # 10 fps but 0.17 s at 30 fps, and a die that rests a moment on an edge before it falls
+    # over, or stops before it is knocked on, was read final at 30 fps (5 of 12 careless throws
+    # of vision.throw_bench; 0 at 10 fps). 0.5 s is what K frames always meant at 10 fps.
+    still_seconds: float = 0.5
     agree_readings: int = 3             # M: readings that must agree
     box_tolerance: float = 0.25         # max centre shift between agreeing readings, x die size
     work_width: int = 160               # width of the grey image used for differencing
@@ -266,6 +273,7 @@ class SettleTracker:
         self._prev: np.ndarray | None = None
         self._anchor: np.ndarray | None = None
         self._still = 0
+        self._moved_at: float | None = None     # timestamp of the last frame that moved (or the first)
         self._state = SettleState.MOVING
         self._occupied: bool | None = None
         # the readings of this still spell (since the last motion or final), as many as any rule looks at
@@ -293,6 +301,12 @@ class SettleTracker:
         """Consecutive still frames so far (0 while moving)."""
         return self._still
 
+    def _still_enough(self) -> bool:
+        """Still for `still_frames` frames and `still_seconds` of the frames' time."""
+        if self._still < self.config.still_frames:
+            return False
+        return self._moved_at is None or self._t - self._moved_at >= self.config.still_seconds - 1e-6
+
     @property
     def wants_reading(self) -> bool:
         """True when a reading of the current frame would help: still, and not final yet."""
@@ -302,7 +316,7 @@ class SettleTracker:
     def unsteady(self) -> bool:
         """Still, but twice the readings that should agree have not (a die seen in some frames
         only, or whose value changes): worth telling the players."""
-        return self._final is None and self._still >= self.config.still_frames \
+        return self._final is None and self._still_enough() \
             and len(self._readings) >= 2 * self.config.agree_readings
 
     @property
@@ -330,9 +344,12 @@ class SettleTracker:
         """Feed one camera frame. Cheap enough for every frame."""
         self._t = float(timestamp)
         small = self._small(frame)
+        if self._moved_at is not None and self._t < self._moved_at:
+            self._moved_at = self._t        # (timestamps went back: a camera's clock reset; wait afresh)
         if self._prev is None or self._prev.shape != small.shape:
             self._prev, self._anchor = small, small
             self._still = 0
+            self._moved_at = self._t
             self._set_state(SettleState.MOVING)
             return self._state
         mask = self._motion_mask(small, self._prev)
@@ -350,7 +367,7 @@ class SettleTracker:
             self._still += 1
             if self._still == 1:
                 self._anchor = small
-            if self._still >= self.config.still_frames and self._occupied is None:
+            if self._still_enough() and self._occupied is None:
                 self._occupied = self._looks_occupied(small)
             self._try_final()
             self._refresh_state()
@@ -436,6 +453,7 @@ class SettleTracker:
         self._seen_motion = True
         self._note_left()
         self._still = 0
+        self._moved_at = self._t
         self._anchor = None
         self._occupied = None
         self._readings.clear()
@@ -475,7 +493,7 @@ class SettleTracker:
         return float(changed.mean()) <= LEFT_CHANGED
 
     def _refresh_state(self) -> None:
-        if self._still < self.config.still_frames or self._foreign or self._blind:
+        if not self._still_enough() or self._foreign or self._blind:
             self._set_state(SettleState.MOVING)
         elif self._final is not None:
             self._set_state(SettleState.SETTLED if self._final.dice else SettleState.EMPTY)
@@ -489,7 +507,7 @@ class SettleTracker:
 
     def _try_final(self) -> None:
         cfg = self.config
-        if self._final is not None or self._still < cfg.still_frames or len(self._readings) < cfg.agree_readings:
+        if self._final is not None or not self._still_enough() or len(self._readings) < cfg.agree_readings:
             return
         recent = list(self._readings)[-cfg.agree_readings:]
         if all(readings_agree(recent[-1], r, cfg.box_tolerance) for r in recent[:-1]):
