@@ -220,7 +220,7 @@ def second_throw(shown: float = 0.9, seed: int = 16) -> ThrowSequence:
                           ThrowTruth(start2, start2 + TUMBLE_S, _values(again))))
 
 
-def partial_rethrow(seed: int = 17) -> ThrowSequence:
+def partial_rethrow(seed: int = 18) -> ThrowSequence:
     """Thrown; 1.5 s later two of the dice are picked up and thrown again, the others left."""
     first = render_tray([3, 5, 1, 6, 2], seed=seed).truth
     spots = render_tray([4, 4, 2, 6, 1], seed=seed + 100).truth
