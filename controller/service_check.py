@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import grp
 import os
-import pwd
 import shlex
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .table_user import TableUser, describe_owner, may
+from .table_user import TableUser, describe_owner, may, table_user
 
 INSTALLED_UNIT = Path("/etc/systemd/system/dicetable.service")
 SHIPPED_UNITS = (Path(__file__).resolve().parents[1] / "systemd" / "dicetable.service",
@@ -47,17 +46,8 @@ def _group_id(name: str) -> int | None:
         return None
 
 
-def _user(name: str) -> TableUser | None:
-    try:
-        entry = pwd.getpwnam(name)
-    except KeyError:
-        return None
-    gids = {entry.pw_gid} | {g.gr_gid for g in grp.getgrall() if name in g.gr_mem}
-    return TableUser(name, entry.pw_uid, frozenset(gids))
-
-
 def check_service(unit: Path = INSTALLED_UNIT, shipped: Iterable[Path] = SHIPPED_UNITS, dev: Path = Path("/dev"),
-                  *, user_named: Callable[[str], TableUser | None] = _user,
+                  *, user_named: Callable[[str], TableUser | None] = table_user,
                   group_id: Callable[[str], int | None] = _group_id) -> list[tuple[str, str]]:
     """(level, text) findings: level "ok", "warning" or "PROBLEM" (controller.check's)."""
     shipped_unit = next((p for p in shipped if p.is_file()), None)

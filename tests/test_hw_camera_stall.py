@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
-import time
-from typing import Any, Callable
+from typing import Any
 
-from hw_helpers import FakeClock
+from hw_helpers import FakeClock, QuietPanel, wait_for
 
 from display.screen import Screen
 from hardware import RetryingFrameSource
@@ -16,36 +15,6 @@ from hardware.fakes import HangingCapture
 from hardware.frame_opencv import OpenCVFrameSource
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.002)
-    raise AssertionError(f"{what}: not met in time")
-
-
-class _Panel:
-    """Buttons: `queue` is what the next poll gives."""
-
-    status = type("Status", (), {"connected": True, "message": "", "warning": ""})()
-
-    def __init__(self) -> None:
-        self.queue: list[Any] = []
-
-    def feed(self, event: Any) -> bool:
-        return False
-
-    def poll(self) -> list[Any]:
-        out, self.queue = self.queue, []
-        return out
-
-    def start(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
 
 
 def _hint() -> Any:
@@ -66,7 +35,7 @@ def test_a_webcam_that_hangs_leaves_the_buttons_and_the_screen_working(tmp_path,
                       '[buttons]\ntype = "keyboard"\n')
     app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
     app.buttons.stop()
-    app.buttons = panel = _Panel()
+    app.buttons = panel = QuietPanel()
     app.menu.done = SetupResult("thirteen", ("Ann",), {})
     app.start_new()
     shown: list[Any] = []
@@ -209,7 +178,7 @@ def test_the_table_takes_a_webcam_for_one_stream_read_on_its_thread(tmp_path):
     camera = OpenCVFrameSource("/dev/video0", capture_factory=lambda d, a: HangingCapture(), by_id_dir="/nonexistent")
     frames = table_frames(camera)
     app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
-                   frames, _Panel())
+                   frames, QuietPanel())
     assert not app.two_streams
 
 
@@ -231,7 +200,7 @@ def test_a_pi_camera_that_hangs_leaves_the_buttons_and_the_screen_working(tmp_pa
                       'warmup_frames = 1\nwarmup_s = 0.0\n[buttons]\ntype = "keyboard"\n')
     app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
     app.buttons.stop()
-    app.buttons = panel = _Panel()
+    app.buttons = panel = QuietPanel()
     app.menu.done = SetupResult("thirteen", ("Ann",), {})
     app.start_new()
     shown: list[Any] = []

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
 
 import pytest
 import serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hw_helpers import wait_for
 
 from hardware import ButtonEvent, make_button_source
 from hardware.button_serial import SerialButtonSource
@@ -16,16 +16,6 @@ from hardware.fakes import UnpluggablePort
 from hardware.serial_protocol import MAX_LINE, LineSplitter, ProtocolError, parse_line
 
 TIMEOUT = 0.01  # port read timeout: the reader thread wakes up at least this often
-
-
-def wait_for(condition: Callable[[], Any], timeout: float = 3.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.002)
-    raise AssertionError("condition not met in time")
 
 
 def collect(source: SerialButtonSource, count: int, timeout: float = 3.0) -> list[ButtonEvent]:

@@ -2,26 +2,16 @@
 coming) after it has shown it is alive with its PING heartbeat."""
 from __future__ import annotations
 
-import time
-from typing import Any, Callable
+from typing import Any
 
 import serial
-from hw_helpers import FakeClock, kinds
+from hw_helpers import FakeClock, kinds, wait_for
 
 from hardware import ButtonEvent
 from hardware.button_serial import SerialButtonSource
 
 TIMEOUT = 0.01
 
-
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.002)
-    raise AssertionError(f"{what}: not met in time")
 
 
 def test_a_box_that_goes_silent_is_named_and_its_port_opened_again(caplog) -> None:

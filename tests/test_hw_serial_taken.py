@@ -2,26 +2,16 @@
 players pressing at a black screen): they were not moves of the game on screen."""
 from __future__ import annotations
 
-import time
-from typing import Any, Callable
+from typing import Any
 
 import serial
-from hw_helpers import FakeClock, kinds
+from hw_helpers import FakeClock, kinds, wait_for
 
 from hardware import ButtonEvent
 from hardware.button_serial import SerialButtonSource
 
 TIMEOUT = 0.01
 
-
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.002)
-    raise AssertionError("condition not met in time")
 
 
 def _taken(waiting: bytes, presses: int) -> tuple[SerialButtonSource, Any, FakeClock, list[ButtonEvent]]:

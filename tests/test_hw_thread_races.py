@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections import deque
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
-from hw_helpers import FakeClock
+from hw_helpers import FakeClock, QuietPanel, wait_for
 
 from display.screen import Screen
 from hardware import RetryingFrameSource
@@ -23,31 +22,6 @@ from hardware.frame_opencv import OpenCVFrameSource
 from hardware.frames import FrameSourceError
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
-    """A deadline for a thread's condition on a loaded machine, not a speed."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.002)
-    raise AssertionError(f"{what}: not met in time")
-
-
-class _Panel:
-    status = type("Status", (), {"connected": True, "message": "", "warning": ""})()
-
-    def feed(self, event: Any) -> bool:
-        return False
-
-    def poll(self) -> list[Any]:
-        return []
-
-    def start(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
 
 
 class _ProblemEndsBetweenLooks:
@@ -81,7 +55,7 @@ def test_a_camera_problem_ending_as_the_table_looks_is_never_said_as_camera_none
 
     frames = _ProblemEndsBetweenLooks()
     app = TableApp(parse_config(f'[table]\njournal_dir = "{tmp_path}"\n'), Screen((800, 480), headless=True),
-                   frames, _Panel())
+                   frames, QuietPanel())
     app.menu.done = SetupResult("thirteen", ("Ann",), {})
     app.start_new()
     with caplog.at_level(logging.INFO):
