@@ -160,6 +160,10 @@ class SetupMenu:
         self._drawable_seats()
         self.count = 0
         self.values: dict[str, Any] = {}
+        # the group at the table, once it has chosen (a count, a name, a game started or played):
+        # kept when it chooses another game (see _load_game); a fresh menu is the café's again
+        self.group_count = 0
+        self.rules_kept: dict[str, dict[str, Any]] = {}   # each game's rules as last set, by name
         self.game_index = 0
         wanted = getattr(self.defaults, "game", None)
         names = [g.name for g in self.games]
@@ -185,7 +189,7 @@ class SetupMenu:
             return
         self._load_game(names.index(result.game))
         self.cursor[GAME] = self.game_index
-        self.count = len(result.players)
+        self.count = self.group_count = len(result.players)
         self.names[:self.count] = list(result.players)
         self.values = {spec.name: spec.default for spec in self.game.OPTIONS} | dict(result.options)
         # (as the menu keeps a game's rules, those set otherwise: a journal has the value of every
@@ -201,14 +205,26 @@ class SetupMenu:
         self.cursor[GAME] = self.game_index
 
     def _load_game(self, index: int) -> None:
-        """Select a game: player count, names and rule values from the table's defaults."""
+        """Select a game: the group's players and that game's rules as last set on this menu, else
+        the table's defaults (the config's seats and house rules).
+
+        Why the group's: a group that finished a game and chose another (or only looked at another
+        game's player count and came back) found the café's seats instead of the names it had
+        typed letter by letter with the buttons, its number of players, and the house rules of the
+        game just played: all to be set again, or a game started under other names and rules.
+        A fresh menu (the table left alone, a restart) has no group: the café's setup."""
+        if self.values:                       # (a game was loaded: its rules, as set, are kept)
+            self.rules_kept[self.game.name] = dict(self.values)
+        group = list(self.names)
         self.game_index = index
         game = self.game
-        wanted = len(self.seat_names) or 2
+        wanted = self.group_count or len(self.seat_names) or 2
         self.count = min(max(wanted, game.min_players), game.max_players)
         self.names = []
         for i in range(game.max_players):
-            self.names.append(self.seat_names[i] if i < len(self.seat_names) else self._free_name(i))
+            self.names.append(group[i] if i < len(group) and group[i] not in self.names else
+                              self.seat_names[i] if i < len(self.seat_names) else self._free_name(i))
+        self._distinct_seats()
         self.values = {spec.name: spec.default for spec in game.OPTIONS}
         given = dict((getattr(self.defaults, "options", None) or {}).get(game.name, {}) or {})
         specs = {spec.name: spec for spec in game.OPTIONS}
@@ -219,8 +235,16 @@ class SetupMenu:
                 self.values[name] = specs[name].check(value)
             except RulesError as exc:
                 self.message = MessageView(f"config ignored: {exc}", "warning")
+        self.values.update(self.rules_kept.get(game.name, {}))
+        self._seats_within_count()
         self.cursor[COUNT] = self.count - game.min_players
         self.cursor[NAMES] = self.cursor[OPTIONS] = 0
+
+    def _seats_within_count(self) -> None:
+        """A rule that names a seat kept to the seats that play (a seat chosen for more players)."""
+        for spec in self.game.OPTIONS:
+            if spec.name in SEAT_OPTIONS and isinstance(self.values.get(spec.name), int):
+                self.values[spec.name] = min(self.values[spec.name], self.count - 1)
 
     def _drawable_seats(self) -> None:
         """A seat named with letters the screen cannot draw (the config's "日本" was two empty
@@ -361,11 +385,9 @@ class SetupMenu:
         self._go(COUNT)
 
     def _pick_count(self, count: int) -> None:
-        self.count = count
+        self.count = self.group_count = count
         self._distinct_seats()
-        for spec in self.game.OPTIONS:       # a seat chosen for more players than now play
-            if spec.name in SEAT_OPTIONS and isinstance(self.values.get(spec.name), int):
-                self.values[spec.name] = min(self.values[spec.name], count - 1)
+        self._seats_within_count()           # (a seat chosen for more players than now play)
         self._go(NAMES)
 
     def _edit_name(self, seat: int) -> None:
@@ -411,6 +433,7 @@ class SetupMenu:
             self._error(f"cannot start: {exc}")
             return
         self.done = SetupResult(self.game.name, players, options)
+        self.group_count = len(players)
 
     def _start_now(self) -> None:
         """Long OK: take what the current page shows, defaults for the rest, and start."""
@@ -425,6 +448,7 @@ class SetupMenu:
         elif self.page == COUNT and cursor <= self.game.max_players - self.game.min_players:
             self.count = self.game.min_players + cursor     # (a count's row, not "How to play" or "< Back")
             self._distinct_seats()
+            self._seats_within_count()
         self._start()
 
     # ---- editing a name letter by letter
