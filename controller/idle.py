@@ -73,10 +73,14 @@ class IdleWatch:
                 "for a new game.")
 
 
-def left_message(title: str, players: tuple[str, ...] | list[str], seconds: float) -> str:
-    """What the setup menu says after a game was put away for being left alone."""
-    return (f"Nobody played {title} ({', '.join(players)}) for {_duration(seconds)}: it was put away "
-            "and kept for the staff. Choose a game.")
+def left_message(title: str, players: tuple[str, ...] | list[str], seconds: float, offered: bool = True) -> str:
+    """What the setup menu says after a game was put away for being left alone (`offered`: and
+    the menu offers to take it up, under the games; else it is kept for the staff)."""
+    left = f"Nobody played {title} ({', '.join(players)}) for {_duration(seconds)}: it was put away"
+    if offered:
+        return f"{left}. Take up {title}, under the games, goes on with it; or choose a game."
+    return f"{left} and kept for the staff. Choose a game."
+
 
 
 def _duration(seconds: float) -> str:

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
+from .kept_games import KeptGame
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .names import clean_name, undrawable
 from .short_panel import has_button, without_missing
@@ -143,6 +144,10 @@ class SetupMenu:
         self.max_rows = max(3, max_rows)
         self.done: SetupResult | None = None
         self.last: SetupResult | None = None     # the game just played, kept for "play again"
+        # games put away by "Still playing?" (set by the app), offered under the games to be taken
+        # up again; `take_up` is the one chosen, for the app to resume
+        self.kept: tuple[KeptGame, ...] = ()
+        self.take_up: KeptGame | None = None
         self.message: MessageView | None = None
         # what the table says while it lasts (the camera or the buttons down; set by the app at
         # each pass), shown when the menu has no message of its own: its banner takes room the
@@ -196,9 +201,17 @@ class SetupMenu:
         # one, and "play again" was not offered after a resumed game)
         self.last = SetupResult(result.game, tuple(result.players), self.options())
 
+    def offer(self, kept: tuple[KeptGame, ...]) -> None:
+        """The put-away games to offer under the games, now (the cursor kept on a row that is
+        still there: one taken up, or that could not be, is gone from the list)."""
+        self.kept = tuple(kept)
+        if self.cursor[GAME] >= len(self.games) + len(self.kept):
+            self.cursor[GAME] = self.game_index
+
     def reset(self) -> None:
         """Back to the first page for the next game, keeping the last choices as the defaults."""
         self.last, self.done = self.done or self.last, None
+        self.take_up = None
         self.editing = None
         self.help_game = None
         self.page = GAME
@@ -283,7 +296,7 @@ class SetupMenu:
     # ------------------------------------------------------------------------------ input
     def on_button(self, kind: str, name: str) -> bool:
         """Handle one button event ("press" or "hold"); True if it did something."""
-        if self.done is not None or kind not in ("press", "hold"):
+        if self.done is not None or self.take_up is not None or kind not in ("press", "hold"):
             return False
         name = name.upper()
         self.message = None
@@ -345,10 +358,21 @@ class SetupMenu:
         self.help_page = page or 0
 
     def _game_in_view(self) -> type[GameState]:
-        """The game under the cursor on the games page, else the game chosen."""
+        """The game under the cursor on the games page (a put-away game's too), else the game chosen."""
+        kept = self._kept_in_view()
+        names = [g.name for g in self.games]
+        if kept is not None and kept.game in names:
+            return self.games[names.index(kept.game)]
         if self.page == GAME and self.cursor[GAME] < len(self.games):
             return self.games[self.cursor[GAME]]
         return self.game
+
+    def _kept_in_view(self) -> KeptGame | None:
+        """The put-away game under the cursor on the games page, if any."""
+        index = self.cursor[GAME] - len(self.games)
+        if self.page == GAME and 0 <= index < len(self.kept):
+            return self.kept[index]
+        return None
 
     def _move(self, step: int) -> None:
         rows = self._rows()
@@ -442,6 +466,10 @@ class SetupMenu:
                 return
         self.editing = None
         cursor = self.cursor[self.page]
+        kept = self._kept_in_view()
+        if kept is not None:               # (a long OK on a put-away game takes it up too)
+            self.take_up = kept
+            return
         if self.page == GAME:
             if cursor != self.game_index:
                 self._load_game(cursor)
@@ -517,7 +545,11 @@ class SetupMenu:
                 OPTIONS: self._option_rows, START: self._start_rows}[self.page]()
 
     def _game_rows(self) -> list[_Row]:
-        return [_Row(g.title, _player_range(g), lambda i=i: self._pick_game(i)) for i, g in enumerate(self.games)]
+        rows = [_Row(g.title, _player_range(g), lambda i=i: self._pick_game(i)) for i, g in enumerate(self.games)]
+        return rows + [_Row(k.row(), ", ".join(k.players), lambda k=k: self._take_up(k)) for k in self.kept]
+
+    def _take_up(self, kept: KeptGame) -> None:
+        self.take_up = kept
 
     def _count_rows(self) -> list[_Row]:
         game = self.game
@@ -649,6 +681,12 @@ class SetupMenu:
             return PromptView("", self._about(spec) if spec else option_label(self.editing.name),
                               hint="UP/DOWN change (hold: by 10) · OK done · BACK cancel")
         text = _TITLES[self.page]
+        kept = self._kept_in_view()
+        if kept is not None:
+            how = " · HINT: how to play" if self.hint_button else ""
+            return PromptView("", f"{kept.title} for {', '.join(kept.players)}: put away when nobody played "
+                              "it for a while. OK takes it up where it was left.",
+                              hint=f"UP/DOWN choose · OK: take it up{how}")
         if self.page == GAME and self.cursor[GAME] < len(self.games):
             shown = self.games[self.cursor[GAME]]
             text = next(iter(shown.rules_card(self._rules_of(shown))), text)

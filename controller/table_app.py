@@ -7,6 +7,7 @@ on start an unfinished game is resumed by replaying it (resume = replay).
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import random
@@ -31,6 +32,7 @@ from .table_user import refuse_root_in
 from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
+from .kept_games import offered, put_away_label
 from .journal import Held, Journal, damaged_line, recover, sync_folder
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
@@ -205,6 +207,7 @@ class TableApp:
         self._left_at: tuple[int, int] | None = None     # see _learn_how_long_left
         self._menu_used = False                # the setup menu shows someone's choices, not the café's
         self.resume()
+        self._offer_kept()
         self._say_config_problems()
 
     def _say_config_problems(self) -> None:
@@ -482,6 +485,7 @@ class TableApp:
                                    "will come back, as finished, at the next start. Please tell the staff.", "error")
         self.flow = self.runner = self.journal = None
         self.menu.reset()
+        self._offer_kept()
         if kept is not None:
             self.menu.message = kept
         self._menu_used = True                 # (it keeps the last game's choices for a game again)
@@ -634,6 +638,8 @@ class TableApp:
             self.menu.on_button(event.kind, event.name)
             if self.menu.done is not None:
                 self.start_new()
+            elif self.menu.take_up is not None:
+                self.take_up()
         elif self.flow.phase == OVER and event.kind == "press" and event.name == "OK":
             self._leave_standings()
         elif self.runner is not None:
@@ -703,19 +709,66 @@ class TableApp:
         state = self.flow.state
         log.info("%s (%s) left alone for %.0f minutes: put away", state.title, ", ".join(state.players),
                  self.idle.alone_for / 60)
-        if self.journal is not None:
-            self._archive(self.journal_dir / CURRENT, f"{self.flow.log.game}-abandoned")
-        message = MessageView(left_message(state.title, state.players, self.idle.alone_for), "info")
+        put = self.journal is not None and self._archive(self.journal_dir / CURRENT,
+                                                          put_away_label(self.flow.log.game)) is not None
+        alone_for = self.idle.alone_for        # (before the fresh menu starts the watch again)
         self.flow = self.runner = self.journal = None
-        self._fresh_menu(message)
+        self._fresh_menu()
+        offered = put and any(k.game == state.name and k.players == tuple(state.players) for k in self.menu.kept)
+        self.menu.message = MessageView(left_message(state.title, state.players, alone_for, offered), "info")
 
     def _fresh_menu(self, message: MessageView | None = None) -> None:
         """The setup menu as the café set it up (not the last group's names and rules)."""
         self.menu = SetupMenu(defaults=self.menu.defaults, screen_size=self.screen.size, buttons=self.panel)
+        self._offer_kept()
         if message is not None:
             self.menu.message = message
         self._menu_used = False
         self.idle.touch()
+
+    def _offer_kept(self) -> None:
+        """Give the menu the games put away by "Still playing?" that it offers to take up (none
+        when the archive cannot be listed: the games are still there for the staff)."""
+        folder = self.journal_dir / "games"
+        try:
+            archived = archived_journals(folder) if folder.is_dir() else []
+        except OSError as exc:
+            log.error("cannot list the games put away in %s: %s", folder, exc)
+            archived = []
+        self.menu.offer(offered(folder, archived))
+
+    def take_up(self) -> None:
+        """Take up the put-away game chosen on the menu: its journal back to current.jsonl, then
+        resumed as after a power cut (its house rules its own, its dice held, ...). A journal that
+        cannot be moved, or not resumed, leaves the menu saying why; the game stays in the archive
+        (or is kept aside as unreadable, as at a start)."""
+        kept, self.menu.take_up = self.menu.take_up, None
+        assert kept is not None
+        source, current = self.journal_dir / "games" / kept.name, self.journal_dir / CURRENT
+        what = f"{kept.title} ({', '.join(kept.players)})"
+        try:
+            if current.exists():      # (a game whose journal could not be put away: it comes first)
+                raise FileExistsError(errno.EEXIST, "the last game's journal is still in the way")
+            os.replace(source, current)
+            sync_folder(self.journal_dir)
+        except OSError as exc:
+            log.error("cannot take up the put-away game %s: %s", source, exc)
+            self.menu.message = MessageView(f"{what} cannot be taken up ({exc.strerror or exc}). "
+                                            "Please tell the staff.", "error")
+            self._offer_kept()
+            return
+        log.info("put-away game %s taken up", source)
+        self.resume()
+        self.idle.touch()             # (it was left alone, and now it is not: no "Still playing?")
+        if self.flow is None:         # (resume said why on the menu, and kept the journal aside)
+            self._offer_kept()
+            return
+        self._keep_written_at(current, self._journal_time())
+        self._offer_kept()
+        said = self.flow.message.text if self.flow.message is not None else ""
+        resumed = f"Resumed {self.flow.state.title} for {', '.join(self.flow.state.players)} after a restart"
+        if said.startswith(resumed):   # (not "after a restart": the moves replayed, the dice still held)
+            self.flow.say(f"{what} taken up where it was left{said[len(resumed):]}")
 
     def _end_abandoned(self) -> None:
         """ABANDON twice ends the game for good. The journal has no line for it, so it is archived

@@ -123,3 +123,168 @@ def test_more_players_and_then_fewer_keep_the_names_typed(tmp_path):
     evening.down_to("2 players")
     evening.press("OK")
     assert evening.menu.players() == ("Ann", "Bea")
+
+
+def _throw(evening: Evening, values: list[int]) -> None:
+    """Dice read by the camera, OK to accept them."""
+    from vision.types import Die, Reading
+
+    evening.app.flow.on_reading(Reading(tuple(Die(v, (50 * i, 0, 50 * i + 40, 40), (50 * i + 20, 20), 0.95)
+                                              for i, v in enumerate(values))))
+    evening.press("OK")
+
+
+def _left_alone(evening: Evening) -> None:
+    """Nobody at the table for idle_minutes, then nobody answers *Still playing?*."""
+    from controller.idle import STILL_PLAYING_SECONDS
+
+    evening.clock.t += evening.config.table.idle_minutes * 60 + STILL_PLAYING_SECONDS + 1
+    evening.app.step()
+    assert evening.app.flow is None
+
+
+def test_a_game_put_away_is_taken_up_from_the_menu_after_another_game(tmp_path):
+    """Ann and Bob went to the bar for 35 minutes: their Thirteen was put away, "kept for the
+    staff", and the players could not get it back. Now the games page offers it under the
+    games (*Take up Thirteen*), also after another group played a game meanwhile, and OK takes it
+    up where it was: the same moves, the dice held still held, its own house rules."""
+    evening = Evening(tmp_path, 'idle_minutes = 30\nplayers = ["Ann", "Bob"]\n'
+                                '[table.options.thirteen]\nupper_bonus = 35\n')
+    evening.press("OK")
+    evening.hold()                                          # Thirteen, Ann and Bob
+    _throw(evening, [6, 6, 6, 3, 3])
+    evening.press("HOLD1", "HOLD2", "HOLD3")
+    moves, before = len(evening.app.flow.log.inputs), evening.app.flow.state.snapshot()
+    _left_alone(evening)
+    message = evening.menu.view().message.text
+    assert message.startswith("Nobody played Thirteen (Ann, Bob) for 32 minutes: it was put away. Take up Thirteen")
+    rows = [item.label for item in evening.menu.view().setup]
+    assert rows[-1] == "Take up Thirteen"
+
+    evening.down_to("Classic poker dice")                   # another group, another game
+    evening.hold()
+    assert evening.app.flow.state.players == ("Ann", "Bob")
+    evening.abandon()
+    evening.down_to("Take up Thirteen")
+    assert "OK: take it up" in evening.menu.view().prompt.hint
+    evening.press("OK")
+    flow = evening.app.flow
+    assert flow is not None and flow.state.players == ("Ann", "Bob")
+    assert len(flow.log.inputs) == moves and flow.state.snapshot() == before
+    assert flow.state.options["upper_bonus"] == 35
+    assert flow.view().message.text.startswith(f"Thirteen (Ann, Bob) taken up where it was left ({moves} moves")
+    assert "Dice still held: 6 6 6" in flow.view().message.text
+    evening.clock.t += 60
+    evening.app.step()
+    assert evening.app.flow is flow and flow.view().message is None      # (not asked "Still playing?")
+    assert "Take up Thirteen" not in [i.label for i in evening.menu.view().setup]
+    assert not list((tmp_path / "games").glob("*-put-away.jsonl"))
+
+
+def test_two_games_put_away_are_both_offered_and_an_abandoned_one_is_not(tmp_path):
+    evening = Evening(tmp_path, 'idle_minutes = 10\nplayers = ["Ann", "Bob"]\n')
+    evening.press("OK")
+    evening.hold()                                          # Thirteen, Ann and Bob: left
+    _throw(evening, [1, 2, 3, 4, 5])
+    _left_alone(evening)
+    evening.down_to("School")
+    evening.press("OK")
+    evening.down_to("3 players")
+    evening.press("OK")
+    evening.type_name(3, "Cy")
+    evening.hold()                                          # School for three: left too
+    _throw(evening, [6, 6, 1, 2, 3])
+    _left_alone(evening)
+    evening.press("OK")
+    evening.hold()                                          # Thirteen: ended with ABANDON
+    evening.abandon()
+    kept = [(item.label, item.value) for item in evening.menu.view().setup][-2:]
+    assert kept == [("Take up School", "Ann, Bob, Cy"), ("Take up Thirteen", "Ann, Bob")]
+    evening.down_to("Take up Thirteen")
+    evening.hold()                                          # (a long OK takes it up too)
+    assert evening.app.flow.state.title == "Thirteen" and len(evening.app.flow.log.inputs) == 1
+
+
+def test_the_games_page_with_games_put_away_is_drawn_apart_at_320x240(tmp_path, monkeypatch):
+    """Two games put away: seven rows under the four lines of *Nobody played ...* at 320x240
+    were squeezed below their text and drawn over each other. Rows keep their legible height:
+    those away from the cursor are left off (*... 4 more*), UP/DOWN reach them."""
+    import pygame
+
+    from display import render as render_module
+    from test_small_screen import overlaps, texts_drawn
+
+    evening = Evening(tmp_path, 'idle_minutes = 10\nplayers = ["Ann", "Bob"]\n')
+    for game in ("Thirteen", "School"):
+        evening.down_to(game)
+        evening.hold()
+        _throw(evening, [1, 2, 3, 4, 5])
+        _left_alone(evening)
+    evening.menu.screen_size = (320, 240)
+    said = evening.menu.message
+    assert said.text.startswith("Nobody played School")
+    for row in ("School", "Take up Thirteen"):
+        evening.down_to(row)                    # (a press: the menu's message goes; a camera's
+        evening.menu.notice = said              # notice of as many lines stays as long as it lasts)
+        view = evening.menu.view()
+        assert len(view.setup) == 7 and view.message is said
+        surface = pygame.Surface((320, 240))
+        seen = texts_drawn(monkeypatch, render_module)
+        render_module.render(surface, view)
+        monkeypatch.undo()
+        assert not overlaps(seen), overlaps(seen)
+        assert any(label == row for label, _ in seen)
+
+
+def test_seven_menu_rows_under_a_long_banner_are_never_drawn_over_each_other(monkeypatch):
+    """The drawing alone (any menu of seven rows, under any banner of four lines at 320x240)."""
+    import pygame
+
+    from display import render as render_module
+    from display.view import MessageView, PromptView, SetupItem, TableView
+    from test_small_screen import overlaps, texts_drawn
+
+    pygame.font.init()
+    banner = MessageView("Nobody played School (Ann, Bob, Cy) for 12 minutes: it was put away. Take up School, "
+                         "under the games, goes on with it; or choose a game.", "info")
+    for cursor in range(7):
+        rows = tuple(SetupItem(f"Game {i}", "1-6 players", i == cursor) for i in range(7))
+        view = TableView(mode="setup", title="Choose a game", status="Thirteen · step 1 of 5", setup=rows,
+                         prompt=PromptView("", "13 turns each: throw five dice up to three times.",
+                                           hint="UP/DOWN choose · OK next · hold OK: start now"),
+                         message=banner)
+        seen = texts_drawn(monkeypatch, render_module)
+        render_module.render(pygame.Surface((320, 240)), view)
+        monkeypatch.undo()
+        assert not overlaps(seen), (cursor, overlaps(seen))
+        assert any(label == f"Game {cursor}" for label, _ in seen)
+
+
+def test_a_game_put_away_that_cannot_be_taken_up_is_said_and_the_menu_goes_on(tmp_path):
+    """Its journal gone meanwhile (the staff moved it) or not to be read: the menu says why, the row
+    goes, and the cursor is on a row that is there (OK again must not crash the menu)."""
+    evening = Evening(tmp_path, 'idle_minutes = 10\nplayers = ["Ann", "Bob"]\n')
+    evening.press("OK")
+    evening.hold()
+    _throw(evening, [1, 2, 3, 4, 5])
+    _left_alone(evening)
+    evening.press("OK")
+    evening.hold()                                 # Thirteen again: left too
+    _left_alone(evening)
+    first, second = sorted((tmp_path / "games").glob("*-put-away.jsonl"))
+    first.unlink()                                 # (the older one, offered last)
+    second.write_text('{"format": "dicetable-log/9", "game": "thirteen", "players": ["Ann", "Bob"]}\n')
+    evening.down_to("Take up Thirteen")
+    evening.press("DOWN")
+    assert evening.row() == "Take up Thirteen"
+    evening.press("OK")                            # the older: gone
+    assert evening.app.flow is None and "cannot be taken up" in evening.menu.view().message.text
+    assert [i.label for i in evening.menu.view().setup].count("Take up Thirteen") == 1
+    assert evening.row() == "Thirteen"
+    evening.press("OK", "BACK")                    # (OK acts on a row that is there)
+    evening.down_to("Take up Thirteen")
+    evening.press("OK")                            # the newer: another version's, kept aside for the staff
+    assert evening.app.flow is None
+    assert evening.menu.view().message.text.startswith("The last game could not be resumed")
+    assert "Take up Thirteen" not in [i.label for i in evening.menu.view().setup]
+    assert list((tmp_path / "games").glob("*-unreadable.jsonl"))

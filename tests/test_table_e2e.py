@@ -408,7 +408,7 @@ def test_a_game_left_alone_asks_still_playing_then_is_put_away_and_kept(tmp_path
     assert app.flow is None and app.menu.page == "game"
     assert app.menu.view().message.text.startswith("Nobody played Thirteen (Ann) for 22 minutes")
     [kept] = (tmp_path / "games").iterdir()
-    assert kept.name.endswith("-thirteen-abandoned.jsonl") and not (tmp_path / "current.jsonl").exists()
+    assert kept.name.endswith("-thirteen-put-away.jsonl") and not (tmp_path / "current.jsonl").exists()
     again = TableApp(app.config, app.screen, NoFrames(), FakeButtons())   # a restart: nothing to resume
     assert again.flow is None
 

@@ -1,0 +1,88 @@
+"""Games put away by *Still playing?*, offered on the setup menu to be taken up again.
+
+A group that went to the bar for half an hour came back to find its game put away (nobody
+answered *Still playing?*), "kept for the staff": the players could not take it up themselves,
+and the staff could only at a terminal. Its journal is whole, so taking it up is a resume: the
+journal moves back to `current.jsonl` and is replayed, under the house rules it started with
+(the config's may have changed since: a game keeps its own, as after a power cut).
+
+Which are offered: the newest `OFFERED` put away, while among the `RECENT` newest archived
+games (counted by the archive's numbers, not by the clock, which a Pi may not know): a game
+put away last week is kept for the staff, not offered to every group after it.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .rules import GAMES
+
+log = logging.getLogger(__name__)
+
+#: the label of a put-away journal in the archive (`000042-<date>-thirteen-put-away.jsonl`); a
+#: game ended with ABANDON twice is `-abandoned`, and is not offered (its players ended it)
+PUT_AWAY = "put-away"
+#: how many put-away games the games page offers, the newest first
+OFFERED = 3
+#: a put-away game is offered while it is among this many newest archived games
+RECENT = 20
+#: a journal's first line, its header, is read up to this many bytes (a header is a few hundred)
+HEADER_BYTES = 64 * 1024
+
+_PUT_AWAY_NAME = re.compile(rf"-{PUT_AWAY}(-\d+)?\.jsonl$")
+
+
+def put_away_label(game: str) -> str:
+    """The archive label of `game`'s journal put away by *Still playing?*."""
+    return f"{game}-{PUT_AWAY}"
+
+
+@dataclass(frozen=True)
+class KeptGame:
+    """A put-away game on offer: its journal's name in the archive, and what its header says."""
+
+    name: str
+    game: str
+    players: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        found = GAMES.get(self.game)
+        return found.title if found is not None else self.game
+
+    def row(self) -> str:
+        """The games page's row for it."""
+        return f"Take up {self.title}"
+
+
+def read_kept(path: Path) -> KeptGame | None:
+    """The put-away game whose journal is `path` (its header only), None if it cannot be read:
+    such a journal stays for the staff, and the menu offers the others."""
+    try:
+        with path.open("rb") as fh:
+            header = json.loads(fh.readline(HEADER_BYTES))
+        game, players = header["game"], header["players"]
+        if not isinstance(game, str) or not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("no game or players in its header")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("put-away game %s cannot be offered: %s", path, exc)
+        return None
+    return KeptGame(path.name, game, tuple(players))
+
+
+def offered(folder: Path, archived: Sequence[str]) -> tuple[KeptGame, ...]:
+    """The put-away games to offer, newest first, of the names `archived` in `folder` (oldest
+    first, as `table_app.archived_journals` lists them)."""
+    found: list[KeptGame] = []
+    for name in reversed(archived[-RECENT:]):
+        if len(found) == OFFERED:
+            break
+        if _PUT_AWAY_NAME.search(name):
+            kept = read_kept(folder / name)
+            if kept is not None:
+                found.append(kept)
+    return tuple(found)
