@@ -17,7 +17,7 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .rules import GAMES
 
@@ -59,19 +59,43 @@ class KeptGame:
         return f"Take up {self.title}"
 
 
+def read_header(path: Path) -> tuple[str, tuple[str, ...], dict[str, Any]]:
+    """The game, players and house rules of the journal `path` (its first line only)."""
+    with path.open("rb") as fh:
+        header = json.loads(fh.readline(HEADER_BYTES))
+    game, players, options = header["game"], header["players"], header.get("options", {})
+    if not isinstance(game, str) or not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ValueError("no game or players in its header")
+    if not isinstance(options, dict):
+        raise ValueError("its house rules are not a table")
+    return game, tuple(players), options
+
+
 def read_kept(path: Path) -> KeptGame | None:
     """The put-away game whose journal is `path` (its header only), None if it cannot be read:
     such a journal stays for the staff, and the menu offers the others."""
     try:
-        with path.open("rb") as fh:
-            header = json.loads(fh.readline(HEADER_BYTES))
-        game, players = header["game"], header["players"]
-        if not isinstance(game, str) or not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise ValueError("no game or players in its header")
+        game, players, _ = read_header(path)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("put-away game %s cannot be offered: %s", path, exc)
         return None
-    return KeptGame(path.name, game, tuple(players))
+    return KeptGame(path.name, game, players)
+
+
+#: archived journals that are no game a group played to its end (or ended): kept aside, or put away
+_NOT_PLAYED = re.compile(rf"-(unreadable|damaged|{PUT_AWAY})(-\d+)?\.jsonl$")
+
+
+def last_played(folder: Path, archived: Sequence[str]) -> tuple[str, tuple[str, ...], dict[str, Any]] | None:
+    """The game, players and house rules of the newest journal archived in `folder`, if it is a
+    game the players finished or ended (not one put away, nor one kept aside as damaged)."""
+    if not archived or _NOT_PLAYED.search(archived[-1]):
+        return None
+    try:
+        return read_header(folder / archived[-1])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("the last game played, %s, cannot be read: %s", archived[-1], exc)
+        return None
 
 
 def offered(folder: Path, archived: Sequence[str]) -> tuple[KeptGame, ...]:

@@ -32,8 +32,9 @@ from .table_user import refuse_root_in
 from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
-from .kept_games import offered, put_away_label
+from .kept_games import last_played, offered, put_away_label
 from .journal import Held, Journal, damaged_line, recover, sync_folder
+from .rules import find_game
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
@@ -208,6 +209,7 @@ class TableApp:
         self._menu_used = False                # the setup menu shows someone's choices, not the café's
         self.resume()
         self._offer_kept()
+        self._remember_last_played()
         self._say_config_problems()
 
     def _say_config_problems(self) -> None:
@@ -736,6 +738,36 @@ class TableApp:
             log.error("cannot list the games put away in %s: %s", folder, exc)
             archived = []
         self.menu.offer(offered(folder, archived))
+
+    def _remember_last_played(self) -> None:
+        """A table started at its setup menu (the power went there, or as a group played again):
+        the games page keeps the game just played, its players and house rules (*hold OK: play
+        again*), as it did before the cut, when that game's last move was less than idle_minutes
+        ago (30 when 0) by a clock the network set. Before, the group found the café's setup and
+        typed its names again. Not last night's game (the clock not set: not known; the café's
+        setup), and the menu goes back to the café's after idle_minutes as after any game."""
+        if self.flow is not None or self.menu.last is not None:
+            return
+        folder = self.journal_dir / "games"
+        try:
+            archived = archived_journals(folder) if folder.is_dir() else []
+        except OSError:
+            return
+        found = last_played(folder, archived)
+        if found is None:
+            return
+        age = self._age(self._written_at(folder / archived[-1]))
+        if not 0 < age < (self.config.table.idle_minutes or 30) * 60:
+            return
+        game, players, options = found
+        try:
+            find_game(game).new(players, options)       # (the rules take it: else the café's setup)
+        except Exception as exc:
+            log.warning("the last game played, %s, is not kept on the menu: %s", archived[-1], exc)
+            return
+        self.menu.played(SetupResult(game, players, dict(options)))
+        log.info("the setup menu keeps the last game played, %s", archived[-1])
+        self._menu_used = True
 
     def take_up(self) -> None:
         """Take up the put-away game chosen on the menu: its journal back to current.jsonl, then

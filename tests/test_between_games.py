@@ -12,18 +12,23 @@ from controller.setup_menu import END
 from controller.table import OVER
 from controller.table_app import TableApp
 from display.screen import Screen
-from table_helpers import Clock
+from table_helpers import Clock, WallClock
 from test_table_e2e import FakeButtons, NoFrames
 
 
 class Evening:
     """A table app, its clock, and presses made as players make them (half a second apart)."""
 
-    def __init__(self, tmp_path: Path, table: str = "") -> None:
+    def __init__(self, tmp_path: Path, table: str = "", wall: WallClock | None = None) -> None:
         self.clock = Clock()
+        self.wall = wall or WallClock(1_790_000_000.0)          # (a clock the network set)
         self.config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\n{table}')
+        self.power_on()
+
+    def power_on(self) -> None:
+        """The table started (again, after a power cut: what it knows is on its card)."""
         self.app = TableApp(self.config, Screen((800, 480), headless=True), NoFrames(), FakeButtons(),
-                            clock=self.clock)
+                            clock=self.clock, wall=self.wall)
 
     def press(self, *names: str, kind: str = "press") -> None:
         for name in names:
@@ -288,3 +293,55 @@ def test_a_game_put_away_that_cannot_be_taken_up_is_said_and_the_menu_goes_on(tm
     assert evening.menu.view().message.text.startswith("The last game could not be resumed")
     assert "Take up Thirteen" not in [i.label for i in evening.menu.view().setup]
     assert list((tmp_path / "games").glob("*-unreadable.jsonl"))
+
+
+def _played_and_back_at_the_menu(evening: Evening) -> None:
+    """Zoe and Max set up Classic of two rounds and ended it; the menu offers it again."""
+    evening.down_to("Classic poker dice")
+    evening.press("OK", "OK")
+    evening.type_name(1, "Zoe")
+    evening.type_name(2, "Max")
+    evening.down_to("Next >")
+    evening.press("OK")
+    evening.down_to("Rounds")
+    evening.press("OK", "UP", "UP", "OK")
+    evening.hold()
+    evening.wall.t += 20 * 60                       # (twenty minutes of play)
+    _throw(evening, [6, 6, 6, 3, 3])
+    evening.abandon()
+    assert "hold OK: play again (Zoe, Max)" in evening.menu.view().prompt.hint
+
+
+def test_a_power_cut_on_the_setup_menu_keeps_the_game_just_played_to_play_again(tmp_path):
+    """The power went while Zoe and Max were on the menu after their game: the table came back
+    with the café's setup (Player 1, Player 2, the standard rules), their names to type again
+    letter by letter. Now it comes back as it was: *hold OK: play again (Zoe, Max)*."""
+    evening = Evening(tmp_path)
+    _played_and_back_at_the_menu(evening)
+    evening.wall.t += 60
+    evening.power_on()
+    assert evening.app.flow is None
+    assert "hold OK: play again (Zoe, Max)" in evening.menu.view().prompt.hint
+    evening.hold()
+    state = evening.app.flow.state
+    assert (state.title, state.players, state.options["rounds"]) == ("Classic poker dice", ("Zoe", "Max"), 2)
+
+
+def test_the_next_morning_or_on_a_clock_not_set_the_menu_is_the_cafes(tmp_path):
+    """Not what it should not remember: last night's group (the table switched on the next day),
+    or a game whose time the table cannot know (the network had not set its clock)."""
+    evening = Evening(tmp_path)
+    _played_and_back_at_the_menu(evening)
+    evening.wall.t += 12 * 3600
+    evening.power_on()
+    assert "start now" in evening.menu.view().prompt.hint and evening.menu.players() == ("Player 1", "Player 2")
+    evening.wall.t -= 12 * 3600 - 60
+    evening.wall.set_by_network = False
+    evening.power_on()
+    assert "start now" in evening.menu.view().prompt.hint and evening.menu.players() == ("Player 1", "Player 2")
+    evening.wall.set_by_network = True
+    evening.power_on()
+    assert "play again (Zoe, Max)" in evening.menu.view().prompt.hint
+    evening.clock.t += 30 * 60                      # left alone: the café's menu, as after any game
+    evening.app.step()
+    assert "start now" in evening.menu.view().prompt.hint and evening.menu.players() == ("Player 1", "Player 2")
