@@ -48,6 +48,7 @@ class KeptGame:
     name: str
     game: str
     players: tuple[str, ...]
+    moves: int = 0          # the moves it was left at: two put away by the same players differ by them
 
     @property
     def title(self) -> str:
@@ -76,10 +77,27 @@ def read_kept(path: Path) -> KeptGame | None:
     such a journal stays for the staff, and the menu offers the others."""
     try:
         game, players, _ = read_header(path)
+        moves = count_moves(path)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("put-away game %s cannot be offered: %s", path, exc)
         return None
-    return KeptGame(path.name, game, players)
+    return KeptGame(path.name, game, players, moves)
+
+
+def count_moves(path: Path) -> int:
+    """The moves a journal holds: its inputs (lines with a `type`), less those taken back (a
+    line that does not read is not counted: the resume says what it makes of it)."""
+    moves = 0
+    with path.open("rb") as fh:
+        fh.readline(HEADER_BYTES)
+        for line in fh:
+            try:
+                data = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(data, dict):
+                moves += 1 if "type" in data else -1 if data.get("undo") is True else 0
+    return max(0, moves)
 
 
 #: archived journals that are no game a group played to its end (or ended): kept aside, or put away

@@ -684,8 +684,9 @@ class SetupMenu:
         kept = self._kept_in_view()
         if kept is not None:
             how = " · HINT: how to play" if self.hint_button else ""
-            return PromptView("", f"{kept.title} for {', '.join(kept.players)}: put away when nobody played "
-                              "it for a while. OK takes it up where it was left.",
+            moves = f"{kept.moves} move{'s' if kept.moves != 1 else ''}"
+            return PromptView("", f"{kept.title} ({', '.join(kept.players)}), put away after {moves}: "
+                              "OK goes on with it.",
                               hint=f"UP/DOWN choose · OK: take it up{how}")
         if self.page == GAME and self.cursor[GAME] < len(self.games):
             shown = self.games[self.cursor[GAME]]

@@ -879,8 +879,11 @@ def _whole_setup_foot(view: TableView, body: pygame.Rect, s: float) -> SetupFoot
     about = view.prompt.text if view.prompt and view.prompt.text != view.title else ""
     # (on two lines rather than shrunk onto one: a house rule's description of ~100 letters
     # came out at 10 px on an 800 x 480 screen)
-    about_size = int(30 * s)
-    about_lines = wrap(about[:1].upper() + about[1:], about_size, body.width - int(32 * s))[:2] if about else []
+    # (wrapped at the size it is drawn at: at 320x240 it was wrapped for 11 px and drawn at the
+    # legible least, each line cut mid-sentence; a third line is joined to the second, cut with "...")
+    about_size = max(int(30 * s), theme.min_text(s))
+    about_lines = wrap(about[:1].upper() + about[1:], about_size, body.width - int(32 * s)) if about else []
+    about_lines = about_lines[:1] + [" ".join(about_lines[1:])] if len(about_lines) > 2 else about_lines
     about_h = int(about_size * 1.15)
     # the buttons' hint on as many lines as its parts take, like the play screen's: on one line
     # shrunk to fit, "hold OK: play again (8 names)" pushed "HINT: how to play" off its end

@@ -206,6 +206,7 @@ def test_two_games_put_away_are_both_offered_and_an_abandoned_one_is_not(tmp_pat
     kept = [(item.label, item.value) for item in evening.menu.view().setup][-2:]
     assert kept == [("Take up School", "Ann, Bob, Cy"), ("Take up Thirteen", "Ann, Bob")]
     evening.down_to("Take up Thirteen")
+    assert evening.menu.view().prompt.text == "Thirteen (Ann, Bob), put away after 1 move: OK goes on with it."
     evening.hold()                                          # (a long OK takes it up too)
     assert evening.app.flow.state.title == "Thirteen" and len(evening.app.flow.log.inputs) == 1
 
@@ -345,3 +346,32 @@ def test_the_next_morning_or_on_a_clock_not_set_the_menu_is_the_cafes(tmp_path):
     evening.clock.t += 30 * 60                      # left alone: the café's menu, as after any game
     evening.app.step()
     assert "start now" in evening.menu.view().prompt.hint and evening.menu.players() == ("Player 1", "Player 2")
+
+
+def test_the_menus_description_at_320x240_is_wrapped_at_the_size_it_is_drawn_at(monkeypatch):
+    """The line under the games (what the game is; a put-away game's moves) was wrapped for 15 px
+    and drawn at the legible least, 20: each line ran past the screen's edge and was cut there
+    (*13 turns each: throw five dice up to three tim...*, *put away after 1 mov...*)."""
+    import pygame
+
+    from controller.setup_menu import SetupMenu
+    from display import render as render_module
+    from display import theme
+    from test_small_screen import texts_drawn
+
+    pygame.font.init()
+    surface = pygame.Surface((320, 240))
+    s = theme.scale(surface)
+    room = render_module._frame(surface)[2].width - int(32 * s)
+    menu = SetupMenu(screen_size=(320, 240))
+    for _ in menu.games:
+        about = menu.view().prompt.text
+        seen = texts_drawn(monkeypatch, render_module)
+        render_module.render(surface, menu.view())
+        monkeypatch.undo()
+        about = about[:1].upper() + about[1:]
+        lines = [line for line, _ in seen if line.strip() and line in about]
+        assert lines, about
+        for line in lines[:-1]:                 # (the last may be cut with "...", where there is more)
+            assert theme.font(theme.min_text(s)).size(line)[0] <= room, line
+        menu.on_button("press", "DOWN")
