@@ -760,6 +760,7 @@ class TableApp:
         if not 0 < age < (self.config.table.idle_minutes or 30) * 60:
             return
         game, players, options = found
+        options = {**options, **self._configured_rules(game)}
         try:
             find_game(game).new(players, options)       # (the rules take it: else the café's setup)
         except Exception as exc:
@@ -768,6 +769,23 @@ class TableApp:
         self.menu.played(SetupResult(game, players, dict(options)))
         log.info("the setup menu keeps the last game played, %s", archived[-1])
         self._menu_used = True
+
+    def _configured_rules(self, game: str) -> dict[str, Any]:
+        """The house rules the config sets for `game` (those its rules take). A game remembered
+        across a restart is played again under them: the staff change the config's house rules
+        and restart the table for the next game to have them (docs/install.md), and the game
+        kept for 'play again' brought the old ones back."""
+        try:
+            specs = {spec.name: spec for spec in find_game(game).OPTIONS}
+        except Exception:
+            return {}
+        out = {}
+        for name, value in dict(self.config.table.options.get(game, {}) or {}).items():
+            try:
+                out[name] = specs[name].check(value)
+            except Exception:   # (a mistake the menu already says; its default stands)
+                continue
+        return out
 
     def take_up(self) -> None:
         """Take up the put-away game chosen on the menu: its journal back to current.jsonl, then

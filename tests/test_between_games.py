@@ -375,3 +375,22 @@ def test_the_menus_description_at_320x240_is_wrapped_at_the_size_it_is_drawn_at(
         for line in lines[:-1]:                 # (the last may be cut with "...", where there is more)
             assert theme.font(theme.min_text(s)).size(line)[0] <= room, line
         menu.on_button("press", "DOWN")
+
+
+def test_house_rules_changed_by_the_staff_and_a_restart_are_the_next_games(tmp_path):
+    """The staff set Thirteen's upper bonus to 50 in the config and restarted the table between
+    two games (docs/install.md: restart for the house rules to count): the game just played is
+    kept to play again, its players too, but under the rules the staff set, not the old ones."""
+    evening = Evening(tmp_path, 'players = ["Ann", "Bob"]\n[table.options.thirteen]\nupper_bonus = 35\n')
+    evening.press("OK")
+    evening.hold()
+    assert evening.app.flow.state.options["upper_bonus"] == 35
+    _throw(evening, [6, 6, 6, 3, 3])
+    evening.abandon()
+    evening.config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\nplayers = ["Ann", "Bob"]\n'
+                                  '[table.options.thirteen]\nupper_bonus = 50\n')
+    evening.wall.t += 60
+    evening.power_on()
+    assert "play again (Ann, Bob)" in evening.menu.view().prompt.hint
+    evening.hold()
+    assert evening.app.flow.state.options["upper_bonus"] == 50
