@@ -308,8 +308,12 @@ class TableApp:
                 self.flow.offer_correction(moves)
             except Exception:  # (nor a correction)
                 log.exception("cannot offer the last dice of the resumed game for correction")
-        # (the menu that follows the game keeps it, as it keeps one chosen on it)
-        self.menu.played(SetupResult(found.log.game, tuple(found.log.players), dict(found.log.options)))
+        # (the menu that follows the game keeps it, as it keeps one chosen on it; under the house
+        # rules the config sets now, where it sets them: the game goes on under its own, but the
+        # staff who changed the config and restarted mid-game had the old ones on the menu after it,
+        # where docs/install.md promises the new values)
+        self.menu.played(SetupResult(found.log.game, tuple(found.log.players),
+                                     {**found.log.options, **self._configured_rules(found.log.game)}))
         self.idle.left_before(untouched)
         if written_at and not self.wall.synced():
             # (a journal written on a clock the network had set, found before it set this boot's:
@@ -772,9 +776,9 @@ class TableApp:
 
     def _configured_rules(self, game: str) -> dict[str, Any]:
         """The house rules the config sets for `game` (those its rules take). A game remembered
-        across a restart is played again under them: the staff change the config's house rules
-        and restart the table for the next game to have them (docs/install.md), and the game
-        kept for 'play again' brought the old ones back."""
+        across a restart (resumed, or just played) is played again under them: the staff change
+        the config's house rules and restart the table for the next game to have them
+        (docs/install.md), and the game kept for 'play again' brought the old ones back."""
         try:
             specs = {spec.name: spec for spec in find_game(game).OPTIONS}
         except Exception:

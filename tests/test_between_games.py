@@ -394,3 +394,24 @@ def test_house_rules_changed_by_the_staff_and_a_restart_are_the_next_games(tmp_p
     assert "play again (Ann, Bob)" in evening.menu.view().prompt.hint
     evening.hold()
     assert evening.app.flow.state.options["upper_bonus"] == 50
+
+
+def test_house_rules_changed_mid_game_and_a_restart_count_from_the_next_game(tmp_path):
+    """docs/install.md: restart the table after changing the house rules; "a game in progress
+    resumes with the rules it was started with", and the setup menu then starts from the new
+    values. It did not: the menu after the resumed game kept its old rules, for 'play again'
+    and for a group going through the pages."""
+    evening = Evening(tmp_path, 'players = ["Ann", "Bob"]\n[table.options.thirteen]\nupper_bonus = 35\n')
+    evening.press("OK")
+    evening.hold()
+    _throw(evening, [6, 6, 6, 3, 3])
+    evening.config = parse_config(f'[table]\njournal_dir = "{tmp_path}"\nplayers = ["Ann", "Bob"]\n'
+                                  '[table.options.thirteen]\nupper_bonus = 50\n')
+    evening.power_on()
+    assert evening.app.flow.state.options["upper_bonus"] == 35          # (its own rules)
+    evening.abandon()
+    evening.press("OK", "OK", "OK", "OK", "OK")                        # Thirteen, 2, names, rules, start
+    assert evening.app.flow.state.options["upper_bonus"] == 50
+    evening.abandon()
+    evening.hold()                                                      # and played again
+    assert evening.app.flow.state.options["upper_bonus"] == 50
