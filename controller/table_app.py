@@ -207,9 +207,13 @@ class TableApp:
         self.idle = IdleWatch(config.table.idle_minutes * 60, clock)
         self._left_at: tuple[int, int] | None = None     # see _learn_how_long_left
         self._menu_used = False                # the setup menu shows someone's choices, not the café's
+        # the archive's names as the last pruning listed them (see _prune), for the menu's games
+        # put away: taken once, by the next _archived()
+        self._listing: tuple[Path, list[str]] | None = None
         self.resume()
-        self._offer_kept()
-        self._remember_last_played()
+        archived = self._archived()
+        self._offer_kept(archived)
+        self._remember_last_played(archived)
         self._say_config_problems()
 
     def _say_config_problems(self) -> None:
@@ -473,12 +477,16 @@ class TableApp:
         except OSError as exc:
             log.error("cannot remove old journals in %s: %s", folder, exc)
             return
-        for name in archived[:max(0, len(archived) - keep)]:
+        removed = archived[:max(0, len(archived) - keep)]
+        for name in removed:
             old = folder / name
             try:
                 old.unlink()
             except OSError as exc:
                 log.error("cannot remove old journal %s: %s", old, exc)
+        # (the menu's games put away are found in this listing: listed again, 5,000 names cost a
+        # game's end 12 ms more; those that could not be removed are left in it: they are there)
+        self._listing = (folder, archived[len(removed):])
 
     def finish_game(self) -> MessageView | None:
         """After the final standings: archive the journal, back to the setup menu. A journal that
@@ -732,18 +740,26 @@ class TableApp:
         self._menu_used = False
         self.idle.touch()
 
-    def _offer_kept(self) -> None:
-        """Give the menu the games put away by "Still playing?" that it offers to take up (none
-        when the archive cannot be listed: the games are still there for the staff)."""
+    def _archived(self) -> list[str]:
+        """The names of the archived journals, oldest first: as the pruning just listed them if it
+        did, else listed now (none when the archive cannot be listed: they stay for the staff)."""
         folder = self.journal_dir / "games"
+        listing, self._listing = self._listing, None
+        if listing is not None and listing[0] == folder:
+            return listing[1]
         try:
-            archived = archived_journals(folder) if folder.is_dir() else []
+            return archived_journals(folder) if folder.is_dir() else []
         except OSError as exc:
-            log.error("cannot list the games put away in %s: %s", folder, exc)
-            archived = []
-        self.menu.offer(offered(folder, archived))
+            log.error("cannot list the archived games in %s: %s", folder, exc)
+            return []
 
-    def _remember_last_played(self) -> None:
+    def _offer_kept(self, archived: list[str] | None = None) -> None:
+        """Give the menu the games put away by "Still playing?" that it offers to take up, of the
+        archive's names `archived` (None: listed now)."""
+        names = self._archived() if archived is None else archived
+        self.menu.offer(offered(self.journal_dir / "games", names))
+
+    def _remember_last_played(self, archived: list[str]) -> None:
         """A table started at its setup menu (the power went there, or as a group played again):
         the games page keeps the game just played, its players and house rules (*hold OK: play
         again*), as it did before the cut, when that game's last move was less than idle_minutes
@@ -753,10 +769,6 @@ class TableApp:
         if self.flow is not None or self.menu.last is not None:
             return
         folder = self.journal_dir / "games"
-        try:
-            archived = archived_journals(folder) if folder.is_dir() else []
-        except OSError:
-            return
         found = last_played(folder, archived)
         if found is None:
             return
@@ -798,6 +810,7 @@ class TableApp:
         (or is kept aside as unreadable, as at a start)."""
         kept, self.menu.take_up = self.menu.take_up, None
         assert kept is not None
+        self._listing = None              # (a journal moves out of the archive: listed again after)
         source, current = self.journal_dir / "games" / kept.name, self.journal_dir / CURRENT
         what = f"{kept.title} ({', '.join(kept.players)})"
         try:
