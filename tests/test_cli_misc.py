@@ -279,3 +279,17 @@ def test_a_fixture_game_whose_log_cannot_be_written_says_so(run, tmp_path):
     code, out, err = run(*FOLDER_ARGV["play"], "--log", tmp_path / "not" / "log.json")
     assert code == 2
     assert err == f"dicetable play: cannot write the log {tmp_path}/not/log.json: No such file or directory\n"
+
+
+def test_bench_limit_help_names_every_target_that_takes_it(capsys):
+    """`dicetable bench --help` says what --limit counts for each target that takes it (the README
+    says journal, powercut and archive take one; the help named only vision, rules, table, soak)."""
+    from vision.cli import BENCH_OPTIONS
+
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["bench", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    limit = text[text.rindex("--limit N"):text.rindex("--passes N")]
+    takers = sorted(name for name, options in BENCH_OPTIONS.items() if "limit" in options)
+    assert takers == ["archive", "journal", "powercut", "rules", "soak", "table", "vision"]
+    assert [name for name in takers if f"{name}:" not in limit] == []
