@@ -473,7 +473,8 @@ def positive_seconds(text: str) -> float:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("check", help="is this table ready? config, reader, journal, camera, calibration, buttons",
+    p = sub.add_parser("check", help="is this table ready? config, reader, journal, service, camera, calibration, "
+                                     "buttons, clock",
                        description="Go over what the table needs and say what to fix. Stop the table first "
                                    "(sudo systemctl stop dicetable): the camera serves one program at a time.")
     p.add_argument("--config", default=str(DEFAULT_PATH), metavar="PATH",

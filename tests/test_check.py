@@ -554,3 +554,15 @@ def test_a_panel_with_a_mistake_is_named_and_the_other_panels_are_checked(tmp_pa
                                                                "['baudrat']")
     assert "that panel is left out until it is fixed: fix it in the config" in found[0].text
     assert [(f.level, f.text) for f in found[1:]] == [(OK, "spare ready")]
+
+
+def test_the_commands_help_names_every_part_the_check_goes_over(tmp_path, capsys):
+    """`dicetable --help` lists what `check` looks at: the service and the clock lines came later
+    and the help did not name them."""
+    cfg = _table(tmp_path, calibration=CALIBRATED)
+    parts = {f.part for f in check.run_checks(cfg)}
+    assert {"config", "reader", "journal", "service", "camera", "calibration", "buttons", "clock"} <= parts
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    line = " ".join(capsys.readouterr().out.split()).split("check is this table ready?")[1].split(" read ")[0]
+    assert sorted(part for part in parts if part not in line) == []
