@@ -38,7 +38,7 @@ from .tray_words import (LEFT_WORDS, asked_in_glare, die_trouble_words, glare_as
 log = logging.getLogger(__name__)
 
 # Problems that make a reading unusable as it is (players must fix the tray or correct it).
-BLOCKING = {"die_leaning", "foreign_object", "partly_out_of_view", "bad_frame", "too_dark",
+BLOCKING = {"die_leaning", "foreign_object", "dice_covered", "partly_out_of_view", "bad_frame", "too_dark",
             "too_bright", "blurred", "unsure_value"}
 # Problems for the staff, not the players: the reading is still good (the reader read the whole
 # view instead of the calibrated tray), so the game goes on with the notice on screen.

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from vision.types import (BAD_FRAME, BLURRED, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW, TOO_BRIGHT,
-                          TOO_DARK, UNSURE_VALUE, Die, Problem, Reading)
+from vision.types import (BAD_FRAME, BLURRED, DICE_COVERED, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
+                          TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Die, Problem, Reading)
 
 BY_HAND = "hold OK to enter the values"
 UNSTEADY = "unsteady"       # not a reader's code: a still tray whose readings keep disagreeing
@@ -22,6 +22,9 @@ TRAY_TROUBLE: dict[str, tuple[str, str]] = {
     FOREIGN_OBJECT: ("Something that is not a die is in the tray",
                      "A hand or something that is not a die is in the tray: take it out. The dice are read "
                      "once it is out (a thing left lying still, around it from the next throw)."),
+    DICE_COVERED: ("The dice are covered",
+                   "Something covers the dice (a cup?): lift it. Dice seen again as they lay are not a throw; "
+                   "thrown again, they count."),
     TOO_DARK: ("Too dark to see the dice",
                f"Too dark to see the dice: is the light over the tray on? The dice are read once it is. If it "
                f"stays dark, call the staff, or {BY_HAND}."),
@@ -38,7 +41,7 @@ TRAY_TROUBLE: dict[str, tuple[str, str]] = {
                f"throw again, or {BY_HAND}."),
 }
 # the order in which they are named when several are seen at once
-TRAY_ORDER = (FOREIGN_OBJECT, TOO_DARK, TOO_BRIGHT, BAD_FRAME, BLURRED)
+TRAY_ORDER = (FOREIGN_OBJECT, DICE_COVERED, TOO_DARK, TOO_BRIGHT, BAD_FRAME, BLURRED)
 
 # A die's own problem that stops the throw ("{n}": the die's number, left to right). A cocked die
 # or one off the camera's view is thrown again, as poker-dice players do (the rules in

@@ -21,7 +21,9 @@ States
              The tracker also starts in MOVING: nothing is known until the tray has been still.
     EMPTY    still, and nothing on the tray: the agreed readings have no dice or, before any
              reading agreed, the frame looks like bare felt (compared with an empty reference
-             frame if one was given, else by local contrast).
+             frame if one was given, else by local contrast). A reading of no dice where the
+             dice last read lay under something else (a cup put down over them) is DICE_COVERED,
+             blocking as a foreign object does, not an empty tray (vision.covered).
     SETTLED  still with something on the tray. `final_reading()` is set once readings agree.
 
 Motion is measured by differencing a small grey copy of each frame (default 160 px wide) with
@@ -66,8 +68,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .covered import COVERED_CHANGED, covered_share, with_cover
 from .left_things import read_around
-from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Die, Problem, Reading
+from .types import (BAD_FRAME, BLURRED, DICE_COVERED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Die, Problem,
+                    Reading)
 
 Box = tuple[int, int, int, int]
 
@@ -76,7 +80,7 @@ Box = tuple[int, int, int, int]
 # through the dark, were the next throw once it came back (the table forgets the dice played when
 # the tray is seen empty).
 BLIND_PROBLEMS = frozenset({TOO_DARK, TOO_BRIGHT, BAD_FRAME})
-BLOCKING_PROBLEMS = frozenset({FOREIGN_OBJECT, BLURRED}) | BLIND_PROBLEMS
+BLOCKING_PROBLEMS = frozenset({FOREIGN_OBJECT, DICE_COVERED, BLURRED}) | BLIND_PROBLEMS
 # The share of a thing's place that may have changed since the tray's last settled still spell for
 # it to have lain there through the throw (vision.left_things): a die landing at the corner of a
 # phone's box (a third of a die in it) changes under a tenth of it, a cup put down most of it.
@@ -287,6 +291,9 @@ class SettleTracker:
         # a thing not a die whose place looks the same now was left there before the throw, and
         # is read around (vision.left_things)
         self._before: np.ndarray | None = None
+        # the tray as the dice of the last final reading with dice lay (small): felt about their
+        # places changed since, with no dice read, means they are covered, not gone (vision.covered)
+        self._dice_pic: np.ndarray | None = None
         self._seen_motion = False                # anything moved since the start (see FinalReading.found)
         self._throws = 0
         self._t = 0.0
@@ -376,8 +383,11 @@ class SettleTracker:
     def read_around(self, reading: Reading) -> Reading:
         """`reading` (of the latest frame) with the things not dice that lay where they lie now
         before the latest motion (a throw) not blocking it (LEFT_IN_TRAY); the same reading when
-        there are none. `offer` does it too."""
-        return read_around(reading, lambda box: self._lay_there(box, reading.size))
+        there are none. `offer` does it too. A reading of no dice where the felt about the dice
+        last read is covered (a cup put down over them) gets a DICE_COVERED problem: the tray is
+        not empty, and the dice seen again as the cup is lifted are not a throw."""
+        reading = read_around(reading, lambda box: self._lay_there(box, reading.size))
+        return with_cover(reading) if self._covered(reading) else reading
 
     def offer(self, reading: Reading, timestamp: float | None = None) -> Event | None:
         """Offer a reading of the latest frame. Returns the FinalReading / DiceMoved it caused, if any."""
@@ -386,7 +396,7 @@ class SettleTracker:
         if self._still == 0:
             return None                       # taken while moving: worthless
         reading = self.read_around(reading)
-        self._foreign = FOREIGN_OBJECT in reading.problem_codes()
+        self._foreign = bool(reading.problem_codes() & {FOREIGN_OBJECT, DICE_COVERED})   # (a hand, a cup)
         self._blind = bool(reading.problem_codes() & BLIND_PROBLEMS)
         if self._final is not None:
             # already final: only a disagreeing reading matters (something changed we did not see)
@@ -472,15 +482,25 @@ class SettleTracker:
         if self._still >= self.config.still_frames and not self._blind and self._anchor is not None:
             self._before = self._anchor
 
-    def _lay_there(self, box: Box, read_size: tuple[int, int] = (0, 0)) -> bool:
-        """Whether the place `box` (pixels of a frame of `read_size`) of the latest frame looks as
-        it did in the tray's last settled still spell: at most LEFT_CHANGED of it changed (a die
-        landing at the corner of a phone's box changes a tenth of it; a hand or a cup put down,
-        most). A camera's full-size frame is read while its small stream is tracked (picamera2):
-        the box is brought to the tracked frame's pixels first."""
-        before, now, where = self._before, self._prev, self._work_map
-        if before is None or now is None or where is None or before.shape != now.shape:
+    def _covered(self, reading: Reading) -> bool:
+        """Whether `reading`, of no dice and nothing blocking, is of a tray whose dice last read
+        are covered: most of the felt about their places changed since they lay there (dice
+        taken out leave it as it was). See vision.covered."""
+        last, before, now = self._last_final, self._dice_pic, self._prev
+        if reading.dice or reading.problem_codes() & BLOCKING_PROBLEMS or last is None or not last.dice:
             return False
+        if before is None or now is None or before.shape != now.shape:
+            return False
+        boxes = [b for b in (self._small_box(d.box, last.size) for d in last.dice) if b is not None]
+        return bool(boxes) and covered_share(now, before, boxes, self.config.pixel_threshold) >= COVERED_CHANGED
+
+    def _small_box(self, box: Box, read_size: tuple[int, int] = (0, 0)) -> Box | None:
+        """`box` (pixels of a frame of `read_size`) in the small image's pixels; None when it
+        falls outside or under 2 px. A camera's full-size frame is read while its small stream is
+        tracked (picamera2): the box is brought to the tracked frame's pixels first."""
+        now, where = self._prev, self._work_map
+        if now is None or where is None:
+            return None
         ox, oy, k = where
         if read_size[0] > 0 and self._frame_width > 0:
             box = tuple(v * self._frame_width / read_size[0] for v in box)   # type: ignore[assignment]
@@ -488,7 +508,20 @@ class SettleTracker:
         x0, x1 = max(0, int((box[0] - ox) * k)), min(w, int(math.ceil((box[2] - ox) * k)))
         y0, y1 = max(0, int((box[1] - oy) * k)), min(h, int(math.ceil((box[3] - oy) * k)))
         if x1 - x0 < 2 or y1 - y0 < 2:
+            return None
+        return x0, y0, x1, y1
+
+    def _lay_there(self, box: Box, read_size: tuple[int, int] = (0, 0)) -> bool:
+        """Whether the place `box` (pixels of a frame of `read_size`) of the latest frame looks as
+        it did in the tray's last settled still spell: at most LEFT_CHANGED of it changed (a die
+        landing at the corner of a phone's box changes a tenth of it; a hand or a cup put down,
+        most). A camera's full-size frame is read while its small stream is tracked (picamera2):
+        the box is brought to the tracked frame's pixels first."""
+        before, now = self._before, self._prev
+        small = self._small_box(box, read_size)
+        if before is None or now is None or small is None or before.shape != now.shape:
             return False
+        x0, y0, x1, y1 = small
         changed = self._motion_mask(now, before)[y0:y1, x0:x1]
         return float(changed.mean()) <= LEFT_CHANGED
 
@@ -525,6 +558,7 @@ class SettleTracker:
         self._last_final = reading
         if not reading.dice:
             return                            # empty tray: the state change says it
+        self._dice_pic = self._prev           # (the dice as they lie: see _covered)
         if prev is None or not prev.dice or len(prev.dice) != len(reading.dice):
             self._new_throw(reading)
             return

@@ -16,6 +16,7 @@ GLARE = "glare"                        # specular highlight washes out part of a
 PARTLY_OUT_OF_VIEW = "partly_out_of_view"  # a die cut by the image border or tray edge
 FOREIGN_OBJECT = "foreign_object"      # a hand, a cup or anything that is not a die
 LEFT_IN_TRAY = "left_in_tray"          # a foreign object lying where it lay before the throw (vision.left_things)
+DICE_COVERED = "dice_covered"          # no dice seen where the dice last read lay under something (vision.covered)
 UNSURE_VALUE = "unsure_value"          # a die was found but its value is not trustworthy
 TOO_DARK = "too_dark"                  # frame too dark to read
 TOO_BRIGHT = "too_bright"              # frame washed out
