@@ -59,7 +59,7 @@ def cup_down_and_up(p, seconds: float = 3.0, after: np.ndarray | None = None) ->
     show(p, lying() if after is None else after, 30)
 
 
-def test_dice_uncovered_unchanged_are_not_a_throw_and_dice_thrown_again_are(tmp_path):
+def test_dice_uncovered_unchanged_are_not_a_throw_and_dice_thrown_again_are(tmp_path, caplog):
     """Ann's dice accepted, the cup put down over them while she decides, then while the table
     waits for her second throw: the screen says the dice are covered (not "Tray empty"),
     and the dice seen again as the cup is lifted are not taken for her next throw (before: they
@@ -76,12 +76,15 @@ def test_dice_uncovered_unchanged_are_not_a_throw_and_dice_thrown_again_are(tmp_
     p.press("OK")                                         # (the menu's first line: throw again)
     assert p.flow.phase == WAIT_DICE and len(p.flow.log.inputs) == 2
     show(p, hand(), 3)
-    show(p, covered(), 30)
+    with caplog.at_level("INFO", logger="controller.runner"):
+        show(p, covered(), 30)
     said = caption(p), banner(p)
     show(p, hand(), 3)
     show(p, lying(), 40)                                  # lifted, the dice as they lay
     assert p.flow.phase == WAIT_DICE and len(p.flow.log.inputs) == 2, p.flow.log.inputs
     assert said[0] == "The dice are covered" and "lift it" in said[1]
+    assert [r.getMessage() for r in caplog.records if "covered" in r.getMessage()] == [
+        "the dice last read are covered (a cup?): the tray is not empty; not a throw when seen again"]
     cup_down_and_up(p, after=thrown(SECOND, seed=5))      # lifted, and the dice thrown again
     assert p.flow.phase == DECIDE and len(p.flow.log.inputs) == 3
     assert sorted(p.flow.log.inputs[-1]["values"]) == sorted(SECOND)
