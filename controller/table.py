@@ -1084,10 +1084,18 @@ class TableFlow:
         long OK again, as if the power had not gone: the table kept them only in memory, so a
         misread noticed just after a cut stood for good. Rebuilt from the journal: the game
         before them (a replay) and their values, the held dice included (see `_placed` for
-        where they lie). Not dice the table drew, nor secret ones (a correction shows them)."""
+        where they lie). Not dice the table drew, nor secret ones (a correction shows them).
+
+        When that input is a choice made on the dice before it, those dice are offered: a long
+        OK corrects them once the choice is taken back (BACK twice), as at a table that never
+        went off (they are the last move again). Only the choice's dice were kept, and a game
+        resumed then offered nothing after the take-back, where a second cut offered them."""
         if not 0 < inputs <= len(self.log.inputs):
             return
         data = self.log.inputs[inputs - 1]
+        if data.get("type") in ("choose", "reroll"):
+            inputs -= 1                   # (offered once the choice is taken back: `_still_last`)
+            data = self.log.inputs[inputs - 1] if inputs > 0 else {}
         if data.get("type") != "dice":
             return
         before = replay(self._log_before(inputs))
