@@ -1004,7 +1004,6 @@ class TableFlow:
                 self._reset_decision(exp)      # (a secret menu is hidden again)
         elif name == "OK":
             entry = entries[min(self.cursor, len(entries) - 1)]
-            before = self.message
             if entry.action == "die":
                 self.holds[entry.index] = not self.holds[entry.index]
                 self._journal_holds()
@@ -1012,22 +1011,31 @@ class TableFlow:
             if entry.action == "help":
                 self._turn_card()
                 return
-            choice = AppliedChoice(self.state, len(self.log.inputs) + 1, exp.player, self._chosen(entry),
-                            tuple(self.tray_values), tuple(self.tray_boxes), tuple(self.holds), self.cursor)
-            if entry.action == "reroll":
-                keep = [v for v, h in zip(self.tray_values, self.holds) if h]
-                kept_boxes = [b for b, h in zip(self.tray_boxes, self.holds) if h] if self.tray_boxes else []
-                data = reroll_input(exp.player, keep)
-                if not self._apply(data):
-                    return
-                self.tray_values, self.tray_boxes = keep, kept_boxes
-            else:
-                data = choose_input(exp.player, entry.key)
-                if not self._apply(data):
-                    return
-                if exp.secret and self.message is before:
-                    self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
-            self._last_choice = None if _final(exp, data) else choice
+            self._choose(exp, entry)
+
+    def _choose(self, exp: Decide, entry: MenuEntry) -> None:
+        """The choice of the menu line `entry` made: OK on it, or the ABANDON button for a game's
+        own abandon (Pok'n Roll's hand). Either way it is applied and kept to be taken back with
+        BACK twice (unless final), as a restart offers it: the journal does not say which button
+        made it. The ABANDON button's abandon was not kept, and a hand abandoned by a slip of
+        that button could be taken back only after a power cut."""
+        before = self.message
+        choice = AppliedChoice(self.state, len(self.log.inputs) + 1, exp.player, self._chosen(entry),
+                               tuple(self.tray_values), tuple(self.tray_boxes), tuple(self.holds), self.cursor)
+        if entry.action == "reroll":
+            keep = [v for v, h in zip(self.tray_values, self.holds) if h]
+            kept_boxes = [b for b, h in zip(self.tray_boxes, self.holds) if h] if self.tray_boxes else []
+            data = reroll_input(exp.player, keep)
+            if not self._apply(data):
+                return
+            self.tray_values, self.tray_boxes = keep, kept_boxes
+        else:
+            data = choose_input(exp.player, entry.key)
+            if not self._apply(data):
+                return
+            if exp.secret and self.message is before:
+                self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
+        self._last_choice = None if _final(exp, data) else choice
 
     def _chosen(self, entry: MenuEntry) -> str:
         """A menu line as the choice it makes, for the take-back messages."""
@@ -1213,7 +1221,7 @@ class TableFlow:
                     who = self.state.player_name(exp.player)
                     self.say(f"{who}'s choice is secret: {who} presses OK to see it, then chooses.")
                     return
-                self._apply(choose_input(exp.player, opt.key))
+                self._choose(exp, next(e for e in self.menu() if e.action == "option" and e.key == opt.key))
                 return
         if self.phase == OVER:
             return

@@ -50,3 +50,50 @@ def test_dice_before_a_choice_taken_back_after_a_restart_can_be_corrected(tmp_pa
     back.on_button(Press("OK", "hold"))
     assert flow.phase == CORRECT and sorted(flow.pending) == [2, 3, 5, 6, 6]
     assert flow.log.inputs == []              # (taken out of the game to be corrected, as at the table)
+
+
+def poknroll_at_its_first_choice(tmp_path: Path, clock: Clock, options: dict) -> TableApp:
+    """Pok'n Roll for Ann, Bob and Cy (the imaginary cup drawn by the table), Ann's white dice read."""
+    app = table(tmp_path, clock)
+    app.menu.done = SetupResult("poknroll", ("Ann", "Bob", "Cy"), dict(options, imaginary_dice_source="engine_rng"))
+    app.start_new()
+    app.flow.on_reading(reading([2, 4, 4]))
+    clock.t += 2.0
+    app.step()
+    assert app.flow.phase == DECIDE and "abandon" in app.flow.expect.prompt, app.flow.expect
+    return app
+
+
+def test_a_hand_abandoned_with_the_abandon_button_can_be_taken_back_as_on_the_menu(tmp_path):
+    """Pok'n Roll, decisions in turn: Ann abandons the hand with the ABANDON button (a slip: she
+    meant to go on). Chosen on the menu (*Abandon*, OK) BACK twice takes it back; with the button
+    it could not (BACK said nothing of it), though after a power cut it could: the journal does
+    not say which button chose."""
+    clock = Clock()
+    app = poknroll_at_its_first_choice(tmp_path, clock, {"decision_order": "sequential"})
+    flow = app.flow
+    app.on_button(Press("ABANDON"))
+    assert flow.log.inputs[-1] == {"type": "choose", "player": 0, "option": "ABANDON"}
+    assert flow.take_back_offered is not None and flow.take_back_offered.label == "Abandon"
+    assert "BACK twice: undo Ann's choice" in flow.view().prompt.hint
+    clock.t += 1.0
+    app.on_button(Press("BACK"))
+    app.on_button(Press("BACK"))
+    assert len(flow.log.inputs) == 1 and flow.phase == DECIDE, flow.message
+    assert flow.expect.player == 0 and "abandon" in flow.expect.prompt
+
+
+def test_a_secret_abandon_made_with_the_abandon_button_is_said_kept_secret(tmp_path):
+    """Pok'n Roll, decisions at once (secret): Ann opens her menu and presses ABANDON. Chosen on
+    the menu, the banner says *Ann has chosen (kept secret)*, and nothing is offered back; the
+    button's choice said nothing, and the next player did not know Ann had chosen."""
+    clock = Clock()
+    app = poknroll_at_its_first_choice(tmp_path, clock, {})
+    flow = app.flow
+    assert flow.expect.secret and not flow.choices_shown
+    who = flow.state.player_name(flow.expect.player)
+    app.on_button(Press("OK"))                  # (her menu opened)
+    app.on_button(Press("ABANDON"))
+    assert flow.log.inputs[-1]["option"] == "ABANDON"
+    assert flow.view().message.text == f"{who} has chosen (kept secret).", flow.view().message
+    assert flow.take_back_offered is None
