@@ -46,7 +46,7 @@ from controller.rules import Decide, Throw
 from controller.rules.base import dice_input
 from controller.setup_menu import SetupResult
 from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE, _same_spot
-from controller.table_app import CURRENT, TableApp
+from controller.table_app import CURRENT, TableApp, archive_order
 from controller.tablelog import TableLog, replay
 from display.screen import Screen
 from hardware.buttons import BUTTON_NAMES
@@ -136,17 +136,19 @@ class RandomPlayers(RuleBasedStateMachine):
 
     set_name = "thirteen"
     panel = "any"
+    screen_size = (800, 480)
 
     def __init__(self) -> None:
         super().__init__()
         self.folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
         self.config = parse_config(f'[table]\njournal_dir = "{self.folder}"\n' + PANELS[self.panel])
         self.clock = Clock()
-        self.screen = Screen((800, 480), headless=True)
+        self.screen = Screen(self.screen_size, headless=True)
         self.app: TableApp | None = None
         self.throws = 0                   # where the next throw lands (dice thrown anew lie elsewhere)
         self.last: Reading | None = None
         self.size = (640, 480)
+        self.playing: list[dict[str, Any]] | None = None     # the moves of the game on the table
         self.tracebacks = Traceback()
         logging.getLogger().addHandler(self.tracebacks)
 
@@ -459,6 +461,47 @@ class RandomPlayers(RuleBasedStateMachine):
             assert Journal.load(app.journal.path).inputs == flow.log.inputs
 
     @invariant()
+    def the_screen_says_nothing_half_made(self) -> None:
+        """The words on screen are the table's, filled in (no "None", no Python object); a secret
+        menu is not on screen before its player opened it."""
+        flow = self.flow
+        if flow is None:
+            return
+        view = flow.view()
+        texts = [view.title, view.status]
+        if view.message is not None:
+            texts.append(view.message.text)
+        if view.prompt is not None:
+            texts += [view.prompt.text, view.prompt.hint, *(o.label for o in view.prompt.options)]
+        if view.tray is not None:
+            texts.append(view.tray.caption)
+        for text in texts:
+            assert not any(bad in text for bad in ("None", "{", "<", "[")), text
+        exp = flow.expect
+        if isinstance(exp, Decide) and exp.secret and not flow.choices_shown and view.prompt is not None:
+            assert view.prompt.options == (), view.prompt
+
+    @invariant()
+    def a_game_put_away_is_kept(self) -> None:
+        """A game that leaves the table (finished and OK pressed, abandoned, left alone) is kept in
+        the archive with every move it had."""
+        flow = self.flow
+        if flow is not None and self.playing is not None:
+            self.playing = list(flow.log.inputs)
+            if not flow.abandoned:
+                return
+        elif flow is not None:
+            if not flow.abandoned:
+                self.playing = list(flow.log.inputs)
+            return
+        if self.playing is None:
+            return
+        archived = sorted((self.folder / "games").glob("*.jsonl"), key=lambda p: archive_order(p.name))
+        assert archived, "a game left the table without its journal kept"
+        assert Journal.load(archived[-1]).inputs == self.playing
+        self.playing = None
+
+    @invariant()
     def a_way_forward(self) -> None:
         flow = self.flow
         if flow is None or flow.phase == OVER:
@@ -475,16 +518,20 @@ class RandomPlayers(RuleBasedStateMachine):
             assert all(isinstance(v, int) and 1 <= v <= 6 for v in flow.pending), flow.pending
 
 
-def machine_for(set_name: str, panel: str) -> type[RandomPlayers]:
-    return type(f"RandomPlayers_{set_name}_{panel}", (RandomPlayers,), {"set_name": set_name, "panel": panel})
+def machine_for(set_name: str, panel: str, size: tuple[int, int] = (800, 480)) -> type[RandomPlayers]:
+    return type(f"RandomPlayers_{set_name}_{panel}_{size[0]}", (RandomPlayers,),
+                {"set_name": set_name, "panel": panel, "screen_size": size})
 
 
 #: examples and steps per case: bounded in CI (derandomized: the same runs each time, no flake);
-#: DICETABLE_FUZZ=N hunts with N random examples of 60 steps each
+#: DICETABLE_FUZZ=N hunts with N random examples of 80 steps each
 HUNT = int(os.environ.get("DICETABLE_FUZZ", "0"))
-EXAMPLES, STEPS = (HUNT, 60) if HUNT else (20, 30)
-CASES = [(name, "any") for name in SETS] + [("thirteen", "three"), ("poknroll", "three"),
-                                            ("objective-cards-two-player-variant", "three")]
+EXAMPLES, STEPS = (HUNT, 80) if HUNT else (20, 30)
+#: (set, panel, screen): every set on an 800x480 screen with any buttons; three of them on a
+#: three-button panel; two on the smallest screen supported (320x240), where most is left off
+CASES = ([(name, "any", (800, 480)) for name in SETS]
+         + [(name, "three", (800, 480)) for name in ("thirteen", "poknroll", "objective-cards-two-player-variant")]
+         + [("school", "any", (320, 240)), ("classic-betting", "three", (320, 240))])
 
 
 @pytest.fixture(autouse=True)
@@ -492,9 +539,9 @@ def _seeded_draws(monkeypatch):
     monkeypatch.setattr(table_module, "draw", seeded_draw)
 
 
-@pytest.mark.parametrize("set_name,panel", CASES, ids=[f"{n}-{p}" for n, p in CASES])
-def test_random_players_never_break_the_table_nor_lose_the_game(set_name, panel):
-    run_state_machine_as_test(machine_for(set_name, panel), settings=settings(
+@pytest.mark.parametrize("set_name,panel,size", CASES, ids=[f"{n}-{p}-{s[0]}" for n, p, s in CASES])
+def test_random_players_never_break_the_table_nor_lose_the_game(set_name, panel, size):
+    run_state_machine_as_test(machine_for(set_name, panel, size), settings=settings(
         max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=not HUNT,
         suppress_health_check=list(HealthCheck)))
 
