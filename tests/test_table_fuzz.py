@@ -88,28 +88,45 @@ def seeded_draw(exp: Throw, rng: random.Random | None = None) -> dict[str, Any]:
     return dice_input(exp.player, random.Random(f"{SEED}:{exp!r}").choices(range(1, 7), k=exp.count))
 
 
-def seeded_game(game: str, players: list[str], options: dict[str, Any], limit: int = 400) -> list[dict[str, Any]]:
+def seeded_game(game: str, players: list[str], options: dict[str, Any],
+                limit: int = 400) -> tuple[list[dict[str, Any]], list[int]]:
     """The inputs of a game played by the seeded player of `dicetable bench powercut` (its table's
-    draws seeded too), as far as it goes within `limit` moves."""
+    draws seeded too), as far as it goes within `limit` moves; and where the table drew dice."""
     log = TableLog(game, list(players), dict(options)).with_every_option()
     state = log.start()
     inputs: list[dict[str, Any]] = []
+    draws: list[int] = []
     while not state.is_over and len(inputs) < limit:
         exp = state.expects()
-        data = (seeded_draw(exp) if isinstance(exp, Throw) and exp.drawn
-                else player_input(state, len(inputs), SEED))
+        if isinstance(exp, Throw) and exp.drawn:
+            draws.append(len(inputs))
+            data = seeded_draw(exp)
+        else:
+            data = player_input(state, len(inputs), SEED)
         state = state.apply(data)
         inputs.append(data)
-    return inputs
+    return inputs, draws
 
 
-_GAMES: dict[str, list[dict[str, Any]]] = {}
+_GAMES: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
 
 
 def game_of(name: str) -> list[dict[str, Any]]:
     if name not in _GAMES:
         _GAMES[name] = seeded_game(*SETS[name])
-    return _GAMES[name]
+    return _GAMES[name][0]
+
+
+def starts(name: str) -> list[int]:
+    """Where a game of set `name` may start (the moves already played): none (twice as likely), a
+    fifth, half, most, all but the last few, all (the final standings); and where the table draws
+    dice, just before (the draw due as it comes back) and a move before (the last cup read)."""
+    inputs = game_of(name)
+    n = len(inputs)
+    points = [0, 0, n // 5, n // 2, 4 * n // 5, 19 * n // 20, n]
+    for at in _GAMES[name][1][:3]:
+        points += [at, max(0, at - 1)]
+    return points
 
 
 def picture(size: tuple[int, int]) -> np.ndarray:
@@ -167,12 +184,11 @@ class RandomPlayers(RuleBasedStateMachine):
     def flow(self):
         return self.app.flow if self.app is not None else None
 
-    @initialize(fraction=st.sampled_from([0.0, 0.0, 0.2, 0.5, 0.8, 0.95, 1.0]))
-    def set_up(self, fraction: float) -> None:
-        """A game of this set, its first moves (a `fraction` of a seeded game) already played."""
+    @initialize(data=st.data())
+    def set_up(self, data) -> None:
+        """A game of this set, its first moves (some of a seeded game: `starts`) already played."""
         game, players, options = SETS[self.set_name]
-        inputs = game_of(self.set_name)
-        moves = inputs[:int(len(inputs) * fraction)]
+        moves = game_of(self.set_name)[:data.draw(st.sampled_from(starts(self.set_name)), label="moves played")]
         if moves:
             header = TableLog(game, list(players), dict(options)).with_every_option()
             lines = [{"format": "dicetable-log/2", "game": header.game, "players": header.players,
