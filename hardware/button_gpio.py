@@ -21,6 +21,7 @@ from ._config import boolean, check_keys, positive, table, text
 from .buttons import (HOLD, PRESS, RELEASE, BUSY_AFTER_S, STUCK_AFTER_S, ButtonEvent, Clock, SourceStatus,
                       BusyFilter, StuckWatch, check_button_name, drain)
 from .button_flicker import FlickerWatch
+from .gpio_guard import PinGuard
 from .retry import Backoff
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class GpioButtonSource:
         self.clock = clock or time.monotonic
         self.name = text(name, "name", "buttons")
         self.devices: dict[str, Any] = {}
+        self._guard = PinGuard()          # (its pins' events: shut off before they are closed)
         self._raw: Any = raw_queue if raw_queue is not None else queue.SimpleQueue()
         self._state = {button: _ButtonState() for button in self.pins}
         self._status = SourceStatus(False, "not started")
@@ -187,13 +189,16 @@ class GpioButtonSource:
                 load_lgpio()
             from gpiozero import Button
 
+            factory = self._factory()
+            self._guard = PinGuard()
             for button, pin in self.pins.items():
+                self._guard.watch(factory.pin(pin))
                 device = Button(
                     pin,
                     pull_up=self.pull_up,
                     bounce_time=self.bounce_time or None,
                     hold_time=self.hold_time,
-                    pin_factory=self.pin_factory,
+                    pin_factory=factory,
                 )
                 self.devices[button] = device
                 device.when_pressed = self._edge_callback(button, DOWN)
@@ -237,10 +242,26 @@ class GpioButtonSource:
         self._status = SourceStatus(False, message)
         self._retry_at = self.clock() + self._backoff.next_delay()
 
+    def _factory(self) -> Any:
+        """The pin factory the buttons are made with: the one given, else gpiozero's default,
+        made as gpiozero makes it for its first device (its pins are guarded before any device
+        takes them: `PinGuard.watch`)."""
+        if self.pin_factory is not None:
+            return self.pin_factory
+        from gpiozero import Device
+
+        if Device.pin_factory is None:
+            Device.pin_factory = Device._default_pin_factory()
+        return Device.pin_factory
+
     def _close_devices(self) -> None:
+        """Close the pins, their events shut off first (`PinGuard`): an edge arriving as they
+        closed raised inside gpiozero on its thread."""
+        self._guard.close()
         devices, self.devices = self.devices, {}
         for device in devices.values():
             try:
+                device.when_pressed = device.when_released = None
                 device.close()
             except Exception:
                 log.debug("%s: error closing %r", self.name, device, exc_info=True)
