@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
+from .word_break import cut_at
+
 JOIN = " · "
 MORE = "…"
 
@@ -30,11 +32,11 @@ def banner_pages(notes: Sequence[str], holds: Callable[[str], bool]) -> list[str
 def _pieces(note: str, holds: Callable[[str], bool]) -> Iterable[str]:
     """`note` whole if it holds, else cut between words, each piece but the last ending in "…"
     and each but the first starting with it. (A word too wide for a page alone is a piece of
-    its own: the banner's drawing shrinks it.)"""
+    its own, and a word too long for a page is cut into pages: see `_word_pieces`.)"""
     if holds(note):
         yield note
         return
-    words, start = note.split(), ""
+    words, start = [piece for word in note.split() for piece in _word_pieces(word, holds)], ""
     while words:
         taken = 1
         while taken < len(words) and holds(" ".join([start] * bool(start) + words[:taken + 1]
@@ -43,3 +45,18 @@ def _pieces(note: str, holds: Callable[[str], bool]) -> Iterable[str]:
         last = taken == len(words)
         yield " ".join([start] * bool(start) + words[:taken] + [MORE] * (not last))
         words, start = words[taken:], MORE
+
+
+def _word_pieces(word: str, holds: Callable[[str], bool]) -> list[str]:
+    """`word` whole if a page holds it between two "…", else cut (after a "/", "_", "-" where it
+    can) into pieces that do: a button box's /dev/serial/by-id/... path took six lines of a
+    320x240 banner that draws four, and lost its end (which box) below the banner's foot."""
+    def fits(piece: str) -> bool:
+        return holds(f"{MORE} {piece} {MORE}")
+
+    pieces: list[str] = []
+    while not fits(word) and len(word) > 1:
+        cut = cut_at(word, fits)
+        pieces.append(word[:cut])
+        word = word[cut:]
+    return pieces + [word]

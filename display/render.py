@@ -20,6 +20,7 @@ from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
 from .prompt_fit import prompt_fit
 from .sheet import draw_sheet
+from .word_break import wrap_whole
 from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
 
 
@@ -616,10 +617,12 @@ BANNER_LINES = 4      # the most lines a banner draws: a longer message loses it
 
 def _banner_lines(text: str, width: int, s: float) -> tuple[int, list[str]]:
     """The banner's type size and all the lines of `text`: in type from 30 down to 24 (x scale,
-    never below the legible minimum) so that the message takes as few lines as it can."""
+    never below the legible minimum) so that the message takes as few lines as it can; a word
+    too wide for a line (a device's path) broken into lines (display.word_break), never shrunk
+    and cut."""
     least = theme.min_text(s)
     for size in range(max(int(30 * s), least), max(int(24 * s), least) - 1, -1):
-        lines = wrap(text, size, width - int(24 * s), bold=True)
+        lines = wrap_whole(text, size, width - int(24 * s), bold=True)
         if len(lines) <= 2:
             break
     return size, lines

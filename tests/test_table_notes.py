@@ -120,7 +120,10 @@ def test_every_note_of_a_game_is_on_the_banner_whole(game, players, size):
     (["a b c", "dd ee", "ff"], 10, ["a b c", "dd ee · ff"]),
     (["one two three four five six"], 15, ["one two three …", "… four five six"]),
     (["one two three four five six"], 12, ["one two …", "… three …", "… four …", "… five six"]),
-    (["averyveryverylongword x"], 8, ["averyveryverylongword …", "… x"]),
+    # a word too long for a page is cut into pages (a device's /dev/serial/by-id/ path lost its end)
+    (["averyveryverylongword x"], 8, ["aver …", "… yver …", "… yver …", "… ylon …", "… gwor …",
+                                                  "… d x"]),
+    (["see /dev/serial/by-id/usb-box-if00"], 16, ["see …", "… /dev/serial/ …", "… by-id/usb- …", "… box-if00"]),
 ])
 def test_a_moves_notes_are_joined_while_they_fit_and_cut_between_words_when_one_does_not(notes, room, pages):
     assert banner_pages(notes, lambda text: len(text) <= room) == pages
