@@ -16,6 +16,7 @@ from .word_break import cut_at
 
 JOIN = " · "
 MORE = "…"
+GLUE = "\0"          # (marks a piece of a word cut into pieces: see _join)
 
 
 def banner_pages(notes: Sequence[str], holds: Callable[[str], bool]) -> list[str]:
@@ -39,11 +40,11 @@ def _pieces(note: str, holds: Callable[[str], bool]) -> Iterable[str]:
     words, start = [piece for word in note.split() for piece in _word_pieces(word, holds)], ""
     while words:
         taken = 1
-        while taken < len(words) and holds(" ".join([start] * bool(start) + words[:taken + 1]
-                                                     + [MORE] * (taken + 1 < len(words)))):
+        while taken < len(words) and holds(_join([start] * bool(start) + words[:taken + 1]
+                                                 + [MORE] * (taken + 1 < len(words)))):
             taken += 1
         last = taken == len(words)
-        yield " ".join([start] * bool(start) + words[:taken] + [MORE] * (not last))
+        yield _join([start] * bool(start) + words[:taken] + [MORE] * (not last))
         words, start = words[taken:], MORE
 
 
@@ -59,4 +60,10 @@ def _word_pieces(word: str, holds: Callable[[str], bool]) -> list[str]:
         cut = cut_at(word, fits)
         pieces.append(word[:cut])
         word = word[cut:]
-    return pieces + [word]
+    return [GLUE * bool(i) + piece for i, piece in enumerate(pieces + [word])]
+
+
+def _join(parts: list[str]) -> str:
+    """`parts` joined by spaces, but a word's later piece (`GLUE`) joined to the piece before it
+    with none: a path cut into pieces read "...-20261127- 020900-damaged.jsonl" on one page."""
+    return " ".join(parts).replace(f"{MORE} {GLUE}", f"{MORE} ").replace(f" {GLUE}", "")
