@@ -1137,7 +1137,7 @@ def test_a_game_left_overnight_is_still_asked_about_at_once_after_a_second_cut(t
         os.utime(journal, (time.time() - 12 * 3600,) * 2)          # last night
         for cut in range(3):
             again = TableApp(app.config, app.screen, NoFrames(), FakeButtons(), clock=clock, wall=wall)
-            clock.t += 10
+            clock.t += 20     # (after the resumed message's pages: the kept journal's path is one of its own)
             again.step()
             assert again.flow.view().message.text.startswith("Still playing?"), (damage, cut)
 
