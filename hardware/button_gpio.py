@@ -192,7 +192,8 @@ class GpioButtonSource:
             factory = self._factory()
             self._guard = PinGuard()
             for button, pin in self.pins.items():
-                self._guard.watch(factory.pin(pin))
+                if factory is not None:
+                    self._guard.watch(factory.pin(pin))
                 device = Button(
                     pin,
                     pull_up=self.pull_up,
@@ -242,7 +243,7 @@ class GpioButtonSource:
         self._status = SourceStatus(False, message)
         self._retry_at = self.clock() + self._backoff.next_delay()
 
-    def _factory(self) -> Any:
+    def _factory(self) -> Any | None:
         """The pin factory the buttons are made with: the one given, else gpiozero's default,
         made as gpiozero makes it for its first device (its pins are guarded before any device
         takes them: `PinGuard.watch`)."""
@@ -251,7 +252,12 @@ class GpioButtonSource:
         from gpiozero import Device
 
         if Device.pin_factory is None:
-            Device.pin_factory = Device._default_pin_factory()
+            make = getattr(Device, "_default_pin_factory", None)   # (gpiozero's own, not public:
+            if make is None:                                        # another version may lack it)
+                log.warning("%s: this gpiozero makes its pin factory its own way: its pins' events "
+                            "are not shut off before a stop", self.name)
+                return None
+            Device.pin_factory = make()
         return Device.pin_factory
 
     def _close_devices(self) -> None:

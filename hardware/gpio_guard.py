@@ -27,8 +27,12 @@ class PinGuard:
         """Route `pin`'s events (`_call_when_changed`, which gpiozero's pin classes and lgpio's
         callback call) through this guard. Done before a device sets the pin's `when_changed`:
         lgpio takes the method as its callback at that moment."""
-        original = type(pin)._call_when_changed.__get__(pin)   # (the class's: never a guard of a guard)
-        pin._call_when_changed = self._guarded(original)
+        unguarded = getattr(type(pin), "_call_when_changed", None)   # (the class's: never a guard of a guard)
+        if unguarded is None:
+            # (a gpiozero private name: a pin class of another version without it keeps working,
+            # unguarded, rather than the panel failing to start)
+            return
+        pin._call_when_changed = self._guarded(unguarded.__get__(pin))
 
     def _guarded(self, original: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any) -> Any:

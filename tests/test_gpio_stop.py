@@ -102,3 +102,21 @@ def test_the_panel_works_again_after_a_stop(raised) -> None:
         assert raised == []
     finally:
         factory.reset()
+
+
+
+def test_a_pin_class_without_the_private_method_the_guard_wraps_still_gives_a_working_panel(monkeypatch) -> None:
+    """The guard wraps a method gpiozero does not make public (a pin class's `_call_when_changed`):
+    with a version whose pins lack it the panel starts and works, unguarded, instead of *GPIO
+    buttons unavailable* for good (AttributeError as its pins were claimed)."""
+    factory = MockFactory()
+    for klass in type.mro(MockPin):
+        if "_call_when_changed" in vars(klass):
+            monkeypatch.delattr(klass, "_call_when_changed")
+    try:
+        source = GpioButtonSource(PINS, bounce_time=0.0, hold_time=5.0, pin_factory=factory, clock=FakeClock(0.0))
+        source.start()
+        assert source.status.connected, source.status.message
+        source.stop()
+    finally:
+        factory.reset()
