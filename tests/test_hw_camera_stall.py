@@ -17,6 +17,24 @@ from hardware.frame_opencv import OpenCVFrameSource
 
 
 
+def thirteen_for_ann(tmp_path: Any, camera: str) -> tuple[Any, QuietPanel, list[Any]]:
+    """The real table (`TableApp.from_args`) with the `[camera]` lines given, headless, playing
+    Thirteen for Ann; its buttons a quiet panel, the views it shows kept in a list."""
+    from controller.setup_menu import SetupResult
+    from controller.table_app import TableApp
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[table]\njournal_dir = "{tmp_path}"\n[camera]\n{camera}[buttons]\ntype = "keyboard"\n')
+    app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
+    app.buttons.stop()
+    app.buttons = panel = QuietPanel()
+    app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    app.start_new()
+    shown: list[Any] = []
+    app.screen.show = shown.append
+    return app, panel, shown
+
+
 def _hint() -> Any:
     return type("P", (), {"kind": "press", "name": "HINT"})()
 
@@ -25,21 +43,10 @@ def test_a_webcam_that_hangs_leaves_the_buttons_and_the_screen_working(tmp_path,
     """`dicetable run` with a USB webcam that stops streaming. Before, the table's loop read it: each
     pass waited in its grab (10 s), the screen and the buttons dead meanwhile (a HINT pressed was
     taken only once the wait was over). Now the camera is read on a thread of its own."""
-    from controller.setup_menu import SetupResult
-    from controller.table_app import TableApp
 
     capture = HangingCapture()
     monkeypatch.setattr("hardware.frame_opencv._default_capture_factory", lambda device, api: capture)
-    config = tmp_path / "config.toml"
-    config.write_text(f'[table]\njournal_dir = "{tmp_path}"\n[camera]\ntype = "opencv"\ndevice = "/dev/video0"\n'
-                      '[buttons]\ntype = "keyboard"\n')
-    app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
-    app.buttons.stop()
-    app.buttons = panel = QuietPanel()
-    app.menu.done = SetupResult("thirteen", ("Ann",), {})
-    app.start_new()
-    shown: list[Any] = []
-    app.screen.show = shown.append
+    app, panel, shown = thirteen_for_ann(tmp_path, 'type = "opencv"\ndevice = "/dev/video0"\n')
     try:
         wait_for(lambda: app.step() or app._last_frame_at is not None)     # (a picture from the camera)
         capture.hang()                                  # it stops streaming
@@ -189,22 +196,12 @@ def test_a_pi_camera_that_hangs_leaves_the_buttons_and_the_screen_working(tmp_pa
     capture (here the double gives up after 10 s), the screen and the buttons dead meanwhile."""
     import sys
 
-    from controller.setup_menu import SetupResult
-    from controller.table_app import TableApp
     from hardware.fakes import make_fake_picamera2_module
 
     module = make_fake_picamera2_module()
     monkeypatch.setitem(sys.modules, "picamera2", module)
-    config = tmp_path / "config.toml"
-    config.write_text(f'[table]\njournal_dir = "{tmp_path}"\n[camera]\ntype = "picamera2"\nmax_age_s = 1e9\n'
-                      'warmup_frames = 1\nwarmup_s = 0.0\n[buttons]\ntype = "keyboard"\n')
-    app = TableApp.from_args(argparse.Namespace(config=str(config), fullscreen=False, headless=True))
-    app.buttons.stop()
-    app.buttons = panel = QuietPanel()
-    app.menu.done = SetupResult("thirteen", ("Ann",), {})
-    app.start_new()
-    shown: list[Any] = []
-    app.screen.show = shown.append
+    app, panel, shown = thirteen_for_ann(tmp_path, 'type = "picamera2"\nmax_age_s = 1e9\n'
+                                                   'warmup_frames = 1\nwarmup_s = 0.0\n')
     try:
         assert app.two_streams
         wait_for(lambda: app.step() or app._last_frame_at is not None)
