@@ -48,7 +48,12 @@ def late_game(game: str, fraction: float = 0.8, seed: int = 5, most: int = 6) ->
     """A game with the most players (up to `most`), played automatically to `fraction` of its
     inputs and then on to the next decision (the busiest screen: a full sheet plus previews)."""
     cls = GAMES[game]
-    players = NAMES[: min(cls.max_players, most)]
+    return played_to(game, NAMES[: min(cls.max_players, most)], fraction, seed)
+
+
+def played_to(game: str, players: list[str], fraction: float, seed: int = 5) -> tuple:
+    """(a table, the inputs left): `game` played by automatic players to `fraction` of the
+    inputs of a whole game of theirs (seeded: the same game each time)."""
     bot = AutoPlayer(random.Random(seed))
     state = new_game(game, players)
     inputs = []
@@ -60,7 +65,7 @@ def late_game(game: str, fraction: float = 0.8, seed: int = 5, most: int = 6) ->
     state = new_game(game, players)
     for data in inputs[:target]:
         state = state.apply(data)
-    flow = TableFlow(state, TableLog(game, players), clock=VirtualClock())
+    flow = TableFlow(state, TableLog(game, list(players)), clock=VirtualClock())
     return flow, inputs[target:]
 
 

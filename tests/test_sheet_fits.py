@@ -4,17 +4,13 @@ Checked on the text drawn (its ink, where it lands), not on pixels."""
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
 
 import pygame
 import pytest
 
-from controller.autoplay import AutoPlayer
-from controller.rules import new_game
-from controller.runner import VirtualClock
-from controller.table import DECIDE, TableFlow
-from controller.tablelog import TableLog
+from controller.bench_table import played_to
+from controller.table import DECIDE
 from display import draw
 from display import render as render_module
 from display import sheet as sheet_module
@@ -36,19 +32,7 @@ def fonts():
 def game_view(game: str, names: list[str], fraction: float, seed: int = 5) -> TableView:
     """The table's view of `game` played by automatic players to `fraction` of its inputs, then
     on to the next decision (1.0: the final standings)."""
-    bot = AutoPlayer(random.Random(seed))
-    state = new_game(game, names)
-    inputs = []
-    while not state.is_over:
-        data = bot.next_input(state)
-        state = state.apply(data)
-        inputs.append(data)
-    target = int(len(inputs) * fraction)
-    state = new_game(game, names)
-    for data in inputs[:target]:
-        state = state.apply(data)
-    flow = TableFlow(state, TableLog(game, list(names)), clock=VirtualClock())
-    rest = inputs[target:]
+    flow, rest = played_to(game, names, fraction, seed)
     while flow.phase != DECIDE and rest:
         flow.state = flow.state.apply(rest.pop(0))
         flow._enter_phase()

@@ -10,34 +10,14 @@ import dataclasses
 import pytest
 
 from controller.gathered import looks_gathered
-from controller.rules import new_game
-from controller.runner import TableRunner, VirtualClock
-from controller.table import CONFIRM, DECIDE, WAIT_DICE, TableFlow
-from controller.tablelog import TableLog
+from controller.table import CONFIRM, DECIDE, WAIT_DICE
 from table_helpers import Press
-from vision.reader import read
-from vision.settle import SettleConfig, SettleTracker
+from test_table_runner import _table   # (Thirteen for Ann and Bob: the real reader and tracker, 10 fps)
 from vision.synthetic import HandSpec, render_scene, render_tray
 
 SWEEP = HandSpec(edge="bottom", pos=0.5, reach=330, width=160)
 # where Bob gathers the dice: the free bottom of the tray (Ann's dice lie higher up, see seed 21)
 PILE = [(170, 315), (290, 315), (410, 315), (230, 410), (350, 410)]
-
-
-def _table():
-    clock = VirtualClock()
-    flow = TableFlow(new_game("thirteen", ["Ann", "Bob"]), TableLog("thirteen", ["Ann", "Bob"], {}), clock=clock)
-    runner = TableRunner(flow, SettleTracker(SettleConfig()), read)
-    t = [0.0]
-
-    def feed(image, frames=1):
-        for _ in range(frames):
-            t[0] += 0.1
-            clock.advance(0.1)
-            runner.feed_frame(image, t[0])
-            flow.tick()
-
-    return flow, runner, feed
 
 
 def _ann_scored(flow, runner, feed):
