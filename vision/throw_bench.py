@@ -108,6 +108,19 @@ def plain(seed: int = 11, jpeg: int | None = None) -> ThrowSequence:
     return ThrowSequence(name, TUMBLE_S + 2.0, scene, (ThrowTruth(0.0, TUMBLE_S, _values(dice)),), jpeg)
 
 
+def _one_die_late(name: str, dice: Sequence[TrueDie], index: int, rest: float,
+                  late: Callable[[float], TrueDie | None]) -> ThrowSequence:
+    """Thrown (tumbling, the hand in view), then the dice at rest but die `index`, which is where
+    `late(t)` puts it (None: at its rest) until `rest`; the throw true from 0 to `rest`."""
+    def scene(t: float):
+        if t < TUMBLE_S:
+            return _tumbling(dice, t), HAND
+        out = list(dice)
+        out[index] = late(t) or out[index]
+        return out, None
+    return ThrowSequence(name, rest + 2.0, scene, (ThrowTruth(0.0, rest, _values(dice)),))
+
+
 def tip_over(pause: float, seed: int = 11) -> ThrowSequence:
     """The others at rest, one die rolls on for 0.4 s, stops on an edge (cocked, another face up)
     for `pause` s, and falls over flat."""
@@ -116,20 +129,14 @@ def tip_over(pause: float, seed: int = 11) -> ThrowSequence:
     rolled, fall = TUMBLE_S + 0.4, TUMBLE_S + 0.4 + pause
     rest = fall + 0.1
 
-    def scene(t: float):
-        if t < TUMBLE_S:
-            return _tumbling(dice, t), HAND
-        out = list(dice)
+    def late(t: float) -> TrueDie | None:
         if t < rolled:
             u = (t - TUMBLE_S) / 0.4
-            out[0] = _at(d, -50 * (1 - u), 0, -90 * (1 - u), _other_face(d.value), leaning=True)
-        elif t < fall:
-            out[0] = _at(d, -12, 0, 0, _other_face(d.value), leaning=True)
-        elif t < rest:
-            out[0] = _at(d, -6, 0, 20)
-        return out, None
-    return ThrowSequence(f"tip over after {pause:.2f} s on an edge", rest + 2.0, scene,
-                         (ThrowTruth(0.0, rest, _values(dice)),))
+            return _at(d, -50 * (1 - u), 0, -90 * (1 - u), _other_face(d.value), leaning=True)
+        if t < fall:
+            return _at(d, -12, 0, 0, _other_face(d.value), leaning=True)
+        return _at(d, -6, 0, 20) if t < rest else None
+    return _one_die_late(f"tip over after {pause:.2f} s on an edge", dice, 0, rest, late)
 
 
 def stop_and_go(pause: float, seed: int = 12) -> ThrowSequence:
@@ -140,53 +147,38 @@ def stop_and_go(pause: float, seed: int = 12) -> ThrowSequence:
     stop, go = TUMBLE_S + 0.3, TUMBLE_S + 0.3 + pause
     rest = go + 0.3
 
-    def scene(t: float):
-        if t < TUMBLE_S:
-            return _tumbling(dice, t), HAND
-        out = list(dice)
+    def late(t: float) -> TrueDie | None:
         if t < stop:
             u = (t - TUMBLE_S) / 0.3
-            out[1] = _at(d, -120 + 50 * u, 0, 90 * u, _other_face(d.value))
-        elif t < go:
-            out[1] = _at(d, -70, 0, 90, _other_face(d.value))
-        elif t < rest:
+            return _at(d, -120 + 50 * u, 0, 90 * u, _other_face(d.value))
+        if t < go:
+            return _at(d, -70, 0, 90, _other_face(d.value))
+        if t < rest:
             u = (t - go) / 0.3
-            out[1] = _at(d, -70 * (1 - u), 0, 90 * (1 - u), int(1 + (int(t * 30) % 6)))
-        return out, None
-    return ThrowSequence(f"stops {pause:.2f} s, rolls on", rest + 2.0, scene, (ThrowTruth(0.0, rest, _values(dice)),))
+            return _at(d, -70 * (1 - u), 0, 90 * (1 - u), int(1 + (int(t * 30) % 6)))
+        return None
+    return _one_die_late(f"stops {pause:.2f} s, rolls on", dice, 1, rest, late)
 
 
 def slow_roll(seed: int = 13) -> ThrowSequence:
     """One die rolls on slowly after the others stopped, slowing to a halt over 1.5 s."""
     dice = render_tray([6, 2, 2, 5, 3], seed=seed).truth
     d = dice[2]
-    rest = TUMBLE_S + 1.5
 
-    def scene(t: float):
-        if t < TUMBLE_S:
-            return _tumbling(dice, t), HAND
-        out = list(dice)
-        u = min(1.0, (t - TUMBLE_S) / 1.5)
-        left = (1 - u) ** 2
-        out[2] = _at(d, -90 * left, 0, -180 * left)
-        return out, None
-    return ThrowSequence("one die rolls on 1.5 s", rest + 2.0, scene, (ThrowTruth(0.0, rest, _values(dice)),))
+    def late(t: float) -> TrueDie:
+        left = (1 - min(1.0, (t - TUMBLE_S) / 1.5)) ** 2
+        return _at(d, -90 * left, 0, -180 * left)
+    return _one_die_late("one die rolls on 1.5 s", dice, 2, TUMBLE_S + 1.5, late)
 
 
 def spinning(seed: int = 14) -> ThrowSequence:
     """One die spins where it lies after the others stopped, slowing over 1 s."""
     dice = render_tray([1, 1, 3, 4, 6], seed=seed).truth
     d = dice[3]
-    rest = TUMBLE_S + 1.0
 
-    def scene(t: float):
-        if t < TUMBLE_S:
-            return _tumbling(dice, t), HAND
-        out = list(dice)
-        u = min(1.0, (t - TUMBLE_S) / 1.0)
-        out[3] = _at(d, turn=-200 * (1 - u) ** 2)
-        return out, None
-    return ThrowSequence("one die spins 1 s", rest + 2.0, scene, (ThrowTruth(0.0, rest, _values(dice)),))
+    def late(t: float) -> TrueDie:
+        return _at(d, turn=-200 * (1 - min(1.0, (t - TUMBLE_S) / 1.0)) ** 2)
+    return _one_die_late("one die spins 1 s", dice, 3, TUMBLE_S + 1.0, late)
 
 
 def hand_lingers(seed: int = 15) -> ThrowSequence:
