@@ -17,6 +17,7 @@ import numpy as np
 
 from vision import dicenet, pips, segment
 from vision.die_size import bigger_dice
+from vision.glare_look import glare_looked_again
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
 from vision.tray_moved import SIDES, felt_past_tray
 from vision.types import (
@@ -42,6 +43,7 @@ NET_AGREE_PROB = 0.4      # ... or this sure, when the classical face stage read
 SECOND_LOOK_FROM = 0.3    # a die read this sure but below NET_MIN_PROB is looked at again
 USE_VERIFIER = True       # the verifier net reads what the classifier is unsure of (when its file is there)
 VERIFY_BELOW = 0.9        # ... the dice the classifier reads less sure than this
+GLARE_LOOK = True         # a die read in a lamp's glare is looked at again (vision.glare_look)
 NET_SURE_DIE = 0.5        # an unread find with no classical blob is kept only with this much heat
 NET_NOT_DIE = 0.5         # "not a die" this likely (and likelier than any value): dropped
 CROP_SHARPNESS = 0.5      # classifier crops are smaller than face crops: their Laplacian runs higher
@@ -338,6 +340,8 @@ def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | No
     doubted = _on_another_face(pending) + _ones_inside_a_bigger_face(bgr, pending)
     for d in {id(d): d for d in doubted}.values():       # (a die in both is made unsure once)
         d.make_unsure(0.0)
+    if GLARE_LOOK:       # a die in a lamp's glare: a second, turned look
+        glare_looked_again(bgr, pending, _verifier())
     for d in pending:
         _add(dice, problems, d.value, d.box, d.centre, d.conf, d.codes, inv)
     _edge_on_dice(bgr, [r for r in map(seg.refined, (c for c in seg.candidates if id(c) not in used))
