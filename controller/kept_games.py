@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .rules import GAMES
 
@@ -49,6 +49,9 @@ class KeptGame:
     game: str
     players: tuple[str, ...]
     moves: int = 0          # the moves it was left at: two put away by the same players differ by them
+    # the house rules its journal's header says it was started with: those it is taken up under,
+    # so those its HINT card on the menu must tell (not the config's, which may have changed)
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def title(self) -> str:
@@ -76,12 +79,12 @@ def read_kept(path: Path) -> KeptGame | None:
     """The put-away game whose journal is `path` (its header only), None if it cannot be read:
     such a journal stays for the staff, and the menu offers the others."""
     try:
-        game, players, _ = read_header(path)
+        game, players, options = read_header(path)
         moves = count_moves(path)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("put-away game %s cannot be offered: %s", path, exc)
         return None
-    return KeptGame(path.name, game, players, moves)
+    return KeptGame(path.name, game, players, moves, options)
 
 
 def count_moves(path: Path) -> int:

@@ -157,6 +157,7 @@ class SetupMenu:
         self.cursor: dict[str, int] = {p: 0 for p in PAGES}
         self.editing: _NameEdit | _IntEdit | None = None
         self.help_game: type[GameState] | None = None    # the HINT card shown, if any
+        self.help_kept: KeptGame | None = None            # the put-away game whose card it is, if so
         self.help_page = 0                                # its page (a long card's pages are counted
         self.screen_size = screen_size                    # for the screen it is drawn on)
         self.seat_names: list[str] = [clean_name(n) for n in getattr(self.defaults, "players", ()) or ()
@@ -342,7 +343,7 @@ class SetupMenu:
 
     def _show_card(self) -> None:
         """The "How to play" row: the chosen game's card, under the house rules chosen so far."""
-        self.help_game, self.help_page = self.game, 0
+        self.help_game, self.help_kept, self.help_page = self.game, None, 0
 
     def _help_rows(self) -> list[_Row]:
         """The row that opens the card where the panel has no HINT (none where it may have one)."""
@@ -354,7 +355,7 @@ class SetupMenu:
         if page is None:
             self.help_game = None
         elif self.help_game is None:
-            self.help_game = self._game_in_view()
+            self.help_game, self.help_kept = self._game_in_view(), self._kept_in_view()
         self.help_page = page or 0
 
     def _game_in_view(self) -> type[GameState]:
@@ -634,15 +635,22 @@ class SetupMenu:
         """The HINT card, if shown, under the house rules that game would be played with."""
         if self.help_game is None:
             return None
-        return help_card(self.help_game, self._rules_of(self.help_game), self.help_page,
-                         "HINT" if self.hint_button else "OK")
+        kept = self.help_kept if self.help_kept is not None and self.help_kept.game == self.help_game.name else None
+        rules = self._checked(self.help_game, kept.options) if kept is not None else self._rules_of(self.help_game)
+        return help_card(self.help_game, rules, self.help_page, "HINT" if self.hint_button else "OK")
 
     def _rules_of(self, game: type[GameState]) -> dict[str, Any]:
         """The house rules `game` would start with: those chosen so far for the chosen game, else
         the table's configured ones (a value the game refuses is left out: its default stands)."""
         if game is self.game:
             return self.values
-        given = dict((getattr(self.defaults, "options", None) or {}).get(game.name, {}) or {})
+        return self._checked(game, (getattr(self.defaults, "options", None) or {}).get(game.name, {}) or {})
+
+    @staticmethod
+    def _checked(game: type[GameState], given: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules of `given` that `game` takes (a value it refuses is left out: its default
+        stands), for a HINT card: a put-away game's header or the config may hold an old value."""
+        given = dict(given)
         specs = {spec.name: spec for spec in game.OPTIONS}
         out = {}
         for name, value in given.items():
