@@ -5,7 +5,13 @@ table's word over their memory of the box.
 """
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from controller.config import parse_config
+from controller.rules import GAMES, choose_input, dice_input, new_game
+from controller.rules.base import Decide, GameOver
 from test_between_games import Evening, _left_alone, _throw
 
 
@@ -38,3 +44,71 @@ def test_hint_on_take_up_row_tells_the_put_away_games_own_rules(tmp_path):
     evening.down_to("Objective cards")                      # the game itself: the config's rules, one card
     evening.press("HINT")
     assert "one of their unplayed cards" in " ".join(evening.menu.view().help.paragraphs)
+
+
+# ------------------------------------------------------------------------------------ Pok'n Roll
+POKNROLL_RULES = [{}, {"line_values": {"beginner": {"YAMS": 12, "ABANDON_T1": 2}}},
+                  {"mode": "expert", "line_values": {"expert": {"PAIRE": 2, "CARRE": 8}}},
+                  {"imaginary_counts_for_multiplier": True}, {"boxes_per_line": 4}]
+
+
+@pytest.mark.parametrize("players", [("Ann", "Bob", "Cy"), ("Ann", "Bob", "Cy", "Dee")], ids=len)
+@pytest.mark.parametrize("options", POKNROLL_RULES, ids=str)
+def test_poknroll_card_says_what_a_box_of_each_line_is_worth(options, players):
+    """The card named the lines and never what they score: a player asking HINT what a Yam's or
+    a won showdown was worth (the seed printed no values: they are a house rule, spec §4.2) got
+    nothing, and a café that set its own values had a card that could not say them. The points
+    said are those the score counts, the board side played and the imaginary player included."""
+    from controller.rules.poknroll import COMBOS, LABELS
+
+    state = new_game("poknroll", list(players), options)
+    card = " ".join(GAMES["poknroll"].rules_card(options))
+    for line in COMBOS:
+        named = LABELS[line] + (" (five alike)" if line == "YAMS" else "")
+        assert re.search(rf"{re.escape(named)} {state.line_value(line)}\b", card), (line, card)
+    assert f"{state.line_value('ABANDON_T1')} for Abandon au 1er tour" in card
+    assert "as many as players" in card and "3ème tour remporté" in card
+    # 3 players and the imaginary one counted: 4 a box, one more than the players at the table
+    assert ("and the imaginary one" in card) == (state.options["imaginary_counts_for_multiplier"])
+    if state.options["imaginary_counts_for_multiplier"] and len(players) == 3:
+        assert state.line_value("THIRD_TURN_WON") == len(players) + 1
+    else:
+        assert state.line_value("THIRD_TURN_WON") == len(players)
+
+
+@pytest.mark.parametrize("boxes", [1, 4, 6])
+def test_poknroll_card_says_how_many_boxes_fill_a_line(boxes):
+    """The card said the game ends when someone "fills a line", not how many boxes that takes:
+    under boxes_per_line = 4 it read as the board's six."""
+    state = new_game("poknroll", ["Ann", "Bob", "Cy", "Dee"], {"boxes_per_line": boxes})
+    seat = 0
+    while not isinstance(state.expects(), GameOver):              # Ann abandons every hand at turn 1
+        exp = state.expects()
+        if isinstance(exp, Decide):
+            state = state.apply(choose_input(exp.player, "ABANDON" if exp.player == seat else "CONTINUE"))
+        elif exp.purpose == "white":
+            state = state.apply(dice_input(exp.player, [1, 1, 2, 3, 4, 6][:exp.count]))
+        else:
+            state = state.apply(dice_input(exp.player, [5, 6, 6][:exp.count]))
+    filled = max(state.boxes[seat])
+    assert filled == boxes                                       # her Paire and Abandon lines: full
+    said = f"({boxes} box)" if boxes == 1 else f"({boxes} boxes)"
+    assert said in " ".join(GAMES["poknroll"].rules_card({"boxes_per_line": boxes}))
+
+
+def test_poknroll_card_says_who_throws_the_imaginary_cup():
+    """Left to the table (imaginary_dice_source = engine_rng), nobody rolls the imaginary cup:
+    the table draws it. The card said only that it plays."""
+    from controller.rules.base import Throw
+
+    for source, said in (("engine_rng", True), ("physical", False)):
+        state = new_game("poknroll", ["Ann", "Bob", "Cy"], {"imaginary_dice_source": source})
+        while not (isinstance(state.expects(), Throw) and state.expects().purpose == "imaginary"):
+            exp = state.expects()
+            if isinstance(exp, Decide):
+                state = state.apply(choose_input(exp.player, "CONTINUE"))
+            else:
+                state = state.apply(dice_input(exp.player, [1, 2, 2, 3, 5][:exp.count]))
+        card = " ".join(GAMES["poknroll"].rules_card({"imaginary_dice_source": source}))
+        assert state.expects().drawn == said
+        assert ("drawn by the table" in card) == said

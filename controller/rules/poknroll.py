@@ -213,17 +213,41 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     end = "The game ends at once when" if o["end_timing"] == "immediate" else "The game ends in the hand where"
     full = "a combination line" if o["end_trigger_lines"] == "combination_lines_only" else "a line"
     third = LABELS["THIRD_TURN_WON"]
+    drawn = ", its dice drawn by the table," if o["imaginary_dice_source"] == "engine_rng" else ""
     return (
-        f"{dice} hidden dice each under a cup, five shared white dice: score poker lines, most points wins.",
+        f"{dice} hidden dice each, five shared white dice: score poker lines.",
         "Each hand, shake your cup; white dice come 3, then 1, then 1; after the 3rd and 4th each player "
         + ("in turn" if o["decision_order"] == "sequential" else "secretly") + " stays in or abandons.",
         f"Abandoning scores {when} {line} of your dice and the white ones{out}; after the first three, "
         f"also {LABELS['ABANDON_T1']}{without}.",
         f"At the showdown the best hand alone scores its line, plus {third}; a tie scores just the lines "
-        f"({values}). With 3 players an imaginary cup{imaginary} plays but never scores.",
-        f"Lines{own}, lowest first: " + ", ".join(LABELS[line] for line in COMBOS) + " (five alike).",
-        f"{end} someone fills {full}: most points wins, then most {third} ticks.",
+        f"({values}). With 3 players an imaginary cup{imaginary}{drawn} plays but never scores.",
+        f"Lines{own}, points a box: {_points_said(o)}.",
+        f"{end} someone fills {full} ({o['boxes_per_line']} box{'es' if o['boxes_per_line'] != 1 else ''}): "
+        f"most points wins, then most {third} ticks.",
     )
+
+
+def _values_of(o: Mapping[str, Any]) -> dict[str, int]:
+    """The points a box of each line is worth under `o`: the line values of the board side
+    played (a house rule: the seed never printed them, spec §4.2), merged over the defaults."""
+    try:
+        return _check_line_values(o["line_values"])[o["mode"]]
+    except (OptionError, AttributeError, TypeError, KeyError):    # (the card is drawn unchecked)
+        return DEFAULT_VALUES
+
+
+def _points_said(o: Mapping[str, Any]) -> str:
+    """What a box of each line is worth under `o`, as the score counts it: the combination lines
+    lowest first, then Abandon au 1er tour and 3ème tour remporté (the number of players, the
+    imaginary one counted at 3 players under imaginary_counts_for_multiplier; spec §4.5). The
+    card named the lines only: a player could not learn from it what a Yam's or a won showdown
+    was worth, nor that the café had changed the values."""
+    values = _values_of(o)
+    lines = ", ".join(f"{LABELS[line]}{' (five alike)' if line == 'YAMS' else ''} {values[line]}" for line in COMBOS)
+    counted = " (and the imaginary one)" if o["imaginary_counts_for_multiplier"] else ""
+    return (f"{lines}; {values['ABANDON_T1']} for {LABELS['ABANDON_T1']}; "
+            f"as many as players{counted} for {LABELS['THIRD_TURN_WON']}")
 
 
 # -------------------------------------------------------------------------------------- game
