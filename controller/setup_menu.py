@@ -641,10 +641,14 @@ class SetupMenu:
 
     def _rules_of(self, game: type[GameState]) -> dict[str, Any]:
         """The house rules `game` would start with: those chosen so far for the chosen game, else
-        the table's configured ones (a value the game refuses is left out: its default stands)."""
+        the table's configured ones (a value the game refuses is left out: its default stands)
+        under those this group last set for it, as `_load_game` loads them (the card told the
+        config's: a group back on the games page after setting a game's rules and choosing
+        another read on that game's HINT card rules it would not be played under)."""
         if game is self.game:
             return self.values
-        return self._checked(game, (getattr(self.defaults, "options", None) or {}).get(game.name, {}) or {})
+        given = (getattr(self.defaults, "options", None) or {}).get(game.name, {}) or {}
+        return self._checked(game, given) | self.rules_kept.get(game.name, {})
 
     @staticmethod
     def _checked(game: type[GameState], given: Mapping[str, Any]) -> dict[str, Any]:

@@ -112,3 +112,43 @@ def test_poknroll_card_says_who_throws_the_imaginary_cup():
         card = " ".join(GAMES["poknroll"].rules_card({"imaginary_dice_source": source}))
         assert state.expects().drawn == said
         assert ("drawn by the table" in card) == said
+
+
+def test_hint_on_the_games_page_tells_the_rules_the_group_set_for_that_game():
+    """Ann's group set Objective cards' ties to be shared, then went back and chose Thirteen to
+    look at it. Back on the games page with the cursor on Objective cards, HINT (and the page's
+    foot) told the config's rules (*a tie goes to whoever was active last*), while OK on it
+    loads the group's: ties shared."""
+    from controller.setup_menu import SetupMenu, option_label
+
+    menu = SetupMenu(buttons=None)
+    names = [g.name for g in menu.games]
+    for _ in range(names.index("objective-cards")):
+        menu.on_button("press", "DOWN")
+    for _ in range(3):                                       # the game, the count, the names: Next
+        menu.on_button("press", "OK")
+    assert menu.page == "options"
+    while next(i.label for i in menu.view().setup if i.selected) != option_label("tie_break"):
+        menu.on_button("press", "DOWN")
+    menu.on_button("press", "OK")                            # last_active -> shared
+    assert menu.values["tie_break"] == "shared"
+    while menu.page != "game":                               # "< Back" rows, as a 3-button panel has
+        while next(i.label for i in menu.view().setup if i.selected) != "< Back":
+            menu.on_button("press", "DOWN")
+        menu.on_button("press", "OK")
+    while menu.cursor["game"] != names.index("thirteen"):
+        menu.on_button("press", "UP")
+    menu.on_button("press", "OK")                            # Thirteen chosen
+    assert menu.game.name == "thirteen"
+    while next(i.label for i in menu.view().setup if i.selected) != "< Back":
+        menu.on_button("press", "DOWN")
+    menu.on_button("press", "OK")
+    while menu.cursor["game"] != names.index("objective-cards"):
+        menu.on_button("press", "DOWN")
+    menu.on_button("press", "HINT")
+    card = " ".join(menu.view().help.paragraphs)
+    assert "a tie is shared" in card and "whoever was active last" not in card, card
+
+    menu.on_button("press", "HINT")                          # (closed), and OK on it: the rules said
+    menu.on_button("press", "OK")
+    assert menu.game.name == "objective-cards" and menu.values["tie_break"] == "shared"
