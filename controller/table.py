@@ -28,7 +28,7 @@ from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
-from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
+from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
@@ -1034,7 +1034,7 @@ class TableFlow:
             if not self._apply(data):
                 return
             if exp.secret and self.message is before:
-                self.say(f"{self.state.player_name(exp.player)} has chosen (kept secret).")
+                self.say(_secret_chosen(self.state.player_name(exp.player), exp, self.expect))
         self._last_choice = None if _final(exp, data) else choice
 
     def _chosen(self, entry: MenuEntry) -> str:
@@ -1510,6 +1510,17 @@ def _without_previews(sheet: dict) -> dict:
                "rows": [{**r, "cells": [cell(c) for c in r["cells"]]} for r in t["rows"]]}
               for t in sheet.get("tables", ())]
     return {**sheet, "tables": tables}
+
+
+def _secret_chosen(who: str, made: Decide, now: Expectation) -> str:
+    """The banner after `who`'s secret choice `made`: said to be all theirs only when it is. A
+    player with a second secret choice to make (the 2-player variant's second card, on the menu
+    they opened) was told *Ann has chosen (kept secret)* over that open menu: she could take it
+    for done and turn away, leaving her hand on the shared screen and her choice to the next
+    presses, anyone's."""
+    if isinstance(now, Decide) and now.secret and now.player == made.player:
+        return f"{who} has chosen (kept secret). {who}: one more choice, on this menu."
+    return f"{who} has chosen (kept secret)."
 
 
 def _final(exp: Decide, data: Input) -> bool:

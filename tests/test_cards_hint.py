@@ -152,3 +152,27 @@ def test_hint_on_the_games_page_tells_the_rules_the_group_set_for_that_game():
     menu.on_button("press", "HINT")                          # (closed), and OK on it: the rules said
     menu.on_button("press", "OK")
     assert menu.game.name == "objective-cards" and menu.values["tie_break"] == "shared"
+
+
+def test_a_players_first_of_two_secret_cards_is_not_said_to_be_all_their_choice():
+    """2-player variant: Ann committed her first card and the banner said *Ann has chosen (kept
+    secret).* over her still open menu for the second: she could take it for done and look away,
+    her hand left on the shared screen and her second card to Bob's next OK. The banner says
+    there is one more choice; after the second, only that she has chosen."""
+    from controller.table import TableFlow
+    from controller.tablelog import TableLog
+    from table_helpers import Clock, Press
+    from test_table_flow import reading
+
+    options = {"two_player_strategic_variant": True}
+    flow = TableFlow(new_game("objective-cards", ["Ann", "Bob"], options),
+                     TableLog("objective-cards", ["Ann", "Bob"], options), clock=Clock())
+    flow.on_reading(reading([3, 3, 3, 5, 5]))
+    flow.on_button(Press("OK"))                              # the dice accepted
+    flow.on_button(Press("OK"))                              # Ann opens her secret menu
+    flow.on_button(Press("OK"))                              # her first card
+    assert flow.expect.player == 0 and flow.expect.secret and flow.view().prompt.options
+    banner = flow.view().message.text
+    assert "one more choice" in banner and banner.startswith("Ann"), banner
+    flow.on_button(Press("OK"))                              # her second card
+    assert flow.expect.player == 1 and flow.view().message.text == "Ann has chosen (kept secret)."
