@@ -176,3 +176,15 @@ def test_a_players_first_of_two_secret_cards_is_not_said_to_be_all_their_choice(
     assert "one more choice" in banner and banner.startswith("Ann"), banner
     flow.on_button(Press("OK"))                              # her second card
     assert flow.expect.player == 1 and flow.view().message.text == "Ann has chosen (kept secret)."
+
+
+def test_objective_card_says_the_joker_is_always_met():
+    """The Joker "automatically wins, regardless of the result of the dice" (spec §3, NB1): the
+    card never said so, and a player could not tell it from the objectives the dice must make.
+    Said as the rules have it: met by every throw, the worst included."""
+    from controller.rules.objective_cards import satisfied
+
+    assert all("JOKER" in satisfied(dice) for dice in ([1, 2, 4, 5, 6], [1, 2, 3, 5, 6], [6, 6, 6, 6, 6]))
+    for variant in (False, True):
+        card = " ".join(GAMES["objective-cards"].rules_card({"two_player_strategic_variant": variant}))
+        assert "the Joker is always met" in card

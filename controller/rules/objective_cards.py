@@ -147,7 +147,10 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
         "Every card is then checked against the final dice. Met: its owner scores its points. "
         "Failed: the active player's own card is lost; anyone else's goes to the active player "
         "for 1 point.",
-        f"More meets less: three alike also make One pair; Small straight is four in a row. {faces}",
+        # (the Joker's "automatically wins" (spec §3, NB1): the card did not say it, and a player
+        # holding one could not tell it from the objectives the dice must make)
+        f"More meets less: three alike also make One pair; Small straight is four in a row; "
+        f"the Joker is always met. {faces}",
         f"The active player moves one seat each round. After ten rounds the most points wins; {tie}.",
     )
 
