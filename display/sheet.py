@@ -195,6 +195,8 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     n_lines = len(rows) + 1 + (1 if title else 0)
     row_h = max(12, min(int(52 * s), rect.height // max(n_lines, 1)))
     size = table_text_size(table, rect, s)
+    bar_w = max(3, int(5 * s))               # the acting player's underline
+    head_h, head_mid = header_height(row_h, size, bar_w)
     y = rect.y
     if title:
         text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
@@ -224,12 +226,12 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         active = active - shown.start if active in shown else None
         # which of the columns these are, in the header's corner: the others are not lost
         seen = f"{shown.start + 1}-{shown.stop}" if len(shown) > 1 else f"{shown.start + 1}"
-        text(surface, f"{seen} of {len(table['columns'])}", (rect.x + 4, y + row_h // 2), theme.min_text(s),
+        text(surface, f"{seen} of {len(table['columns'])}", (rect.x + 4, y + head_mid), theme.min_text(s),
              theme.MUTED, anchor="midleft", max_width=label_w - 6)
     # the rows the panel holds at this height (the totals always, the others around the cursor of
     # the columns drawn): drawn on past its bottom, the last ones (the Total) were lost off a
     # 320x240 screen or drawn under the totals footer
-    drawn_rows = rows_shown(rows, rect.height // row_h - (n_lines - len(rows)))
+    drawn_rows = rows_shown(rows, (rect.height - (head_h - row_h)) // row_h - (n_lines - len(rows)))
     gaps = {k for k, (i, j) in enumerate(zip(drawn_rows, drawn_rows[1:]), 1) if j != i + 1}
     rows = [rows[i] for i in drawn_rows]
     ncol = max(len(columns), 1)
@@ -250,16 +252,16 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     for c, name in enumerate(heads):
         cx = rect.x + label_w + c * col_w
         if c == active:
-            pygame.draw.rect(surface, theme.PANEL_LIGHT, (cx, y, col_w, row_h * (len(rows) + 1)), border_radius=6)
-        text(surface, name, (cx + col_w // 2, y + row_h // 2), size, theme.ACCENT if c == active else theme.TEXT,
+            pygame.draw.rect(surface, theme.PANEL_LIGHT, (cx, y, col_w, head_h + row_h * len(rows)), border_radius=6)
+        text(surface, name, (cx + col_w // 2, y + head_mid), size, theme.ACCENT if c == active else theme.TEXT,
              bold=True, anchor="center", max_width=head_w)
-    y += row_h
+    y += head_h
     pygame.draw.line(surface, theme.GRID, (rect.x, y - 2), (rect.right, y - 2), 2)
     if active is not None and 0 <= active < len(columns):
         # the acting player's name underlined, thick: its yellow against the others' white and its
         # column's lighter panel (1.3:1) were all that told it, colours alike to a tritanope
         cx = rect.x + label_w + active * col_w
-        pygame.draw.line(surface, theme.ACCENT, (cx + 4, y - 2), (cx + col_w - 5, y - 2), max(3, int(5 * s)))
+        pygame.draw.line(surface, theme.ACCENT, (cx + 4, y - 2), (cx + col_w - 5, y - 2), bar_w)
     for r, row in enumerate(rows):
         kind = row.get("kind", "normal")
         if kind == "total":
@@ -309,6 +311,21 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         y += row_h
         if y > rect.bottom:
             break
+
+
+def header_height(row_h: int, size: int, bar_w: int) -> tuple[int, int]:
+    """The height of a table's header (the players' names over the rule and the acting
+    player's underline, `bar_w` thick) and the names' centre in it: a row's height where the
+    names' letters (type `size`, bold, down to their baseline) stand clear of the underline's
+    band in it, else as tall as that needs. At 320x240 rows are 12 px for 20 px type, and the
+    rule and the underline were drawn over the lower half of every name (only descenders
+    may meet them, as an underline does)."""
+    f = theme.font(size, True)
+    band_top = row_h - 3 - bar_w // 2        # the underline (and the rule) centred 2 px above the row's end
+    if row_h // 2 - f.get_height() // 2 + f.get_ascent() < band_top:
+        return row_h, row_h // 2
+    mid = f.get_height() // 2 + 1           # the names' line 1 px under the header's top
+    return mid - f.get_height() // 2 + f.get_ascent() + 4 + bar_w // 2, mid
 
 
 def least_column(rows: list[dict[str, Any]], least: int) -> int:
