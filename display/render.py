@@ -562,8 +562,10 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                 pygame.draw.rect(surface, theme.ACCENT, row, border_radius=6)
             colour = theme.BG if opt.selected else (theme.TEXT if opt.enabled else theme.MUTED)
             size = int(30 * s)
-            text(surface, opt.label, (x + 4, y + line_h // 2), size, colour, bold=opt.selected, anchor="midleft",
-                 max_width=int(width * 0.78))
+            label = text(surface, opt.label, (x + 4, y + line_h // 2), size, colour, bold=opt.selected,
+                         anchor="midleft", max_width=int(width * 0.78))
+            if not opt.enabled:
+                strike_out(surface, label, colour, s)
             if opt.points is not None:
                 pc = theme.BG if opt.selected else theme.PREVIEW
                 text(surface, str(opt.points), (x + width - 4, y + line_h // 2), size, pc, bold=True,
@@ -579,6 +581,14 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     for i, line in enumerate(hints):
         text(surface, line, (x, rect.bottom - pad - hint_h + int(2 * s) + i * hint_step), hint_size, theme.MUTED,
              max_width=width)
+
+
+def strike_out(surface: pygame.Surface, label: pygame.Rect, colour, s: float) -> None:
+    """A line through a menu entry the rules would refuse now (`OptionView.enabled` False:
+    "Keep all" where a throw is due). Its grey alone told it from the others' white, 2:1, and
+    under the cursor nothing did: the same black on yellow, refused only once OK was pressed."""
+    y = label.top + label.height * 11 // 20          # the middle of the letters' x-height
+    pygame.draw.line(surface, colour, (label.left, y), (label.right - 1, y), max(2, int(3 * s)))
 
 
 def _menu_least(prompt: PromptView, row_h: int, gap: int, more_h: int, more_inline: bool) -> int:
