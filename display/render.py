@@ -395,7 +395,7 @@ def _place_labels_at(tray: TrayView, boxes: list[pygame.Rect], room: pygame.Rect
     free of the others and inside `room`."""
     free, labels, tags = True, [], []
     for i, (mark, r) in enumerate(zip(tray.dice, boxes)):
-        size = max(theme.MIN_FONT, int(max(int(30 * s), int(r.height * 0.55)) * k))
+        size = max(theme.MIN_FONT, int(max(int(30 * s), theme.min_text(s), int(r.height * 0.55)) * k))
         tag = theme.font(size, True).render(face_tag(mark), True, theme.BG)
         dice = [b.inflate(6, 6) for j, b in enumerate(boxes) if j != i]
         pill = place_tag(tag.get_rect().inflate(8, 2), r, room, dice, labels)
