@@ -294,7 +294,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
                 forms = (ctext, *cell.get("short", ()))
                 csize, lines = cell_lines(ctext, size, bold, width, row_h - (4 if lit else 2), theme.min_text(s),
                                           forms[1:] + names_cut(forms, tuple(players), theme.min_text(s), bold, width))
-            if lit:
+            if lit and len(lines) == 1 and not outline_clears(lines[0], csize, bold, row_h):
+                highlight_sides(surface, pygame.Rect(cx + 2, y, col_w - 4, row_h))
+            elif lit:
                 pygame.draw.rect(surface, theme.ACCENT, (cx + 2, y, col_w - 4, row_h),
                                  1 if len(lines) > 1 else 2, border_radius=6)
             if lines:
@@ -311,6 +313,24 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         y += row_h
         if y > rect.bottom:
             break
+
+
+def outline_clears(line: str, size: int, bold: bool, row_h: int) -> bool:
+    """Whether a highlighted cell's outline (2 px at the row's top and bottom) leaves its one
+    line's ink (type `size`, centred in the row) a px clear above and below."""
+    img_h = render_line(theme.font(size, bold), printable(line), (255, 255, 255)).get_height()
+    ink = _ink(line, size, bold)
+    top = row_h // 2 - img_h // 2 + ink.top
+    return top >= 3 and top + ink.height <= row_h - 3
+
+
+def highlight_sides(surface: pygame.Surface, box: pygame.Rect) -> None:
+    """A highlighted cell marked by a bar at each side, for a row too short for its outline to
+    clear the text: at 320x240 (rows of 12 px, digits 9 px high) the outline's top and bottom
+    ran along the digits' own ("271", the winner's total; "0", the box just scored), which read
+    as struck through. The bars take the 4 px each side that the cell's text keeps clear."""
+    for x in (box.left, box.right - 2):
+        pygame.draw.rect(surface, theme.ACCENT, (x, box.top, 2, box.height))
 
 
 def header_height(row_h: int, size: int, bar_w: int) -> tuple[int, int]:
