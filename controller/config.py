@@ -123,13 +123,21 @@ def load_config(path: str | Path | None = None, *, lenient: bool = False) -> Con
         log.warning("no config file at %s: using the built-in defaults", path)
         return Config()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_config_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         error = ConfigError(f"{path}: cannot read the config file: {exc}")
         if not lenient:
             raise error from None
         return _all_defaults(path, [], error)
     return parse_config_leniently(text, path) if lenient else parse_config(text, path)
+
+
+def read_config_text(path: str | Path) -> str:
+    """The config file's text, without the byte order mark Windows' Notepad and some other editors
+    put first (UTF-8 "with BOM"): TOML does not allow it, and tomllib refused the file's first line
+    ("Invalid statement (at line 1, column 1)", the line looking right on screen): its `[table]`
+    header left out, every setting of the table ignored as an unknown top-level key."""
+    return Path(path).read_text(encoding="utf-8-sig")
 
 
 def parse_config(text: str, path: str | Path = "<config>") -> Config:

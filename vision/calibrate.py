@@ -597,7 +597,7 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
     problem = missing_config(path)
     if problem:
         raise ValueError(problem)
-    old = path.read_text(encoding="utf-8")
+    old = path.read_text(encoding="utf-8-sig")    # (a BOM an editor put first: dropped, see config.py)
     try:
         tomllib.loads(old)
     except tomllib.TOMLDecodeError as exc:
@@ -624,7 +624,7 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
     if not path.exists():
         return None
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path} is not valid TOML: {exc}") from None
     section = data.get(SECTION)
