@@ -92,11 +92,49 @@ def check_journal(folder: Path, user: TableUser | None = None) -> list[Finding]:
     except OSError as exc:
         return [Finding("journal", FAIL, f"cannot write in {probe} ({exc.strerror or exc}): {LOST}. Check the card "
                                          "(full? read-only?) and the folder's owner (docs/install.md step 3).")]
+    # (an empty file is made on a full card too: the check said "games are saved" and "ready" on a
+    # card with no byte left, and the first move said "This game can no longer be saved")
     where = folder if folder.exists() else f"{folder} (made at the first game, in {probe})"
-    return [Finding("journal", OK, f"games are saved in {where}")]
+    return [card_space(probe, where) or Finding("journal", OK, f"games are saved in {where}")]
 
 
 LOST = "games would not survive a power cut"
+#: free space on the games' card below which no game can be counted on to be saved (a game's
+#: journal is 0.2-8 KB, written again beside itself at a resume; the log shares the card)
+FULL_BYTES = 1 << 20
+#: ... and below which it will be soon: 5,000 kept games take 49 MB (dicetable bench archive)
+LOW_BYTES = 100 << 20
+FREE_UP = ("Free space (docs/install.md section 10): sudo journalctl --vacuum-size=50M shrinks the system's "
+           "log, and a lower keep_games in [table] has the oldest games removed at the next game's end; or use "
+           "a bigger card.")
+
+
+def card_space(probe: Path, where: object) -> Finding | None:
+    """The card holding `probe` (games saved in `where`) read-only or (nearly) full, in the
+    staff's words; None if fine.
+    Free space is what a user other than root may use (root's reserved blocks do not count: the
+    table runs as its own user)."""
+    try:
+        space = os.statvfs(probe)
+    except OSError:
+        return None
+    free = space.f_bavail * space.f_frsize
+    if space.f_flag & os.ST_RDONLY:
+        return Finding("journal", FAIL, f"the card holding {probe} is read-only (a failing SD card is often "
+                                        f"remounted so): {LOST}. Replace the card (docs/install.md section 10).")
+    if free < FULL_BYTES:
+        return Finding("journal", FAIL, f"the card holding {probe} is full ({_size(free)} free): {LOST}. {FREE_UP}")
+    if free < LOW_BYTES:
+        return Finding("journal", WARN, f"games are saved in {where}, but its card is nearly full ({_size(free)} "
+                                        f"free): they stop being saved when it is. {FREE_UP}")
+    return None
+
+
+def _size(n: int) -> str:
+    """`0 bytes`, `12 KB`, `3.4 MB`: a size staff can read."""
+    if n < 1000:
+        return f"{n} bytes"
+    return f"{n / 1000:.0f} KB" if n < 1_000_000 else f"{n / 1_000_000:.1f} MB"
 
 
 def _journal_for(folder: Path, user: TableUser) -> list[Finding]:
@@ -125,13 +163,8 @@ def _journal_for(folder: Path, user: TableUser) -> list[Finding]:
                                          "finished games cannot be put away (each comes back at the next start) "
                                          "or games cannot be saved. A table run with sudo leaves this behind. "
                                          f"Give it back: sudo chown -R {user.name}:{user.name} {folder}")]
-    space = os.statvfs(probe)
-    if space.f_flag & os.ST_RDONLY or space.f_bavail == 0:
-        state = "read-only" if space.f_flag & os.ST_RDONLY else "full"
-        return [Finding("journal", FAIL, f"the card holding {probe} is {state}: {LOST}. Free space or "
-                                         "replace the card (docs/install.md section 10).")]
     where = folder if folder.exists() else f"{folder} (made at the first game, in {probe})"
-    return [Finding("journal", OK, f"games are saved in {where}")]
+    return [card_space(probe, where) or Finding("journal", OK, f"games are saved in {where}")]
 
 
 def check_camera(config: Config, *, timeout_s: float = 10.0, clock: Callable[[], float] = time.monotonic,
