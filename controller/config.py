@@ -13,6 +13,7 @@ calibrate` (it rewrites that one table, so hand-tuned settle parameters live in 
 """
 from __future__ import annotations
 
+import codecs
 import logging
 import math
 import re
@@ -123,21 +124,59 @@ def load_config(path: str | Path | None = None, *, lenient: bool = False) -> Con
         log.warning("no config file at %s: using the built-in defaults", path)
         return Config()
     try:
-        text = read_config_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        error = ConfigError(f"{path}: cannot read the config file: {exc}")
+        text, not_utf8 = read_config_text(path)
+    except OSError as exc:
+        error = ConfigError(f"{path}: cannot read the config file: {exc.strerror or exc}")
         if not lenient:
             raise error from None
         return _all_defaults(path, [], error)
-    return parse_config_leniently(text, path) if lenient else parse_config(text, path)
+    problems = [not_utf8_problem(path, number, line) for number, line in not_utf8]
+    if problems and not lenient:
+        raise ConfigError(problems[0])
+    return parse_config_leniently(text, path, problems) if lenient else parse_config(text, path)
 
 
-def read_config_text(path: str | Path) -> str:
-    """The config file's text, without the byte order mark Windows' Notepad and some other editors
-    put first (UTF-8 "with BOM"): TOML does not allow it, and tomllib refused the file's first line
-    ("Invalid statement (at line 1, column 1)", the line looking right on screen): its `[table]`
-    header left out, every setting of the table ignored as an unknown top-level key."""
-    return Path(path).read_text(encoding="utf-8-sig")
+def read_config_text(path: str | Path) -> tuple[str, list[tuple[int, str]]]:
+    """The config file's text, and each line that is not UTF-8 (its number, and the line with '�'
+    for what could not be read), blank in the text.
+
+    Without the byte order mark Windows' Notepad and some other editors put first (UTF-8 "with
+    BOM"): TOML does not allow it, and tomllib refused the file's first line ("Invalid statement
+    (at line 1, column 1)", the line looking right on screen): its `[table]` header left out,
+    every setting of the table ignored as an unknown top-level key.
+
+    A file saved in another encoding (Windows' "ANSI", Latin-1: a name such as Zoë is one byte
+    UTF-8 does not have) was not read at all: the table started with the built-in defaults, its
+    camera and buttons too, and the staff read "'utf-8' codec can't decode byte 0xeb in position
+    39". Only the lines with such bytes are left out now, each said."""
+    data = Path(path).read_bytes()
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # (Notepad's "Unicode": UTF-16, said by its mark; each line of it was "not valid TOML")
+        try:
+            return data.decode("utf-16"), []
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    lines, bad = [], []
+    for number, line in enumerate(data.split(b"\n"), 1):
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            lines.append("")        # (blank, not removed: the other lines keep their numbers)
+            bad.append((number, line.decode("utf-8", "replace").rstrip("\r")))
+    return "\n".join(lines), bad
+
+
+def not_utf8_problem(path: Path, number: int, line: str) -> str:
+    """A line of the config that is not UTF-8, in the staff's words."""
+    return (f"{path}: line {number} is not UTF-8 text (the file was saved in another encoding, such as "
+            f"Windows' \"ANSI\"): save it as UTF-8 (nano does; Notepad: Save as, Encoding UTF-8)\n"
+            f"  line {number}: {line.strip()}\n  that line is left out: {INSTEAD}")
 
 
 def parse_config(text: str, path: str | Path = "<config>") -> Config:
@@ -159,17 +198,19 @@ MAX_MISTAKES = 50
 INSTEAD = "the table starts without it (its default) until it is fixed"
 
 
-def parse_config_leniently(text: str, path: str | Path = "<config>") -> Config:
+def parse_config_leniently(text: str, path: str | Path = "<config>", problems: list[str] | None = None) -> Config:
     """Parse config text as the table starts with it: a line TOML cannot read is left out (its
     settings take their defaults), then each setting with a wrong value, one by one, until the
     rest reads; every one left out is a problem, logged as an error. The table keeps what was
-    right (its camera, its panels, its players) rather than all of it for one typo."""
+    right (its camera, its panels, its players) rather than all of it for one typo. `problems`:
+    those found before (lines that were not UTF-8, blank in `text`)."""
     path = Path(path)
+    problems = list(problems or [])
     if not text.strip():
         # (nano writes a file in place: a power cut as it saves leaves it empty, and the table
         # started as if the café had set nothing: no panel, the wrong camera, without a word)
-        return _all_defaults(path, [], ConfigError(f"{path}: the file is empty (a save cut short?)"))
-    problems: list[str] = []
+        why = "no line of it is UTF-8 text" if problems else "the file is empty (a save cut short?)"
+        return _all_defaults(path, problems, ConfigError(f"{path}: {why}"))
     lines = text.split("\n")
     for _ in range(MAX_MISTAKES):
         try:

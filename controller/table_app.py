@@ -129,6 +129,7 @@ def config_message(problems: tuple[str, ...], warnings: tuple[str, ...] = ()) ->
     first = lines[0].split(": ", 1)[-1].split(" (known: ")[0]   # (the file's path: the staff know which file)
     if first.startswith("not valid TOML") and len(lines) > 1:
         first = lines[1].strip()                   # ("line 4: confirm_seconds = 1.5 s")
+    first = first.split(" (the file was saved in another encoding")[0]    # ("line 3 is not UTF-8 text")
     more = f" (and {len(said) - 1} more)" if len(said) > 1 else ""
     what = "mistakes" if more else "mistake"
     return MessageView(f"Config file {what}, left out: {first}{more}. The table uses the defaults for them. "

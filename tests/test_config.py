@@ -505,9 +505,14 @@ def test_a_section_that_is_not_a_table_is_left_out_whole(tmp_path):
 
 def test_a_file_the_table_cannot_read_is_the_defaults_at_its_start(tmp_path):
     path = tmp_path / "config.toml"
-    path.write_bytes(b"\xff\xfe not utf-8")
+    path.write_bytes(b"\xff\xfe not utf-8")       # (read as UTF-16 by its mark: a line of no TOML)
     config = load_config(path, lenient=True)
-    assert len(config.problems) == 1 and "cannot read" in config.problems[0] and config.table == Config().table
+    assert len(config.problems) == 1 and "line 1" in config.problems[0] and config.table == Config().table
+    path.write_bytes(b"\x80\x81 not utf-8\n\xfe")
+    config = load_config(path, lenient=True)
+    assert [p.split(": ", 1)[1][:28] for p in config.problems] == [
+        "line 1 is not UTF-8 text (th", "line 2 is not UTF-8 text (th", "no line of it is UTF-8 text\n"]
+    assert config.table == Config().table
 
 
 @pytest.mark.parametrize("text", ["", "\n\n  \n"])

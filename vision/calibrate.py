@@ -597,7 +597,11 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
     problem = missing_config(path)
     if problem:
         raise ValueError(problem)
-    old = path.read_text(encoding="utf-8-sig")    # (a BOM an editor put first: dropped, see config.py)
+    try:
+        old = path.read_text(encoding="utf-8-sig")    # (a BOM an editor put first: dropped, see config.py)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text (saved in another encoding, such as Windows' \"ANSI\"): "
+                         "save it as UTF-8 first (nano does; Notepad: Save as, Encoding UTF-8)") from None
     try:
         tomllib.loads(old)
     except tomllib.TOMLDecodeError as exc:
