@@ -158,6 +158,10 @@ class TableFlow:
         self._note_pages: list[tuple[int, str, tuple[str, ...]]] = []     # (+ the page's set: `_next_page`)
         self._page: MessageView | None = None
         self._page_move = 0
+        # the pages of notes already logged, with their move: a page cut short by another message
+        # ("I see 4 dice") is shown again after it, and was logged again, the log then reading as
+        # if "Ann scored 22 in Chance" had been scored twice
+        self._pages_logged: set[tuple[int, str]] = set()
         self.tray_values: list[int] = []              # dice on the tray, left to right (last accepted)
         self.tray_boxes: list[tuple[int, int, int, int]] = []
         # the dice last accepted from the tray, as they lay, held dice included (never trimmed
@@ -349,6 +353,7 @@ class TableFlow:
         """Forget the pages of notes of the moves before `move` (the log's length after it), the
         one on the banner too: a note shown after a later move's would be read as that move's."""
         self._note_pages = [page for page in self._note_pages if page[0] >= move]
+        self._pages_logged = {page for page in self._pages_logged if page[0] >= move}
         if self._page_shown and self._page_move < move:
             self._page = self.message = None
 
@@ -360,7 +365,8 @@ class TableFlow:
     def _next_page(self) -> None:
         """The next page of notes on the banner."""
         move, text, pages = self._note_pages.pop(0)
-        self.say(text)
+        self.say(text, logged=(move, text) not in self._pages_logged)
+        self._pages_logged.add((move, text))
         if len(pages) > 1:      # the banner sized for the set's tallest page: the screen under it stays put
             self.message = replace(self.message, pages=tuple(reworded(page, self.words) for page in pages))
         self._page, self._page_move = self.message, move
@@ -368,6 +374,8 @@ class TableFlow:
     def _drop_pages_after(self, inputs: int) -> None:
         """Forget the notes of moves taken back (the game no longer has them)."""
         self._note_pages = [page for page in self._note_pages if page[0] <= inputs]
+        # (a move made again is said again)
+        self._pages_logged = {page for page in self._pages_logged if page[0] <= inputs}
         if self._page_shown and self._page_move > inputs:
             self.message = None
 

@@ -1,0 +1,71 @@
+"""The table's log as staff read it after an evening (`journalctl -u dicetable`): each move said
+once, in order, and `journalctl -p warning` kept for what the staff must look at."""
+from __future__ import annotations
+
+import logging
+
+import pygame
+import pytest
+
+from controller.rules import new_game
+from controller.rules.base import choose_input, dice_input
+from controller.table import TableFlow
+from controller.tablelog import TableLog
+from table_helpers import Clock
+from test_table_flow import reading
+
+
+@pytest.fixture(autouse=True)
+def fonts():
+    pygame.font.init()
+
+
+def flow_of(game: str, players: list[str]) -> TableFlow:
+    return TableFlow(new_game(game, players), TableLog(game, players), clock=Clock(), screen_size=(800, 480))
+
+
+def shown_until_quiet(flow: TableFlow) -> list[str]:
+    shown = []
+    while flow.message is not None:
+        shown.append(flow.message.text)
+        flow.clock.t += flow.message_seconds
+        flow.tick()
+    return shown
+
+
+def said(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "controller.table"]
+
+
+def test_a_note_shown_again_after_a_message_about_the_dice_is_logged_once(caplog):
+    """Before: Ann's score, cut short on the banner by Bob's tray of 4 dice, was shown again after
+    it, and logged again: "Ann scored 22 in Chance" twice, as if she had scored twice (measured
+    with a script of 3 scores and 3 such trays: 5 score lines)."""
+    flow = flow_of("thirteen", ["Ann", "Bob"])
+    with caplog.at_level(logging.INFO, logger="controller.table"):
+        flow._apply(dice_input(0, [6, 6, 2, 3, 5]))
+        flow._apply(choose_input(0, "CHANCE"))
+        note = flow.message.text
+        assert note.startswith("Ann scored 22 in Chance")
+        flow.clock.t += 1
+        flow.on_reading(reading([1, 2, 3, 4]))           # Bob's tray: a die fell off
+        assert "4 dice" in flow.message.text
+        assert shown_until_quiet(flow)[1:] == [note]     # (the note is back on the banner)
+    assert said(caplog).count(note) == 1
+    assert len([line for line in said(caplog) if "4 dice" in line]) == 1
+
+
+def test_a_move_taken_back_and_made_again_is_logged_again(caplog):
+    """Each move made is a line, a move made again after BACK too: only a repeat of the same
+    showing is left out."""
+    flow = flow_of("thirteen", ["Ann", "Bob"])
+    with caplog.at_level(logging.INFO, logger="controller.table"):
+        flow._apply(dice_input(0, [6, 6, 2, 3, 5]))
+        before = flow.state
+        flow._apply(choose_input(0, "CHANCE"))
+        note = flow.message.text
+        shown_until_quiet(flow)
+        flow._undo_last_input(before)
+        flow._apply(choose_input(0, "CHANCE"))
+        shown_until_quiet(flow)
+    assert said(caplog).count(note) == 2
