@@ -209,9 +209,13 @@ class TableFlow:
         self._enter_phase()
 
     # ----------------------------------------------------------------------------- messages
-    def say(self, text: str, level: str = "info", logged: bool = True) -> None:
+    def say(self, text: str, level: str = "info", logged: bool = True, staff: bool | None = None) -> None:
         """Show `text` in the banner; `logged`: and in the log (False: a message said again at
-        every frame while it lasts, logged once by its sayer)."""
+        every frame while it lasts, logged once by its sayer). `staff`: whether it is for the
+        staff, logged as a warning (`journalctl -p warning`); by default an "error" banner is (a
+        device down, a move that could not be handled), a "warning" one is not: those are the
+        players' (*I see 4 dice*, a cocked die, ABANDON to press again), a part of play, and as
+        warnings they filled the staff's view of what is wrong (3 of a rough game's 7 lines)."""
         if self._page_shown:
             # a note cut short by another message ("I see 4 dice") is shown again after it
             self._note_pages.insert(0, (self._page_move, self._page.text, self._page.pages))
@@ -222,7 +226,7 @@ class TableFlow:
         # a message longer than the banner holds is shown in pages (see _in_pages), each for as long
         self._message_until = self._message_since + self.message_seconds * len(self._banner_pages(text))
         if logged:
-            (log.warning if level in ("warning", "error") else log.info)("%s", text)
+            (log.warning if (level == "error" if staff is None else staff) else log.info)("%s", text)
 
     @property
     def confirm_due(self) -> float:
@@ -395,7 +399,7 @@ class TableFlow:
         notice = next((p for p in reading.problems if p.code in STAFF_NOTICES), None)
         if notice is not None:
             # the reader read the whole view instead: the game goes on, and the staff are told
-            self.say(staff_notice_words(notice.message), "warning")
+            self.say(staff_notice_words(notice.message), "warning", staff=True)
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

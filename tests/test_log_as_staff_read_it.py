@@ -11,7 +11,7 @@ from controller.rules import new_game
 from controller.rules.base import choose_input, dice_input
 from controller.table import TableFlow
 from controller.tablelog import TableLog
-from table_helpers import Clock
+from table_helpers import Clock, Press
 from test_table_flow import reading
 
 
@@ -69,3 +69,37 @@ def test_a_move_taken_back_and_made_again_is_logged_again(caplog):
         flow._apply(choose_input(0, "CHANCE"))
         shown_until_quiet(flow)
     assert said(caplog).count(note) == 2
+
+
+def levels(caplog) -> dict[str, str]:
+    return {r.getMessage(): r.levelname for r in caplog.records if r.name == "controller.table"}
+
+
+def test_the_players_own_troubles_are_not_warnings_for_the_staff(caplog):
+    """`journalctl -u dicetable -p warning` is where staff look for what is wrong (docs/install.md
+    section 10). A die off the tray, a hand knocking the dice, ABANDON to be pressed again were
+    logged there as warnings: a rough game's script of 3 scores had 3 warnings, none for the staff."""
+    flow = flow_of("thirteen", ["Ann", "Bob"])
+    with caplog.at_level(logging.INFO, logger="controller.table"):
+        flow.clock.t += 1
+        flow.on_reading(reading([1, 2, 3, 4]))
+        flow.clock.t += 10
+        flow.on_button(Press("ABANDON"))
+    said = levels(caplog)
+    assert said and all(level == "INFO" for level in said.values()), said
+    assert any("4 dice" in text for text in said)
+
+
+def test_what_the_staff_must_see_is_still_a_warning(caplog):
+    """The camera moved off its calibration (for the staff to recalibrate), a device down."""
+    from vision.types import CAMERA_MOVED, Problem
+
+    flow = flow_of("thirteen", ["Ann", "Bob"])
+    with caplog.at_level(logging.INFO, logger="controller.table"):
+        flow.clock.t += 1
+        flow.on_reading(reading([6, 6, 2, 3, 5], [Problem(CAMERA_MOVED, "the tray is not where it was calibrated")]))
+        flow.say("Camera: no picture for 5 s. Retrying...", "error")
+    said = levels(caplog)
+    assert [level for text, level in said.items() if text.startswith("For the staff:")] == ["WARNING"]
+    assert said["Camera: no picture for 5 s. Retrying..."] == "WARNING"
+
