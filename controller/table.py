@@ -99,6 +99,16 @@ TAKE_BACK_SECONDS = 5.0   # the second BACK must follow the first within this (a
 DOUBLE_OK_SECONDS = 1.0
 
 
+def final_line(state: GameState) -> str:
+    """The log's line at a game's end: the staff asked about last night's game find it, and
+    its scores, without the journal (before, a game's log ended at its last move's note)."""
+    result = state.result()
+    scores = ", ".join(f"{state.players[i]} {result.scores[i]}" for group in result.ranking for i in group)
+    winners = " and ".join(state.players[i] for i in result.winners)
+    won = f"{winners} {'win' if len(result.winners) > 1 else 'wins'}" if winners else "no winner"
+    return f"game over: {state.title} for {', '.join(state.players)}: {scores}; {won}"
+
+
 @dataclass(frozen=True)
 class AppliedReading:
     """The last dice read and applied, kept so that a misread noticed only after the reading was
@@ -327,6 +337,8 @@ class TableFlow:
             self.message = None    # (it was about what came before: "I see 4 dice", "Press BACK again...")
         self._announce()
         self._enter_phase()
+        if self.phase == OVER:
+            log.info("%s", final_line(new_state))
         return True
 
     def _announce(self) -> None:

@@ -438,6 +438,8 @@ class TableApp:
                           f"its final standings ({len(table_log.inputs)} moves replayed).")
         elif resumed:
             self.flow.say(resumed_message(state, replayed, self.flow))
+        else:       # (the log said nothing of a game until its first move's note, nor whose it was)
+            log.info("new game: %s for %s", state.title, ", ".join(state.players))
         if unsaved:
             self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 

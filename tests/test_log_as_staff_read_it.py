@@ -103,3 +103,27 @@ def test_what_the_staff_must_see_is_still_a_warning(caplog):
     assert [level for text, level in said.items() if text.startswith("For the staff:")] == ["WARNING"]
     assert said["Camera: no picture for 5 s. Retrying..."] == "WARNING"
 
+
+def test_a_games_end_is_a_line_with_its_scores(caplog):
+    """Before, a game's log ended at its last move's note: staff asked about last night's game
+    could not tell from the log where it ended, nor its result."""
+    players = ["Ann", "Bob"]
+    flow = TableFlow(new_game("classic", players, {"rounds": 1}), TableLog("classic", players, {"rounds": 1}),
+                     clock=Clock(), screen_size=(800, 480))
+    with caplog.at_level(logging.INFO, logger="controller.table"):
+        for data in (dice_input(0, [6, 6, 6, 6, 6]), choose_input(0, "STAND"), dice_input(1, [1, 2, 3, 4, 6]),
+                     choose_input(1, "STAND")):
+            flow._apply(data)
+    assert flow.state.is_over
+    over = [line for line in said(caplog) if line.startswith("game over")]
+    assert over == ["game over: Classic poker dice for Ann, Bob: Ann 1, Bob 0; Ann wins"]
+
+
+def test_a_new_game_is_a_line_naming_it_and_its_players(tmp_path, caplog):
+    """Before, nothing: the first line of a game was its first move's note, whose game unsaid."""
+    from test_table_e2e import FakeButtons, NoFrames, table_app
+
+    with caplog.at_level(logging.INFO, logger="controller.table_app"):
+        app = table_app(tmp_path, NoFrames(), FakeButtons(), game="thirteen")
+    assert "new game: Thirteen for Ann" in [r.getMessage() for r in caplog.records]
+    assert app.flow is not None
