@@ -59,7 +59,22 @@ WAITED_S = 0.004
 DEFAULT_FRAME_PERIOD_S = 1 / 30
 
 
+#: OpenCV's log level for its errors alone (cv::utils::logging::LOG_LEVEL_ERROR)
+OPENCV_ERRORS_ONLY = 2
+
+
+def quiet_opencv() -> None:
+    """OpenCV's own warnings off, its errors kept, unless OPENCV_LOG_LEVEL (a developer's) says
+    otherwise. With the webcam unplugged, every try to open it again printed *[ WARN:2@16.824]
+    global cap.cpp:204 open VIDEOIO(V4L2): backend is generally available but can't be used to
+    capture by name*: every 10 s, 360 lines an hour of the staff's log, filed as info, that the
+    table's own line (*cannot open camera '/dev/video0' (unplugged or in use?)*) already says."""
+    if "OPENCV_LOG_LEVEL" not in os.environ:
+        cv2.setLogLevel(OPENCV_ERRORS_ONLY)
+
+
 def _default_capture_factory(device: int | str, api: int) -> Any:
+    quiet_opencv()
     return cv2.VideoCapture(device, api)
 
 
