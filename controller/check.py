@@ -90,6 +90,15 @@ def check_journal(folder: Path, user: TableUser | None = None) -> list[Finding]:
         with tempfile.NamedTemporaryFile(dir=probe, prefix=".dicetable-check-"):
             pass
     except OSError as exc:
+        # (the card said as it is where it is the cause: "Check the card (full? read-only?) and the
+        # folder's owner" left the staff to find out which of the three)
+        card = card_space(probe, folder) if probe.is_dir() else None
+        if card is not None and card.level == FAIL:
+            return [card]
+        if isinstance(exc, PermissionError):
+            return [Finding("journal", FAIL, f"this user cannot write in {probe} ({describe_owner(probe.stat())}): "
+                                             f"{LOST} if the table runs as this user. Give it the folder: sudo "
+                                             f"chown -R $(id -un) {probe} (docs/install.md step 3).")]
         return [Finding("journal", FAIL, f"cannot write in {probe} ({exc.strerror or exc}): {LOST}. Check the card "
                                          "(full? read-only?) and the folder's owner (docs/install.md step 3).")]
     # (an empty file is made on a full card too: the check said "games are saved" and "ready" on a

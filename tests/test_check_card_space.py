@@ -60,3 +60,33 @@ def test_the_table_users_card_nearly_full_is_said_too(tmp_path, monkeypatch):
     _card(monkeypatch, 40_000_000)
     [found] = check_journal(tmp_path, user)
     assert found.level == WARN and "nearly full" in found.text
+
+
+def _refused(monkeypatch, exc: OSError) -> None:
+    """The check's trial file refused with `exc`."""
+    def refuse(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(check.tempfile, "NamedTemporaryFile", refuse)
+
+
+def test_a_read_only_card_is_said_as_such(tmp_path, monkeypatch):
+    """Before: "cannot write in ... (Read-only file system) ... Check the card (full? read-only?)
+    and the folder's owner": three causes for the staff to tell apart."""
+    import errno
+
+    _card(monkeypatch, 2_000_000_000, read_only=True)
+    _refused(monkeypatch, OSError(errno.EROFS, "Read-only file system"))
+    [found] = check_journal(tmp_path)
+    assert found.level == FAIL and found.text.startswith(f"the card holding {tmp_path} is read-only")
+    assert "folder's owner" not in found.text
+
+
+def test_a_folder_of_another_user_names_its_owner_and_the_command(tmp_path, monkeypatch):
+    import errno
+
+    _card(monkeypatch, 2_000_000_000)
+    _refused(monkeypatch, PermissionError(errno.EACCES, "Permission denied"))
+    [found] = check_journal(tmp_path)
+    assert found.level == FAIL and f"this user cannot write in {tmp_path} (owner " in found.text
+    assert f"sudo chown -R $(id -un) {tmp_path}" in found.text and "full?" not in found.text
