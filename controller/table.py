@@ -24,6 +24,7 @@ from display.view import DieMark, HelpView, MessageView, OptionView, PromptView,
 from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
+from .correction import BLANK, OFFERED, SHOWN, Opened, leave_words
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
@@ -193,6 +194,7 @@ class TableFlow:
         self._last_choice: AppliedChoice | None = None
         self._last_read: AppliedReading | None = None
         self._amending: AppliedReading | None = None  # the applied reading being corrected
+        self._opened: Opened | None = None   # where the correction under way started (BACK goes back there)
         self._take_back_armed_until = 0.0
         self._take_back_armed_for: AppliedChoice | None = None   # the choice the first BACK named
         self._applied_at = float("-inf")     # when the game last changed (see DOUBLE_OK_SECONDS)
@@ -855,7 +857,8 @@ class TableFlow:
     def _button_wait(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold" and self._correctable:
             (values, boxes, unsure), self._correctable = self._correctable, None
-            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, BACK cancels.", unsure)
+            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, hold OK when done.",
+                          unsure, origin=OFFERED)
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
             self._amend()
@@ -865,7 +868,7 @@ class TableFlow:
             # nothing read at all (a camera that sees none of these dice, or no camera): the
             # players enter the whole throw, as they read it, rather than wait for ever
             values, boxes, _ = self._hand_entry(exp, ())
-            self._correct(values, boxes, "Enter the dice: UP/DOWN change the die, OK next die, BACK cancels.")
+            self._correct(values, boxes, "Enter the dice: UP/DOWN change the die, OK next die, hold OK when done.")
             return
         if name == "BACK" and self.take_back_offered is not None:
             self._take_back_choice()
@@ -881,7 +884,7 @@ class TableFlow:
         if name == "OK" and kind == "hold":
             assert self.pending is not None
             self._correct(self.pending, self.pending_boxes, "Correcting: UP/DOWN change the die, OK next die, "
-                                                            "BACK cancels.", self.pending_check)
+                                                            "hold OK when done.", self.pending_check, origin=SHOWN)
         elif name == "OK":
             self._commit_pending()
         elif name == "BACK":
@@ -915,9 +918,34 @@ class TableFlow:
                 self._commit_pending()
                 self.say("Correction cancelled: the dice stay as they were read.")
                 return
-            self.pending = None
-            self.phase = WAIT_DICE
-            self.say("Correction cancelled: throw again.")
+            self._leave_correction()
+
+    def _leave_correction(self) -> None:
+        """BACK while correcting (not a late correction): back where the correction started. A
+        reading shown is shown again as read, counting as it would have (BACK again drops it); a
+        refused tray's dice stay offered to a long OK; else nothing is left. It was "throw again"
+        for all: a right reading opened by a slow OK and left with BACK was lost, the dice lying
+        unread in the tray, and a refused tray's dice came back at a second long OK as five 1s."""
+        opened, self._opened = self._opened, None
+        if opened is not None and opened.origin == SHOWN:
+            self.pending, self.pending_boxes = list(opened.values), list(opened.boxes)
+            self.pending_check = list(opened.doubtful)
+            self._gathered_for = self.pending if opened.gathered else None
+            self.phase = CONFIRM
+            if opened.confirm_at != float("inf"):      # (its moment again: they looked at it for a while)
+                wait = max(self.confirm_seconds, self.check_seconds) if self.pending_check else self.confirm_seconds
+                self._confirm_at = self.clock() + wait
+            else:
+                self._confirm_at = opened.confirm_at
+            self.say("Correction cancelled: the dice as read. OK accepts, BACK to throw again.")
+            return
+        self.pending = None
+        self.phase = WAIT_DICE
+        if opened is not None and opened.origin == OFFERED:
+            self._correctable = (list(opened.values), list(opened.boxes), list(opened.doubtful))
+            self.say("Correction cancelled: nothing entered. Throw again, or hold OK to enter the values.")
+            return
+        self.say("Correction cancelled: throw again.")
 
     def _checked_by_players(self) -> None:
         """The die under the cursor was set or passed by the players: no longer in doubt (its
@@ -940,8 +968,8 @@ class TableFlow:
         self._last_read = self._last_choice = None
         self._amending = last
         self.tray_values, self.tray_boxes = list(last.values), list(last.boxes)
-        self._correct(last.values, last.boxes,
-                      "Correcting the dice read: UP/DOWN change the die, OK next die, BACK leaves them as read.")
+        self._correct(last.values, last.boxes, "Correcting the dice read: UP/DOWN change the die, OK next die, "
+                                               "hold OK when done, BACK leaves them as read.")
 
     def _placed(self, last: AppliedReading) -> AppliedReading:
         """`last` with the places of its dice. Dice offered again after a resume have none (the
@@ -954,10 +982,14 @@ class TableFlow:
             return replace(last, values=tuple(v for v, _ in self.played), boxes=tuple(b for _, b in self.played))
         return replace(last, boxes=tuple(self._row_boxes(len(last.values))))
 
-    def _correct(self, values: Sequence[int], boxes: Sequence, message: str, unsure: Sequence[int] = ()) -> None:
+    def _correct(self, values: Sequence[int], boxes: Sequence, message: str, unsure: Sequence[int] = (),
+                 origin: str = BLANK) -> None:
         """Players set the dice with the buttons, from `values` (CORRECT). The first of the
         `unsure` dice (outlined) is selected, else the first die: an unread die stood in as a 1,
-        captioned "Read: ... 1 ..." under die 1's cursor, and one long OK took it for a 1."""
+        captioned "Read: ... 1 ..." under die 1's cursor, and one long OK took it for a 1.
+        `origin`: where BACK goes back to (controller.correction)."""
+        self._opened = Opened(origin, tuple(values), tuple(boxes), tuple(unsure), self._confirm_at,
+                              gathered=origin == SHOWN and self._pending_gathered())
         self.pending, self.pending_boxes = list(values), list(boxes)
         self.pending_check = list(unsure)
         self.correct_index = unsure[0] if unsure else 0
@@ -1437,8 +1469,13 @@ class TableFlow:
                               hint="Taken only with OK: the glare may hide pips" if self.waits_for_ok
                               else "Accepted automatically in a moment")
         if self.phase == CORRECT:
-            return PromptView(who, f"Correct die {self.correct_index + 1}: UP/DOWN change it, OK next",
-                              hint="BACK leaves the dice as read" if self._amending else "BACK cancels")
+            # (OK on the last die ends the correction, and a long OK on any: the hint said only
+            # BACK, and players fixing die 1 pressed OK through every die to get out)
+            last = self.pending is not None and self.correct_index >= len(self.pending) - 1
+            origin = self._opened.origin if self._opened else BLANK
+            return PromptView(who, f"Correct die {self.correct_index + 1}: UP/DOWN change it, "
+                                   + ("OK: done" if last else "OK next"),
+                              hint=leave_words(origin, late=self._amending is not None))
         if isinstance(exp, Throw):
             text = exp.prompt or f"{who}: throw {exp.count} dice"
             if exp.held and not self.tray_boxes:

@@ -601,7 +601,7 @@ def test_a_misread_noticed_after_it_was_accepted_is_corrected_with_a_long_ok(tmp
     assert flow.phase == DECIDE and "hold OK: correct the dice" in flow.view().prompt.hint
     flow.on_button(Press("OK", "hold"))
     assert flow.phase == CORRECT and flow.log.inputs == [] and flow.pending == [6, 6, 2, 3, 5]
-    assert flow.view().prompt.hint == "BACK leaves the dice as read"
+    assert flow.view().prompt.hint == "hold OK: done · BACK leaves the dice as read"
     flow.on_button(Press("HOLD5"))
     flow.on_button(Press("UP"))
     flow.on_button(Press("OK", "hold"))

@@ -349,10 +349,12 @@ def test_after_a_late_correction_the_next_correction_cancelled_applies_nothing()
     assert flow.expect.player == 1
     before = snap(flow)
     flow.on_reading(reading([1, 2, 3, 4, 5]))           # Bob's throw, shown
-    flow.on_button(Press("OK", "hold"))                 # corrected, then cancelled: throw again
+    flow.on_button(Press("OK", "hold"))                 # corrected, then cancelled: Bob's dice as read
     flow.on_button(Press("BACK"))
+    assert flow.phase == CONFIRM and flow.pending == [1, 2, 3, 4, 5] and snap(flow) == before
+    flow.on_button(Press("BACK"))                       # and dropped: throw again
     assert flow.phase == WAIT_DICE and snap(flow) == before
-    assert flow.message.text == "Correction cancelled: throw again."
+    assert flow.message.text == "Reading dropped: throw again."
 
 
 
