@@ -12,6 +12,7 @@ what BACK gives back.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 #: the reading shown for a moment (CONFIRM): BACK shows it again, as read
 SHOWN = "shown"
@@ -34,6 +35,15 @@ class Opened:
     confirm_at: float = 0.0
     gathered: bool = False      # the reading looked gathered up (controller.gathered): asked again as such
 
+    def read(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The dice as the camera read them, and the positions of the stand-ins among them (not
+        read or not seen: entered by hand, every die when nothing was read)."""
+        if self.origin == OFFERED:
+            return self.values, self.doubtful
+        if self.origin == BLANK:
+            return self.values, tuple(range(len(self.values)))
+        return self.values, ()
+
 
 def leave_words(origin: str, late: bool) -> str:
     """The prompt's hint for leaving a correction: what a long OK and BACK do from here."""
@@ -44,3 +54,37 @@ def leave_words(origin: str, late: bool) -> str:
     else:
         back = "BACK cancels"
     return f"hold OK: done · {back}"
+
+
+#: corrected throws in a game before the staff are told, and the least share of its throws they are
+STAFF_AFTER = 3
+STAFF_SHARE = 0.2
+
+
+def changed_dice(read: Sequence[int], stand_ins: Sequence[int], final: Sequence[int]) -> list[int]:
+    """The positions of the dice the camera read with a value that the players set otherwise (a
+    misread). Stand-ins (a die not read, not seen: entered by hand) are no misread of the camera's."""
+    return [i for i, (r, f) in enumerate(zip(read, final)) if r != f and i not in stand_ins]
+
+
+@dataclass
+class Tally:
+    """A game's throws read from the tray and those the players corrected. A table whose players
+    keep correcting it has a dirty lens or a poor light: the staff are told, on screen and in the
+    log at WARNING (`journalctl -u dicetable -p warning`), from the STAFF_AFTER-th corrected throw
+    if they are STAFF_SHARE of the throws or more (the reader misreads under 1% of the dice, about
+    one throw in twenty). Before, a correction was logged as *Corrected values accepted.*, with
+    neither the values nor how often, and nothing told the staff."""
+
+    throws: int = 0
+    corrected: int = 0
+
+    def add(self, new_throw: bool, misread: bool) -> str | None:
+        """Count a throw applied (`new_throw`: not one corrected late, already counted) and
+        whether the players changed a die the camera read; the staff's words when they are due."""
+        self.throws += new_throw
+        self.corrected += misread
+        if misread and self.corrected >= STAFF_AFTER and self.corrected >= STAFF_SHARE * self.throws:
+            return (f"the players corrected {self.corrected} of the {self.throws} throws read in this game: clean "
+                    "the camera's lens and check the light over the tray (dicetable calibrate)")
+        return None

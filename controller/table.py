@@ -24,7 +24,7 @@ from display.view import DieMark, HelpView, MessageView, OptionView, PromptView,
 from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
-from .correction import BLANK, OFFERED, SHOWN, Opened, leave_words
+from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, leave_words
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
@@ -44,6 +44,7 @@ BLOCKING = {"die_leaning", "foreign_object", "dice_covered", "partly_out_of_view
 # Problems for the staff, not the players: the reading is still good (the reader read the whole
 # view instead of the calibrated tray), so the game goes on with the notice on screen.
 STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE, DIE_SIZE}
+CORRECTED_WORDS = "Corrected values accepted."
 # A die read at least this sure (0.5 included) is taken; below, it is asked for as unread.
 MIN_CONFIDENCE = 0.5
 # A die read with a value but less surely than this is outlined for the players to check, and the
@@ -195,6 +196,7 @@ class TableFlow:
         self._last_read: AppliedReading | None = None
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._opened: Opened | None = None   # where the correction under way started (BACK goes back there)
+        self.tally = Tally()      # this game's throws and the corrected ones (the staff told of many)
         self._take_back_armed_until = 0.0
         self._take_back_armed_for: AppliedChoice | None = None   # the choice the first BACK named
         self._applied_at = float("-inf")     # when the game last changed (see DOUBLE_OK_SECONDS)
@@ -790,7 +792,8 @@ class TableFlow:
         return [(6 + k * (side + side // 2), height - side - 6, 6 + k * (side + side // 2) + side, height - 6)
                 for k in range(count)]
 
-    def _commit_pending(self) -> None:
+    def _commit_pending(self, corrected: bool = False) -> None:
+        """Apply the dice shown (or set by the players: `corrected`, counted and logged)."""
         exp = self.expect
         if self.pending is None or not isinstance(exp, Throw):
             self.phase = WAIT_DICE
@@ -803,7 +806,7 @@ class TableFlow:
             return
         new = multiset_minus(values, exp.held)
         self.pending = None
-        self._amending = None
+        late, self._amending = self._amending, None
         before, inputs = self.state, len(self.log.inputs) + 1
         if self._apply(dice_input(exp.player, new)):
             # (counted before the table's own draw that may follow at once: dice drawn after them
@@ -813,6 +816,7 @@ class TableFlow:
             self.played = list(zip(values, boxes))
             if isinstance(self.expect, Decide):
                 self._reset_decision(self.expect, keep_open=True)  # tray now known: holds line up with it
+            self._count_throw(values, late if corrected else None, corrected)
         else:
             self.phase = WAIT_DICE
 
@@ -906,10 +910,10 @@ class TableFlow:
         elif name == "OK":
             self._checked_by_players()      # (passed with OK: the players say its value is right)
             if kind == "hold" or self.correct_index >= n - 1:
-                self.say("Corrected values accepted.")
+                self.say(CORRECTED_WORDS)
                 self._confirm_at = self.clock()
                 self.phase = CONFIRM
-                self._commit_pending()
+                self._commit_pending(corrected=True)
             else:
                 self.correct_index += 1
         elif name == "BACK":
@@ -946,6 +950,29 @@ class TableFlow:
             self.say("Correction cancelled: nothing entered. Throw again, or hold OK to enter the values.")
             return
         self.say("Correction cancelled: throw again.")
+
+    def _count_throw(self, values: Sequence[int], late: AppliedReading | None, corrected: bool) -> None:
+        """Count a throw applied in the game's tally; a correction is logged with the dice read and
+        set, and the staff are told when the players keep correcting (controller.correction.Tally)."""
+        misread: list[int] = []
+        if corrected:
+            read, stand_ins = ((late.values, ()) if late is not None
+                               else self._opened.read() if self._opened is not None else ((), ()))
+            misread = changed_dice(read, stand_ins, values)
+            log.info("dice corrected by hand: read %s, set %s (%s)",
+                     " ".join("?" if i in stand_ins else str(v) for i, v in enumerate(read)) or "nothing",
+                     " ".join(map(str, values)),
+                     ", ".join(f"die {i + 1}: {read[i]} -> {values[i]}" for i in misread) or "no die read changed")
+        words = self.tally.add(new_throw=late is None, misread=bool(misread))
+        if words is None:
+            return
+        text = staff_notice_words(words)
+        if self.message is None or self.message.text == CORRECTED_WORDS:
+            self.say(text, "warning")
+        else:       # (what the move said, a draw or a box's note, first: the notice as the page after it)
+            log.warning("%s", text)
+            pages = tuple(self._banner_pages(text))
+            self._note_pages += [(len(self.log.inputs), page, pages) for page in pages]
 
     def _checked_by_players(self) -> None:
         """The die under the cursor was set or passed by the players: no longer in doubt (its
