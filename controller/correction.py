@@ -88,3 +88,22 @@ class Tally:
             return (f"the players corrected {self.corrected} of the {self.throws} throws read in this game: clean "
                     "the camera's lens and check the light over the tray (dicetable calibrate)")
         return None
+
+
+def holds_kept(tray: Sequence[int], holds: Sequence[bool], read: Sequence[int], final: Sequence[int]) -> list[bool]:
+    """The holds a player had marked on `tray` when they corrected its dice late (`read`, set to
+    `final`), given back on the corrected dice: a die held keeps its hold unless its value was
+    changed (then the player decides on it again). By place when the tray is in the order of
+    `read`, else by value (a tray rebuilt after a resume). Before, the correction dropped every
+    hold: a player who held 6 6, then fixed a misread third 6, had to hold all three again, and
+    one who did not look threw the sixes again."""
+    if list(tray) == list(read) and len(holds) == len(read):
+        flags = list(holds)
+    else:
+        left = [v for v, h in zip(tray, holds) if h]
+        flags = []
+        for v in read:
+            flags.append(v in left)
+            if v in left:
+                left.remove(v)
+    return [h and r == f for h, r, f in zip(flags, read, final)]

@@ -24,7 +24,7 @@ from display.view import DieMark, HelpView, MessageView, OptionView, PromptView,
 from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
-from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, leave_words
+from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept, leave_words
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
@@ -197,6 +197,7 @@ class TableFlow:
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._opened: Opened | None = None   # where the correction under way started (BACK goes back there)
         self.tally = Tally()      # this game's throws and the corrected ones (the staff told of many)
+        self._held_when_amended: tuple[list[int], list[bool]] = ([], [])   # the tray and holds a late correction found
         self._take_back_armed_until = 0.0
         self._take_back_armed_for: AppliedChoice | None = None   # the choice the first BACK named
         self._applied_at = float("-inf")     # when the game last changed (see DOUBLE_OK_SECONDS)
@@ -816,6 +817,8 @@ class TableFlow:
             self.played = list(zip(values, boxes))
             if isinstance(self.expect, Decide):
                 self._reset_decision(self.expect, keep_open=True)  # tray now known: holds line up with it
+                if late is not None:
+                    self._hold_again(late.values, values)
             self._count_throw(values, late if corrected else None, corrected)
         else:
             self.phase = WAIT_DICE
@@ -951,6 +954,19 @@ class TableFlow:
             return
         self.say("Correction cancelled: throw again.")
 
+    def _hold_again(self, read: Sequence[int], final: Sequence[int]) -> None:
+        """After a late correction (or one left as read), the dice the player had held before it
+        are held again (controller.correction.holds_kept), journaled and named."""
+        tray, holds = self._held_when_amended
+        self._held_when_amended = ([], [])
+        if not any(holds) or len(self.holds) != len(final):
+            return
+        self.holds = holds_kept(tray, holds, read, final)
+        if any(self.holds):
+            self._journal_holds()
+            if self.message is not None and self.message.text.startswith(CORRECTED_WORDS):
+                self.say(f"{CORRECTED_WORDS} Still held: {self.held_text()}.")
+
     def _count_throw(self, values: Sequence[int], late: AppliedReading | None, corrected: bool) -> None:
         """Count a throw applied in the game's tally; a correction is logged with the dice read and
         set, and the staff are told when the players keep correcting (controller.correction.Tally)."""
@@ -967,7 +983,7 @@ class TableFlow:
         if words is None:
             return
         text = staff_notice_words(words)
-        if self.message is None or self.message.text == CORRECTED_WORDS:
+        if self.message is None or self.message.text.startswith(CORRECTED_WORDS):
             self.say(text, "warning")
         else:       # (what the move said, a draw or a box's note, first: the notice as the page after it)
             log.warning("%s", text)
@@ -991,6 +1007,7 @@ class TableFlow:
         last = self.correction_offered
         assert last is not None
         last = self._placed(last)
+        self._held_when_amended = (list(self.tray_values), list(self.holds)) if self.phase == DECIDE else ([], [])
         self._undo_last_input(last.state)
         self._last_read = self._last_choice = None
         self._amending = last
