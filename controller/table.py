@@ -864,8 +864,8 @@ class TableFlow:
     def _button_wait(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold" and self._correctable:
             (values, boxes, unsure), self._correctable = self._correctable, None
-            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, hold OK when done.",
-                          unsure, origin=OFFERED)
+            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, hold OK when done."
+                          + self._left_out(len(values)), unsure, origin=OFFERED)
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
             self._amend()
@@ -886,6 +886,15 @@ class TableFlow:
             self._turn_card()
             return
         self._nothing_now(name)
+
+    def _left_out(self, kept: int) -> str:
+        """What the entry of a tray with more dice than the game needs leaves out (the surest are
+        kept): the players saw a die unmarked on the tray, and nothing said it did not count."""
+        extra = len(self.last_reading.dice) - kept if self.last_reading is not None else 0
+        if extra <= 0:
+            return ""
+        return (" The die not outlined does not count." if extra == 1
+                else f" The {extra} dice not outlined do not count.")
 
     def _button_confirm(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold":
