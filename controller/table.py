@@ -197,6 +197,7 @@ class TableFlow:
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._opened: Opened | None = None   # where the correction under way started (BACK goes back there)
         self.tally = Tally()      # this game's throws and the corrected ones (the staff told of many)
+        self._seen_while_correcting: Reading | None = None   # the tray's last reading during a correction
         self._held_when_amended: tuple[list[int], list[bool]] = ([], [])   # the tray and holds a late correction found
         self._take_back_armed_until = 0.0
         self._take_back_armed_for: AppliedChoice | None = None   # the choice the first BACK named
@@ -420,7 +421,10 @@ class TableFlow:
         if self.phase == OVER:
             return
         if self.phase == CORRECT:
-            return  # players are correcting by hand: the camera does not overrule them
+            # players are correcting by hand: the camera does not overrule them; the tray is read
+            # if they leave the correction with BACK (they may have fixed it meanwhile)
+            self._seen_while_correcting = reading
+            return
         if self.phase == CONFIRM:
             self.pending = None  # a newer still tray replaces the one being shown
             self.phase = WAIT_DICE
@@ -941,8 +945,18 @@ class TableFlow:
         reading shown is shown again as read, counting as it would have (BACK again drops it); a
         refused tray's dice stay offered to a long OK; else nothing is left. It was "throw again"
         for all: a right reading opened by a slow OK and left with BACK was lost, the dice lying
-        unread in the tray, and a refused tray's dice came back at a second long OK as five 1s."""
+        unread in the tray, and a refused tray's dice came back at a second long OK as five 1s.
+        A tray read while they corrected is taken instead, as it would have been: a die pushed
+        into view during the entry was never read, the table waiting for a throw over five dice."""
         opened, self._opened = self._opened, None
+        seen, self._seen_while_correcting = self._seen_while_correcting, None
+        if seen is not None:
+            self.pending = None
+            self.phase = WAIT_DICE
+            self._take_reading(seen)
+            if self.message is None:
+                self.say("Correction cancelled: the dice as the camera reads them now.")
+            return
         if opened is not None and opened.origin == SHOWN:
             self.pending, self.pending_boxes = list(opened.values), list(opened.boxes)
             self.pending_check = list(opened.doubtful)
@@ -1041,6 +1055,7 @@ class TableFlow:
         `unsure` dice (outlined) is selected, else the first die: an unread die stood in as a 1,
         captioned "Read: ... 1 ..." under die 1's cursor, and one long OK took it for a 1.
         `origin`: where BACK goes back to (controller.correction)."""
+        self._seen_while_correcting = None
         self._opened = Opened(origin, tuple(values), tuple(boxes), tuple(unsure), self._confirm_at,
                               gathered=origin == SHOWN and self._pending_gathered())
         self.pending, self.pending_boxes = list(values), list(boxes)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
+
 from controller.table import CONFIRM, CORRECT, DECIDE, WAIT_DICE
 from controller.table_cli import FixturePlayer
 from hardware.button_scripted import parse_script
@@ -95,3 +97,18 @@ def test_the_prompt_says_how_to_finish_a_correction():
     assert p.flow.view().prompt.text == "Correct die 5: UP/DOWN change it, OK: done"
     p = played("throw 4dice.jpg\nhold OK\n")
     assert p.flow.view().prompt.hint == "hold OK: done · BACK cancels"
+
+
+def test_a_tray_fixed_during_an_entry_is_read_once_it_is_left():
+    """4dice.jpg: a die is hidden under the rim. Ann starts entering the dice (a long OK), then
+    pushes the die into view instead (the camera now sees d66235.jpg: 6 5 2 3 6) and leaves the
+    entry with BACK. The tray as it lies is read and counts. Before, the reading that came during
+    the entry was dropped and the table waited for a throw for good over five good dice."""
+    p = played("throw 4dice.jpg\nhold OK\n")
+    show(p, cv2.imread(str(FRAMES / "d66235.jpg")), 40)
+    assert p.flow.phase == CORRECT and p.flow.pending == [6, 3, 6, 2, 1]     # (the camera does not overrule)
+    p.press("BACK")
+    assert p.flow.phase == CONFIRM and p.flow.pending == [6, 5, 2, 3, 6]
+    assert p.flow.message.text == "Correction cancelled: the dice as the camera reads them now."
+    show(p, cv2.imread(str(FRAMES / "d66235.jpg")), 20)
+    assert p.flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 5, 2, 3, 6]}]
