@@ -60,3 +60,13 @@ def test_a_late_correction_left_with_back_keeps_the_holds():
     p = played(HELD + "hold OK\npress BACK\n")
     assert p.flow.tray_values == [6, 5, 2, 3, 6] and p.flow.holds == [True, False, False, False, True]
     assert p.flow.log.inputs == [{"type": "dice", "player": 0, "values": [6, 5, 2, 3, 6]}]
+
+
+def test_holds_are_given_back_by_value_on_a_tray_rebuilt_in_another_order():
+    """After a resume the decision's tray is in the rules' order, the dice corrected in the
+    camera's: the holds follow the values (the sixes), not the places."""
+    from controller.correction import holds_kept
+    assert holds_kept([6, 2, 6, 3, 5], [True, False, True, False, False],
+                      read=[6, 6, 2, 3, 5], final=[6, 6, 2, 3, 6]) == [True, True, False, False, False]
+    assert holds_kept([6, 2, 6, 3, 5], [True, False, True, False, False],
+                      read=[6, 6, 2, 3, 5], final=[6, 5, 2, 3, 5]) == [True, False, False, False, False]
