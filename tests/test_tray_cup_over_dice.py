@@ -75,8 +75,8 @@ def test_dice_uncovered_unchanged_are_not_a_throw_and_dice_thrown_again_are(tmp_
     assert p.flow.phase == DECIDE and len(p.flow.log.inputs) == 1
     p.press("OK")                                         # (the menu's first line: throw again)
     assert p.flow.phase == WAIT_DICE and len(p.flow.log.inputs) == 2
-    show(p, hand(), 3)
     with caplog.at_level("INFO", logger="controller.runner"):
+        show(p, hand(), 3)          # (a hand resting over two of the dice: they are covered too)
         show(p, covered(), 30)
     said = caption(p), banner(p)
     show(p, hand(), 3)

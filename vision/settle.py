@@ -23,7 +23,8 @@ States
              reading agreed, the frame looks like bare felt (compared with an empty reference
              frame if one was given, else by local contrast). A reading of no dice where the
              dice last read lay under something else (a cup put down over them) is DICE_COVERED,
-             blocking as a foreign object does, not an empty tray (vision.covered).
+             blocking as a foreign object does, not an empty tray (vision.covered); so is a
+             reading of some of them, where the rest are covered (not a throw of fewer dice).
     SETTLED  still with something on the tray. `final_reading()` is set once readings agree.
 
 Motion is measured by differencing a small grey copy of each frame (default 160 px wide) with
@@ -68,7 +69,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .covered import COVERED_CHANGED, covered_share, with_cover
+from .covered import COVER_SAME_PLACE, COVERED_CHANGED, covered_share, unseen_dice, with_cover
 from .left_things import read_around
 from .types import (BAD_FRAME, BLURRED, DICE_COVERED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, UNSURE_VALUE, Die, Problem,
                     Reading)
@@ -385,7 +386,8 @@ class SettleTracker:
         before the latest motion (a throw) not blocking it (LEFT_IN_TRAY); the same reading when
         there are none. `offer` does it too. A reading of no dice where the felt about the dice
         last read is covered (a cup put down over them) gets a DICE_COVERED problem: the tray is
-        not empty, and the dice seen again as the cup is lifted are not a throw."""
+        not empty, and the dice seen again as the cup is lifted are not a throw; so does a reading
+        of fewer dice, where the cup covers the others."""
         reading = read_around(reading, lambda box: self._lay_there(box, reading.size))
         return with_cover(reading) if self._covered(reading) else reading
 
@@ -483,16 +485,22 @@ class SettleTracker:
             self._before = self._anchor
 
     def _covered(self, reading: Reading) -> bool:
-        """Whether `reading`, of no dice and nothing blocking, is of a tray whose dice last read
-        are covered: most of the felt about their places changed since they lay there (dice
-        taken out leave it as it was). See vision.covered."""
+        """Whether `reading`, with nothing blocking, is of a tray some or all of whose dice last
+        read are covered: it has fewer dice, each lying where one of them lay (COVER_SAME_PLACE),
+        and most of the felt about the places of the others changed since they lay there (dice
+        taken out leave it as it was). A cup over some of the dice left the others to be read as
+        the next throw ("decide first"). See vision.covered."""
         last, before, now = self._last_final, self._dice_pic, self._prev
-        if reading.dice or reading.problem_codes() & BLOCKING_PROBLEMS or last is None or not last.dice:
+        if reading.problem_codes() & BLOCKING_PROBLEMS or last is None or len(reading.dice) >= len(last.dice):
             return False
         if before is None or now is None or before.shape != now.shape:
             return False
-        boxes = [b for b in (self._small_box(d.box, last.size) for d in last.dice) if b is not None]
-        return bool(boxes) and covered_share(now, before, boxes, self.config.pixel_threshold) >= COVERED_CHANGED
+        gone = unseen_dice(reading, last, match_dice(reading, last), COVER_SAME_PLACE)
+        if gone is None:
+            return False
+        boxes = [b for b in (self._small_box(d.box, last.size) for d in gone) if b is not None]
+        seen = [b for b in (self._small_box(d.box, reading.size) for d in reading.dice) if b is not None]
+        return bool(boxes) and covered_share(now, before, boxes, self.config.pixel_threshold, seen) >= COVERED_CHANGED
 
     def _small_box(self, box: Box, read_size: tuple[int, int] = (0, 0)) -> Box | None:
         """`box` (pixels of a frame of `read_size`) in the small image's pixels; None when it

@@ -682,14 +682,18 @@ def _paint_thing(img: np.ndarray, thing: ThingSpec, style: TrayStyle) -> None:
 
 def _compose(size: Size, style: TrayStyle, items: Sequence[_Item], hand: HandSpec | None,
              rng: np.random.Generator, tray_seed: int, glare_centre: tuple[float, float] | None,
-             noise_sigma: float, blur: float, things: Sequence[ThingSpec] = ()) -> tuple[np.ndarray, Box | None]:
-    """Everything that makes a frame: felt, things left in it, dice, hand, light, glare, blur, noise -> uint8."""
+             noise_sigma: float, blur: float, things: Sequence[ThingSpec] = (),
+             over: Sequence[ThingSpec] = ()) -> tuple[np.ndarray, Box | None]:
+    """Everything that makes a frame: felt, things left in it, dice, things put down over the dice
+    (a cup over some of them), hand, light, glare, blur, noise -> uint8."""
     w, h = size
     img = _tray_texture(size, style, tray_seed).copy()
     for thing in things:
         _paint_thing(img, thing, style)
     for it in items:
         _paint_die(img, it, style)
+    for thing in over:
+        _paint_thing(img, thing, style)
     hand_box = _paint_hand(img, hand, style) if hand is not None else None
     cv2.multiply(img, _light_map(size, style), dst=img)
     if glare_centre is not None and style.glare > 0:
@@ -918,11 +922,12 @@ def render_scene(dice: Sequence[TrueDie], *, seed: int | None = None, size: Size
                  style: TrayStyle | None = None, hand: HandSpec | None = None,
                  glare_centre: tuple[float, float] | None = None, motion_blur: float | None = None,
                  noise_sigma: float | None = None, tray_seed: int = 0,
-                 things: Sequence[ThingSpec] = ()) -> RenderedTray:
+                 things: Sequence[ThingSpec] = (), over: Sequence[ThingSpec] = ()) -> RenderedTray:
     """Draw exactly these dice (e.g. a previous `truth`, with one die moved by dataclasses.replace).
 
     Only value, centre, size_px, angle_deg, colour and leaning are used; boxes are recomputed.
-    `seed` only drives the sensor noise here.
+    `seed` only drives the sensor noise here. `things` lie under the dice, `over` on top of them
+    (a cup put down over some of the dice: the truth still lists the dice under it).
     """
     size = _check_size(size)
     style = style or TrayStyle()
@@ -933,7 +938,7 @@ def render_scene(dice: Sequence[TrueDie], *, seed: int | None = None, size: Size
                    extra={k: v for k, v in d.extra.items() if k != "_pattern"}) for d in dice]
     blur = style.motion_blur if motion_blur is None else float(motion_blur)
     sigma = style.noise_sigma if noise_sigma is None else float(noise_sigma)
-    img, hand_box = _compose(size, style, items, hand, rng, tray_seed, glare_centre, sigma, blur, things)
+    img, hand_box = _compose(size, style, items, hand, rng, tray_seed, glare_centre, sigma, blur, things, over)
     return RenderedTray(img, _truth(items, size), tray_rect(size, style), hand_box, glare_centre, seed)
 
 
