@@ -829,7 +829,11 @@ def _split(b: _Blob, lab: np.ndarray, gthr: float, est: float
         if n > 12:
             continue
         pm, px, py = _local_mask(p.contour)
-        for q in _split_blob(p.contour, max(n, 2), est):
+        pieces = _split_blob(p.contour, max(n, 2), est)
+        if len(pieces) >= 2 and density < ONE_THING_EDGES and p.fill >= ONE_THING_FILL \
+                and _cut_support(pm, px, py, pieces, e, ox, oy) < CUT_SUPPORT:
+            continue    # a smooth, sharp-cornered slab cut where no outline runs: one thing (a card), not dice
+        for q in pieces:
             if not (0.35 * die_area <= q.area <= 1.9 * die_area and q.aspect < 1.8 and q.fill > 0.6
                     and q.roundness < ROUND):
                 continue
@@ -847,6 +851,37 @@ def _split(b: _Blob, lab: np.ndarray, gthr: float, est: float
     if len(out) < 2 or b.area > 14 * die_area:
         out = [(p, False) for p, _t in out]
     return out, density
+
+
+# A playing card (white, red pips) was cut into die-sized pieces by its shape alone, a blob four
+# to five dice big, and its pips read as dice (1s on its hearts, 2s at its corners): 10 of 20
+# rendered trays had dice too many, and the card was never reported as the thing it is. A blob
+# is one thing, not dice, when it is all three: smooth (edge density under ONE_THING_EDGES: the
+# cards 0.022-0.044; rows of touching white dice drawn edge to edge, no line between them,
+# 0.081-0.129; heaps on the Byler photos 0.25-0.33), a sharp-cornered slab (fill of its rotated
+# box ONE_THING_FILL or more: the cards 0.972-0.985; rows of dice, their corners round, 0.94-0.95;
+# Byler heaps under 0.75), and cut where no outline runs (under CUT_SUPPORT of the cut lines
+# within 2 px of an edge: the cards 0.19-0.35; touching dice meet along their outlines, 0.61-0.86
+# on rendered heaps, 0.33-1.0 on the Byler photos).
+ONE_THING_EDGES = 0.065
+ONE_THING_FILL = 0.965
+CUT_SUPPORT = 0.45
+
+
+def _cut_support(pm: np.ndarray, px: int, py: int, pieces: list[_Blob], e: np.ndarray, ox: int, oy: int) -> float:
+    """The share of the lines along which `pieces` cut the blob `pm` (work pixels, its corner at
+    px, py) that run within 2 px of an edge of `e` (its corner at ox, oy): touching dice are cut
+    where they meet, along their outlines; one thing cut by its shape alone, across its face."""
+    lines = np.zeros_like(pm)
+    for q in pieces:
+        cv2.drawContours(lines, [q.contour - np.array([px, py], dtype=q.contour.dtype)], -1, 255, 1)
+    lines &= cv2.erode(pm, _K5)
+    ex, ey = px - ox, py - oy
+    ew = np.zeros_like(pm)
+    sub = e[max(0, ey):ey + pm.shape[0], max(0, ex):ex + pm.shape[1]]
+    ew[max(0, -ey):max(0, -ey) + sub.shape[0], max(0, -ex):max(0, -ex) + sub.shape[1]] = sub
+    n = cv2.countNonZero(lines)
+    return float(cv2.countNonZero(lines & cv2.dilate(ew, _K5))) / n if n else 1.0
 
 
 KMEANS_SEED = 1          # see _split_blob: a fixed seed makes the cut of a heap reproducible
