@@ -1007,7 +1007,7 @@ class TableFlow:
             return
         text = staff_notice_words(words)
         if self.message is None or self.message.text.startswith(CORRECTED_WORDS):
-            self.say(text, "warning")
+            self.say(text, "warning", staff=True)
         else:       # (what the move said, a draw or a box's note, first: the notice as the page after it)
             log.warning("%s", text)
             pages = tuple(self._banner_pages(text))
