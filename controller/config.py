@@ -391,7 +391,7 @@ class _Reader:
             if missing:
                 self.warn(f"[table] players: the screen cannot draw {' '.join(missing)} (seat {seat}, "
                           f"{names[-1]!r}): the menu offers that seat as Player {seat} (or the next free number); "
-                          "write the name in Latin, Greek or Cyrillic letters")
+                          "write it in letters the screen has, or install a font that has these (docs/table.md)")
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise self.error("table", "players", f"names must be different: {', '.join(map(repr, twice))} twice")

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 
 import numpy as np
 import pygame
 
 from . import theme
+from .glyphs import can_draw
 from .text_cache import SurfaceCache
 
 
@@ -17,11 +17,11 @@ FALLBACK = {"✕": "X", "✗": "X", "×": "x", "■": "#", "□": "-", "▣": "+
 
 
 def printable(s: str) -> str:
-    """`s` as the bundled font can draw it: a glyph it lacks replaced by its stand-in or "?",
+    """`s` as the screen can draw it: a glyph no font has replaced by its stand-in or "?",
     a control character (a tab or a line break in a player's name) by a space, an invisible
     format mark left out. Never a tofu box on screen: the font draws the same empty box for
     every glyph it lacks, so "日本" and "한국" were drawn alike, and a tab or a newline as a box.
-    (The bundled font has the same glyphs at every size, so the size drawn at does not matter.)"""
+    (The fonts have the same glyphs at every size, so the size drawn at does not matter.)"""
     if s.isascii() and s.isprintable():
         return s
     out = []
@@ -39,22 +39,10 @@ def printable(s: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=4096)
 def has_glyph(ch: str) -> bool:
-    """Whether the bundled font has a glyph for `ch`. (`pygame.font.Font.metrics` cannot tell:
-    it gives the metrics of the font's empty box for a glyph it lacks; freetype gives none.)"""
-    if ch.isascii():
-        return ch.isprintable()
-    return _freetype_font().get_metrics(ch)[0] is not None
-
-
-@lru_cache(maxsize=1)
-def _freetype_font():
-    import pygame.freetype
-
-    if not pygame.freetype.get_init():
-        pygame.freetype.init()
-    return pygame.freetype.Font(None, 12)     # the same file `theme.font` loads
+    """Whether the screen can draw `ch`: the bundled font has it, or one of the machine's fonts
+    (display.glyphs: Nguyễn's "ễ", Hebrew, Arabic with DejaVu; CJK where such a font is installed)."""
+    return can_draw(ch)
 
 
 def render_line(f: pygame.font.Font, s: str, colour) -> pygame.Surface:

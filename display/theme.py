@@ -66,6 +66,8 @@ def legible(size: float, s: float) -> int:
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
-    f = pygame.font.Font(None, max(MIN_FONT, int(size)))  # pygame's bundled font: no download, no system font
+    from .glyphs import TableFont   # pygame's bundled font, the letters it lacks from the machine's fonts
+
+    f = TableFont(None, max(MIN_FONT, int(size)))
     f.set_bold(bold)
     return f
