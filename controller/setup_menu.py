@@ -22,6 +22,7 @@ from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
 from .kept_games import KeptGame
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
+from .name_letters import next_accent, plain
 from .names import clean_name, undrawable
 from .short_panel import has_button, without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
@@ -316,6 +317,8 @@ class SetupMenu:
                 # (a long UP is BACK, as during a game: on a three-button panel the only way back to
                 # a letter passed with OK, or out of a name opened by mistake, was to OK to its end)
                 name = "BACK"
+            if kind == "hold" and name == "DOWN" and self._accent(self.editing):
+                return True
             return self._name_button(self.editing, name)
         if isinstance(self.editing, _IntEdit):
             return self._int_button(self.editing, name, BIG_STEP if kind == "hold" else 1)
@@ -481,9 +484,20 @@ class SetupMenu:
         self._start()
 
     # ---- editing a name letter by letter
+    def _accent(self, edit: _NameEdit) -> bool:
+        """A long DOWN: the letter under the cursor turned into its next accented form (e, é, è,
+        ... ë ... e; o ... ø; l ... ł): the cycle had none, and Zoë could only be "Zoe". False
+        for a letter without accents (a long DOWN there is a DOWN, as before)."""
+        ch = edit.chars[edit.pos]
+        turned = next_accent(ch) if ch != END else ch
+        if turned == ch:
+            return False
+        edit.chars[edit.pos] = turned
+        return True
+
     def _name_button(self, edit: _NameEdit, name: str) -> bool:
         if name in ("UP", "DOWN"):
-            ch = edit.chars[edit.pos]
+            ch = plain(edit.chars[edit.pos])      # (an accented letter steps on from its plain one)
             i = LETTERS.index(ch) if ch in LETTERS else 0
             edit.chars[edit.pos] = LETTERS[(i + (1 if name == "UP" else -1)) % len(LETTERS)]
             return True
@@ -687,7 +701,8 @@ class SetupMenu:
         if isinstance(self.editing, _NameEdit):
             back = "BACK previous" if has_button(self.buttons, "BACK") else "hold UP: previous letter"
             return PromptView("", "Type the name letter by letter",
-                              hint=f"UP/DOWN letter · OK next letter · OK on _ ends the name · {back}")
+                              hint=f"UP/DOWN letter · hold DOWN: accents (é ø ł) · OK next letter · "
+                                   f"OK on _ ends the name · {back}")
         if isinstance(self.editing, _IntEdit):
             spec = next((s for s in self.game.OPTIONS if s.name == self.editing.name), None)
             return PromptView("", self._about(spec) if spec else option_label(self.editing.name),

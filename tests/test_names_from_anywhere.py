@@ -7,6 +7,8 @@ their letters. The tests of letters from the machine's fonts are skipped on a ma
 """
 from __future__ import annotations
 
+import unicodedata
+
 import pygame
 import pytest
 
@@ -88,3 +90,61 @@ def test_a_line_is_measured_as_it_is_drawn(line):
     for size in (20, 31, 48):
         f = theme.font(size, True)
         assert f.size(line)[0] == f.render(line, True, (255, 255, 255)).get_width()
+
+
+# ------------------------------------------------------------------ names typed with the buttons
+STROKED = {"ø": "o", "Ø": "O", "ł": "l", "Ł": "L"}      # (no plain letter in their decomposition)
+
+def _type(menu: SetupMenu, name: str) -> None:
+    """Type `name` over the seat being edited as a player would: UP or DOWN to each letter's plain
+    letter (the short way round), a long DOWN until its accent, OK; OK on the end mark."""
+    from controller.setup_menu import END, LETTERS
+
+    edit = menu.editing
+    for letter in name + END:
+        base = letter if letter in LETTERS else STROKED.get(letter) or unicodedata.normalize("NFD", letter)[0]
+        current = edit.chars[edit.pos] if edit.chars[edit.pos] in LETTERS else "A"
+        steps = (LETTERS.index(base) - LETTERS.index(current)) % len(LETTERS)
+        for _ in range(steps if steps <= len(LETTERS) // 2 else len(LETTERS) - steps):
+            menu.on_button("press", "UP" if steps <= len(LETTERS) // 2 else "DOWN")
+        for _ in range(20):
+            if edit.chars[edit.pos] == letter:
+                break
+            menu.on_button("hold", "DOWN")
+        assert edit.chars[edit.pos] == letter, (name, letter, edit.chars[edit.pos])
+        menu.on_button("press", "OK")
+
+
+@pytest.mark.parametrize("name", ["Zoë", "Søren", "Łukasz", "José-María", "Thaïs Ñúñez", "Ștefan"])
+def test_a_name_with_accents_is_typed_with_the_buttons(name):
+    """The letter cycle had A-Z, a-z, digits and -'. only: Zoë could only be typed "Zoe", Søren
+    "Soren". A long DOWN turns a letter into its accented forms."""
+    menu = SetupMenu(defaults=parse_config('[table]\ngame = "thirteen"\nplayers = ["A", "Bob"]\n').table)
+    menu.on_button("press", "OK")                    # game
+    menu.on_button("press", "OK")                    # count
+    while not (menu.view().setup and [i for i in menu.view().setup if i.selected][0].label == "Seat 1"):
+        menu.on_button("press", "DOWN")
+    menu.on_button("press", "OK")
+    _type(menu, name)
+    assert menu.editing is None and menu.players() == (name, "Bob")
+
+
+def test_a_long_down_on_a_letter_without_accents_is_a_down_and_up_goes_on_from_the_plain_letter():
+    menu = SetupMenu(defaults=parse_config('[table]\ngame = "thirteen"\nplayers = ["b", "e"]\n').table)
+    menu.on_button("press", "OK")
+    menu.on_button("press", "OK")
+    while [i for i in menu.view().setup if i.selected][0].label != "Seat 2":
+        menu.on_button("press", "DOWN")
+    menu.on_button("press", "OK")
+    edit = menu.editing
+    menu.on_button("hold", "DOWN")
+    menu.on_button("hold", "DOWN")
+    assert edit.chars[0] == "é"                      # e, è, é
+    menu.on_button("press", "UP")                    # from é: the letter after e
+    assert edit.chars[0] == "f"
+    menu.on_button("press", "BACK")                  # (cancel)
+    while [i for i in menu.view().setup if i.selected][0].label != "Seat 1":
+        menu.on_button("press", "UP")
+    menu.on_button("press", "OK")
+    menu.on_button("hold", "DOWN")                   # b has no accents: a DOWN, as before
+    assert menu.editing.chars[0] == "a"
