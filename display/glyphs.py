@@ -163,10 +163,15 @@ def _clusters(run: str) -> list[str]:
     return out
 
 
+#: what joins the words of one name (דוד כהן, בן-דוד): a comma or a colon ends it ("Winners: A, B")
+_WITHIN_A_NAME = " -'\u05f3\u05f4"
+
+
 def visual(text: str) -> str:
     """`text` in the order a left-to-right screen draws it: each run of right-to-left letters
-    (with the spaces and marks between them) reversed in place, Arabic shaped first. The lines
-    are the table's, in English: a name in Hebrew inside one stays where it is, read right to left."""
+    (with the spaces, hyphens and marks between them) reversed in place, Arabic shaped first. The
+    lines are the table's, in English: a name in Hebrew inside one stays where it is, read right
+    to left, and a list of names ("Winners: محمد, דוד") keeps its order."""
     if not any(is_rtl(ch) for ch in text):
         return text
     text = shape_arabic(text)
@@ -177,7 +182,8 @@ def visual(text: str) -> str:
             i += 1
             continue
         last, k = i, i + 1
-        while k < n and unicodedata.bidirectional(text[k]) not in ("L", "EN", "LRE", "LRO", "LRI"):
+        while k < n and (is_rtl(text[k]) or text[k] in _WITHIN_A_NAME
+                         or unicodedata.bidirectional(text[k]) in ("WS", "NSM", "BN")):
             if is_rtl(text[k]):
                 last = k
             k += 1
@@ -190,19 +196,35 @@ def visual(text: str) -> str:
 
 # ---- the font
 
-@lru_cache(maxsize=128)
-def _fallback_font(path: str, ascent: int, bold: bool) -> pygame.font.Font:
-    """The font at `path` sized so that its capitals stand as high as the bundled font's whose
-    ascent is `ascent` (the same size in px is not the same size on screen: DejaVu's is larger)."""
+@lru_cache(maxsize=64)
+def _size_per_ascent(path: str) -> float:
+    """The size of the font at `path` per px of the bundled font's ascent at which its capitals
+    stand as high as the bundled font's (the same size in px is not: DejaVu's are larger)."""
     ref = 100
-    probe = pygame.font.Font(path, ref)
-    bundled = pygame.font.Font(None, ref)
-    cap = (probe.metrics("H") or [(0, 0, 0, 0, 0)])[0][3] or probe.get_ascent()
-    cap_bundled = (bundled.metrics("H") or [(0, 0, 0, 0, 0)])[0][3] or bundled.get_ascent()
-    size = max(1, round(ref * ascent / bundled.get_ascent() * cap_bundled / cap))
-    f = pygame.font.Font(path, size)
+    probe, bundled = pygame.font.Font(path, ref), pygame.font.Font(None, ref)
+    cap = (probe.metrics("H") or [None])[0]
+    cap_bundled = (bundled.metrics("H") or [None])[0]
+    ratio = (cap_bundled[3] / cap[3]) if cap and cap_bundled and cap[3] else 1.0
+    return ref / bundled.get_ascent() * ratio
+
+
+@lru_cache(maxsize=256)
+def _font_at(path: str, size: int, bold: bool) -> pygame.font.Font:
+    f = pygame.font.Font(path, max(1, size))
     f.set_bold(bold)
     return f
+
+
+def _fallback_scale(path: str, letters: str, ascent: int, bold: bool) -> tuple[int, float]:
+    """The size of the font at `path` whose capitals stand as high as the bundled font's of
+    `ascent`, and how much smaller `letters` must be drawn to stay under the line's top
+    (Vietnamese's Ễ, two marks over a capital: its top was cut off). A letter reaching below the
+    line (Hebrew's ן) is not made smaller for it: the line is drawn taller (see `render`); the
+    bundled font's descent is a few px, and the name came out too small to read at 320x240."""
+    size = round(ascent * _size_per_ascent(path))
+    boxes = [m for m in _font_at(path, size, bold).metrics(letters) if m]
+    top = max((m[3] for m in boxes), default=0)
+    return size, min(1.0, ascent / top if top > 0 else 1.0)
 
 
 class TableFont(pygame.font.Font):
@@ -216,20 +238,24 @@ class TableFont(pygame.font.Font):
         shown = visual(text)
         if all(bundled_has(ch) or unicodedata.category(ch).startswith(("M", "C", "Z")) for ch in shown):
             return None if shown == text else [(None, shown)]
-        runs: list[tuple[pygame.font.Font | None, str]] = []
+        runs: list[tuple[str | None, str]] = []
         for ch in shown:
-            path = None
-            if not bundled_has(ch) and not (runs and unicodedata.category(ch).startswith("M")):
-                path = fallback_for(ch)
             if runs and unicodedata.category(ch).startswith("M"):
                 runs[-1] = (runs[-1][0], runs[-1][1] + ch)      # (a mark goes with its letter's font)
                 continue
-            font = _fallback_font(path, self.get_ascent(), self.get_bold()) if path else None
-            if runs and runs[-1][0] is font:
-                runs[-1] = (font, runs[-1][1] + ch)
+            path = None if bundled_has(ch) else fallback_for(ch)
+            if runs and runs[-1][0] == path:
+                runs[-1] = (path, runs[-1][1] + ch)
             else:
-                runs.append((font, ch))
-        return runs
+                runs.append((path, ch))
+        runs = _spaces_joined(runs)
+        # (one scale for the line: a name's words drawn at two sizes, "דוד" and a smaller "כהן")
+        ascent, bold = self.get_ascent(), self.get_bold()
+        sized = {path: _fallback_scale(path, "".join(t for p, t in runs if p == path), ascent, bold)
+                 for path, _ in runs if path}
+        scale = min((k for _, k in sized.values()), default=1.0)
+        return [(_font_at(path, int(sized[path][0] * scale) if scale < 1.0 else sized[path][0], bold)
+                 if path else None, letters) for path, letters in runs]
 
     def size(self, text) -> tuple[int, int]:  # type: ignore[override]
         runs = self._runs(str(text)) if isinstance(text, str) else None
@@ -250,11 +276,35 @@ class TableFont(pygame.font.Font):
         for f, s in runs:
             parts.append((f, f.render(s, antialias, color) if f else super().render(s, antialias, color)))
         width = sum(img.get_width() for _, img in parts)
-        out = pygame.Surface((width, self.get_height()), pygame.SRCALPHA)
+        base = self.get_ascent()
+        tops = [base - (_baseline(f, letters) if f else base) for (f, _), (_, letters) in zip(parts, runs)]
+        height = max([self.get_height()] + [y + img.get_height() for y, (_, img) in zip(tops, parts)])
+        out = pygame.Surface((width, height), pygame.SRCALPHA)
         if background is not None:
             out.fill(background)
-        x, base = 0, self.get_ascent()
-        for f, img in parts:
-            out.blit(img, (x, base - (f.get_ascent() if f else base)))
+        x = 0
+        for y, (_, img) in zip(tops, parts):
+            out.blit(img, (x, y))
             x += img.get_width()
         return out
+
+
+def _spaces_joined(runs: list[tuple[str | None, str]]) -> list[tuple[str | None, str]]:
+    """A space between two runs of the same machine font drawn in that font: one name's words
+    (דוד כהן, Nguyễn Thị) are one run, spaced as that font spaces them."""
+    out: list[tuple[str | None, str]] = []
+    for i, (path, letters) in enumerate(runs):
+        if (path is None and letters.isspace() and out and out[-1][0] is not None and i + 1 < len(runs)
+                and runs[i + 1][0] == out[-1][0]):
+            out[-1] = (out[-1][0], out[-1][1] + letters)
+        elif out and out[-1][0] is not None and out[-1][0] == path:
+            out[-1] = (path, out[-1][1] + letters)
+        else:
+            out.append((path, letters))
+    return out
+
+
+def _baseline(f: pygame.font.Font, letters: str) -> int:
+    """Where the baseline lies in `f.render(letters)`: SDL_ttf makes room above the font's
+    ascent for a letter that stands higher (two marks over a capital), and moves it down so."""
+    return max([f.get_ascent()] + [m[3] for m in f.metrics(letters) if m])

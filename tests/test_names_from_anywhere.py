@@ -75,6 +75,9 @@ def test_hebrew_and_arabic_are_drawn_right_to_left_and_arabic_joined():
     assert visual("שרה: throw all 5 dice") == "הרש: throw all 5 dice"
     assert visual("Ann and שרה share round 1") == "Ann and הרש share round 1"
     assert visual("דוד כהן") == "ןהכ דוד"                       # two words: the second on the left
+    assert visual("בן-דוד") == "דוד-ןב"
+    # a list of names in the table's line keeps its order: each name is read right to left
+    assert visual("Winners: שרה, דוד כהן") == "Winners: הרש, ןהכ דוד"
     # محمد: MEEM initial, HAH medial, MEEM medial, DAL final, drawn from the right
     assert visual("محمد") == "\ufeaa\ufee4\ufea4\ufee3"
     # سلام: SEEN initial, LAM-ALEF as one final ligature (ALEF joins nothing after it), MEEM alone
@@ -148,3 +151,20 @@ def test_a_long_down_on_a_letter_without_accents_is_a_down_and_up_goes_on_from_t
     menu.on_button("press", "OK")
     menu.on_button("hold", "DOWN")                   # b has no accents: a DOWN, as before
     assert menu.editing.chars[0] == "a"
+
+
+@needs_dejavu
+@pytest.mark.parametrize("letters", ["Ễ", "ễ", "ỄỆ", "Ậ", "ỵ", "כהן"])
+def test_a_letter_from_another_font_is_drawn_whole_within_its_line(letters):
+    """DejaVu's letters are taller than the bundled font's: Ễ (two marks over a capital) stood
+    above the line and its marks were cut off, and Hebrew's ן below it. Its run is drawn smaller
+    where a letter stands above the line, the line taller where one reaches below: the ink drawn
+    is the glyphs' ink."""
+    for size in (20, 31, 64):
+        f = theme.font(size, True)
+        line = f.render(letters, True, (255, 255, 255))
+        (fb, _), = f._runs(letters)                  # the machine's font, as the line uses it
+        whole = fb.render(letters, True, (255, 255, 255))
+        drawn = int((pygame.surfarray.array_alpha(line) > 0).sum())
+        ink = int((pygame.surfarray.array_alpha(whole) > 0).sum())
+        assert drawn == ink, (size, letters, drawn, ink)
