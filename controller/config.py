@@ -380,7 +380,7 @@ class _Reader:
                                "check_seconds", "keep_games", "idle_minutes"), "table")
         game = self.value(section, "table", "game", str, None)
         players = self.value(section, "table", "players", list, [])
-        from .names import clean_name, undrawable
+        from .names import clean_name, shown_name, undrawable
 
         names = []
         for seat, name in enumerate(players, 1):
@@ -389,8 +389,9 @@ class _Reader:
             names.append(clean_name(name))      # (a tab or a line break in it: one space)
             missing = undrawable(names[-1])
             if missing:
+                offered = repr(shown_name(names[-1])) if shown_name(names[-1]) else f"Player {seat}"
                 self.warn(f"[table] players: the screen cannot draw {' '.join(missing)} (seat {seat}, "
-                          f"{names[-1]!r}): the menu offers that seat as Player {seat} (or the next free number); "
+                          f"{names[-1]!r}): the menu offers that seat as {offered} (or the next free number); "
                           "write it in letters the screen has, or install a font that has these (docs/table.md)")
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:

@@ -36,6 +36,20 @@ def undrawable(name: str) -> str:
     return "".join(seen)
 
 
+def shown_name(name: str) -> str:
+    """`name` as the table can show it: the symbols no font of the machine has left out (an
+    emoji typed after a name: "Zoë 🎲" is "Zoë"; the seat was offered as "Player 4"), "" when a
+    letter of it has none (王小明 where no Chinese font is installed) or no letter is left."""
+    kept = []
+    for ch in name:
+        if ch.isspace() or has_glyph(ch):
+            kept.append(ch)
+        elif unicodedata.category(ch)[0] not in "SPMC":     # a letter or a digit: the name is lost
+            return ""
+    shown = " ".join("".join(kept).split())
+    return shown if any(unicodedata.category(ch)[0] in "LN" for ch in shown) else ""
+
+
 def players_from(text: str | None, what: str = "--players") -> list[str]:
     """The names of `--players Ann,Bob`, each cleaned to one line ([] for none). ValueError for
     an empty one: ",Bob" or "Ann,,Bob" was a missing name, and the game started without it."""

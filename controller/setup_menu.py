@@ -23,7 +23,7 @@ from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 from .kept_games import KeptGame
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .name_letters import next_accent, plain
-from .names import clean_name, undrawable
+from .names import clean_name, shown_name, undrawable
 from .short_panel import has_button, without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
 from .rules.base import FIRST_DRAWN
@@ -264,13 +264,18 @@ class SetupMenu:
     def _drawable_seats(self) -> None:
         """A seat named with letters the screen cannot draw (the config's "日本" was two empty
         boxes, and "한국" the same two) is offered under a free name, and the screen says so."""
+        said = []
         for seat, name in enumerate(self.seat_names):
-            missing = undrawable(name)
-            if missing:
-                self.seat_names[seat] = ""
-                self.seat_names[seat] = self._free_name(seat)
-                self.message = MessageView(f"Seat {seat + 1}'s name has letters this screen lacks: "
-                                           f"it is {self.seat_names[seat]} for now", "warning")
+            if not undrawable(name):
+                continue
+            shown = shown_name(name)        # (an emoji after a name left out: "Zoë 🎲" is "Zoë")
+            self.seat_names[seat] = ""
+            others = set(self.seat_names)
+            self.seat_names[seat] = shown if shown and shown not in others else self._free_name(seat)
+            said.append(f"Seat {seat + 1}'s name has letters this screen lacks: it is "
+                        f"{self.seat_names[seat]} for now.")
+        if said:                            # (each seat said: the last one alone was)
+            self.message = MessageView(" ".join(said), "warning")
 
     def _distinct_seats(self) -> None:
         """Seats that come into play under a name already playing (a seat renamed while fewer

@@ -168,3 +168,32 @@ def test_a_letter_from_another_font_is_drawn_whole_within_its_line(letters):
         drawn = int((pygame.surfarray.array_alpha(line) > 0).sum())
         ink = int((pygame.surfarray.array_alpha(whole) > 0).sum())
         assert drawn == ink, (size, letters, drawn, ink)
+
+
+# ------------------------------------------------------------------ names no font of the machine draws
+def no_font_has(ch: str) -> bool:
+    from controller.names import undrawable
+
+    return undrawable(ch) == ch
+
+
+needs_no_cjk = pytest.mark.skipif(not (no_font_has("王") and no_font_has("🎲")),
+                                  reason="this machine has a font with Chinese letters or emoji")
+
+
+@needs_no_cjk
+def test_an_emoji_after_a_name_is_left_out_and_each_seat_without_letters_said():
+    """"Zoë 🎲" in the config was offered as "Player 1" (the emoji no font draws cost her her
+    name), and of two such seats the menu said only the last."""
+    config = parse_config('[table]\ngame = "classic"\nplayers = ["Zoë 🎲", "王小明", "Ann", "🎲🎲"]\n')
+    assert "'Zoë'" in config.warnings[0] and "Player 2" in config.warnings[1]
+    menu = SetupMenu(defaults=config.table)
+    assert menu.players()[:4] == ("Zoë", "Player 2", "Ann", "Player 4")
+    said = menu.message.text
+    assert all(f"Seat {n}'s" in said for n in (1, 2, 4)) and "Seat 3" not in said, said
+
+
+@needs_no_cjk
+def test_a_name_left_without_its_emoji_that_another_seat_has_takes_a_free_name():
+    menu = SetupMenu(defaults=parse_config('[table]\ngame = "classic"\nplayers = ["Ann", "Ann 🎲"]\n').table)
+    assert menu.players()[:2] == ("Ann", "Player 2")
