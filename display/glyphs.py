@@ -231,10 +231,20 @@ class TableFont(pygame.font.Font):
     """pygame's bundled font, with the letters it lacks drawn from the machine's fonts and right-
     to-left runs in their visual order: `size` measures what `render` draws."""
 
+    _RUNS_KEPT = 512            # lines whose runs are kept (a sheet measures the same lines each frame)
+
     def _runs(self, text: str) -> list[tuple[pygame.font.Font | None, str]] | None:
         """`text` as runs of (font, letters), None for the bundled font; None when it draws all."""
         if text.isascii():
             return None
+        kept = self.__dict__.setdefault("_kept", {})
+        if text not in kept:
+            if len(kept) >= self._RUNS_KEPT:
+                kept.clear()
+            kept[text] = self._split(text)
+        return kept[text]
+
+    def _split(self, text: str) -> list[tuple[pygame.font.Font | None, str]] | None:
         shown = visual(text)
         if all(bundled_has(ch) or unicodedata.category(ch).startswith(("M", "C", "Z")) for ch in shown):
             return None if shown == text else [(None, shown)]
