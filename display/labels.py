@@ -34,8 +34,9 @@ def _distinct_cuts(names: tuple[str, ...], font: pygame.font.Font, room: tuple[i
                    seat: tuple[int | None, ...]) -> tuple[str, ...]:
     shown = [printable(n) for n in names]
     labels = [s if _fits(font, s, w) else _cut(font, s, "", w) for s, w in zip(shown, room)]
-    for label in set(labels):
-        group = [i for i, seen in enumerate(labels) if seen == label]
+    for look in {_look(label) for label in labels}:
+        # (grouped as drawn, not as written: "Ann" and "Аnn", whose А is Cyrillic, look alike)
+        group = [i for i, label in enumerate(labels) if _look(label) == look]
         if len({names[i] for i in group}) > 1:
             for i, apart in zip(group, _apart([shown[i] for i in group], [room[i] for i in group],
                                               [seat[i] for i in group], font)):
@@ -92,13 +93,30 @@ def _numbered(labels: list[str], seats: tuple[int | None, ...], font: pygame.fon
 def _apart(shown: list[str], room: list[int], seats: list[int | None], font: pygame.font.Font) -> list[str]:
     """Labels for names drawn alike: their starts and ends, the shortest ends that tell them
     apart; else (names alike to their ends, or no room) each cut with its seat number."""
-    if len(set(shown)) == len(shown):
+    if _all_look_apart(shown):
         for tail in range(1, max(len(s) for s in shown)):
             labels = [s if _fits(font, s, w) else _cut(font, s, s[-tail:], w) for s, w in zip(shown, room)]
-            if len(set(labels)) == len(labels) and all(_fits(font, lb, w) for lb, w in zip(labels, room)):
+            if _all_look_apart(labels) and all(_fits(font, lb, w) for lb, w in zip(labels, room)):
                 return labels
     return [s if n is None else f"{s} #{n}" if _fits(font, f"{s} #{n}", w) else _cut(font, s, f"#{n}", w)
             for s, w, n in zip(shown, room, seats)]
+
+
+#: Cyrillic and Greek letters drawn as a Latin one (Unicode's confusables, TR 39, those of the
+#: scripts the bundled font has): "Аnna" typed on a Russian keyboard is drawn as "Anna"
+_SAME_AS_LATIN = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУаеіјорсухѕԁԛԝһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοναι",
+    "ABESIJKMHOPCTXYaeijopcyxsdqwhlABEZHIKMNOPTYXovai")
+
+
+def _look(s: str) -> str:
+    """`s` as it looks: written with the Latin letters it is drawn like (case kept: "ann" and
+    "Ann" look different), so that two labels drawn alike are one look."""
+    return s.translate(_SAME_AS_LATIN)
+
+
+def _all_look_apart(labels: Sequence[str]) -> bool:
+    return len({_look(label) for label in labels}) == len(labels)
 
 
 def _fits(font: pygame.font.Font, s: str, width: int) -> bool:

@@ -197,3 +197,27 @@ def test_an_emoji_after_a_name_is_left_out_and_each_seat_without_letters_said():
 def test_a_name_left_without_its_emoji_that_another_seat_has_takes_a_free_name():
     menu = SetupMenu(defaults=parse_config('[table]\ngame = "classic"\nplayers = ["Ann", "Ann 🎲"]\n').table)
     assert menu.players()[:2] == ("Ann", "Player 2")
+
+
+# ------------------------------------------------------------------ names written apart, drawn alike
+@pytest.mark.parametrize("size", [(320, 240), (800, 480), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("pair", [("Anna", "\u0410nna"), ("Elena", "\u0415lena"), ("Pavel", "Pave\u04cf")],
+                         ids=["Cyrillic A", "Cyrillic E", "Cyrillic palochka"])
+def test_two_names_drawn_alike_over_the_sheet_are_told_apart(pair, size):
+    """A seat typed on a Russian keyboard ("Аnna": its А Cyrillic) is another name than "Anna"
+    but is drawn the same: the two columns were headed "Anna" and "Anna", the players could not
+    tell whose was whose. Names are told apart as drawn, not as written."""
+    from display import sheet as sheet_module
+    from test_names_on_screen import drawn
+
+    names = [pair[0], pair[1], "Bob"]
+    table = {"columns": names, "rows": [{"label": "Round 1", "cells": [{"text": "3", "kind": "score"}] * 3}]}
+    surface = pygame.Surface(size)
+    with pytest.MonkeyPatch.context() as mp:
+        seen = drawn(mp, sheet_module)
+        sheet_module.draw_table(surface, table, pygame.Rect(0, 0, int(size[0] * 0.55), size[1]),
+                                theme.scale(surface), names)
+    (a, _), (b, _) = seen[:2]
+    # as a player reads them (a Cyrillic А is a pixel narrower than a Latin A, no more)
+    read = str.maketrans("\u0410\u0415\u04cf", "AEl")
+    assert a.translate(read) != b.translate(read), (a, b)
