@@ -26,6 +26,9 @@ PREFERRED = ("dejavusans", "notosans", "freesans", "liberationsans", "notosanscj
              "droidsansfallback", "nanumgothic", "unfonts", "notosansarabic", "notosanshebrew", "symbola",
              "unifont")
 _LEFT_OUT = ("color", "emoji")      # (NotoColorEmoji has bitmaps at one size only: pygame raises)
+#: the machine's other families tried at most: a letter no font has is looked for in each once (a
+#: desktop's hundreds of fonts, each opened, made the first frame with such a name wait seconds)
+MORE_FONTS = 48
 
 
 def _freetype():
@@ -59,7 +62,8 @@ def fallback_paths() -> tuple[str, ...]:
         names = pygame.font.get_fonts()
     except Exception:               # (no fc-list, no font folder: none)
         return ()
-    order = [n for n in PREFERRED if n in names] + sorted(n for n in names if n not in PREFERRED)
+    others = sorted(n for n in names if n not in PREFERRED)[:MORE_FONTS]
+    order = [n for n in PREFERRED if n in names] + others
     paths: list[str] = []
     for name in order:
         if any(word in name for word in _LEFT_OUT):
@@ -70,7 +74,7 @@ def fallback_paths() -> tuple[str, ...]:
     return tuple(paths)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)       # (every font of the chain: PREFERRED and MORE_FONTS)
 def _probe(path: str):
     try:
         return _freetype().Font(path, 12)
