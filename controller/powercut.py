@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .resume_words import moves_replayed
 from .rules import Decide, GameState, Throw, new_game
 from .rules.base import Input, RerollSpec, choose_input, dice_input, reroll_input
 
@@ -481,8 +482,8 @@ class Cutter:
         # (a game over at the cut comes back at its standings, "... was finished before the restart")
         said = "".join(self._said(r"(?:Resumed |was finished before the restart).*") or [""])
         self.outcome.resumed.append(said)
-        want = f"after a restart ({len(moves)} moves replayed)." if said.startswith("Resumed") else \
-            f"its final standings ({len(moves)} moves replayed)."
+        want = f"after a restart ({moves_replayed(len(moves))})." if said.startswith("Resumed") else \
+            f"its final standings ({moves_replayed(len(moves))})."
         if want not in said:
             raise AssertionError(f"after the cut at move {len(moves)} the screen said {said!r}, not ...{want!r}")
         if ("Dice still held: " in said) != bool(held) or (held and self._held() != held):

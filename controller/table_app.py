@@ -33,6 +33,7 @@ from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .kept_games import last_played, offered, put_away_label
+from .resume_words import moves_replayed
 from .journal import Held, Journal, damaged_line, recover, sync_folder
 from .rules import find_game
 from .runner import TableRunner
@@ -156,7 +157,7 @@ def resumed_message(state, replayed: int, flow: TableFlow) -> str:
     it took the game up, which it said it drew: the draw's words were hidden under this); at a
     decision where dice can be held, the dice held again as they were before the cut (the
     journal keeps the holds: a player who saw no word took them for lost, or threw them)."""
-    text = f"Resumed {state.title} for {', '.join(state.players)} after a restart ({replayed} moves replayed)."
+    text = f"Resumed {state.title} for {', '.join(state.players)} after a restart ({moves_replayed(replayed)})."
     drawn = first_player_words(state)
     if drawn and not replayed:
         text += " " + drawn                    # (the game had not begun: who starts is still news)
@@ -435,7 +436,7 @@ class TableApp:
             # with, a ghost of one already played. It is shown as what it is; OK puts it away.
             self.flow.over_hint = f"{FINISHED_BEFORE} · {self.flow.over_hint}"
             self.flow.say(f"{state.title} for {', '.join(state.players)} was {FINISHED_BEFORE.lower()}: "
-                          f"its final standings ({len(table_log.inputs)} moves replayed).")
+                          f"its final standings ({moves_replayed(len(table_log.inputs))}).")
         elif resumed:
             self.flow.say(resumed_message(state, replayed, self.flow))
         else:       # (the log said nothing of a game until its first move's note, nor whose it was)

@@ -339,7 +339,7 @@ def test_dice_held_when_the_power_went_are_held_again(tmp_path):
     for cut in range(2):
         app = table(tmp_path)
         assert app.flow.log.inputs == [json.loads(DICE)], cut
-        assert app.flow.view().message.text == ("Resumed Thirteen for Ann after a restart (1 moves replayed). "
+        assert app.flow.view().message.text == ("Resumed Thirteen for Ann after a restart (1 move replayed). "
                                                 "Dice still held: 3 3."), cut
         assert app.flow.tray_values == [3, 3, 6, 6, 6] and app.flow.holds == [True, True, False, False, False]
     press(app, "HOLD3")                                          # and the game goes on from there
@@ -683,7 +683,7 @@ def test_a_classic_game_resumed_at_a_decision_names_its_dice_as_cards(tmp_path):
     dice = json.dumps({"type": "dice", "player": 0, "values": [5, 5, 1, 2, 3]}).encode()
     write(tmp_path / "current.jsonl", header, dice, hold(5, 5))
     app = table(tmp_path)
-    assert app.flow.view().message.text.endswith("(1 moves replayed). Dice still held: K K.")
+    assert app.flow.view().message.text.endswith("(1 move replayed). Dice still held: K K.")
     labels = [e.label for e in app.flow.menu() if e.action == "die"]
     assert [x[6:] for x in labels] == ["(K): release", "(K): release", "(9): hold", "(10): hold", "(J): hold"]
 

@@ -25,7 +25,7 @@ def test_a_game_killed_three_times_ends_as_the_uninterrupted_game(tmp_path):
     assert outcome.asked_again >= 1 and outcome.hold_cuts == 2
     # (the harness checks that the screen names the dice the journal holds, and the player holds
     # only what is not held: a HOLD pressed again would release it and change the game)
-    assert outcome.resumed[0].endswith("(1 moves replayed). Dice still held: K.") and outcome.holds_kept == 1
+    assert outcome.resumed[0].endswith("(1 move replayed). Dice still held: K.") and outcome.holds_kept == 1
     assert len(outcome.resumed) == 3 and outcome.resumed[-1].endswith("(5 moves replayed).")
     assert outcome.problems == [] and outcome.false_throws == 0
 
