@@ -177,7 +177,7 @@ def test_a_game_put_away_is_taken_up_from_the_menu_after_another_game(tmp_path):
     assert flow is not None and flow.state.players == ("Ann", "Bob")
     assert len(flow.log.inputs) == moves and flow.state.snapshot() == before
     assert flow.state.options["upper_bonus"] == 35
-    assert flow.view().message.text.startswith(f"Thirteen (Ann, Bob) taken up where it was left ({moves} moves")
+    assert flow.view().message.text.startswith(f"Thirteen (Ann, Bob) taken up where it was left ({moves} move")
     assert "Dice still held: 6 6 6" in flow.view().message.text
     evening.clock.t += 60
     evening.app.step()

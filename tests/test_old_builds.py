@@ -19,6 +19,7 @@ import pytest
 
 from controller.config import load_config, parse_config
 from controller.journal import TAKE_BACK, is_damaged, is_hold
+from controller.resume_words import moves_replayed
 from controller.table_app import TableApp
 from display.screen import Screen
 from hardware.fakes import NoDevice
@@ -62,9 +63,9 @@ def test_a_game_journaled_by_an_older_build_resumes_as_it_was(tmp_path, entry):
     assert app.flow.log.inputs == inputs_of(old)
     assert rows(app.flow.state.sheet().to_text()) == rows(old.with_suffix(".sheet.txt").read_text(encoding="utf-8"))
     said = app.flow.view().message.text
-    assert said.startswith(f"Resumed {app.flow.state.title}") and f"({len(inputs_of(old))} moves replayed)" in said
-    # the journal written again on resume keeps its lines as they were (take-backs, holds), but
-    # for a hold line another follows at once (superseded: only the last of a run counts)
+    assert said.startswith(f"Resumed {app.flow.state.title}") and f"({moves_replayed(len(inputs_of(old)))})" in said
+    # the journal written again on resume keeps its lines as they were (its last take-back, holds),
+    # but for a hold line another follows at once (superseded: only the last of a run counts)
     was = old.read_text().splitlines()[1:]
     kept = [line for line, after in zip(was, [*was[1:], ""]) if not ('"hold"' in line and '"hold"' in after)]
     assert (tmp_path / "current.jsonl").read_text().splitlines()[1:] == kept
