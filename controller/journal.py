@@ -241,6 +241,7 @@ class Journal:
         damaged: tuple[int, str] | None = None    # the inputs a damage line followed, and its words
         held: Held | None = None
         held_at: list[Held | None] = []       # the holds at the decision each input answered
+        undone: dict[str, Any] | None = None  # the input the last line (a take-back) took back
         for number, line in enumerate(lines[1:], start=2):
             try:
                 data = _record(line)
@@ -255,24 +256,26 @@ class Journal:
                 held = _held(data, number, path)
                 continue
             if is_damaged(data):
-                damaged, held, taken_back = (len(inputs), str(data[DAMAGED])), None, False
+                damaged, held, taken_back, undone = (len(inputs), str(data[DAMAGED])), None, False, None
                 continue
             if data == TAKE_BACK:
                 if not inputs:
                     damage = f"line {number} takes back an input that is not there"
                     break
-                inputs.pop()
+                undone = inputs.pop()
                 held_at.pop()
             else:
                 inputs.append(data)
                 held_at.append(held)
             held = None                       # (a move or a take-back: a new decision, nothing held)
             taken_back = data == TAKE_BACK
+            if not taken_back:
+                undone = None
         header["inputs"] = inputs
         try:
             return Ending(TableLog.from_json(header, JOURNAL_FORMATS), damage, taken_back, held,
                           held_at[-1] if held_at else None, kept,
-                          damaged[1] if damaged and len(inputs) <= damaged[0] else None)
+                          damaged[1] if damaged and len(inputs) <= damaged[0] else None, undone)
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
 
@@ -291,6 +294,7 @@ class Ending(NamedTuple):
     held_before: Held | None    # the holds when the last input was made (a choice taken back gets them)
     lines: list[dict[str, Any]]  # the lines after the header up to any damage, take-backs and holds too
     after_damage: str | None     # a damage line with no input after it: the journal it names kept aside
+    undone: dict[str, Any] | None = None    # the input the last line took back (`taken_back`), else None
 
 
 def _body(table_log: TableLog, held: Held | None) -> list[dict[str, Any]]:
@@ -375,6 +379,9 @@ class Recovered:
     #: the game was resumed after damage before, with no input since: where that journal was kept
     #: ("" if nowhere), for a resume to do as that one did (offer nothing back, name the damage)
     after_damage: str | None = None
+    #: the input the journal's last line took back (None: it took back none): dice taken back
+    #: there were being corrected with a long OK when the power went (TableFlow.resume_correction)
+    undone: dict[str, Any] | None = None
 
 
 def recover(path: str | Path) -> Recovered:
@@ -388,7 +395,7 @@ def recover(path: str | Path) -> Recovered:
         if damage:
             return Recovered(table_log, replay(table_log), damage)
         return Recovered(table_log, replay(table_log), None, ending.taken_back, ending.held,
-                         ending.held_before, ending.lines, ending.after_damage)
+                         ending.held_before, ending.lines, ending.after_damage, ending.undone)
     except LogError as exc:
         if exc.index is None:
             raise

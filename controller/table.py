@@ -95,6 +95,9 @@ class AppliedChoice:
     cursor: int
 
 
+#: what the screen says as dice already accepted are corrected (a long OK, or a resume in the middle of it)
+CORRECTING_READ = ("Correcting the dice read: UP/DOWN change the die, OK next die, hold OK when done, "
+                   "BACK leaves them as read.")
 TAKE_BACK_SECONDS = 5.0   # the second BACK must follow the first within this (as for ABANDON)
 # an OK this soon after a move is the move's OK pressed twice: waiting for a throw it does not
 # open the card (a panel without HINT), which would hide the sheet just scored
@@ -1035,8 +1038,7 @@ class TableFlow:
         self._last_read = self._last_choice = None
         self._amending = last
         self.tray_values, self.tray_boxes = list(last.values), list(last.boxes)
-        self._correct(last.values, last.boxes, "Correcting the dice read: UP/DOWN change the die, OK next die, "
-                                               "hold OK when done, BACK leaves them as read.")
+        self._correct(last.values, last.boxes, CORRECTING_READ)
 
     def _placed(self, last: AppliedReading) -> AppliedReading:
         """`last` with the places of its dice. Dice offered again after a resume have none (the
@@ -1235,6 +1237,27 @@ class TableFlow:
         if not isinstance(exp, Throw) or exp.drawn or exp.secret:
             return
         self._last_read = AppliedReading(before, inputs, tuple(exp.held) + tuple(data["values"]), ())
+
+    def resume_correction(self, values: Sequence[int]) -> bool:
+        """After a resume whose journal ends with these dice (`values`, the input's: held dice not
+        in them) taken back by a long OK: the power went while the players corrected them. The
+        table comes back correcting them, from the values as read (what they had changed is
+        lost; BACK leaves them as read, as before the cut). Before, the game came back asking for
+        the throw again: dice already thrown and read were thrown a second time, and the dice in
+        the tray were "there before". The journal already says they were taken back: nothing is
+        written until the players accept or cancel. False where the game does not wait for such
+        a throw (dice the table draws, secret ones): the throw is then asked again."""
+        exp = self.expect
+        if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn or exp.secret:
+            return False
+        if len(values) != exp.count or not all(isinstance(v, int) and 1 <= v <= 6 for v in values):
+            return False
+        read = self._placed(AppliedReading(self.state, len(self.log.inputs) + 1,
+                                           tuple(exp.held) + tuple(values), ()))
+        self._amending = read
+        self.tray_values, self.tray_boxes = list(read.values), list(read.boxes)
+        self._correct(read.values, read.boxes, CORRECTING_READ)
+        return True
 
     def _log_before(self, inputs: int) -> TableLog:
         """The game's log before its input number `inputs` (what a take-back or a correction

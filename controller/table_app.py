@@ -33,7 +33,7 @@ from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .kept_games import last_played, offered, put_away_label
-from .resume_words import moves_replayed
+from .resume_words import correction_lost, correction_resumed, moves_replayed
 from .journal import Held, Journal, damaged_line, recover, sync_folder
 from .rules import find_game
 from .runner import TableRunner
@@ -314,6 +314,10 @@ class TableApp:
                 self.flow.offer_correction(moves)
             except Exception:  # (nor a correction)
                 log.exception("cannot offer the last dice of the resumed game for correction")
+        # and dice taken back by a long OK to correct them, the journal's last line: the power went
+        # as they were corrected, and the table comes back correcting them (not asking the throw again)
+        if not (damaged or found.state.is_over) and (found.undone or {}).get("type") == "dice":
+            self._resume_correction(found.undone)
         # (the menu that follows the game keeps it, as it keeps one chosen on it; under the house
         # rules the config sets now, where it sets them: the game goes on under its own, but the
         # staff who changed the config and restarted mid-game had the old ones on the menu after it,
@@ -329,6 +333,20 @@ class TableApp:
             self.flow.say(f"Resumed {found.state.title} for {', '.join(found.state.players)} after a restart, "
                           f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
                           + (f" (kept in {kept})." if kept else "."), "warning")
+
+    def _resume_correction(self, undone: dict[str, Any]) -> None:
+        """The game resumed with these dice taken back to be corrected: the flow corrects them
+        again, and the screen says why it asks (after what it said of the resume)."""
+        assert self.flow is not None
+        said = self.flow.message.text if self.flow.message is not None else ""
+        try:
+            if not self.flow.resume_correction(list(undone.get("values") or [])):
+                self.flow.say(f"{said} {correction_lost(self.flow.state, undone)}".strip(), "warning")
+                return
+        except Exception:  # (the correction not offered again must not keep the game from resuming)
+            log.exception("cannot correct the dice of the resumed game again")
+            return
+        self.flow.say(f"{said} {correction_resumed(self.flow.state, undone)}".strip())
 
     def _age(self, written_at: int | None) -> float:
         """Seconds since the journal was last written at `written_at` (ns), counted only where both

@@ -36,3 +36,81 @@ def test_a_game_cut_after_its_first_move_says_one_move_replayed(tmp_path):
     assert text == "Resumed Thirteen for Ann, Bob after a restart (1 move replayed).", text
     journal(tmp_path / "two", DICE, {"type": "choose", "player": 0, "option": "SIXES"})
     assert "after a restart (2 moves replayed)." in table(tmp_path / "two").flow.view().message.text
+
+
+def live_table(path: Path):
+    """A table flow journaled as `dicetable run` journals it, Ann and Bob at Thirteen."""
+    from controller.journal import Journal
+    from controller.rules import new_game
+    from controller.table import TableFlow
+    from controller.tablelog import TableLog
+    from table_helpers import Clock
+
+    log = TableLog("thirteen", ["Ann", "Bob"], {}).with_every_option()
+    journal = Journal(path, log)
+    clock = Clock()
+    flow = TableFlow(new_game("thirteen", ["Ann", "Bob"], log.options), log, clock=clock,
+                     on_apply=journal.append, on_take_back=journal.take_back, on_hold=journal.hold)
+    return flow, clock
+
+
+def cut_while_correcting(folder: Path) -> list[dict]:
+    """Ann's throw 6 6 2 3 5 accepted, a long OK to correct it, die 5 set to 4 (not yet accepted):
+    the power goes. `folder` gets the journal as the cut left it; the moves before the cut."""
+    from table_helpers import Press
+    from test_table_flow import settle_and_confirm
+
+    folder.mkdir(parents=True)
+    flow, clock = live_table(folder / "current.jsonl")
+    settle_and_confirm(flow, clock, [6, 6, 2, 3, 5])
+    read = list(flow.log.inputs)
+    flow.on_button(Press("OK", "hold"))                  # correct the dice accepted
+    for name in ("HOLD5", "DOWN"):                       # the 5 is a 4 ... and the power goes
+        flow.on_button(Press(name))
+    assert flow.pending == [6, 6, 2, 3, 4] and flow.log.inputs == []
+    return read
+
+
+def test_a_cut_while_dice_accepted_are_corrected_comes_back_correcting_them(tmp_path):
+    """The journal had the dice and their take-back (the long OK): the game came back asking Ann
+    to throw again, and the dice lying in the tray were "there before": a throw already read was
+    thrown a second time, and a misread die could be had again by pulling the plug. It comes
+    back correcting the dice as read, says why, and writes nothing until the players decide."""
+    from controller.table import CORRECT
+    from table_helpers import Press
+
+    folder = tmp_path / "t"
+    read = cut_while_correcting(folder)
+    journaled = (folder / "current.jsonl").read_bytes()
+    for cut in range(2):                                  # (cut again as it came back: the same)
+        app = table(folder)
+        flow = app.flow
+        assert flow.phase == CORRECT and sorted(flow.pending) == [2, 3, 5, 6, 6], (cut, flow.phase)
+        text = flow.view().message.text
+        assert text.startswith("Resumed Thirteen for Ann, Bob after a restart (0 moves replayed). The power went "
+                               "while Ann's dice were being corrected: they are back as read"), text
+        assert "throw" not in flow.view().prompt.text.lower(), flow.view().prompt
+        assert (folder / "current.jsonl").read_bytes().splitlines()[1:] == journaled.splitlines()[1:], cut
+    flow.on_button(Press(f"HOLD{flow.pending.index(5) + 1}"))
+    flow.on_button(Press("DOWN"))
+    flow.on_button(Press("OK", "hold"))                   # the 4 accepted: Ann decides on her dice
+    assert len(flow.log.inputs) == 1 and sorted(flow.log.inputs[0]["values"]) == [2, 3, 4, 6, 6], flow.log.inputs
+    assert flow.state.expects().player == 0
+    again = table(folder)                                 # (and a cut now: the corrected dice stand)
+    assert sorted(again.flow.log.inputs[0]["values"]) == [2, 3, 4, 6, 6] and len(again.flow.log.inputs) == 1
+    assert read != again.flow.log.inputs
+
+
+def test_back_after_a_cut_while_correcting_leaves_the_dice_as_read(tmp_path):
+    """BACK during the correction resumed: the dice stand as read, as BACK does at a table that
+    never went off; the game goes on from them, journaled once."""
+    from controller.table import DECIDE
+    from table_helpers import Press
+
+    folder = tmp_path / "t"
+    read = cut_while_correcting(folder)
+    flow = table(folder).flow
+    flow.on_button(Press("BACK"))
+    assert flow.phase == DECIDE and flow.log.inputs == read, flow.log.inputs
+    assert table(folder).flow.log.inputs == read
+
