@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds
+from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds, without_taken_back
 from .rules import GameState
 from .tablelog import FORMAT, LogError, TableLog, replay
 
@@ -63,14 +63,14 @@ class Journal:
         and a second cut offered back a choice already taken back, or one without its holds.
         `stamp`: the time (ns) the journal's file gets at each write, in place of the kernel's
         (the table's: 0 where its clock cannot be trusted; None: the kernel's). `lines` are
-        written without their superseded hold lines (journal_compact)."""
+        written without their superseded hold lines and take-backs (journal_compact)."""
         self.path = Path(path)
         self.fsync = fsync
         self.stamp = stamp
         #: hold lines appended since the journal was last written whole (see `hold`)
         self.holds_appended = 0
         if lines is not None:
-            lines = without_superseded_holds(lines, is_hold)
+            lines = superseded_dropped(lines)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._rewrite(table_log, held, lines)
@@ -141,21 +141,28 @@ class Journal:
             self._sync(fh)
 
     def take_back(self) -> None:
-        """The last input was taken back: journal that, so that a resume does not replay it."""
+        """The last input was taken back: journal that, so that a resume does not replay it.
+        Counted with the hold lines: BACK twice over and over is compacted as HOLD is."""
         self.append(TAKE_BACK)
+        self._appended_superseded()
 
     def hold(self, player: int, values: list[int]) -> None:
         """The dice `player` has held now (all of them): a resume holds them again. Every
         HOLDS_BEFORE_COMPACTING of them the journal is written again without the superseded ones:
         appended alone, HOLD pressed 100,000 times made a journal of 2.65 MB."""
         self.append(hold_line(player, values))
+        self._appended_superseded()
+
+    def _appended_superseded(self) -> None:
+        """A line a later one may supersede (a hold, a take-back) was appended: every
+        HOLDS_BEFORE_COMPACTING of them the journal is written again without the superseded ones."""
         self.holds_appended += 1
         if self.holds_appended >= HOLDS_BEFORE_COMPACTING:
             self.compact()
 
     def compact(self) -> bool:
         """Write the journal again (beside it, renamed over it, as a resume does) without its
-        superseded hold lines; what a resume reads from it stays the same. The hold line is already
+        superseded hold lines and take-backs; what a resume reads from it stays the same. The hold line is already
         safe when this runs, so a journal that cannot be written again (a full card) or read back
         whole is left as it is, appended to, and tried again HOLDS_BEFORE_COMPACTING holds later:
         said in the log, not on screen, as the game is still saved. False when it was left."""
@@ -164,7 +171,7 @@ class Journal:
             found = Journal.read_ending(self.path)
             if found.damage is not None:
                 raise LogError(found.damage)
-            self._rewrite(found.log, lines=without_superseded_holds(found.lines, is_hold))
+            self._rewrite(found.log, lines=superseded_dropped(found.lines))
         except (OSError, LogError) as exc:
             log.warning("journal %s: cannot drop its superseded hold lines (%s); it is appended to as it is",
                         self.path, getattr(exc, "strerror", None) or exc)
@@ -330,6 +337,21 @@ def _held(data: dict[str, Any], number: int, path: str | Path) -> Held | None:
         return player, list(values)
     log.warning("journal %s: line %d is not a hold line the table can use; no dice held", path, number)
     return None
+
+
+def superseded_dropped(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A journal's lines without those a resume does not read (journal_compact): inputs taken
+    back with their take-backs, then hold lines another hold line follows."""
+    return without_superseded_holds(without_taken_back(lines, is_hold, is_input, is_take_back), is_hold)
+
+
+def is_input(data: dict[str, Any]) -> bool:
+    """A rules input (it has a `type`)."""
+    return "type" in data
+
+
+def is_take_back(data: dict[str, Any]) -> bool:
+    return data == TAKE_BACK
 
 
 def is_journal(path: str | Path) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from controller.config import parse_config
 from controller.table_app import TableApp
 from display.screen import Screen
@@ -113,4 +115,74 @@ def test_back_after_a_cut_while_correcting_leaves_the_dice_as_read(tmp_path):
     flow.on_button(Press("BACK"))
     assert flow.phase == DECIDE and flow.log.inputs == read, flow.log.inputs
     assert table(folder).flow.log.inputs == read
+
+
+def _lines(*data) -> list[bytes]:
+    return [json.dumps(x).encode() if isinstance(x, dict) else x for x in data]
+
+
+def _hold(*values: int) -> dict:
+    return {"hold": list(values), "player": 0}
+
+
+UNDO = {"undo": True}
+TWOS, SIXES = ({"type": "choose", "player": 0, "option": k} for k in ("TWOS", "SIXES"))
+REROLL = {"type": "reroll", "player": 0, "keep": [6, 6]}
+FIXED = {"type": "dice", "player": 0, "values": [6, 6, 2, 3, 4]}
+# a journal with choices and dice taken back over and over -> the lines a resume reads the same from
+TAKEN_BACK = {
+    "boxes-taken-back-then-one-scored": ((DICE, *[_hold(6), TWOS, UNDO] * 300, _hold(6, 6), SIXES),
+                                         (DICE, _hold(6, 6), SIXES)),
+    "the-last-taken-back-stays": ((DICE, *[TWOS, UNDO] * 300, _hold(6)), (DICE, TWOS, UNDO, _hold(6))),
+    "dice-corrected-over-and-over": ((*[DICE, UNDO] * 300, FIXED, _hold(6)), (FIXED, _hold(6))),
+    "a-choice-then-its-dice-taken-back": ((DICE, _hold(6, 6), REROLL, UNDO, UNDO), (DICE, UNDO)),
+    "holds-of-a-choice-taken-back-go-with-it": ((DICE, _hold(6, 6), REROLL, UNDO, SIXES), (DICE, SIXES)),
+}
+
+
+@pytest.mark.parametrize("lines, counted", TAKEN_BACK.values(), ids=TAKEN_BACK.keys())
+def test_a_journal_of_choices_taken_back_resumes_as_the_lines_that_count(tmp_path, lines, counted):
+    """Resumed, it is the same table as the lines that count make (moves, holds, the take-back
+    and correction offered, what the screen says), and it is written again as those lines."""
+    big, small = journal(tmp_path / "big", *lines), journal(tmp_path / "small", *counted)
+    a, b = table(tmp_path / "big"), table(tmp_path / "small")
+    assert seen(a) == seen(b)
+    assert [json.loads(x) for x in big.read_bytes().splitlines()[1:]] == list(counted)
+    assert seen(table(tmp_path / "big")) == seen(b)                  # (cut again: the same)
+    assert small.read_bytes() == big.read_bytes()
+
+
+def seen(app: TableApp) -> dict:
+    """What the players see and can do after a resume."""
+    from controller.table import DECIDE
+
+    flow = app.flow
+    offered = flow.take_back_offered
+    return {"inputs": flow.log.inputs, "phase": flow.phase, "holds": flow.holds if flow.phase == DECIDE else None,
+            "said": flow.view().message.text, "prompt": flow.view().prompt.hint, "pending": flow.pending,
+            "take_back": offered and (offered.label, offered.holds), "correction": flow.correction_offered is not None}
+
+
+def test_back_twice_over_and_over_keeps_the_journal_small(tmp_path):
+    """At the table: a box scored and taken back with BACK twice, 600 times, left 1,202 lines and
+    growing (2,000 times: 130 KB, the start on it 101 ms, written again whole at each start).
+    The journal now holds at most HOLDS_BEFORE_COMPACTING of them, and a cut after the last
+    comes back as after one: the box taken back, not offered back again."""
+    from controller.journal_compact import HOLDS_BEFORE_COMPACTING
+    from table_helpers import Press
+
+    path = journal(tmp_path / "t", DICE)
+    app = table(tmp_path / "t")
+    most = 0
+    for i in range(600):
+        app.flow.cursor = next(k for k, e in enumerate(app.flow.menu())
+                               if e.action == "option" and e.key == ("TWOS" if i % 2 else "SIXES"))
+        for press in ("OK", "BACK", "BACK"):
+            app.on_button(Press(press))
+        most = max(most, len(path.read_bytes().splitlines()))
+    assert app.flow.log.inputs == [DICE] and app.flow.take_back_offered is None
+    assert most <= 3 + 2 * HOLDS_BEFORE_COMPACTING, most
+    again = table(tmp_path / "t")
+    assert again.flow.log.inputs == [DICE] and again.flow.take_back_offered is None
+    assert len(path.read_bytes().splitlines()) == 4            # header, dice, the last box and its take-back
 
