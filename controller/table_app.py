@@ -838,8 +838,13 @@ class TableApp:
         try:
             if current.exists():      # (a game whose journal could not be put away: it comes first)
                 raise FileExistsError(errno.EEXIST, "the last game's journal is still in the way")
+            # taken up is played: the journal gets the time of a move before it is on the table. It
+            # had its last move's, and a power cut before the resume below finished brought back a
+            # game "left alone" since then: *Still playing?* at once, put away again two minutes later
+            self._keep_written_at(source, self._journal_time())
             os.replace(source, current)
             sync_folder(self.journal_dir)
+            sync_folder(source.parent)   # (its name gone from the archive too: not offered again)
         except OSError as exc:
             log.error("cannot take up the put-away game %s: %s", source, exc)
             self.menu.message = MessageView(f"{what} cannot be taken up ({exc.strerror or exc}). "

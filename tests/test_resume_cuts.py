@@ -186,3 +186,44 @@ def test_back_twice_over_and_over_keeps_the_journal_small(tmp_path):
     assert again.flow.log.inputs == [DICE] and again.flow.take_back_offered is None
     assert len(path.read_bytes().splitlines()) == 4            # header, dice, the last box and its take-back
 
+
+class PowerCut(BaseException):
+    """The power going: nothing after it runs (not an error the table could catch)."""
+
+
+def test_a_cut_as_a_game_put_away_is_taken_up_does_not_ask_still_playing(tmp_path, monkeypatch):
+    """Ann and Bob come back from the bar 35 minutes after their last move and take up their
+    Thirteen; the power goes as it is taken up (its journal back on the table, not yet resumed).
+    The journal still had the time of its last move, so the table that came back took the game
+    for one left alone 35 minutes: *Still playing?* at once, and two minutes later put away
+    again, under the players' noses. Taken up is played: it comes back as a game just played."""
+    import controller.table_app as table_app
+    from controller.idle import STILL_PLAYING_SECONDS
+    from test_between_games import Evening, _left_alone, _throw
+
+    evening = Evening(tmp_path, 'idle_minutes = 30\nplayers = ["Ann", "Bob"]\n')
+    evening.press("OK")
+    evening.hold()                                          # Thirteen, Ann and Bob
+    _throw(evening, [6, 6, 6, 3, 3])
+    inputs = list(evening.app.flow.log.inputs)
+    _left_alone(evening)
+    evening.wall.t += 35 * 60                               # (back from the bar)
+    evening.down_to("Take up Thirteen")
+
+    def cut(folder):
+        raise PowerCut
+    monkeypatch.setattr(table_app, "sync_folder", cut)
+    try:
+        evening.press("OK")
+    except PowerCut:
+        pass
+    monkeypatch.undo()
+    assert (tmp_path / "current.jsonl").exists() and not list((tmp_path / "games").glob("*-put-away.jsonl"))
+    evening.power_on()
+    app = evening.app
+    assert app.flow is not None and app.flow.log.inputs == inputs
+    app.step()
+    assert not app.idle.left, app.flow.view().message.text
+    evening.clock.t += STILL_PLAYING_SECONDS + 60
+    app.step()
+    assert app.flow is not None and app.flow.log.inputs == inputs    # (not put away again)
