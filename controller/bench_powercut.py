@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .powercut import CURRENT, Cut, Cutter, Table, expected_game
+from .powercut import CURRENT, Cut, Cutter, Table, cut_while_correcting, expected_game
 
 GAMES = (("classic", ["Ann", "Zoë"], {"rounds": 2}),
          ("thirteen", ["Ann"], {}),
@@ -255,6 +255,21 @@ def storage_scenarios(root: Path, seed: int) -> Iterator[dict[str, Any]]:
             _umount(mount)
 
 
+def correction_scenarios(root: Path, seed: int) -> Iterator[dict[str, Any]]:
+    """Cuts while the dice just accepted are being corrected (a long OK, a die changed, not yet
+    accepted), at each throw of Classic's first four: the table must come back correcting them
+    and BACK leave them as read, the game the uninterrupted one (powercut.cut_while_correcting)."""
+    game, players, options = GAMES[0]
+    inputs = expected_game(game, players, options, seed)[0]
+    throws = [n for n, d in enumerate(inputs) if d["type"] == "dice" and d["player"] is not None][:4]
+    cutter = Cutter(Table(root / "correcting", game, players, options, seed), [], seed)
+    counts: dict[str, int] = {}
+    cutter.events = {n: cut_while_correcting(counts) for n in throws}
+    row = _row("cut while correcting dice accepted", len(inputs), cutter)
+    row["came back correcting"] = f"{counts.get('came back correcting', 0)} of {counts.get('cut', 0)}"
+    yield row
+
+
 # --------------------------------------------------------------------------- the command
 def run(cuts: int = 60, seed: int = 1, as_json: bool = False, rules: str = "defaults") -> int:
     """The sweep; each row printed as it is done (the whole takes about ten minutes). `rules`:
@@ -265,6 +280,7 @@ def run(cuts: int = 60, seed: int = 1, as_json: bool = False, rules: str = "defa
     parts = [lambda: kill_sweep(root / "kills", cuts, seed, rules)]
     if rules == "defaults":
         parts.append(lambda: storage_scenarios(root / "storage", seed))
+        parts.append(lambda: correction_scenarios(root / "flows", seed))
     with tempfile.TemporaryDirectory(prefix="dicetable-powercut-") as tmp:
         root = Path(tmp)
         for part in parts:
@@ -294,4 +310,5 @@ def _line(r: dict[str, Any]) -> str:
             f"{r['resumed said']}x, {r['errors logged']} error lines, {r['dice taken for a throw']} times dice "
             f"nobody threw taken for a throw, {r['seconds']} s"
             + (f"; kept aside {r['kept aside']}" if "kept aside" in r else "")
+            + (f"; came back correcting {r['came back correcting']}" if "came back correcting" in r else "")
             + (f"  FAILURE: {r['failure']}" if r["failure"] else ""))

@@ -128,6 +128,39 @@ def expected_game(game: str, players: list[str], options: dict, seed: int,
     return inputs, state
 
 
+#: what the table says as it comes back in the middle of a correction (resume_words.correction_resumed)
+CORRECTING = "dice were being corrected: they are back as read"
+
+
+def cut_while_correcting(counts: dict[str, int]) -> Callable[["Cutter", int], None]:
+    """A Cutter event for move n, a throw of the players': the dice thrown and accepted, a long
+    OK to correct them, a die changed (not accepted), and the power goes. The table must come
+    back correcting them, say so, and write nothing until the players decide; BACK then leaves
+    the dice as read, and the game goes on as the uninterrupted one. `counts` gets "cut" and
+    "came back correcting". (The table before this came back asking for the throw again.)"""
+    def event(c: Cutter, n: int) -> None:
+        if not (c.act(n) and c._wait(MOVE_SECONDS, lambda: len(c._moves()) > n)):
+            return                                    # (the move goes on as any other)
+        c.table.hold("OK")
+        if not c._wait(MOVE_SECONDS, lambda: len(c._moves()) == n):
+            raise AssertionError(f"a long OK did not reopen move {n} to correct it")
+        c.table.press("UP")
+        c._wait(0.3)
+        c.restart()
+        counts["cut"] = counts.get("cut", 0) + 1
+        if not c.said(CORRECTING):
+            raise AssertionError(f"after a cut while move {n} was corrected the table said "
+                                 f"{c._said(r'Resumed .*', 1.0)}, not that it corrects them")
+        c._wait(1.0)
+        if len(c._moves()) != n:
+            raise AssertionError(f"move {n} was written again before the players decided")
+        counts["came back correcting"] = counts.get("came back correcting", 0) + 1
+        c.table.press("BACK")
+        if not c._wait(MOVE_SECONDS, lambda: len(c._moves()) > n):
+            raise AssertionError(f"BACK did not leave move {n}'s dice as read")
+    return event
+
+
 # ------------------------------------------------------------------------------- the camera
 class Tray:
     """The image file the table's folder camera reads, replaced whole (a rename) at each change."""
@@ -308,6 +341,11 @@ class Table:
     def press(self, *names: str) -> None:
         assert self.box is not None
         self.box.sendall("".join(f"P {n}\nR {n}\n" for n in names).encode())
+
+    def hold(self, name: str) -> None:
+        """A long press of `name` (the button box says H when a button is held down)."""
+        assert self.box is not None
+        self.box.sendall(f"H {name}\nR {name}\n".encode())
 
     def log_text(self, run: int = -1) -> str:
         return self.logs[run].read_text(encoding="utf-8", errors="replace")

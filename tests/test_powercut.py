@@ -59,3 +59,21 @@ def test_a_game_whose_first_player_the_table_drew_is_played_from_the_seat_drawn(
     assert cutter.options == {**every, **options, "start_seat": seat} and outcome.expected[0]["player"] == seat
     assert outcome.kills == 1 and canonical(outcome.inputs) == canonical(outcome.expected)
     assert outcome.problems == [] and outcome.false_throws == 0
+
+
+def test_a_cut_while_dice_accepted_are_corrected_comes_back_correcting_them(tmp_path):
+    """At the real `dicetable run`: Ann's first throw and Zoë's accepted, a long OK to correct each,
+    a die changed with UP, and the power goes. The table came back asking for the throw again
+    (the dice in the tray "there before"); it now comes back correcting them, says so, writes
+    nothing until the players decide, and BACK leaves them as read: the uninterrupted game."""
+    from controller.powercut import cut_while_correcting
+
+    table = Table(tmp_path, "classic", ["Ann", "Zoë"], {"rounds": 1}, seed=3)
+    cutter = Cutter(table, [], seed=3)
+    throws = [n for n, d in enumerate(cutter.expected) if d["type"] == "dice"]
+    counts: dict[str, int] = {}
+    cutter.events = {n: cut_while_correcting(counts) for n in throws[:2]}
+    outcome = cutter.play()
+    assert counts == {"cut": 2, "came back correcting": 2} and outcome.kills == 2
+    assert canonical(outcome.inputs) == canonical(outcome.expected)
+    assert outcome.problems == [] and outcome.false_throws == 0
