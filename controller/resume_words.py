@@ -15,23 +15,24 @@ def moves_replayed(count: int) -> str:
 
 
 def _whose(state: Any, undone: dict[str, Any]) -> str:
-    """Whose dice the input `undone` was ("Ann's"), or "the" where it names no player."""
+    """Whose dice the input `undone` was ("Ann's"), or "The" where it names no player."""
     player = undone.get("player")
     try:
-        return f"{state.player_name(player)}'s" if isinstance(player, int) else "the"
+        return f"{state.player_name(player)}'s" if isinstance(player, int) else "The"
     except Exception:   # (a seat the game does not have: the words must not stop a resume)
-        return "the"
+        return "The"
 
 
 def correction_resumed(state: Any, undone: dict[str, Any]) -> str:
-    """The power went while dice already accepted were being corrected (a long OK): what the
-    table asks now, and why. Before, it asked for the throw again without a word of the dice."""
-    return (f"The power went while {_whose(state, undone)} dice were being corrected: they are back as read "
+    """Dice already accepted were being corrected (a long OK) when the game stopped (a power
+    cut, or put away by *Still playing?* and taken up): what the table asks now, and why. After a
+    cut it asked for the throw again without a word of the dice. Words true of both: "the power
+    went" was said of a game put away and taken up."""
+    return (f"{_whose(state, undone)} dice were being corrected: they are back as read "
             "(changes not yet accepted are lost); BACK leaves them so.")
 
 
 def correction_lost(state: Any, undone: dict[str, Any]) -> str:
     """As `correction_resumed`, where the dice cannot be put back (the journal's values do not
     fit the throw the game waits for): the throw is asked again, and the screen says why."""
-    return (f"The power went while {_whose(state, undone)} dice were being corrected, and they could not be "
-            "put back: throw them again.")
+    return f"{_whose(state, undone)} dice were being corrected, and cannot be put back: throw them again."

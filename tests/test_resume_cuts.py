@@ -89,8 +89,8 @@ def test_a_cut_while_dice_accepted_are_corrected_comes_back_correcting_them(tmp_
         flow = app.flow
         assert flow.phase == CORRECT and sorted(flow.pending) == [2, 3, 5, 6, 6], (cut, flow.phase)
         text = flow.view().message.text
-        assert text.startswith("Resumed Thirteen for Ann, Bob after a restart (0 moves replayed). The power went "
-                               "while Ann's dice were being corrected: they are back as read"), text
+        assert text.startswith("Resumed Thirteen for Ann, Bob after a restart (0 moves replayed). Ann's dice "
+                               "were being corrected: they are back as read"), text
         assert "throw" not in flow.view().prompt.text.lower(), flow.view().prompt
         assert (folder / "current.jsonl").read_bytes().splitlines()[1:] == journaled.splitlines()[1:], cut
     flow.on_button(Press(f"HOLD{flow.pending.index(5) + 1}"))
@@ -227,3 +227,28 @@ def test_a_cut_as_a_game_put_away_is_taken_up_does_not_ask_still_playing(tmp_pat
     evening.clock.t += STILL_PLAYING_SECONDS + 60
     app.step()
     assert app.flow is not None and app.flow.log.inputs == inputs    # (not put away again)
+
+
+def test_a_game_put_away_while_correcting_is_taken_up_correcting_and_no_power_cut_is_named(tmp_path):
+    """Ann's dice accepted, a long OK to correct them, and the group went to the bar: the game is
+    put away. Taken up, it comes back correcting them, in words true of a game put away (the
+    table said "The power went" of it)."""
+    from controller.table import CORRECT
+    from test_between_games import Evening, _left_alone, _throw
+
+    evening = Evening(tmp_path, 'idle_minutes = 30\nplayers = ["Ann", "Bob"]\n')
+    evening.press("OK")
+    evening.hold()                                          # Thirteen, Ann and Bob
+    _throw(evening, [6, 6, 6, 3, 3])
+    evening.clock.t += 2
+    evening.hold()                                          # a long OK: correct them
+    assert evening.app.flow.phase == CORRECT
+    _left_alone(evening)
+    evening.down_to("Take up Thirteen")
+    evening.press("OK")
+    flow = evening.app.flow
+    assert flow is not None and flow.phase == CORRECT and sorted(flow.pending) == [3, 3, 6, 6, 6]
+    text = flow.view().message.text
+    assert text.startswith("Thirteen (Ann, Bob) taken up where it was left (0 moves replayed). Ann's dice were "
+                           "being corrected: they are back as read"), text
+    assert "power" not in text.lower()
