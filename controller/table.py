@@ -516,6 +516,10 @@ class TableFlow:
         if self.phase == DECIDE:
             self._found_at_decision(reading)
             return
+        if self.phase == CORRECT:
+            self.on_reading(reading)
+            self._found_while_correcting(reading)
+            return
         if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn:
             self.on_reading(reading)
             return
@@ -525,6 +529,22 @@ class TableFlow:
         self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
         if reading.dice:
             self.say(f"The dice in the tray were there before: they do not count. {self._throw_asked(exp)}")
+
+    def _found_while_correcting(self, reading: Reading) -> None:
+        """The tray found as a game resumes in the middle of a correction (resume_correction): the
+        dice being corrected are marked where they lie when they are the same dice and the players
+        have changed none yet (as `_placed` places dice offered after a resume). Before, they were
+        numbered in a row along the bottom of the picture, away from the dice they stand for."""
+        amending = self._amending
+        found = [(int(d.value), tuple(d.box)) for d in reading.dice if d.value is not None]
+        if (amending is None or len(found) != len(reading.dice) or list(self.pending or ()) != list(amending.values)
+                or Counter(v for v, _ in found) != Counter(amending.values)):
+            return
+        values, boxes = [v for v, _ in found], [b for _, b in found]
+        self._amending = replace(amending, values=tuple(values), boxes=tuple(boxes))
+        self.pending, self.pending_boxes = list(values), list(boxes)
+        self.tray_values, self.tray_boxes = list(values), list(boxes)
+        self.played = found
 
     def _found_at_decision(self, reading: Reading) -> None:
         """The tray found at a decision (a game resumed there): the dice decided on, found on it;

@@ -252,3 +252,22 @@ def test_a_game_put_away_while_correcting_is_taken_up_correcting_and_no_power_cu
     assert text.startswith("Thirteen (Ann, Bob) taken up where it was left (0 moves replayed). Ann's dice were "
                            "being corrected: they are back as read"), text
     assert "power" not in text.lower()
+
+
+def test_a_correction_resumed_marks_the_dice_where_the_camera_finds_them(tmp_path):
+    """The journal keeps values, not places: the dice being corrected were numbered in a row along
+    the bottom of the picture. Once the camera finds the same dice lying in the tray, they are
+    marked where they lie, and the correction goes on from them."""
+    from test_table_flow import reading
+
+    folder = tmp_path / "t"
+    cut_while_correcting(folder)
+    flow = table(folder).flow
+    row = list(flow.pending_boxes)
+    found = reading([5, 3, 2, 6, 6])
+    flow.on_found_tray(found)
+    assert flow.pending == [5, 3, 2, 6, 6] and flow.pending_boxes == [d.box for d in found.dice] != row
+    marks = flow.view().tray.dice
+    assert [tuple(m.box) for m in marks] == [tuple(d.box) for d in found.dice], marks
+    flow.on_found_tray(reading([5, 3, 2, 6, 1]))          # (other dice: the marks stay as they are)
+    assert flow.pending == [5, 3, 2, 6, 6] and flow.pending_boxes == [d.box for d in found.dice]
