@@ -1270,7 +1270,7 @@ class TableFlow:
         exp = self.expect
         if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn or exp.secret:
             return False
-        if len(values) != exp.count or not all(isinstance(v, int) and 1 <= v <= 6 for v in values):
+        if len(values) != exp.count or not all(type(v) is int and 1 <= v <= 6 for v in values):
             return False
         read = self._placed(AppliedReading(self.state, len(self.log.inputs) + 1,
                                            tuple(exp.held) + tuple(values), ()))

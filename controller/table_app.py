@@ -39,7 +39,7 @@ from .rules import find_game
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
-from .table import DECIDE, OVER, TableFlow, holds_fit
+from .table import DECIDE, OVER, WAIT_DICE, TableFlow, holds_fit
 from .tablelog import LogError, OtherVersion, RefusedGame, TableLog
 from .wallclock import SystemWallClock, WallClock
 from .watchdog import Watchdog
@@ -340,8 +340,10 @@ class TableApp:
         assert self.flow is not None
         said = self.flow.message.text if self.flow.message is not None else ""
         try:
-            if not self.flow.resume_correction(list(undone.get("values") or [])):
-                self.flow.say(f"{said} {correction_lost(self.flow.state, undone)}".strip(), "warning")
+            values = undone.get("values")
+            if not self.flow.resume_correction(values if isinstance(values, list) else []):
+                if self.flow.phase == WAIT_DICE:       # (the players asked to throw: say why)
+                    self.flow.say(f"{said} {correction_lost(self.flow.state, undone)}".strip(), "warning")
                 return
         except Exception:  # (the correction not offered again must not keep the game from resuming)
             log.exception("cannot correct the dice of the resumed game again")

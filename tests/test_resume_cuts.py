@@ -271,3 +271,17 @@ def test_a_correction_resumed_marks_the_dice_where_the_camera_finds_them(tmp_pat
     assert [tuple(m.box) for m in marks] == [tuple(d.box) for d in found.dice], marks
     flow.on_found_tray(reading([5, 3, 2, 6, 1]))          # (other dice: the marks stay as they are)
     assert flow.pending == [5, 3, 2, 6, 6] and flow.pending_boxes == [d.box for d in found.dice]
+
+
+@pytest.mark.parametrize("values", [[9, 9, 9, 9, 9], [6, 6], "66666", 5, None, [6, 6, True, 6, 6], [6.0] * 5],
+                         ids=["nines", "two-dice", "a-string", "a-number", "none", "a-bool", "floats"])
+def test_dice_taken_back_that_cannot_be_put_back_are_asked_again_and_said(tmp_path, values):
+    """A journal edited by hand (or written by something else) whose last line takes back dice the
+    throw cannot have: the table resumes, asks for the throw again and says why; nothing crashes."""
+    from controller.table import WAIT_DICE
+
+    journal(tmp_path / "t", {"type": "dice", "player": 0, "values": values}, UNDO)
+    flow = table(tmp_path / "t").flow
+    assert flow is not None and flow.phase == WAIT_DICE and flow.log.inputs == []
+    assert flow.view().message.text.endswith("Ann's dice were being corrected, and cannot be put back: "
+                                             "throw them again."), flow.view().message.text
