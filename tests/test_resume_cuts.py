@@ -285,3 +285,64 @@ def test_dice_taken_back_that_cannot_be_put_back_are_asked_again_and_said(tmp_pa
     assert flow is not None and flow.phase == WAIT_DICE and flow.log.inputs == []
     assert flow.view().message.text.endswith("Ann's dice were being corrected, and cannot be put back: "
                                              "throw them again."), flow.view().message.text
+
+
+def _put_away_and_take_up(tmp_path: Path, monkeypatch, cut_at: int | None) -> tuple[object, list, int]:
+    """Ann and Bob's Thirteen put away by *Still playing?*, taken up 35 minutes after its last move;
+    the power goes at the `cut_at`-th write of a name on the card (a rename, a folder synced; None:
+    never). The table started again (or not cut), its inputs, and the writes counted."""
+    import os
+
+    import controller.journal as journal_module
+    import controller.table_app as table_app
+    from test_between_games import Evening, _left_alone, _throw
+
+    evening = Evening(tmp_path, 'idle_minutes = 30\nplayers = ["Ann", "Bob"]\n')
+    evening.press("OK")
+    evening.hold()
+    _throw(evening, [6, 6, 6, 3, 3])
+    inputs = list(evening.app.flow.log.inputs)
+    writes = [0]
+
+    def counted(real):
+        def write(*args, **kwargs):
+            writes[0] += 1
+            if writes[0] == cut_at:
+                raise PowerCut
+            return real(*args, **kwargs)
+        return write
+    monkeypatch.setattr(os, "replace", counted(os.replace))
+    monkeypatch.setattr(table_app, "sync_folder", counted(table_app.sync_folder))
+    monkeypatch.setattr(journal_module, "sync_folder", counted(journal_module.sync_folder))
+    try:
+        _left_alone(evening)
+        evening.wall.t += 35 * 60
+        evening.down_to("Take up Thirteen")
+        evening.press("OK")
+    except PowerCut:
+        monkeypatch.undo()
+        evening.power_on()
+    monkeypatch.undo()
+    return evening.app, inputs, writes[0]
+
+
+def test_a_cut_at_every_write_of_putting_away_and_taking_up_keeps_the_game_once(tmp_path, monkeypatch):
+    """Wherever the power goes as a game is put away and taken up again, the table comes back
+    with that game once: on the table with its moves, or offered to be taken up, never lost, never
+    both; and once it is back on the table for the players who took it up, not asked *Still
+    playing?* at once."""
+    from controller.kept_games import offered
+
+    app, inputs, writes = _put_away_and_take_up(tmp_path / "whole", monkeypatch, None)
+    assert app.flow is not None and app.flow.log.inputs == inputs and writes >= 6
+    for cut_at in range(1, writes + 1):
+        folder = tmp_path / f"cut{cut_at}"
+        app, inputs, _ = _put_away_and_take_up(folder, monkeypatch, cut_at)
+        games = folder / "games"
+        kept = offered(games, sorted(p.name for p in games.glob("*.jsonl"))) if games.exists() else ()
+        on_table = app.flow is not None and app.flow.log.inputs == inputs
+        assert on_table != bool(kept), (cut_at, on_table, kept)
+        assert on_table or [k.row() for k in app.menu.kept] == ["Take up Thirteen"], cut_at
+        if on_table and not list(games.glob("*")):            # (taken up: its players are there)
+            app.step()
+            assert not app.idle.left, (cut_at, app.flow.view().message.text)
