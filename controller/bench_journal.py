@@ -1,4 +1,4 @@
-"""Journal benchmark: what a game whose players press HOLD without end costs the table.
+"""Journal benchmark: what a game whose players press HOLD (or BACK twice) without end costs the table.
 
 A benchmark, not a test. Two figures: a journal of N hold toggles as a build before the journal
 dropped superseded hold lines wrote it (size, the table's start on it: time and peak memory, and
@@ -73,10 +73,29 @@ def presses(folder: Path, count: int) -> dict:
             "bytes": (folder / "current.jsonl").stat().st_size}
 
 
+def take_backs(folder: Path, count: int) -> dict:
+    """`count` boxes scored and taken back with BACK twice at the table (in this process), two boxes
+    in turn: the journal's largest size, ms a score and its take-back, the lines left after a start."""
+    (folder / "current.jsonl").write_text(json.dumps(HEADER) + "\n" + json.dumps(DICE) + "\n", encoding="utf-8")
+    app = _table(folder)
+    press = type("P", (), {"kind": "press", "name": "OK"})
+    boxes = [i for i, e in enumerate(app.flow.menu()) if e.action == "option" and e.key in ("TWOS", "SIXES")]
+    largest, t0 = 0, time.perf_counter()
+    for i in range(count):
+        app.flow.cursor = boxes[i % 2]
+        for press.name in ("OK", "BACK", "BACK"):
+            app.on_button(press())
+        largest = max(largest, (folder / "current.jsonl").stat().st_size)
+    ms = (time.perf_counter() - t0) * 1000 / count
+    _table(folder)                              # (a restart: the journal written again whole)
+    return {"ms_a_take_back": ms, "largest_bytes": largest,
+            "lines_after_a_start": len((folder / "current.jsonl").read_bytes().splitlines())}
+
+
 def run(count: int = 100_000, as_json: bool = False) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        base, old, pressed = Path(tmp, "none"), Path(tmp, "old"), Path(tmp, "pressed")
-        for folder in (base, old, pressed):
+        base, old, pressed, backs = Path(tmp, "none"), Path(tmp, "old"), Path(tmp, "pressed"), Path(tmp, "backs")
+        for folder in (base, old, pressed, backs):
             folder.mkdir()
         old_journal(base, 0)
         baseline = _start_in_a_fresh_process(base)
@@ -85,7 +104,9 @@ def run(count: int = 100_000, as_json: bool = False) -> int:
         second = _start_in_a_fresh_process(old)
         at_table = presses(pressed, min(count, 5_000))
         after = _start_in_a_fresh_process(pressed)
-    figures = {"toggles": count, "old_journal_bytes": size, "start_without_holds": baseline,
+        taken_back = take_backs(backs, min(count, 2_000))
+    figures = {"take_backs": min(count, 2_000), "taken_back": taken_back,
+               "toggles": count, "old_journal_bytes": size, "start_without_holds": baseline,
                "start_on_old_journal": first, "start_after_it": second,
                "presses": min(count, 5_000), "at_table": at_table, "start_after_presses": after}
     if as_json:
@@ -98,6 +119,9 @@ def run(count: int = 100_000, as_json: bool = False) -> int:
     print(f"{figures['presses']:,} HOLD presses at the table: {at_table['ms_a_press']:.2f} ms a press, the journal "
           f"{at_table['largest_bytes']:,} bytes at most ({at_table['bytes']:,} after the last); a start after them "
           f"{after['ms']:.0f} ms, peak {after['peak_mb']:.0f} MB")
+    print(f"{figures['take_backs']:,} boxes scored and taken back with BACK twice: {taken_back['ms_a_take_back']:.2f} "
+          f"ms each, the journal {taken_back['largest_bytes']:,} bytes at most, {taken_back['lines_after_a_start']} "
+          "lines after a start")
     return 0
 
 

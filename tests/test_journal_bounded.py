@@ -127,3 +127,6 @@ def test_bench_journal_measures_the_bound(capsys):
     assert figures["start_on_old_journal"]["bytes_after"] == figures["start_without_holds"]["bytes_after"]
     assert figures["at_table"]["largest_bytes"] < 200 + 40 * HOLDS_BEFORE_COMPACTING
     assert figures["start_after_presses"]["held"] == []          # (600 presses: each die pressed 300 times)
+    # (600 boxes taken back: 39 KB and 1,202 lines before take-backs were dropped as hold lines are)
+    assert figures["taken_back"]["largest_bytes"] < 200 + 80 * HOLDS_BEFORE_COMPACTING
+    assert figures["taken_back"]["lines_after_a_start"] == 4    # (header, dice, the last box and its take-back)
