@@ -13,24 +13,12 @@ from controller.table import TableFlow
 from controller.tablelog import TableLog
 from table_helpers import Clock, Press
 from test_table_flow import reading
+from test_table_notes import banners as shown_until_quiet, flow_of
 
 
 @pytest.fixture(autouse=True)
 def fonts():
     pygame.font.init()
-
-
-def flow_of(game: str, players: list[str]) -> TableFlow:
-    return TableFlow(new_game(game, players), TableLog(game, players), clock=Clock(), screen_size=(800, 480))
-
-
-def shown_until_quiet(flow: TableFlow) -> list[str]:
-    shown = []
-    while flow.message is not None:
-        shown.append(flow.message.text)
-        flow.clock.t += flow.message_seconds
-        flow.tick()
-    return shown
 
 
 def said(caplog) -> list[str]:

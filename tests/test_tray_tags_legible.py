@@ -7,32 +7,12 @@ import numpy as np
 import pygame
 import pytest
 
-from display import draw, theme
+from display import theme
 from display.render import render
 from display.view import DieMark, PromptView, TableView, TrayView
+from test_display import _type_sizes as _sizes_drawn
 
 SIZES = [(320, 240), (480, 320), (800, 480), (1280, 720)]
-
-
-def _sizes_drawn(monkeypatch) -> list[tuple[int, str]]:
-    """(px, text) of every line rendered from now on (every drawing gets its font from `theme.font`)."""
-    seen: list[tuple[int, str]] = []
-    real_font = theme.font
-
-    class Recording:
-        def __init__(self, size, bold=False):
-            self.font, self.px = real_font(size, bold), max(theme.MIN_FONT, int(size))
-
-        def render(self, line, *a, **k):
-            seen.append((self.px, line))
-            return self.font.render(line, *a, **k)
-
-        def __getattr__(self, name):
-            return getattr(self.font, name)
-
-    monkeypatch.setattr(theme, "font", Recording)
-    draw._TEXT_CACHE.clear()
-    return seen
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
