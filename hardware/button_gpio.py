@@ -21,6 +21,7 @@ from ._config import boolean, check_keys, positive, table, text
 from .buttons import (HOLD, PRESS, RELEASE, BUSY_AFTER_S, STUCK_AFTER_S, ButtonEvent, Clock, SourceStatus,
                       BusyFilter, StuckWatch, check_button_name, drain)
 from .button_flicker import FlickerWatch
+from .device_words import gpio_words
 from .gpio_guard import PinGuard
 from .retry import Backoff
 
@@ -235,11 +236,14 @@ class GpioButtonSource:
         may not be the table's yet (udev still setting their group, `dicetable check` holding them):
         before, the panel stayed dead until the table was restarted."""
         self._close_devices()
-        message = f"GPIO buttons unavailable: {exc}"
+        words = gpio_words(exc)         # (EACCES, EBUSY, ENODEV in the staff's words; None: its own are)
+        message = f"GPIO buttons unavailable: {words or exc}"
         if type(exc).__name__ == "BadPinFactory":     # (gpiozero found no library for the pins)
             message += f" ({NO_PIN_LIBRARY})"
         if message != self._status.message:
             log.error("%s: %s", self.name, message)
+            if words:
+                log.debug("%s: the pin library said: %s", self.name, exc)
         self._status = SourceStatus(False, message)
         self._retry_at = self.clock() + self._backoff.next_delay()
 

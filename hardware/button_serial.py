@@ -6,6 +6,7 @@ until the box is back. Noise on the line is counted and logged, never fatal.
 """
 from __future__ import annotations
 
+import errno
 import logging
 import queue
 import threading
@@ -18,6 +19,7 @@ from ._config import boolean, check_keys, positive, text, whole
 from .buttons import (BUSY_AFTER_S, HOLD, PRESS, RELEASE, STUCK_AFTER_S, BusyFilter, ButtonEvent, Clock, SourceStatus,
                       StuckWatch, drain)
 from .device_paths import is_pattern, matches
+from .device_words import errno_of, serial_words
 from .retry import Backoff
 from .serial_protocol import HEARTBEAT, LineSplitter, ProtocolError, parse_line
 
@@ -171,16 +173,18 @@ class SerialButtonSource:
 
         if not is_pattern(self.port):
             return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.read_timeout_s)
-        errors = []
+        errors: list[Exception] = []
         for path in matches(self.port):
             try:
                 port = serial.serial_for_url(path, baudrate=self.baudrate, timeout=self.read_timeout_s)
             except (serial.SerialException, OSError) as exc:
-                errors.append(str(exc))
+                errors.append(exc)
                 continue
             log.info("%s: %s is %s", self.name, self.port, path)
             return port
-        raise serial.SerialException("; ".join(errors) or f"no port matches {self.port}")
+        if errors:          # (the first one's errno says why: serial_words)
+            raise serial.SerialException(errno_of(errors[0]), "; ".join(str(e) for e in errors))
+        raise serial.SerialException(errno.ENOENT, f"no port matches {self.port}")
 
     # -- ButtonSource ------------------------------------------------------------------
     @property
@@ -255,9 +259,10 @@ class SerialButtonSource:
         try:
             port = self.opener()
         except Exception as exc:
-            message = f"button box on {self.port} not available: {exc}"
+            message = f"button box on {self.port} not available: {serial_words(exc, self.port)}"
             if self._status.message != message:
                 log.warning("%s: %s", self.name, message)
+                log.debug("%s: the serial library said: %s", self.name, exc)
             self._status = SourceStatus(False, message)
             self._stop.wait(self.backoff.next_delay())
             return None
@@ -325,8 +330,10 @@ class SerialButtonSource:
     def _lost(self, exc: BaseException | None, message: str = "", quiet: bool = False) -> None:
         """The port lost (`exc`), or given up as `message`; `quiet`: said before (a box still silent)."""
         self.disconnects += 1
-        message = message or f"button box on {self.port} disconnected: {exc}"
+        message = message or f"button box on {self.port} disconnected: {serial_words(exc, self.port)}"
         (log.debug if quiet else log.warning)("%s: %s", self.name, message)
+        if exc is not None:
+            log.debug("%s: the serial library said: %s", self.name, exc)
         self._status = SourceStatus(False, message)
         now = self.clock()
         for name in sorted(self._held):

@@ -25,6 +25,7 @@ import cv2
 
 from ._config import boolean, check_keys, positive, text, whole
 from .device_paths import is_pattern, matches
+from .device_words import camera_words
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
 from .light_watch import LightWatch, light
 from .webcam_controls import EXPOSURE, FOCUS, WHITE_BALANCE, AutoControl, freeze, set_auto, sharpness
@@ -366,7 +367,7 @@ class OpenCVFrameSource(BaseFrameSource):
 
     def _capture(self, device: int | str) -> Any:
         """An open capture of `device`, by the first of its backends that opens it."""
-        why = " (unplugged or in use?)"
+        why = ""
         for api in backends_for(device):
             try:
                 cap = self.capture_factory(device, api)
@@ -378,7 +379,7 @@ class OpenCVFrameSource(BaseFrameSource):
                 return cap
             if cap is not None:
                 cap.release()
-        raise FrameSourceError(f"cannot open camera {device!r}{why}", self.name)
+        raise FrameSourceError(f"cannot open camera {device!r}{why or f' ({camera_words(device)})'}", self.name)
 
     def _opened(self, cap: Any, device: int | str) -> None:
         """Use `cap`; remember the camera's by-id link, and log the device it was opened as when

@@ -6,6 +6,8 @@ box named by its /dev/serial/by-id/ link (as docs/hardware.md advises) was drawn
 ".../dev/serial/by-id/usb-Ar..." at every size: which box, never on screen."""
 from __future__ import annotations
 
+import errno
+
 import pygame
 import pytest
 
@@ -13,6 +15,7 @@ from controller.bench_table import late_game
 from controller.table import DECIDE
 from controller.tray_words import DIE_TROUBLE, LEFT_WORDS, TRAY_TROUBLE, staff_notice_words
 from display import render as render_module
+from hardware.device_words import gpio_words, serial_words
 from display import theme
 from display.draw import printable
 from display.view import MessageView
@@ -27,6 +30,13 @@ NOTICES = {
                               "gpio: OK and HOLD 3 buttons stuck: call staff. The other buttons work."),
     "box flooding": ("Buttons: serial: the button box on /dev/ttyACM0 sends presses faster than hands can (a button "
                      "stuck inside it, or its firmware): they are ignored until it stops; check the box. Retrying..."),
+    **{f"box {why}": f"Buttons: serial: button box on {BY_ID} not available: {serial_words(exc, BY_ID)}. Retrying..."
+       for why, exc in [("gone", OSError(errno.ENOENT, "")), ("denied", OSError(errno.EACCES, "")),
+                        ("held", OSError(errno.EBUSY, "")), ("cut", OSError(errno.EIO, ""))]},
+    "camera no group": ("Camera: opencv: cannot open camera '/dev/video0' (the table may not open it: its user is not "
+                        "in the video group (sudo usermod -aG video dicetable, then reboot)). Retrying..."),
+    "gpio no group": ("Buttons: gpio: GPIO buttons unavailable: " + gpio_words(OSError(errno.EACCES, ""))
+                      + ". The other buttons work."),
     "camera silent": ("Camera: camera: no picture for 3 s or more: it does not answer (unplugged, or its USB port "
                       "short of power). Retrying..."),
     "camera by-id": ("Camera: camera: cannot open /dev/v4l/by-id/usb-046d_HD_Pro_Webcam_C920_8C1F6B2F-video-index0 "
