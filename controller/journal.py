@@ -7,7 +7,6 @@ resume; that is why this is not the single JSON table log rewritten each time, n
 """
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
@@ -17,7 +16,7 @@ from typing import Any, Callable, NamedTuple
 
 from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds, without_taken_back
 from .rules import GameState
-from .tablelog import FORMAT, LogError, TableLog, replay
+from .tablelog import FORMAT, NO_FSYNC, LogError, TableLog, replay
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +47,6 @@ DAMAGED = "damaged"
 # this version reads journals of both (an update mid-game).
 JOURNAL_FORMAT = "dicetable-log/2"
 JOURNAL_FORMATS = (FORMAT, JOURNAL_FORMAT)
-#: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
-NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
 
 
 class Journal:

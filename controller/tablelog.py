@@ -6,6 +6,7 @@ The format is documented in docs/table-log.md.
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import os
 from dataclasses import dataclass, field, replace
@@ -90,11 +91,22 @@ class TableLog:
             raise LogError(f"{path} is not a table log: {exc}") from None
 
     def save(self, path: str | Path) -> None:
-        """Write atomically (temp file + rename): a power cut leaves the old log or the new one."""
+        """Write atomically: a power cut leaves the old log or the new one. The temp file is
+        fsynced before the rename and the folder after it: without them a cut within the kernel's
+        writeback (some 30 s) could leave the new name on an empty or half-written file (ext4's
+        delayed allocation), the game's log lost though the rename had been done."""
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(self.to_json(), indent=1) + "\n")
+            fh.flush()
+            synced(fh.fileno())
         os.replace(tmp, path)
+        folder = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            synced(folder)
+        finally:
+            os.close(folder)
 
     def start(self) -> GameState:
         """The game before its first input. A game or an option this version does not know is
@@ -135,3 +147,17 @@ def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:
         except IllegalInput as exc:
             raise LogError(f"input {index} is illegal: {cut(str(exc), REASON)}", index) from None
     return state
+
+
+#: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
+NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
+
+
+def synced(fd: int) -> None:
+    """fsync `fd`; a filesystem without fsync (EINVAL) is let go, any other error (EIO, ENOSPC)
+    is a write that failed and is raised (the log was not saved)."""
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in NO_FSYNC:
+            raise
