@@ -103,8 +103,29 @@ def check_journal(folder: Path, user: TableUser | None = None) -> list[Finding]:
                                          "(full? read-only?) and the folder's owner (docs/install.md step 3).")]
     # (an empty file is made on a full card too: the check said "games are saved" and "ready" on a
     # card with no byte left, and the first move said "This game can no longer be saved")
+    inside = blocked_inside(folder, None) if folder.is_dir() else []
+    if inside:
+        return [inside_finding(folder, inside, "this user", "$(id -un):")]
     where = folder if folder.exists() else f"{folder} (made at the first game, in {probe})"
     return [card_space(probe, where) or Finding("journal", OK, f"games are saved in {where}")]
+
+
+def inside_finding(folder: Path, inside: list[Path], who: str, owner: str) -> Finding:
+    """What is wrong with the files in the games folder `who` cannot use (`inside`), and the
+    chown that gives them back (`owner`: user:group)."""
+    def shown(path: Path) -> str:
+        try:
+            return f"{path} ({describe_owner(path.stat())})"
+        except OSError:
+            return str(path)
+    what = ", ".join(shown(p) for p in inside)
+    verb = "read" if all(p.name == "current.jsonl" for p in inside) else "write"
+    harm = ("the game on the table cannot be taken up at the next start (it is kept aside as unreadable)"
+            if verb == "read" else "finished games cannot be put away (each comes back at the next start) "
+                                   "or games cannot be saved")
+    who = "the table's user " + who if who != "this user" else who
+    return Finding("journal", FAIL, f"{who} cannot {verb} {what}: {harm}. A table run with sudo leaves this "
+                                    f"behind. Give it back: sudo chown -R {owner} {folder}")
 
 
 LOST = "games would not survive a power cut"
@@ -167,11 +188,7 @@ def _journal_for(folder: Path, user: TableUser) -> list[Finding]:
                                          f"{give}")]
     inside = blocked_inside(folder, user)
     if inside:
-        return [Finding("journal", FAIL, f"the table's user {user.name} cannot write "
-                                         f"{', '.join(f'{p} ({describe_owner(p.stat())})' for p in inside)}: "
-                                         "finished games cannot be put away (each comes back at the next start) "
-                                         "or games cannot be saved. A table run with sudo leaves this behind. "
-                                         f"Give it back: sudo chown -R {user.name}:{user.name} {folder}")]
+        return [inside_finding(folder, inside, user.name, f"{user.name}:{user.name}")]
     where = folder if folder.exists() else f"{folder} (made at the first game, in {probe})"
     return [card_space(probe, where) or Finding("journal", OK, f"games are saved in {where}")]
 

@@ -110,19 +110,32 @@ def describe_owner(st: os.stat_result) -> str:
 # it cannot write: no game can be saved). systemd gives the folder back to the table's user at
 # start only when the folder itself is another's (StateDirectory=), never what is inside it: a
 # table once run with sudo on /var/lib/dicetable leaves root's games/ there for good.
-INSIDE = (("games", 3), ("current.jsonl.tmp", 2))
+# current.jsonl, the game on the table, must be read at the next start: one root's and 0600 (a
+# sudo run with a umask of 077) is a game kept aside as unreadable, lost to the players.
+INSIDE = (("games", 3), ("current.jsonl.tmp", 2), ("current.jsonl", 4))
+#: os.access's bits for INSIDE's (4 read, 2 write, 1 search)
+ACCESS_BITS = {4: os.R_OK, 2: os.W_OK, 1: os.X_OK}
 
 
-def blocked_inside(folder: Path, user: TableUser) -> list[Path]:
-    """What in `folder` the table's user needs to change and may not."""
+def blocked_inside(folder: Path, user: TableUser | None) -> list[Path]:
+    """What in `folder` the table's user needs to change and may not. `user` None: the one
+    asking is the table's user (the service's own account, or a table run from a login where no
+    `dicetable` user was made): asked of the kernel (os.access) for this process. Before, that
+    one was never asked: `check` run as the table's user wrote a file in the folder and said
+    *games are saved*, over a games/ left root's by a sudo run."""
     out = []
     for name, bits in INSIDE:
         path = folder / name
         try:
-            if not may(path.stat(), user, bits):
-                out.append(path)
+            st = path.stat()
         except OSError:          # (not there: made by the table when it needs it)
             continue
+        if user is not None:
+            allowed = may(st, user, bits)
+        else:
+            allowed = os.access(path, sum(flag for bit, flag in ACCESS_BITS.items() if bits & bit))
+        if not allowed:
+            out.append(path)
     return out
 
 
