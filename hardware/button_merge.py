@@ -20,6 +20,17 @@ log = logging.getLogger(__name__)
 #: a reading, one on the panel, one on the box, were the reading accepted and then all five dice
 #: thrown again, a move nobody chose.
 SAME_PRESS_S = 0.25
+#: UP and DOWN step a value (a die's in a correction, a row in a menu): two players who both see the
+#: 3 that should be a 4 both press UP, and expect a 4. Pressed at the same moment, they come in as
+#: far apart as their releases (a panel and a box send a press as the button comes back up: one
+#: held 0.1 s, the other 0.4 s): 0.25 s apart took both, and the die went to 5, which the players
+#: trusting the table accepted. ASSUMPTION: a player on another panel who means a second step has
+#: seen the first one's result (the screen drawn within 50 ms, a hand reacts in 200 ms, a press
+#: takes 80 ms or more) and still waits for it before pressing; a step the other panel meant and
+#: that was dropped shows as a value that did not move (pressed again), while a step taken twice
+#: is a wrong value that looks right. One panel's own repeats always count (one player, twice).
+SAME_STEP_S = 0.6
+STEPS = frozenset({"UP", "DOWN"})
 
 
 class SamePress:
@@ -27,8 +38,9 @@ class SamePress:
     others said in the log. One panel's own repeats go through (a player pressing DOWN twice
     quickly), as do releases."""
 
-    def __init__(self, within_s: float = SAME_PRESS_S) -> None:
+    def __init__(self, within_s: float = SAME_PRESS_S, steps_within_s: float = SAME_STEP_S) -> None:
         self.within_s = within_s
+        self.steps_within_s = max(within_s, steps_within_s)
         self.dropped = 0
         self._taken: dict[tuple[str, str], tuple[float, str]] = {}   # (kind, name) -> (time, panel)
 
@@ -44,10 +56,16 @@ class SamePress:
         """Whether `event` is a press already taken from another panel (and remember it if not)."""
         key = (event.kind, event.name)
         taken = self._taken.get(key)
-        if taken is not None and taken[1] != event.source and abs(event.timestamp - taken[0]) < self.within_s:
+        step = event.kind == PRESS and event.name in STEPS
+        within = self.steps_within_s if step else self.within_s
+        if taken is not None and taken[1] != event.source and abs(event.timestamp - taken[0]) < within:
             self.dropped += 1
-            log.info("%s %s on %s at the same moment as on %s: taken once", event.name, event.kind, event.source,
-                     taken[1])
+            if step:
+                log.info("%s on %s %.2f s after %s on %s: one step asked by two players, taken once", event.name,
+                         event.source, abs(event.timestamp - taken[0]), event.name, taken[1])
+            else:
+                log.info("%s %s on %s at the same moment as on %s: taken once", event.name, event.kind,
+                         event.source, taken[1])
             return True
         self._taken[key] = (event.timestamp, event.source)
         return False
