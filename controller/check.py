@@ -4,7 +4,8 @@ Café staff install the table once. After installing, after moving it or when it
 one command goes over what the table needs at start and says, in their words, what is wrong:
 the config, the reader's model files, the journal's folder, the service (its user, groups,
 program and devices: controller/service_check.py), the camera (a frame, and its size
-against the calibration's), the buttons, and the clock (said, never to be set). It changes
+against the calibration's), the buttons, the clock (said, never to be set), and how often the
+players corrected the dice in the last games (from the service's log). It changes
 nothing; the camera is opened only for a frame and closed again (the table itself must be
 stopped: one program at a time uses it).
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, load_config
+from .correction_report import corrections_said, read_service_log
 from .service_check import check_service
 from .table_user import (STATE_DIR, TableUser, blocked_inside, denied, describe_owner, sandbox_problem,
                          table_user)
@@ -499,7 +501,15 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
     found += check_calibration(config, frame)
     found += check_buttons(config, **inject.get("buttons", {}))
     found += check_clock(inject.get("wall", SystemWallClock()))
+    found += check_corrections(Path(config.table.journal_dir), inject.get("service_log", read_service_log))
     return found
+
+
+def check_corrections(journal_dir: Path, read: Callable[[], list[str] | str] = read_service_log) -> list[Finding]:
+    """How often the players corrected the dice in the last games (controller/correction_report.py):
+    what staff look for after a complaint of misreadings. A warning where they kept correcting."""
+    level, text = corrections_said(read(), journal_dir)
+    return [Finding("corrections", level, text)]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -533,7 +543,7 @@ def positive_seconds(text: str) -> float:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("check", help="is this table ready? config, reader, journal, service, camera, calibration, "
-                                     "buttons, clock",
+                                     "buttons, clock, corrections",
                        description="Go over what the table needs and say what to fix. Stop the table first "
                                    "(sudo systemctl stop dicetable): the camera serves one program at a time.")
     p.add_argument("--config", default=str(DEFAULT_PATH), metavar="PATH",

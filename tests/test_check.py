@@ -561,7 +561,8 @@ def test_the_commands_help_names_every_part_the_check_goes_over(tmp_path, capsys
     and the help did not name them."""
     cfg = _table(tmp_path, calibration=CALIBRATED)
     parts = {f.part for f in check.run_checks(cfg)}
-    assert {"config", "reader", "journal", "service", "camera", "calibration", "buttons", "clock"} <= parts
+    assert {"config", "reader", "journal", "service", "camera", "calibration", "buttons", "clock",
+            "corrections"} <= parts
     with pytest.raises(SystemExit):
         main(["--help"])
     line = " ".join(capsys.readouterr().out.split()).split("check is this table ready?")[1].split(" read ")[0]
