@@ -23,7 +23,7 @@ from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 from .kept_games import KeptGame
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .name_letters import next_accent, plain
-from .names import clean_name, shown_name, undrawable
+from .names import clean_name, free_name, stand_in, undrawable
 from .short_panel import has_button, without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
 from .rules.base import FIRST_DRAWN
@@ -268,10 +268,8 @@ class SetupMenu:
         for seat, name in enumerate(self.seat_names):
             if not undrawable(name):
                 continue
-            shown = shown_name(name)        # (an emoji after a name left out: "Zoë 🎲" is "Zoë")
-            self.seat_names[seat] = ""
-            others = set(self.seat_names)
-            self.seat_names[seat] = shown if shown and shown not in others else self._free_name(seat)
+            self.seat_names[seat] = ""      # (an emoji after a name left out: "Zoë 🎲" is "Zoë")
+            self.seat_names[seat] = stand_in(name, seat, set(self.seat_names) | set(self.names))
             said.append(f"Seat {seat + 1}'s name has letters this screen lacks: it is "
                         f"{self.seat_names[seat]} for now.")
         if said:                            # (each seat said: the last one alone was)
@@ -286,11 +284,7 @@ class SetupMenu:
                 self.names[seat] = self._free_name(seat)
 
     def _free_name(self, seat: int) -> str:
-        taken = set(self.seat_names) | set(self.names)
-        n = seat + 1
-        while f"Player {n}" in taken:
-            n += 1
-        return f"Player {n}"
+        return free_name(seat, set(self.seat_names) | set(self.names))
 
     def options(self) -> dict[str, Any]:
         """The chosen rules that differ from the game's defaults (short logs)."""

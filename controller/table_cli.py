@@ -29,7 +29,7 @@ from .demo import DemoDirector, Press
 from .demo_text import check_player_count
 from .draws import draw_first_player, first_player_words
 from .journal import Journal
-from .names import players_from
+from .names import drawable_players, players_from
 from .peak_memory import peak_rss_mb
 from .rules import GAMES, OptionError, new_game
 from .rules.base import shown
@@ -270,17 +270,23 @@ class FixturePlayer:
         self.runner: TableRunner | None = None
         self.t = 0.0
         self.errors: list[str] = []  # steps that did not fit the game, "script line N: why"
+        self.notes: list[str] = []   # what the table changed and said (a name it cannot draw)
         self.line = 0
 
     def start_game(self, game: str, players: list[str], options: dict) -> None:
+        said = ""
+        if self.screen is not None:     # (names the screen cannot draw: the menu's stand-ins)
+            players, said = drawable_players(players)
+            if said:
+                self.notes.append(said)
         options = draw_first_player(players, options)       # (a first player left to the table)
         state = new_game(game, players, options)
         table_log = TableLog(game, players, options).with_every_option()
         self.flow = TableFlow(state, table_log, clock=self.clock, confirm_seconds=1.5,
                               **screen_size_of(self.screen))
-        drawn = first_player_words(state)
+        drawn = " ".join(words for words in (said, first_player_words(state)) if words)
         if drawn:
-            self.flow.say(drawn)
+            self.flow.say(drawn, "warning" if said else "info")
         self.runner = TableRunner(self.flow, SettleTracker(SettleConfig()), vision_reader.read, self.screen)
 
     def _frame(self, image: np.ndarray) -> None:
@@ -503,6 +509,8 @@ def play_fixtures(args: argparse.Namespace) -> int:
     if shots and screen:
         player.screenshot("final")
     print(flow.state.sheet().to_text(), flush=True)
+    for note in player.notes:       # (said on screen, and here: the log's names are not those typed)
+        print(f"dicetable play: {note}", file=sys.stderr, flush=True)
     for error in player.errors:     # why the game may have stopped short: said, not only kept
         print(f"dicetable play: {error}", file=sys.stderr, flush=True)
     if flow.state.is_over:

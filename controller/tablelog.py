@@ -73,7 +73,9 @@ class TableLog:
             raise LogError("'options' must be an object")
         if not isinstance(inputs, list):
             raise LogError("'inputs' must be a list")
-        return cls(game, list(players), dict(options), list(inputs))
+        from .names import logged_names
+
+        return cls(game, logged_names(players), dict(options), list(inputs))
 
     @classmethod
     def load(cls, path: str | Path) -> "TableLog":
