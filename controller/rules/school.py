@@ -114,23 +114,32 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     where = "any empty column of one row" if o["row_fill_order"] == "any_free_column" else \
         "one row's leftmost empty column"
     cross = "or a cross (0)" if o["voluntary_cross_allowed"] else "or, if they score in no open row, a cross (0)"
-    reserve = {"player_choice": "School 1 to 6: three or more dice of that face, scoring face x dice; dice "
-                                "over three may be banked for a later column of the row.",
-               "fixed_three": "School 1 to 6: three or more dice of that face, scoring face x 3; dice over "
-                              "three are banked for a later column of the row.",
-               "none": "School 1 to 6: three or more dice of that face, scoring face x dice."}
+    reserve = {"player_choice": "School 1 to 6: 3 or more dice of that face, scoring face x dice; dice "
+                                "over 3 may be banked for a later column of the row.",
+               "fixed_three": "School 1 to 6: 3 or more dice of that face, scoring face x 3; dice over "
+                              "3 are banked for a later column of the row.",
+               "none": "School 1 to 6: 3 or more dice of that face, scoring face x dice."}
+    least = o["reserve_min_real_dice"]
+    if least and o["school_reserve_mode"] != "none":      # (the card said nothing of these house rules)
+        reserve = {mode: words.replace(
+            "row.", f"row, usable only with at least {least} {'die' if least == 1 else 'dice'} of that face thrown.")
+                   for mode, words in reserve.items()}
+    two_pairs = "Two pairs (four alike too)" if o["two_pairs_same_face_allowed"] else "Two pairs (two faces)"
+    full_house = "Full house (five alike too)" if o["full_house_accepts_poker"] else "Full house"
     card = [
         "Fill a sheet of 15 rows by 3 columns: up to 3 throws a turn, then one entry.",
-        f"Hold any dice between throws, then write in {where} a score the dice make, {cross}.",
-        reserve[o["school_reserve_mode"]] + " Then Pair, Two pairs, Triplet, Small (1-5) and Large (2-6) "
-        "straight, Full house, Four of a kind, Poker (five alike), Chance.",
+        f"Hold dice between throws, then write in {where} a score the dice make, {cross}.",
+        reserve[o["school_reserve_mode"]] + f" Then Pair, {two_pairs}, Triplet, Small 1-5 and Large 2-6 "
+        f"straight, {full_house}, Four of a kind, Poker (five alike), Chance.",
     ]
     if o["double_on_first_throw"]:
         card.append("Scores outside the School written after throw 1 count double"
                     + ("." if o["double_applies_to_chance"] else " (not Chance)."))
     row = "its third column again" + ("" if o["award_copies_doubling"] else ", undoubled") \
         + ("" if o["award_block_scope"] == "award_cell_only" else " (crossing others' empty cells in it)")
-    penalty = {"forfeit_all_awards": " A cross in the School loses every award, now and to come.",
+    barred = " (yet still blocking others' awards)" \
+        if o["ineligible_player_blocks_award"] else ""
+    penalty = {"forfeit_all_awards": f" A cross in the School loses every award, now and to come{barred}.",
                "erase_earned_only": " A cross in the School loses the awards held.", "none": ""}
     card.append(f"Awards: the first to fill a row without a cross scores {row}; the first to fill a column "
                 f"without a cross scores {o['column_award_value']}." + penalty[o["school_cross_penalty"]])

@@ -236,14 +236,23 @@ def _listed(names: list[str]) -> str:
 
 
 # --------------------------------------------------------------------------------- the card
+def _two_pairs_words(o: Mapping[str, Any]) -> str:
+    """What makes 2 pairs under the house rules: the card said nothing, and a player whose full
+    house or four of a kind the table took (or refused) as 2 pairs could not tell why."""
+    full_house = o["two_pairs_accepts_full_house"]
+    if o["two_pairs_accepts_four_of_a_kind"]:
+        return "2 pairs, a full house or 4 alike" if full_house else "2 pairs or 4 alike, not a full house"
+    return "2 different pairs or a full house" if full_house else "2 different pairs, not a full house"
+
+
 def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     """The HINT card under the options `o` (all of them given): its numbers are the rules' own."""
     card = [
-        "13 turns each: throw five dice up to three times, holding any between throws, then fill a box.",
-        "Score any open box: Aces to Sixes add up the dice of that "
-        f"face; figures score 2 pairs {o['two_pairs_value']}, 3 of a kind 25, 4 of a kind 35, Straights "
-        "30 (1-5 or 2-6), Full house 30, 5 of a kind 50; Chance adds all five. A box the dice do not "
-        "make scores 0 and is used up.",
+        "13 turns each: up to three throws of five dice, holding any between throws, then fill a box.",
+        "Score any open box: Aces to Sixes add up the dice of their "
+        f"face; figures: 2 pairs {o['two_pairs_value']} ({_two_pairs_words(o)}), 3 of a kind 25, "
+        "4 of a kind 35, Straights 30 (1-5 or 2-6), Full house 30, 5 of a kind 50; Chance adds all five. "
+        "A box the dice miss scores 0: given up.",
     ]
     early = o["early_close_bonus_per_roll"]
     if early:
