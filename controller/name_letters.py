@@ -6,9 +6,18 @@ plain letter a long way off, so the accents are one step aside: a long DOWN on a
 into the next of its accented forms (e, é, è, ê, ë, ē, ... and back to e), and UP/DOWN go on from
 its plain letter. The forms are those of Latin-1 and Latin Extended-A (and Romanian's ș ț),
 which the bundled font draws, and the letters with a stroke or joined (ø, ł, đ, ß, æ, œ).
+
+Greek and Cyrillic names (Ελένη, Дмитрий) had no letters at all. Each is an alphabet of its own,
+never in the Latin cycle (which would put the Latin letters further off): a long DOWN on the "_"
+that ends the name turns the alphabet of that letter (Latin, Greek, Cyrillic, Latin ...), and UP/
+DOWN then go through that alphabet (capitals, small letters, then the digits and signs all share);
+a letter takes the alphabet of the one before it, so a name is switched once, not each letter. A
+long DOWN on a Greek or Cyrillic letter turns it into its accented forms as on a Latin one
+(ε, έ; ι, ί, ϊ, ΐ; е, ѐ, ё; и, ѝ, й).
 """
 from __future__ import annotations
 
+import string
 import unicodedata
 from functools import lru_cache
 
@@ -16,7 +25,18 @@ from functools import lru_cache
 _AKIN = {"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "s", "æ": "a", "Æ": "A",
          "œ": "o", "Œ": "O", "ð": "d", "Ð": "D", "þ": "t", "Þ": "T", "ı": "i", "ħ": "h", "Ħ": "H",
          "ŧ": "t", "Ŧ": "T"}
-_RANGES = (range(0xC0, 0x180), range(0x218, 0x21C))     # Latin-1, Latin Extended-A; Ș ș Ț ț
+_RANGES = (range(0xC0, 0x180), range(0x218, 0x21C),     # Latin-1, Latin Extended-A; Ș ș Ț ț
+           range(0x386, 0x3D0), range(0x400, 0x460))    # Greek's accented letters, Cyrillic's
+
+LATIN, GREEK, CYRILLIC = "Latin", "Greek", "Cyrillic"
+#: each alphabet's letters in the order UP goes through them (its accented forms: a long DOWN)
+ALPHABETS: dict[str, str] = {
+    LATIN: string.ascii_uppercase + string.ascii_lowercase,
+    GREEK: "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ" "αβγδεζηθικλμνξοπρσςτυφχψω",
+    CYRILLIC: "АБВГҐДЕЄЖЗИІКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ" "абвгґдеєжзиіклмнопрстуфхцчшщъыьэюя",
+}
+#: what every alphabet's cycle ends with, after its letters
+SHARED = string.digits + " -'."
 
 
 def plain(ch: str) -> str:
@@ -24,7 +44,25 @@ def plain(ch: str) -> str:
     if ch in _AKIN:
         return _AKIN[ch]
     base = unicodedata.normalize("NFD", ch)[:1]
-    return base if len(ch) == 1 and base.isascii() and base.isalpha() and base != ch else ch
+    return base if len(ch) == 1 and base != ch and alphabet_of(base) is not None else ch
+
+
+def alphabet_of(ch: str) -> str | None:
+    """The alphabet whose cycle holds `ch` or its plain letter (Latin, Greek, Cyrillic), None for
+    a digit, a sign, the end mark or a letter of none."""
+    for name, letters in ALPHABETS.items():
+        if ch in letters:
+            return name
+    base = unicodedata.normalize("NFD", ch)[:1] if len(ch) == 1 else ""
+    if ch in _AKIN:
+        base = _AKIN[ch]
+    return next((name for name, letters in ALPHABETS.items() if base and base in letters), None)
+
+
+def next_alphabet(name: str) -> str:
+    """The alphabet a long DOWN on the end mark turns to: Latin, Greek, Cyrillic, Latin ..."""
+    names = list(ALPHABETS)
+    return names[(names.index(name) + 1) % len(names)] if name in names else LATIN
 
 
 @lru_cache(maxsize=1)
@@ -34,7 +72,9 @@ def _forms() -> dict[str, tuple[str, ...]]:
         ch = chr(cp)
         if ch.isalpha() and plain(ch) != ch:
             forms.setdefault(plain(ch), []).append(ch)
-    return {base: (base, *others) for base, others in forms.items()}
+    # (by code point, Greek's letters with two marks, ΐ ΰ, after those with one: ι, ί, ϊ, ΐ)
+    return {base: (base, *sorted(others, key=lambda ch: (len(unicodedata.normalize("NFD", ch)) > 2, ch)))
+            for base, others in forms.items()}
 
 
 def accents_of(ch: str) -> tuple[str, ...]:

@@ -14,7 +14,6 @@ The menu is a plain state machine (no clock, no pygame): `view()` gives the `Tab
 """
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
@@ -22,7 +21,7 @@ from display.view import HelpView, MessageView, PromptView, SetupItem, TableView
 
 from .kept_games import KeptGame
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
-from .name_letters import next_accent, plain
+from .name_letters import ALPHABETS, LATIN, SHARED, alphabet_of, next_accent, next_alphabet, plain
 from .names import clean_name, free_name, stand_in, undrawable
 from .short_panel import has_button, without_missing
 from .rules import GAMES, GameState, OptionSpec, RulesError, find_game
@@ -34,8 +33,7 @@ PAGES = (GAME, COUNT, NAMES, OPTIONS, START)
 
 MAX_NAME = 12                      # fits a score-sheet column on an 800x480 screen
 END = "\0"                         # the "name ends here" mark in the letter cycle
-LETTERS: tuple[str, ...] = (END,) + tuple(string.ascii_uppercase + string.ascii_lowercase
-                                          + string.digits + " -'.")
+LETTERS: tuple[str, ...] = (END,) + tuple(ALPHABETS[LATIN] + SHARED)     # (the Latin cycle, as before)
 BIG_STEP = 10                      # a held UP/DOWN changes a number by this much
 NEXT_LABEL, BACK_LABEL = "Next >", "< Back"
 READ_ONLY = "(set in config)"
@@ -102,6 +100,12 @@ class _Row:
     action: Callable[[], None] | None = None     # None: shown, not selectable
 
 
+def letter_cycle(alphabet: str) -> tuple[str, ...]:
+    """What UP goes through on a letter of `alphabet`: the end mark, its letters, then the
+    digits and signs (Latin's is LETTERS)."""
+    return (END,) + tuple(ALPHABETS[alphabet] + SHARED)
+
+
 @dataclass
 class _NameEdit:
     """Letter-by-letter editing: `chars` may hold END marks; the name stops at the first one."""
@@ -110,6 +114,7 @@ class _NameEdit:
     original: str
     chars: list[str]
     pos: int = 0
+    alphabet: str = LATIN       # of the end mark's letter: the last letter's, or turned by a long DOWN
 
     def text(self) -> str:
         out = []
@@ -419,7 +424,8 @@ class SetupMenu:
 
     def _edit_name(self, seat: int) -> None:
         name = self.names[seat]
-        self.editing = _NameEdit(seat, name, list(name[:MAX_NAME]) + [END])
+        last = next((a for a in map(alphabet_of, reversed(name[:MAX_NAME])) if a), LATIN)
+        self.editing = _NameEdit(seat, name, list(name[:MAX_NAME]) + [END], alphabet=last)
 
     def _option_action(self, spec: OptionSpec) -> None:
         kind = option_kind(spec)
@@ -488,7 +494,10 @@ class SetupMenu:
         ... ë ... e; o ... ø; l ... ł): the cycle had none, and Zoë could only be "Zoe". False
         for a letter without accents (a long DOWN there is a DOWN, as before)."""
         ch = edit.chars[edit.pos]
-        turned = next_accent(ch) if ch != END else ch
+        if ch == END:           # (on the end mark: the letter's alphabet turned, Latin, Greek, Cyrillic)
+            edit.alphabet = next_alphabet(edit.alphabet)
+            return True
+        turned = next_accent(ch)
         if turned == ch:
             return False
         edit.chars[edit.pos] = turned
@@ -497,8 +506,10 @@ class SetupMenu:
     def _name_button(self, edit: _NameEdit, name: str) -> bool:
         if name in ("UP", "DOWN"):
             ch = plain(edit.chars[edit.pos])      # (an accented letter steps on from its plain one)
-            i = LETTERS.index(ch) if ch in LETTERS else 0
-            edit.chars[edit.pos] = LETTERS[(i + (1 if name == "UP" else -1)) % len(LETTERS)]
+            edit.alphabet = alphabet_of(ch) or edit.alphabet
+            cycle = letter_cycle(edit.alphabet)
+            i = cycle.index(ch) if ch in cycle else 0
+            edit.chars[edit.pos] = cycle[(i + (1 if name == "UP" else -1)) % len(cycle)]
             return True
         if name == "OK":
             if edit.chars[edit.pos] == END or edit.pos + 1 >= MAX_NAME:
@@ -699,9 +710,10 @@ class SetupMenu:
     def _prompt(self, row: _Row) -> PromptView:
         if isinstance(self.editing, _NameEdit):
             back = "BACK previous" if has_button(self.buttons, "BACK") else "hold UP: previous letter"
-            return PromptView("", "Type the name letter by letter",
-                              hint=f"UP/DOWN letter · hold DOWN: accents (é ø ł) · OK next letter · "
-                                   f"OK on _ ends the name · {back}")
+            where = "" if self.editing.alphabet == LATIN else f" ({self.editing.alphabet} letters)"
+            return PromptView("", f"Type the name letter by letter{where}",
+                              hint=f"UP/DOWN letter · hold DOWN: accents (é ø ł), on _: Greek, Cyrillic · "
+                                   f"OK next letter · OK on _ ends the name · {back}")
         if isinstance(self.editing, _IntEdit):
             spec = next((s for s in self.game.OPTIONS if s.name == self.editing.name), None)
             return PromptView("", self._about(spec) if spec else option_label(self.editing.name),
