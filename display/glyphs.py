@@ -169,6 +169,11 @@ def _clusters(run: str) -> list[str]:
 
 #: what joins the words of one name (דוד כהן, בן-דוד): a comma or a colon ends it ("Winners: A, B")
 _WITHIN_A_NAME = " -'\u05f3\u05f4"
+#: the mark of a name cut short (display.labels, draw's lines): part of the name it cuts. A
+#: right-to-left name cut kept "..." after its logical start, and the start was drawn on the run's
+#: right, the "..." beyond it: read right to left, the ellipsis came first, before the name's start
+#: (and a name kept "start...end" was read end first). Within the run, it is read where it is.
+CUT = "..."
 
 
 def visual(text: str) -> str:
@@ -186,13 +191,15 @@ def visual(text: str) -> str:
             i += 1
             continue
         last, k = i, i + 1
-        while k < n and (is_rtl(text[k]) or text[k] in _WITHIN_A_NAME
+        while k < n and (is_rtl(text[k]) or text[k] in _WITHIN_A_NAME or text.startswith(CUT, k)
                          or unicodedata.bidirectional(text[k]) in ("WS", "NSM", "BN")):
             if is_rtl(text[k]):
                 last = k
-            k += 1
+            k += len(CUT) if text.startswith(CUT, k) else 1
         while last + 1 < n and unicodedata.category(text[last + 1]).startswith("M"):
             last += 1                   # (a mark on the run's last letter)
+        if text.startswith(CUT, last + 1):
+            last += len(CUT)            # (a name cut: its "..." read after it, on its left)
         out.append("".join(reversed(_clusters(text[i:last + 1]))))
         i = last + 1
     return "".join(out)
