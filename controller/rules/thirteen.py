@@ -537,7 +537,11 @@ class ThirteenState(GameState):
             s = card.scores[cat]
             if s is not None:
                 hl = last is not None and last[0] == seat and last[1] == cat
-                return Cell(str(s), s, "cross" if card.scratch >> cat & 1 else "score", hl)
+                if card.scratch >> cat & 1:
+                    # a figure given up early earns its bonus (house rule early_close_on_zero):
+                    # "0+10", never a bare "10", which differed from a scored 10 by red alone
+                    return Cell(f"0+{s}" if s else "0", s, "cross", hl)
+                return Cell(str(s), s, "score", hl)
             if isinstance(exp, Decide) and seat == exp.player and cat in preview:
                 # "+25", never a bare "25": a preview and a written score in one column differed
                 # by colour alone (blue and green, one colour to a tritanope; faint from a metre)
