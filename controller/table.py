@@ -891,8 +891,8 @@ class TableFlow:
     def _button_wait(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold" and self._correctable:
             (values, boxes, unsure), self._correctable = self._correctable, None
-            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, hold OK when done."
-                          + self._left_out(len(values)), unsure, origin=OFFERED)
+            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, hold OK when done.",
+                          unsure, origin=OFFERED, note=self._left_out(len(values)).strip())
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
             self._amend()
@@ -1072,11 +1072,12 @@ class TableFlow:
         return replace(last, boxes=tuple(self._row_boxes(len(last.values))))
 
     def _correct(self, values: Sequence[int], boxes: Sequence, message: str, unsure: Sequence[int] = (),
-                 origin: str = BLANK) -> None:
+                 origin: str = BLANK, note: str = "") -> None:
         """Players set the dice with the buttons, from `values` (CORRECT). The first of the
         `unsure` dice (outlined) is selected, else the first die: an unread die stood in as a 1,
         captioned "Read: ... 1 ..." under die 1's cursor, and one long OK took it for a 1.
-        `origin`: where BACK goes back to (controller.correction)."""
+        `origin`: where BACK goes back to (controller.correction). `message` (what the buttons
+        do) goes to the log; the banner shows only `note`, what the prompt does not say."""
         self._seen_while_correcting = None
         self._opened = Opened(origin, tuple(values), tuple(boxes), tuple(unsure), self._confirm_at,
                               gathered=origin == SHOWN and self._pending_gathered())
@@ -1084,7 +1085,22 @@ class TableFlow:
         self.pending_check = list(unsure)
         self.correct_index = unsure[0] if unsure else 0
         self.phase = CORRECT
-        self.say(message)
+        log.info("%s", reworded(message, self.words))
+        self._show_only(note)
+
+    def _show_only(self, note: str) -> None:
+        """The banner during a correction: `note` alone (the die left out of an entry), else
+        none. It said again what the prompt says ("Correcting: UP/DOWN change the die, OK next
+        die, hold OK when done."): at 320x240 that took the prompt's room, which then showed
+        "Correct die 1: UP..." and never its hint (hold OK: done, what BACK does); at 480x320
+        the late correction's banner lost its end ("BACK leaves them as")."""
+        if note:
+            self.say(note, logged=False)
+            return
+        if self._page_shown:
+            # (a move's note cut short comes back after it, as it does after a message)
+            self._note_pages.insert(0, (self._page_move, self._page.text, self._page.pages))
+        self._page = self.message = None
 
     def menu(self) -> list[MenuEntry]:
         exp = self.expect
@@ -1584,7 +1600,9 @@ class TableFlow:
             # BACK, and players fixing die 1 pressed OK through every die to get out)
             last = self.pending is not None and self.correct_index >= len(self.pending) - 1
             origin = self._opened.origin if self._opened else BLANK
-            return PromptView(who, f"Correct die {self.correct_index + 1}: UP/DOWN change it, "
+            # ("Enter" where nothing was read: the banner that said so makes way for the prompt)
+            verb = "Enter" if origin == BLANK and self._amending is None else "Correct"
+            return PromptView(who, f"{verb} die {self.correct_index + 1}: UP/DOWN change it, "
                                    + ("OK: done" if last else "OK next"),
                               hint=leave_words(origin, late=self._amending is not None))
         if isinstance(exp, Throw):

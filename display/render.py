@@ -39,19 +39,23 @@ def _frame(surface: pygame.Surface) -> tuple[float, int, pygame.Rect]:
     return s, header_h, pygame.Rect(margin, header_h + margin, w - 2 * margin, h - header_h - 2 * margin)
 
 
-def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0, prompt_need: int | None = None
-                  ) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0, prompt_need: int | None = None,
+                  menu: bool = True) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
     """The play screen's tray, the lower left (banner and prompt) and the sheet's column. A
     message banner (`banner_h` high) takes the room the prompt leaves empty (it needs
     `prompt_need`; None: all it has) first, then up to 2/5 of the tray's height, then the rest
     from the prompt. (Under the banner the prompt once kept room for only two menu rows, even at
     1920x1080; then the banner took the tray's room while a short prompt left its panel
-    two-thirds empty: the camera image 375 px wide at 1920 rather than 535.)"""
+    two-thirds empty: the camera image 375 px wide at 1920 rather than 535.) A prompt with no
+    menu (`menu` False) also takes what it lacks from the tray when the same 2/5 are enough for
+    it to show whole (a correction's at 320x240), never to show a few more of its lines."""
     margin = int(10 * s)
     left_w = int(body.width * 0.42)
     tray_h = int(body.height * 0.48)
     lower_h = body.height - tray_h - margin
     spare = lower_h if prompt_need is None else max(0, lower_h - prompt_need)
+    if not menu and prompt_need is not None and banner_h + prompt_need - lower_h <= tray_h * 2 // 5:
+        spare = lower_h - prompt_need       # (then all of it shows; else the tray keeps its room)
     tray_h -= min(max(0, banner_h - spare), tray_h * 2 // 5)
     tray = pygame.Rect(body.x, body.y, left_w, tray_h)
     lower = pygame.Rect(body.x, body.y + tray_h + margin, left_w, body.height - tray_h - margin)
@@ -60,13 +64,20 @@ def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0, prompt_need: i
 
 
 def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
-    """`_play_columns` of this screen with this view's banner and prompt."""
+    """`_play_columns` of this screen with this view's banner and prompt. A prompt with no menu
+    (a correction, a reading to check) takes up to 2/5 of the tray's height when its panel is
+    too short for it: at 320x240 the correction's prompt showed "Correct die 1: UP..." and
+    none of its hint (hold OK: done, what BACK does), over a tray whose caption already names
+    the dice. (A menu scrolls in the room it has: the tray keeps its size for it.)"""
     s, _, body = _frame(surface)
     left_w = int(body.width * 0.42)
     if not view.message:
+        if view.prompt is not None and not view.prompt.options:
+            return _play_columns(body, s, 0, _prompt_need(view.prompt, left_w, s, _players(view)), menu=False)
         return _play_columns(body, s)
     banner_h = _banner_layout(view.message, left_w, s)[2]
-    return _play_columns(body, s, banner_h, _prompt_need(view.prompt, left_w, s, _players(view)))
+    return _play_columns(body, s, banner_h, _prompt_need(view.prompt, left_w, s, _players(view)),
+                         menu=view.prompt is None or bool(view.prompt.options))
 
 
 def _players(view: TableView) -> tuple[str, ...]:
