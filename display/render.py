@@ -40,7 +40,7 @@ def _frame(surface: pygame.Surface) -> tuple[float, int, pygame.Rect]:
 
 
 def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0, prompt_need: int | None = None,
-                  menu: bool = True) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+                  menu: bool = True, idle: bool = False) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
     """The play screen's tray, the lower left (banner and prompt) and the sheet's column. A
     message banner (`banner_h` high) takes the room the prompt leaves empty (it needs
     `prompt_need`; None: all it has) first, then up to 2/5 of the tray's height, then the rest
@@ -48,15 +48,18 @@ def _play_columns(body: pygame.Rect, s: float, banner_h: int = 0, prompt_need: i
     1920x1080; then the banner took the tray's room while a short prompt left its panel
     two-thirds empty: the camera image 375 px wide at 1920 rather than 535.) A prompt with no
     menu (`menu` False) also takes what it lacks from the tray when the same 2/5 are enough for
-    it to show whole (a correction's at 320x240), never to show a few more of its lines."""
+    it to show whole (a correction's at 320x240), never to show a few more of its lines. Over an
+    `idle` tray (nothing on it to read) the prompt takes what it lacks, menu rows too, up to 3/4
+    of the tray's height."""
     margin = int(10 * s)
     left_w = int(body.width * 0.42)
     tray_h = int(body.height * 0.48)
     lower_h = body.height - tray_h - margin
     spare = lower_h if prompt_need is None else max(0, lower_h - prompt_need)
-    if not menu and prompt_need is not None and banner_h + prompt_need - lower_h <= tray_h * 2 // 5:
+    cap = tray_h * 3 // 4 if idle else tray_h * 2 // 5
+    if prompt_need is not None and (idle or not menu and banner_h + prompt_need - lower_h <= cap):
         spare = lower_h - prompt_need       # (then all of it shows; else the tray keeps its room)
-    tray_h -= min(max(0, banner_h - spare), tray_h * 2 // 5)
+    tray_h -= min(max(0, banner_h - spare), cap)
     tray = pygame.Rect(body.x, body.y, left_w, tray_h)
     lower = pygame.Rect(body.x, body.y + tray_h + margin, left_w, body.height - tray_h - margin)
     right = pygame.Rect(body.x + left_w + margin, body.y, body.width - left_w - margin, body.height)
@@ -68,9 +71,16 @@ def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect,
     (a correction, a reading to check) takes up to 2/5 of the tray's height when its panel is
     too short for it: at 320x240 the correction's prompt showed "Correct die 1: UP..." and
     none of its hint (hold OK: done, what BACK does), over a tray whose caption already names
-    the dice. (A menu scrolls in the room it has: the tray keeps its size for it.)"""
+    the dice. (A menu scrolls in the room it has: the tray keeps its size for it, unless the
+    tray has nothing to show but the camera's picture.)"""
     s, _, body = _frame(surface)
     left_w = int(body.width * 0.42)
+    if _tray_idle(view.tray) and view.prompt is not None and view.prompt.options:
+        # a menu over a tray with nothing on it to read (Objective cards' secret card, chosen
+        # before the throw): at 320x240 the menu showed one of its five cards at a time
+        need = _prompt_need(view.prompt, left_w, s, _players(view))
+        banner_h = _banner_layout(view.message, left_w, s)[2] if view.message else 0
+        return _play_columns(body, s, banner_h, need, idle=True)
     if not view.message:
         if view.prompt is not None and not view.prompt.options:
             return _play_columns(body, s, 0, _prompt_need(view.prompt, left_w, s, _players(view)), menu=False)
@@ -78,6 +88,12 @@ def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect,
     banner_h = _banner_layout(view.message, left_w, s)[2]
     return _play_columns(body, s, banner_h, _prompt_need(view.prompt, left_w, s, _players(view)),
                          menu=view.prompt is None or bool(view.prompt.options))
+
+
+def _tray_idle(tray: TrayView | None) -> bool:
+    """Whether the tray shows only the camera's picture: no die outlined, no caption (no dice
+    to read, hold or check: a choice made before the throw)."""
+    return tray is not None and tray.image is not None and not tray.dice and not tray.caption
 
 
 def _players(view: TableView) -> tuple[str, ...]:
