@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from display.view import MessageView
+from vision.left_things import things_in
 from vision.settle import DiceMoved, FinalReading, SettleState, SettleTracker, StateChanged
 from vision.types import BAD_FRAME, BLURRED, DICE_COVERED, Problem, Reading
 
@@ -82,6 +83,7 @@ class TableRunner:
         self.readings = 0
         self.last_read_ms = 0.0
         self.last_problems: set[str] = set()
+        self.last_things: tuple[tuple[int, int, int, int], ...] = ()   # the last reading's things not dice
         self.settled = 0        # dice seen to come to rest (thrown or slid): someone is playing
         self.frame_failures = Repeats("a camera frame could not be processed")
         self.reader_failures = Repeats("the reader failed")
@@ -141,6 +143,7 @@ class TableRunner:
             # (the caption says it; the log keeps why a tray with a cup on it was not called empty)
             log.info("the dice last read are covered (a cup?): the tray is not empty; not a throw when seen again")
         self.last_problems = codes
+        self.last_things = things_in(reading)
         return reading
 
     def camera_error(self, message: str) -> None:
@@ -189,6 +192,14 @@ class TableRunner:
         trouble = self.tray_trouble()
         return None if trouble is None else MessageView(TRAY_TROUBLE[trouble][1], "warning")
 
+    def tray_things(self) -> tuple[tuple[int, int, int, int], ...]:
+        """The things not dice to outline on the tray's picture: the last reading's, while the
+        tray is still (moving, the hand or the thing may be elsewhere by now)."""
+        if self.tracker.last_motion >= self.tracker.config.motion_fraction:
+            return ()
+        return self.last_things
+
     def draw(self) -> None:
         if self.screen is not None:
-            self.screen.show(self.flow.view(self.last_image, self.camera_note(), self.tray_advice()))
+            self.screen.show(self.flow.view(self.last_image, self.camera_note(), self.tray_advice(),
+                                            self.tray_things()))

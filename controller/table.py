@@ -1418,11 +1418,13 @@ class TableFlow:
             self.say("Press ABANDON again within 5 seconds to abandon the whole game.", "warning")
 
     # ---------------------------------------------------------------------------------- view
-    def view(self, image=None, camera_note: str = "", tray_advice: MessageView | None = None) -> TableView:
+    def view(self, image=None, camera_note: str = "", tray_advice: MessageView | None = None,
+             things: tuple[tuple[int, int, int, int], ...] = ()) -> TableView:
         """What the screen shows now. `camera_note` (e.g. "Dice moving...") stands in the
         caption while there is no reading to show; `tray_advice` (what keeps the tray from being
         read, and what to do) in the banner while a throw is awaited or a reading shown (whose
-        moment it holds) and nothing else is said."""
+        moment it holds) and nothing else is said; `things` (boxes in `image`'s pixels: a phone
+        left in the tray, a hand) are outlined on the camera's picture."""
         state = self.state
         if image is not None:
             self._frame_size = (int(image.shape[1]), int(image.shape[0]))
@@ -1436,7 +1438,8 @@ class TableFlow:
         # (a note in the caption says the tray is not the last reading's: moving, empty, or not to
         # be read; its marks stood over a hand, a new throw or bare felt, "5" on a die gone)
         marks = () if camera_note and self.phase == WAIT_DICE else tuple(self._marks(faces))
-        tray = (self._recorded_tray(faces) if self._decided_off_tray else TrayView(image, marks, caption))
+        tray = (self._recorded_tray(faces) if self._decided_off_tray
+                else TrayView(image, marks, caption, tuple(things) if image is not None else ()))
         if self.phase == OVER:
             result = state.result()
             standings = []

@@ -20,6 +20,7 @@ from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
 from .prompt_fit import prompt_fit
 from .sheet import draw_sheet
+from .tray_things import draw_things
 from .word_break import wrap_whole
 from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
 
@@ -235,6 +236,7 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
     surf = pygame.transform.smoothscale(bgr_to_surface(img), dst.size)
     surface.blit(surf, dst)
     k = dst.width / iw
+    draw_things(surface, tray.things, dst, k, s)
     boxes = [pygame.Rect(dst.x + int(m.box[0] * k), dst.y + int(m.box[1] * k), max(4, int((m.box[2] - m.box[0]) * k)),
                          max(4, int((m.box[3] - m.box[1]) * k))) for m in tray.dice]
     marks = tray_marks(tray, boxes, dst, s, area)

@@ -28,6 +28,9 @@ class TrayView:
     image: np.ndarray | None             # BGR camera frame (None: no camera image)
     dice: tuple[DieMark, ...] = ()
     caption: str = ""                    # e.g. "Settled: 3 3 5 1 6" or "Dice moving..."
+    # things in the tray that are not dice (a phone left there, a hand), boxes in tray-image pixels:
+    # outlined, so that players see what stops the throw or what the dice were read around
+    things: tuple[tuple[int, int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -64,3 +64,10 @@ def left_boxes(reading: Reading) -> list[Box]:
     """The places of the things `reading` was read around (LEFT_IN_TRAY)."""
     return [tuple(int(v) for v in p.box) for p in reading.problems  # type: ignore[misc]
             if p.code == LEFT_IN_TRAY and p.box is not None]
+
+
+def things_in(reading: Reading) -> tuple[Box, ...]:
+    """The places of the things not dice in `reading`, left lying (LEFT_IN_TRAY) or not (a hand,
+    FOREIGN_OBJECT): the screen outlines them, so that players see what the words mean."""
+    return tuple(tuple(int(v) for v in p.box) for p in reading.problems  # type: ignore[misc]
+                 if p.code in (FOREIGN_OBJECT, LEFT_IN_TRAY) and p.box is not None)
