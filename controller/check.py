@@ -282,7 +282,7 @@ def check_calibration(config: Config, frame: Any) -> list[Finding]:
 def _what_the_table_would_say(cal: dict[str, Any], frame: Any) -> tuple[str, str] | None:
     """The staff notice the table would show for this frame read with this calibration, and
     how bad it is for the check: the tray not where it was calibrated (the calibration's box is
-    not used: PROBLEM), dice bigger than the calibrated ones (a warning: other dice may be in
+    not used: PROBLEM), dice bigger or smaller than the calibrated ones (a warning: other dice may be in
     the tray now). Before, the check said "ok" while every throw showed "For the staff: the tray
     is not where it was calibrated"."""
     from vision.reader import read

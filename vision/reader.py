@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision import dicenet, pips, segment
-from vision.die_size import bigger_dice
+from vision.die_size import bigger_dice, reads_better, smaller_size, smaller_told
 from vision.glare_look import glare_looked_again
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
 from vision.tray_moved import SIDES, felt_past_tray
@@ -157,7 +157,8 @@ def _walls(cal: Any) -> list[str]:
     return [s for s in walls if s in SIDES] if isinstance(walls, (list, tuple)) else []
 
 
-def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_LEARNED) -> Reading:
+def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_LEARNED, resized: bool = False
+          ) -> Reading:
     size = _size_of(frame)
     bgr, bad = to_bgr(frame)
     if bgr is None:
@@ -217,7 +218,29 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         problems.append(Problem(BLURRED, "dice smeared: the camera moved during the exposure"))
         dice = [_unsure(d, problems) if d.value is not None and d.confidence < SHAKE_SURE else d for d in dice]
     dice.sort(key=lambda d: (d.centre[0], d.centre[1]))
-    return Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
+    reading = Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
+    if die_px is not None and other_size is None and not resized and isinstance(calibration, dict):
+        reading = _at_smaller_size(frame, calibration, t0, learned, bgr, die_px, tray, reading, len(seg.candidates),
+                                   1.0 / f)
+    return reading
+
+
+def _at_smaller_size(frame: Any, calibration: dict, t0: float, learned: bool, bgr: np.ndarray, die_px: float,
+                     tray: tuple[int, int, int, int] | None, reading: Reading, blobs: int,
+                     frame_per_px: float) -> Reading:
+    """`reading` (at the calibrated `die_px`, px of `bgr`; `blobs` the calibrated segmentation's
+    candidates), or, when it asks for something or found dice the segmentation did not, and
+    the dice are smaller than calibrated, the frame read again at their size with the staff's
+    notice, if that reads it better (vision/die_size.py)."""
+    own = smaller_size(bgr, die_px, tray, reading, blobs)
+    if own is None:
+        return reading
+    cal = dict(calibration, die_px=float(calibration["die_px"]) * own / die_px)
+    again = _read(frame, cal, t0, learned, resized=True)
+    if not reads_better(again, reading):
+        return reading
+    told = smaller_told(own * frame_per_px, die_px * frame_per_px)
+    return Reading(again.dice, again.problems + (told,), ms=(time.perf_counter() - t0) * 1000, size=again.size)
 
 
 def _learned_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float | None,

@@ -24,7 +24,7 @@ BLURRED = "blurred"                    # motion blur too strong to read
 BAD_FRAME = "bad_frame"                # not an image we can use (empty, 1 px, wrong type)
 CAMERA_MOVED = "camera_moved"          # the tray is not where it was calibrated: the whole view is read
 CALIBRATION_SIZE = "calibration_size"  # calibrated on frames of another shape: the calibration is not used
-DIE_SIZE = "die_size"                  # dice bigger than the calibrated ones: read at their own size
+DIE_SIZE = "die_size"                  # dice bigger or smaller than the calibrated ones: read at their own size
 
 
 @dataclass(frozen=True)
