@@ -19,6 +19,8 @@ from hardware.device_words import gpio_words, serial_words
 from display import theme
 from display.draw import printable
 from display.view import MessageView
+from vision.die_size import smaller_told
+from vision.reader import _shift_words
 
 SIZES = [(320, 240), (480, 320), (800, 480)]
 BY_ID = "/dev/serial/by-id/usb-Arduino_LLC_Arduino_Leonardo-if00"
@@ -46,6 +48,9 @@ NOTICES = {
                      "the tray off? Dice thrown now are not seen."),
     "dice bigger": staff_notice_words("the dice are bigger than the ones calibrated (92 px, calibrated 61 px): run "
                                       "dicetable calibrate again with the dice played"),
+    "dice smaller": staff_notice_words(smaller_told(24, 55).message),
+    "tray knocked": staff_notice_words("the tray is not where it was calibrated (moved "
+                                       + _shift_words((-20, 12), 1.0) + "): run dicetable calibrate again"),
     "tray moved": staff_notice_words("the tray is not where it was calibrated (its felt reaches past the left "
                                      "side): run dicetable calibrate again"),
     "other view": staff_notice_words("the calibration was taken on 1280x720 frames and the camera sends 640x480, "
