@@ -11,7 +11,7 @@ what BACK gives back.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 #: the reading shown for a moment (CONFIRM): BACK shows it again, as read
@@ -78,10 +78,24 @@ class Tally:
 
     throws: int = 0
     corrected: int = 0
+    # the throws counted and those counted corrected, by their place in the game (input number)
+    _counted: set[int] = field(default_factory=set, repr=False)
+    _misread: set[int] = field(default_factory=set, repr=False)
 
-    def add(self, new_throw: bool, misread: bool) -> str | None:
+    def add(self, new_throw: bool, misread: bool, at: int | None = None) -> str | None:
         """Count a throw applied (`new_throw`: not one corrected late, already counted) and
-        whether the players changed a die the camera read; the staff's words when they are due."""
+        whether the players changed a die the camera read; the staff's words when they are due.
+
+        `at`, the throw's place in the game (its input number), counts each throw once and
+        corrected once, whatever `new_throw` says: a throw corrected late again and again was
+        counted corrected each time (one throw, *3 of the 1 throws*), and one read before a
+        restart, corrected after it, was never counted as a throw (*3 of the 0 throws*)."""
+        if at is not None:
+            new_throw = at not in self._counted
+            self._counted.add(at)
+            misread = misread and at not in self._misread
+            if misread:
+                self._misread.add(at)
         self.throws += new_throw
         self.corrected += misread
         if misread and self.corrected >= STAFF_AFTER and self.corrected >= STAFF_SHARE * self.throws:

@@ -846,7 +846,7 @@ class TableFlow:
                 self._reset_decision(self.expect, keep_open=True)  # tray now known: holds line up with it
                 if late is not None:
                     self._hold_again(late.values, values)
-            self._count_throw(values, late if corrected else None, corrected)
+            self._count_throw(values, late if corrected else None, corrected, inputs)
         else:
             self.phase = WAIT_DICE
 
@@ -1013,7 +1013,8 @@ class TableFlow:
             if self.message is not None and self.message.text.startswith(CORRECTED_WORDS):
                 self.say(f"{CORRECTED_WORDS} Still held: {self.held_text()}.")
 
-    def _count_throw(self, values: Sequence[int], late: AppliedReading | None, corrected: bool) -> None:
+    def _count_throw(self, values: Sequence[int], late: AppliedReading | None, corrected: bool,
+                     at: int | None = None) -> None:
         """Count a throw applied in the game's tally; a correction is logged with the dice read and
         set, and the staff are told when the players keep correcting (controller.correction.Tally)."""
         misread: list[int] = []
@@ -1025,7 +1026,7 @@ class TableFlow:
                      " ".join("?" if i in stand_ins else str(v) for i, v in enumerate(read)) or "nothing",
                      " ".join(map(str, values)),
                      ", ".join(f"die {i + 1}: {read[i]} -> {values[i]}" for i in misread) or "no die read changed")
-        words = self.tally.add(new_throw=late is None, misread=bool(misread))
+        words = self.tally.add(new_throw=late is None, misread=bool(misread), at=at)
         if words is None:
             return
         text = staff_notice_words(words)

@@ -97,3 +97,51 @@ def test_a_secret_abandon_made_with_the_abandon_button_is_said_kept_secret(tmp_p
     assert flow.log.inputs[-1]["option"] == "ABANDON"
     assert flow.view().message.text == f"{who} has chosen (kept secret).", flow.view().message
     assert flow.take_back_offered is None
+
+
+def late_correction(app: TableApp, clock: Clock) -> None:
+    """A long OK on the dice accepted, die 1 one pip up, a long OK (a misread put right)."""
+    clock.t += 3.0
+    app.on_button(Press("OK", "hold"))
+    assert app.flow.phase == CORRECT
+    app.on_button(Press("UP"))
+    app.on_button(Press("OK", "hold"))
+
+
+def test_a_throw_corrected_again_and_again_is_one_corrected_throw(tmp_path):
+    """Ann's one throw, accepted, then corrected late three times over (she kept changing her
+    mind about die 1). The staff were told *the players corrected 3 of the 1 throws read in this
+    game: clean the camera's lens*: one throw, misread at most once, counted three times."""
+    clock = Clock()
+    app = table(tmp_path, clock)
+    app.menu.done = SetupResult("thirteen", ("Ann", "Bob"), {})
+    app.start_new()
+    app.flow.on_reading(reading([6, 5, 2, 3, 6]))
+    clock.t += 2.0
+    app.step()
+    for _ in range(3):
+        late_correction(app, clock)
+    flow = app.flow
+    assert len(flow.log.inputs) == 1
+    assert (flow.tally.throws, flow.tally.corrected) == (1, 1)
+    assert "For the staff" not in flow.view().message.text, flow.view().message.text
+
+
+def test_dice_corrected_after_a_restart_are_not_more_than_the_throws(tmp_path):
+    """Ann's dice read and accepted; the power goes; back on, Ann corrects them late (a long OK,
+    as the table offers), then twice more. The staff were told *the players corrected 3 of the 0
+    throws read in this game*: the resumed table had counted no throw."""
+    clock = Clock()
+    app = table(tmp_path, clock)
+    app.menu.done = SetupResult("thirteen", ("Ann", "Bob"), {})
+    app.start_new()
+    app.flow.on_reading(reading([6, 5, 2, 3, 6]))
+    clock.t += 2.0
+    app.step()
+    back = table(tmp_path, clock)             # the power cut
+    for _ in range(3):
+        late_correction(back, clock)
+    flow = back.flow
+    assert len(flow.log.inputs) == 1
+    assert flow.tally.corrected <= flow.tally.throws, (flow.tally.corrected, flow.tally.throws)
+    assert "of the 0 throws" not in flow.view().message.text, flow.view().message.text
