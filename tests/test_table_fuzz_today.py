@@ -126,6 +126,8 @@ class TodaysPlayers(RandomPlayers):
         opened = flow._opened
         seen_meanwhile = flow._seen_while_correcting
         inputs = list(flow.log.inputs)
+        if self.app._still_playing_asked():
+            self.press("OK")            # (Still playing? takes the first press: "Carry on")
         for _ in range(ups):
             self.press("UP")
         self.press("UP", "hold") if self.panel == "three" else self.press("BACK")
