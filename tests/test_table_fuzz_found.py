@@ -21,6 +21,17 @@ def table(folder: Path, clock: Clock) -> TableApp:
                     NoFrames(), FakeButtons(), clock=clock, rng=random.Random(1))
 
 
+def thirteen_read(folder: Path, clock: Clock, values: list[int]) -> TableApp:
+    """Thirteen for Ann and Bob, Ann's first dice read and accepted (shown, then their moment past)."""
+    app = table(folder, clock)
+    app.menu.done = SetupResult("thirteen", ("Ann", "Bob"), {})
+    app.start_new()
+    app.flow.on_reading(reading(values))
+    clock.t += 2.0
+    app.step()
+    return app
+
+
 def test_dice_before_a_choice_taken_back_after_a_restart_can_be_corrected(tmp_path):
     """Ann's dice read, Ann scores a box, the power goes; back on, Ann takes the box back (BACK
     twice) and sees that a die was misread. At a table that never went off a long OK corrects
@@ -28,12 +39,7 @@ def test_dice_before_a_choice_taken_back_after_a_restart_can_be_corrected(tmp_pa
     back offered nothing: *hold OK: correct the dice* was not in the hint, and a long OK opened an
     empty entry of the whole throw by hand."""
     clock = Clock()
-    app = table(tmp_path, clock)
-    app.menu.done = SetupResult("thirteen", ("Ann", "Bob"), {})
-    app.start_new()
-    app.flow.on_reading(reading([6, 6, 2, 3, 5]))
-    clock.t += 2.0
-    app.step()
+    app = thirteen_read(tmp_path, clock, [6, 6, 2, 3, 5])
     assert app.flow.phase == DECIDE
     app.flow.cursor = next(i for i, e in enumerate(app.flow.menu()) if e.key == "SIXES")
     app.on_button(Press("OK"))
@@ -113,12 +119,7 @@ def test_a_throw_corrected_again_and_again_is_one_corrected_throw(tmp_path):
     mind about die 1). The staff were told *the players corrected 3 of the 1 throws read in this
     game: clean the camera's lens*: one throw, misread at most once, counted three times."""
     clock = Clock()
-    app = table(tmp_path, clock)
-    app.menu.done = SetupResult("thirteen", ("Ann", "Bob"), {})
-    app.start_new()
-    app.flow.on_reading(reading([6, 5, 2, 3, 6]))
-    clock.t += 2.0
-    app.step()
+    app = thirteen_read(tmp_path, clock, [6, 5, 2, 3, 6])
     for _ in range(3):
         late_correction(app, clock)
     flow = app.flow
@@ -132,12 +133,7 @@ def test_dice_corrected_after_a_restart_are_not_more_than_the_throws(tmp_path):
     as the table offers), then twice more. The staff were told *the players corrected 3 of the 0
     throws read in this game*: the resumed table had counted no throw."""
     clock = Clock()
-    app = table(tmp_path, clock)
-    app.menu.done = SetupResult("thirteen", ("Ann", "Bob"), {})
-    app.start_new()
-    app.flow.on_reading(reading([6, 5, 2, 3, 6]))
-    clock.t += 2.0
-    app.step()
+    _before_the_cut = thirteen_read(tmp_path, clock, [6, 5, 2, 3, 6])
     back = table(tmp_path, clock)             # the power cut
     for _ in range(3):
         late_correction(back, clock)
