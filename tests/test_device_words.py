@@ -104,18 +104,21 @@ def test_a_webcam_not_plugged_in_is_said_so() -> None:
     assert "is the camera plugged in?" in reason, reason
 
 
-def test_a_webcam_the_table_may_not_open_names_the_video_group(monkeypatch) -> None:
+def webcam_there(monkeypatch, may_open: bool) -> None:
+    """/dev/video77 is there, and the table's user may (or may not) open it."""
     real_exists, real_access = os.path.exists, os.access
     monkeypatch.setattr(os.path, "exists", lambda p: p == "/dev/video77" or real_exists(p))
-    monkeypatch.setattr(os, "access", lambda p, mode: False if p == "/dev/video77" else real_access(p, mode))
+    monkeypatch.setattr(os, "access", lambda p, mode: may_open if p == "/dev/video77" else real_access(p, mode))
+
+
+def test_a_webcam_the_table_may_not_open_names_the_video_group(monkeypatch) -> None:
+    webcam_there(monkeypatch, may_open=False)
     reason = camera_error("/dev/video77")
     assert "not in the video group (sudo usermod -aG video" in reason, reason
 
 
 def test_a_webcam_held_by_another_program_says_how_to_find_it(monkeypatch) -> None:
-    real_exists, real_access = os.path.exists, os.access
-    monkeypatch.setattr(os.path, "exists", lambda p: p == "/dev/video77" or real_exists(p))
-    monkeypatch.setattr(os, "access", lambda p, mode: True if p == "/dev/video77" else real_access(p, mode))
+    webcam_there(monkeypatch, may_open=True)
     reason = camera_error("/dev/video77")
     assert "another program may hold it (sudo fuser -v /dev/video77" in reason, reason
 
