@@ -16,10 +16,16 @@ unread) with no reason the players could act on. When a calibrated reading asks,
 segmented without a die size; if its dice are clearly smaller, it is read again at their size,
 and that reading is kept only when it reads more of the dice or asks less (`smaller_size`,
 `reads_better`). (A lone bigger die is not switched: a hand alone in the tray can look like one.)
+
+Both checks look at the same segmentation without a die size (`OwnSize`): a frame with a thing
+in it and a die it could not read (a coin, a phone) asks both, and segmented it twice, the second
+time for nothing (~10 ms of a 640 x 480 frame, a third of its read; on a Pi 30-50 ms).
 """
 from __future__ import annotations
 
 import numpy as np
+
+from typing import Callable
 
 from vision import segment
 from vision.types import DIE_LEANING, DIE_SIZE, FOREIGN_OBJECT, PARTLY_OUT_OF_VIEW, UNSURE_VALUE, Problem, Reading
@@ -37,9 +43,24 @@ SMALLER = 0.8
 ASKING = (PARTLY_OUT_OF_VIEW, UNSURE_VALUE, DIE_LEANING)
 
 
+class OwnSize:
+    """The segmentation of one frame without a die size in the calibrated tray, made on first
+    use and kept: `bigger_dice` and `smaller_size` both need it, for the same frame and tray."""
+
+    def __init__(self, bgr: np.ndarray, tray: tuple[int, int, int, int] | None) -> None:
+        self.bgr, self.tray = bgr, tray
+        self._seg: segment.Segmentation | None = None
+
+    def __call__(self) -> segment.Segmentation:
+        if self._seg is None:
+            self._seg = segment.segment(self.bgr, die_px=None, tray=self.tray, refine=False)
+        return self._seg
+
+
 def bigger_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float,
                 tray: tuple[int, int, int, int] | None, refine: bool,
-                frame_per_px: float = 1.0) -> tuple[segment.Segmentation, float, Problem] | None:
+                frame_per_px: float = 1.0, own_size: Callable[[], segment.Segmentation] | None = None
+                ) -> tuple[segment.Segmentation, float, Problem] | None:
     """The segmentation of `bgr` at its dice's own size, that size, and the staff's notice, when
     they are bigger than the calibrated `die_px` (px of `bgr`; `frame_per_px` turns them into
     the camera frame's pixels for the message); None when the calibrated `seg` stands.
@@ -47,10 +68,11 @@ def bigger_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float,
     The dice's size is measured by segmenting without a die size; the frame is then segmented
     again with the size measured and the calibrated tray, as a calibration with those dice would
     (without a die size, the tray's margin is too thin for them, and a die against the wall was
-    "partly out of view": 4 of 24 such trays)."""
+    "partly out of view": 4 of 24 such trays). `own_size` gives that segmentation without a die
+    size when the caller shares it (`OwnSize`)."""
     if not seg.foreign and not any(c.touching for c in seg.candidates):
         return None
-    own = segment.segment(bgr, die_px=None, tray=tray, refine=False)
+    own = (own_size or OwnSize(bgr, tray))()
     if not own.die_px or own.die_px < BIGGER * die_px or len(own.candidates) < max(MIN_DICE, len(seg.candidates)):
         return None
     seen, calibrated = own.die_px * frame_per_px, die_px * frame_per_px
@@ -66,16 +88,18 @@ def asks(reading: Reading) -> int:
 
 
 def smaller_size(bgr: np.ndarray, die_px: float, tray: tuple[int, int, int, int] | None,
-                 reading: Reading, blobs: int) -> float | None:
+                 reading: Reading, blobs: int, own_size: Callable[[], segment.Segmentation] | None = None
+                 ) -> float | None:
     """The dice's own size (px of `bgr`) when `reading`, made at the calibrated `die_px`, asks
     for something or read more dice than the calibrated segmentation had `blobs` (it drops dice
     much smaller than calibrated as specks; the detector alone found them, and missed some), and
     the frame's blobs, segmented without a die size in the calibrated `tray`, are at least
     MIN_DICE (and as many as the dice read) dice SMALLER than calibrated; else None. Only those
-    readings pay for the second segmentation (a few ms)."""
+    readings pay for the second segmentation (a few ms), made once a frame with `bigger_dice`'s
+    when `own_size` is shared (`OwnSize`)."""
     if not asks(reading) and blobs >= len(reading.dice):
         return None
-    own = segment.segment(bgr, die_px=None, tray=tray, refine=False)
+    own = (own_size or OwnSize(bgr, tray))()
     if not own.die_px or own.die_px > SMALLER * die_px or len(own.candidates) < max(MIN_DICE, len(reading.dice)):
         return None
     return float(own.die_px)

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision import dicenet, pips, segment
-from vision.die_size import bigger_dice, reads_better, smaller_size, smaller_told
+from vision.die_size import OwnSize, bigger_dice, reads_better, smaller_size, smaller_told
 from vision.glare_look import glare_looked_again
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
 from vision.tray_moved import SIDES, felt_past_tray, tray_shift
@@ -172,8 +172,10 @@ def _walls(cal: Any) -> list[str]:
     return [s for s in walls if s in SIDES] if isinstance(walls, (list, tuple)) else []
 
 
-def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_LEARNED, resized: bool = False
-          ) -> Reading:
+def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_LEARNED, resized: bool = False,
+          own: OwnSize | None = None) -> Reading:
+    """`read`; `own`: the frame's segmentation without a die size, from the read at the
+    calibrated size when this one reads the same frame again at the dice's own size."""
     size = _size_of(frame)
     bgr, bad = to_bgr(frame)
     if bgr is None:
@@ -202,7 +204,9 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     # (the learned path redoes the blobs' outlines at full resolution only where they matter)
     seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=not learned)
     # dice bigger than the calibrated ones would be "objects that are not dice": read at their size
-    other_size = bigger_dice(bgr, seg, die_px, tray, not learned, 1.0 / f) if die_px is not None else None
+    # (segmented without a die size once a frame, for both size checks and the read again)
+    own_size = own if own is not None and own.tray == tray else OwnSize(bgr, tray)
+    other_size = bigger_dice(bgr, seg, die_px, tray, not learned, 1.0 / f, own_size) if die_px is not None else None
     if other_size is not None:
         seg, die_px = other_size[0], other_size[1]
     dice: list[Die] = []
@@ -244,22 +248,22 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     reading = Reading(tuple(dice), tuple(problems), ms=(time.perf_counter() - t0) * 1000, size=size)
     if die_px is not None and other_size is None and not resized and isinstance(calibration, dict):
         reading = _at_smaller_size(frame, calibration, t0, learned, bgr, die_px, tray, reading, len(seg.candidates),
-                                   1.0 / f)
+                                   1.0 / f, own_size)
     return reading
 
 
 def _at_smaller_size(frame: Any, calibration: dict, t0: float, learned: bool, bgr: np.ndarray, die_px: float,
                      tray: tuple[int, int, int, int] | None, reading: Reading, blobs: int,
-                     frame_per_px: float) -> Reading:
+                     frame_per_px: float, own_size: OwnSize | None = None) -> Reading:
     """`reading` (at the calibrated `die_px`, px of `bgr`; `blobs` the calibrated segmentation's
     candidates), or, when it asks for something or found dice the segmentation did not, and
     the dice are smaller than calibrated, the frame read again at their size with the staff's
     notice, if that reads it better (vision/die_size.py)."""
-    own = smaller_size(bgr, die_px, tray, reading, blobs)
+    own = smaller_size(bgr, die_px, tray, reading, blobs, own_size)
     if own is None:
         return reading
     cal = dict(calibration, die_px=float(calibration["die_px"]) * own / die_px)
-    again = _read(frame, cal, t0, learned, resized=True)
+    again = _read(frame, cal, t0, learned, resized=True, own=own_size)
     if not reads_better(again, reading):
         return reading
     told = smaller_told(own * frame_per_px, die_px * frame_per_px)
