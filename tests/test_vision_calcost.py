@@ -55,3 +55,18 @@ def test_dice_read_again_at_their_smaller_size_segment_the_frame_without_a_size_
     r = reader.read(frame, calibration)
     assert sorted(d.value for d in r.dice) == [1, 2, 3, 4, 5], r.problems
     assert len(calls) == 1
+
+
+def test_the_calibrated_benchmark_counts_each_stage_and_puts_the_reader_back(calibration):
+    """`python -m vision.calcost_bench` times the reader's stages by wrapping them: each frame's
+    stages are counted (the runs do not depend on the machine's load), and the reader's own
+    functions are back in place afterwards (a table reading after it is not slowed)."""
+    from vision import calcost_bench
+
+    frame = render_tray([6, 6, 1, 2], seed=14, style=STYLE, things=COIN_AND_PHONE).image
+    before = {(m.__name__, a): getattr(m, a) for m, a, _n in calcost_bench.STAGES}
+    best, stages, calls = calcost_bench.measure([("coin and phone", frame, calibration)], 1)
+    assert calls[0]["segment"] == 2 and calls[0]["felt_past_tray"] == 1   # calibrated + without a size
+    assert set(stages[0]) >= {"segment", "detector", "classifier", "other"} and best[0] > 0
+    assert {(m.__name__, a): getattr(m, a) for m, a, _n in calcost_bench.STAGES} == before
+    assert "segment" in calcost_bench.report("one", best, stages, calls)
