@@ -33,7 +33,7 @@ from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, mu
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
-from .tray_words import (LEFT_WORDS, asked_in_glare, die_trouble_words, glare_ask_words, glare_count_words,
+from .tray_words import (LEFT_WORDS, asked_in_glare, check_words, die_trouble_words, glare_ask_words, glare_count_words,
                          glare_words, glared, named_trouble, staff_notice_words)
 
 log = logging.getLogger(__name__)
@@ -187,6 +187,7 @@ class TableFlow:
         self.pending_new: list[int] = []
         self.pending_boxes: list[tuple[int, int, int, int]] = []
         self.pending_check: list[int] = []            # positions of the dice read less surely (CHECK_BELOW)
+        self.pending_sure: list[int] = []             # of those, the ones outlined only for the glare, read surely
         self._gathered_for: list[int] | None = None   # the pending values when they look gathered up (gathered.py)
         self._confirm_at = 0.0
         self.correct_index = 0
@@ -483,6 +484,8 @@ class TableFlow:
             # notes, whose page went, unread and for good, as the next player's dice were read)
             self.message = None
         asked = asked_in_glare(reading.dice)
+        # (outlined only for the glare, read surely: no "I am not sure" said of them, no "3?")
+        sure = [i for i in glare if i not in asked and reading.dice[i].confidence >= self.check_below]
         if asked:
             self.say(glare_ask_words(asked), "warning")
         elif glare:
@@ -492,7 +495,7 @@ class TableFlow:
         gathered = looks_gathered(values, [v for v, _box in self.played], held, exp.count)
         if gathered:
             self.say(GATHERED_WORDS, "warning")
-        self._stage(values, [d.box for d in reading.dice], exp, check, wait_for_ok=bool(asked))
+        self._stage(values, [d.box for d in reading.dice], exp, check, wait_for_ok=bool(asked), sure=sure)
         self._gathered_for = self.pending if gathered else None
 
     def _tell_left(self, reading: Reading) -> None:
@@ -750,15 +753,17 @@ class TableFlow:
         return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
 
     def _stage(self, values: list[int], boxes: list, exp: Throw, check: Sequence[int] = (),
-               wait_for_ok: bool = False) -> None:
+               wait_for_ok: bool = False, sure: Sequence[int] = ()) -> None:
         """Show the reading for the players to check: taken by itself after its moment, or,
-        `wait_for_ok` (a die in the glare read unsurely), only with their OK or correction."""
+        `wait_for_ok` (a die in the glare read unsurely), only with their OK or correction.
+        `sure`: the dice of `check` read surely, outlined only for the lamp's glare."""
         if not self.hint_button:
             self.help_page = None    # (OK is the reading's now, not the card's: "OK accepts")
         self.pending = values
         self.pending_new = multiset_minus(values, exp.held)
         self.pending_boxes = boxes
         self.pending_check = list(check)
+        self.pending_sure = list(sure)
         self.phase = CONFIRM
         wait = max(self.confirm_seconds, self.check_seconds) if check else self.confirm_seconds
         self._confirm_at = float("inf") if wait_for_ok else self.clock() + wait
@@ -1084,6 +1089,8 @@ class TableFlow:
                               gathered=origin == SHOWN and self._pending_gathered())
         self.pending, self.pending_boxes = list(values), list(boxes)
         self.pending_check = list(unsure)
+        if origin != SHOWN:
+            self.pending_sure = []      # (those of a reading shown before: not these dice)
         self.correct_index = unsure[0] if unsure else 0
         self.phase = CORRECT
         log.info("%s", reworded(message, self.words))
@@ -1517,7 +1524,7 @@ class TableFlow:
             # numbered where the prompt names dice by number: the ones to check, and every die
             # while correcting (HOLD1..5 pick the die to correct)
             return [DieMark(tuple(b), _face(v, faces), selected=(self.phase == CORRECT and i == self.correct_index),
-                            doubtful=i in self.pending_check,
+                            doubtful=i in self.pending_check, sure=i in self.pending_sure,
                             position=i + 1 if self.phase == CORRECT or i in self.pending_check else 0)
                     for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
         if self.phase == DECIDE and self.tray_boxes:
@@ -1589,13 +1596,7 @@ class TableFlow:
         exp = self.expect
         who = self.state.player_name(getattr(exp, "player", None))
         if self.phase == CONFIRM:
-            check = ""
-            if self.pending_check:
-                dice = [str(i + 1) for i in self.pending_check]
-                if len(dice) == 1:
-                    check = f"Check die {dice[0]} (outlined): I am not sure of it. "
-                else:
-                    check = f"Check dice {', '.join(dice[:-1])} and {dice[-1]} (outlined): I am not sure of them. "
+            check = check_words(self.pending_check, self.pending_sure)
             return PromptView(who, f"Is this right? {check}OK accepts · hold OK to correct · BACK to throw again",
                               hint="Taken only with OK: the glare may hide pips" if self.waits_for_ok
                               else "Accepted automatically in a moment")

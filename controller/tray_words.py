@@ -123,6 +123,24 @@ def glare_count_words(reading: Reading, too_few: bool) -> str | None:
 GLARE_SURE = 0.99
 
 
+def check_words(check: Sequence[int], sure: Sequence[int]) -> str:
+    """The prompt's words for the dice (positions) outlined to check, `sure` those among them
+    read surely and outlined only for the lamp's glare (the banner says so). It said of every one
+    "I am not sure of it", of a die in the glare read 0.998 sure too: since the second look
+    (vision/glare_look.py) most dice in the glare are such, and players learnt to ignore it."""
+    if not check:
+        return ""
+    names = [str(i + 1) for i in check]
+    which = f"die {names[0]}" if len(names) == 1 else f"dice {', '.join(names[:-1])} and {names[-1]}"
+    unsure = [str(i + 1) for i in check if i not in sure]
+    if not unsure:
+        return f"Check {which} (outlined). "
+    if len(unsure) == len(check):
+        return f"Check {which} (outlined): I am not sure of {'it' if len(check) == 1 else 'them'}. "
+    doubt = f"die {unsure[0]}" if len(unsure) == 1 else f"dice {', '.join(unsure[:-1])} and {unsure[-1]}"
+    return f"Check {which} (outlined): I am not sure of {doubt}. "
+
+
 def asked_in_glare(dice: Sequence[Die]) -> list[int]:
     """The dice (positions) in a lamp's glare read too unsurely to be taken without the players'
     OK (GLARE_SURE); a surely read die in the glare is only checked."""

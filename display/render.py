@@ -392,8 +392,9 @@ def apart_held(marks: list[tuple], boxes: list[pygame.Rect]) -> list[tuple]:
 
 def face_tag(mark: DieMark) -> str:
     """The face tag's text: a die read unsurely says so, "3?" (its orange outline alone was one
-    colour with the sure dice's green to a red-green colour-blind player)."""
-    return mark.label if not mark.doubtful or mark.label.endswith("?") else mark.label + "?"
+    colour with the sure dice's green to a red-green colour-blind player). A die outlined only
+    for the lamp's glare but read surely has no "?": the reader is sure of it."""
+    return mark.label if not mark.doubtful or mark.sure or mark.label.endswith("?") else mark.label + "?"
 
 
 # Type of the face tags and HOLD numbers, as a share of their usual size, tried in turn until

@@ -19,6 +19,7 @@ class DieMark:
     label: str                           # face as players know it: "5", or "K" on poker dice
     held: bool = False                   # kept aside by the player (HOLD button)
     doubtful: bool = False               # the reader was unsure: outline in warning colour
+    sure: bool = False                   # outlined to check only for the lamp's glare, read surely: no "?"
     selected: bool = False               # the cursor of a 3-button panel is on it
     position: int = 0                    # its number for the HOLD buttons (1 = leftmost), 0: not shown
 
