@@ -52,6 +52,9 @@ DIE_TROUBLE: dict[str, str] = {
     UNSURE_VALUE: f"I cannot read die {{n}} for sure: throw again, or {BY_HAND}.",
 }
 DIE_ORDER = (DIE_LEANING, PARTLY_OUT_OF_VIEW)
+# A die too unsure to be read that lies in a lamp's glare: the glare is why (it hides pips), and
+# the players see the spot on it. "I cannot read die 4 for sure" gave no reason.
+GLARE_UNREAD = f"I cannot read die {{n}} in the lamp's glare: throw again, or {BY_HAND}."
 
 
 def tray_trouble_words(codes: set[str]) -> str | None:
@@ -78,6 +81,8 @@ def die_trouble_words(dice: Sequence[Die], problems: Sequence[Problem], doubtful
     if flicker is not None:
         return f"{flicker.message[:1].upper()}{flicker.message[1:]}. Throw again, or {BY_HAND}."
     n = doubtful[0] + 1 if doubtful else next((i + 1 for i, d in enumerate(dice) if UNSURE_VALUE in d.problems), 1)
+    if n <= len(dice) and GLARE in dice[n - 1].problems:
+        return GLARE_UNREAD.format(n=n)
     return DIE_TROUBLE[UNSURE_VALUE].format(n=n)
 
 

@@ -106,3 +106,22 @@ def test_a_sure_die_in_the_glare_stays_sure_through_a_correction_left():
     assert flow.phase == CONFIRM
     assert "Check dice 3 and 4 (outlined): I am not sure of die 3." in flow.view().prompt.text
     assert [face_tag(m) for m in flow.view().tray.dice] == ["6", "5", "2?", "3", "6"]
+
+
+def test_a_die_too_unsure_to_read_in_the_glare_is_said_to_be_in_the_glare():
+    """Die 4 in the lamp's glare read 3 at 0.4 (under MIN_CONFIDENCE), or not at all: the banner
+    said "I cannot read die 4 for sure", no word of the glare that the table knew was why. The
+    throw is refused as before, the game untouched; without glare the words are as they were."""
+    from controller.table import WAIT_DICE
+    from vision.types import UNSURE_VALUE
+
+    for value, codes in ((3, (GLARE,)), (None, (GLARE, UNSURE_VALUE)), (3, ())):
+        flow, _ = make(check_seconds=4.0)
+        dice = [die(i, v, 0.99) for i, v in enumerate([6, 5, 2, 3, 6])]
+        dice[3] = replace(die(3, value, 0.4), problems=codes)
+        problems = tuple(Problem(c, c, dice[3].box) for c in codes)
+        flow.on_reading(Reading(tuple(dice), problems))
+        assert flow.phase == WAIT_DICE and flow.log.inputs == []
+        why = "in the lamp's glare" if GLARE in codes else "for sure"
+        assert flow.message.text == f"I cannot read die 4 {why}: throw again, or hold OK to enter the values."
+        assert flow.view().tray.dice[3].doubtful and flow.view().tray.dice[3].position == 4
