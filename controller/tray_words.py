@@ -102,10 +102,12 @@ def glare_words(glared: Sequence[int]) -> str:
 
 def glare_ask_words(asked: Sequence[int]) -> str:
     """What the banner says of dice in the glare read too unsurely to be taken without the players'
-    OK: the glare hides pips, so the die may show more than was read."""
+    OK: which, and what to do. Why (the glare may hide pips) is the prompt's hint. It said "... and
+    may show more pips than I see: check, then OK (hold OK to correct).": at 320x240 drawn only as
+    far as "than I see:", what to do cut off."""
     which = f"Die {asked[0] + 1} is" if len(asked) == 1 else \
         f"Dice {', '.join(str(i + 1) for i in asked[:-1])} and {asked[-1] + 1} are"
-    return f"{which} in the lamp's glare and may show more pips than I see: check, then OK (hold OK to correct)."
+    return f"{which} in the lamp's glare: check {'it' if len(asked) == 1 else 'them'}, then OK."
 
 
 def glare_count_words(reading: Reading, too_few: bool) -> str | None:

@@ -125,3 +125,22 @@ def test_a_die_too_unsure_to_read_in_the_glare_is_said_to_be_in_the_glare():
         why = "in the lamp's glare" if GLARE in codes else "for sure"
         assert flow.message.text == f"I cannot read die 4 {why}: throw again, or hold OK to enter the values."
         assert flow.view().tray.dice[3].doubtful and flow.view().tray.dice[3].position == 4
+
+
+def test_the_banner_of_a_die_waiting_for_ok_says_what_to_do_whole_at_320x240(tmp_path, monkeypatch):
+    """Rendered tray 2 at 320x240: the banner "Die 4 is in the lamp's glare and may show more pips
+    than I see: check, then OK (hold OK to correct)." was drawn as far as "than I see:", what to
+    do cut off (the prompt under it cut to "Is this right? Ch..."). The banner now says only the
+    die and what to do; why (the glare may hide pips) is the prompt's hint."""
+    import pygame
+
+    from display import render as render_module
+    from test_small_screen import texts_drawn
+
+    p, shot = glare_tray(tmp_path, 2)
+    assert p.flow.waits_for_ok
+    pygame.font.init()
+    drawn = texts_drawn(monkeypatch, render_module)
+    render_module.render(pygame.Surface((320, 240)), p.flow.view(shot))
+    words = " ".join(s for s, _ in drawn)
+    assert "Die 4" in words and "then OK" in words

@@ -400,8 +400,7 @@ def test_dice_read_unsurely_in_a_lamps_glare_wait_for_the_players_ok():
     dice = [replace(die(i, v), problems=("glare",) if i in (1, 4) else ()) for i, v in enumerate([6, 6, 2, 3, 5])]
     flow.on_reading(Reading(tuple(dice), (Problem("glare", "glare on a die face", dice[1].box),)))
     assert flow.phase == CONFIRM and flow.pending_check == [1, 4] and flow.waits_for_ok
-    assert flow.message.text == ("Dice 2 and 5 are in the lamp's glare and may show more pips than I see: check, "
-                                 "then OK (hold OK to correct).")
+    assert flow.message.text == "Dice 2 and 5 are in the lamp's glare: check them, then OK."
     clock.t += 3600
     flow.on_tray_disturbed()
     flow.tick()

@@ -19,8 +19,7 @@ def test_a_die_in_the_glare_read_unsurely_is_never_taken_by_itself(tmp_path):
     show(p, shot)
     flow = p.flow
     assert flow.phase == CONFIRM and flow.pending == [6, 5, 2, 3, 3] and flow.pending_check == [3]
-    assert banner(p) == ("Die 4 is in the lamp's glare and may show more pips than I see: check, then OK "
-                         "(hold OK to correct).")
+    assert banner(p) == "Die 4 is in the lamp's glare: check it, then OK."
     view = flow.view(shot)
     assert view.prompt.hint == "Taken only with OK: the glare may hide pips"
     assert view.tray.dice[3].doubtful and view.tray.dice[3].position == 4
