@@ -14,6 +14,7 @@ import pygame
 
 from . import theme
 from .draw import panel, printable, render_line, text
+from .label_room import LABEL_MARGIN, label_width
 from .labels import distinct_cuts
 from .row_fit import rows_shown
 
@@ -201,9 +202,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     if title:
         text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
         y += row_h
-    label_font = theme.font(size)
-    label_w = max([label_font.size(r.get("label", ""))[0] for r in rows] + [0]) + int(12 * s)
-    label_w = min(label_w, int(rect.width * 0.42))
+    # (the labels take what room the players' columns spare: cut at 42 % of the table, 320x240's
+    # "3 of a ki...", "Full hou..." beside two columns with room to spare)
+    label_w = label_width(rows, columns, rect.width, size, s, WORD_CLEAR)
     # some columns only where a column would not hold a digit, or a letter of some cell (eight
     # players' Classic at 480x320 had every hand drawn "...", in columns that hold a digit), or
     # its widest number (six players' Thirteen at 320x240 had every score of two digits and every
@@ -271,7 +272,7 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
                 pygame.draw.line(surface, theme.MUTED, (rect.x + dx, y), (min(rect.right, rect.x + dx + 2), y), 1)
         label_colour = theme.MUTED if kind in ("subtotal", "bonus") else theme.TEXT
         text(surface, row.get("label", ""), (rect.x + 4, y + row_h // 2), size, label_colour,
-             bold=(kind == "total"), anchor="midleft", max_width=label_w - 6)
+             bold=(kind == "total"), anchor="midleft", max_width=label_w - LABEL_MARGIN)
         for c, cell in enumerate(row.get("cells", [])[:ncol]):
             cx = rect.x + label_w + c * col_w
             ctext = cell.get("text", "")
