@@ -265,13 +265,15 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         pygame.draw.line(surface, theme.ACCENT, (cx + 4, y - 2), (cx + col_w - 5, y - 2), bar_w)
     for r, row in enumerate(rows):
         kind = row.get("kind", "normal")
+        ty = y               # where the row's text is centred from (a Total's lower, clear of its rule)
         if kind == "total":
             pygame.draw.line(surface, theme.GRID, (rect.x, y), (rect.right, y), 2)
+            ty = y + total_shift(size, row_h, rect.bottom - (y + row_h))
         elif r in gaps:         # rows left off above this one: a dotted line says so
             for dx in range(0, rect.width, 6):
                 pygame.draw.line(surface, theme.MUTED, (rect.x + dx, y), (min(rect.right, rect.x + dx + 2), y), 1)
         label_colour = theme.MUTED if kind in ("subtotal", "bonus") else theme.TEXT
-        text(surface, row.get("label", ""), (rect.x + 4, y + row_h // 2), size, label_colour,
+        text(surface, row.get("label", ""), (rect.x + 4, ty + row_h // 2), size, label_colour,
              bold=(kind == "total"), anchor="midleft", max_width=label_w - LABEL_MARGIN)
         for c, cell in enumerate(row.get("cells", [])[:ncol]):
             cx = rect.x + label_w + c * col_w
@@ -302,11 +304,11 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
                                  1 if len(lines) > 1 else 2, border_radius=6)
             if lines:
                 if len(lines) == 1:
-                    text(surface, lines[0], (cx + col_w // 2, y + row_h // 2), csize, colour,
+                    text(surface, lines[0], (cx + col_w // 2, ty + row_h // 2), csize, colour,
                          bold=bold, anchor="center", max_width=width)
                 else:                       # the two lines' ink stacked, centred in the row
                     inks = [_ink(line, csize, bold) for line in lines]
-                    top = y + (row_h - (inks[0].height + LINE_GAP + inks[1].height)) // 2
+                    top = ty + (row_h - (inks[0].height + LINE_GAP + inks[1].height)) // 2
                     for line, ink in zip(lines, inks):
                         text(surface, line, (cx + col_w // 2, top - ink.top), csize, colour,
                              bold=bold, anchor="midtop", max_width=width)
@@ -314,6 +316,18 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         y += row_h
         if y > rect.bottom:
             break
+
+
+def total_shift(size: int, row_h: int, below: int) -> int:
+    """How far down a Total row's text (bold, type `size`, centred in its `row_h` row) is drawn so
+    that its ink stands a px clear under the 2 px rule over the row, as far as the `below` px under
+    the row allow. At 320x240 (rows of 12 px, type of 20) "Total" and its sums were drawn 1 px
+    into the rule, read as struck through; at 800x480 they clear it and do not move."""
+    f = theme.font(size, True)
+    ink = _ink("Total 0123456789", size, True)
+    top = row_h // 2 - f.get_height() // 2               # (the line's image, centred in the row)
+    need = 2 + 1 - (top + ink.top)
+    return max(0, min(need, row_h + below - (top + ink.bottom)))
 
 
 def outline_clears(line: str, size: int, bold: bool, row_h: int) -> bool:
