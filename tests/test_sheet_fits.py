@@ -23,6 +23,20 @@ LONG = ["Maximilian-Alexander", "Maximilian-Alexandra", "A", "Zoë Ångström-N�
 SHORT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
 
+def cut_lines(monkeypatch) -> list[str]:
+    """Every line the screen cuts with an ellipsis from now on (as written, before the cut)."""
+    cut: list[str] = []
+    real = draw._cut_to_fit
+
+    def cut_to_fit(s, *a, **k):
+        cut.append(s)
+        return real(s, *a, **k)
+
+    monkeypatch.setattr(draw, "_cut_to_fit", cut_to_fit)
+    return cut
+
+
+
 @pytest.fixture(autouse=True)
 def fonts():
     pygame.font.init()
@@ -121,14 +135,7 @@ def test_no_score_is_cut_and_no_name_over_a_column_fits_two_players(game, names,
     acting player's and the next ones are drawn (*2-4 of 6*), their numbers whole. A name over a
     column is never a cut that another player's name would give too."""
     view = game_view(game, names, fraction)
-    cut: list[str] = []
-    real_cut = draw._cut_to_fit
-
-    def cut_to_fit(s, *a, **k):
-        cut.append(s)
-        return real_cut(s, *a, **k)
-
-    monkeypatch.setattr(draw, "_cut_to_fit", cut_to_fit)
+    cut = cut_lines(monkeypatch)
     seen = sheet_texts(monkeypatch)
     render_module.render(pygame.Surface(size), view)
     assert not [s for s in cut if re.fullmatch(r"[+-]?\d+", s)]

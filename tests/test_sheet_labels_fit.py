@@ -12,26 +12,13 @@ from display import draw, theme
 from display import render as render_module
 from display import sheet as sheet_module
 
-from test_sheet_fits import LONG, SHORT, game_view, sheet_texts
+from test_sheet_fits import LONG, SHORT, cut_lines, game_view, sheet_texts
 
 
 @pytest.fixture(autouse=True)
 def fonts():
     pygame.font.init()
     draw._TEXT_CACHE.clear()
-
-
-def cut_lines(monkeypatch) -> list[str]:
-    """Every line the screen cuts with an ellipsis from now on (as written, before the cut)."""
-    cut: list[str] = []
-    real = draw._cut_to_fit
-
-    def cut_to_fit(s, *a, **k):
-        cut.append(s)
-        return real(s, *a, **k)
-
-    monkeypatch.setattr(draw, "_cut_to_fit", cut_to_fit)
-    return cut
 
 
 def drawn(view, size: tuple[int, int], monkeypatch) -> tuple[list[str], list[str]]:

@@ -59,11 +59,8 @@ def cup_down_and_up(p, seconds: float = 3.0, after: np.ndarray | None = None) ->
     show(p, lying() if after is None else after, 30)
 
 
-def test_dice_uncovered_unchanged_are_not_a_throw_and_dice_thrown_again_are(tmp_path, caplog):
-    """Ann's dice accepted, the cup put down over them while she decides, then while the table
-    waits for her second throw: the screen says the dice are covered (not "Tray empty"),
-    and the dice seen again as the cup is lifted are not taken for her next throw (before: they
-    were journaled as it). Thrown again after it, they count."""
+def accepted(tmp_path):
+    """Ann's first throw accepted: she decides what to do next."""
     p = table(tmp_path)
     show(p, empty(), 12)
     show(p, hand(), 4)
@@ -71,6 +68,15 @@ def test_dice_uncovered_unchanged_are_not_a_throw_and_dice_thrown_again_are(tmp_
     assert p.flow.phase == CONFIRM and sorted(p.flow.pending) == sorted(THROW)
     p.settle_confirmation()
     assert p.flow.phase == DECIDE and len(p.flow.log.inputs) == 1
+    return p
+
+
+def test_dice_uncovered_unchanged_are_not_a_throw_and_dice_thrown_again_are(tmp_path, caplog):
+    """Ann's dice accepted, the cup put down over them while she decides, then while the table
+    waits for her second throw: the screen says the dice are covered (not "Tray empty"),
+    and the dice seen again as the cup is lifted are not taken for her next throw (before: they
+    were journaled as it). Thrown again after it, they count."""
+    p = accepted(tmp_path)
     cup_down_and_up(p)                                    # while she thinks
     assert p.flow.phase == DECIDE and len(p.flow.log.inputs) == 1
     p.press("OK")                                         # (the menu's first line: throw again)

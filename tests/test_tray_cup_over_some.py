@@ -9,8 +9,8 @@ the dice are covered and the table waits; lifted, the dice as they lay are no th
 from __future__ import annotations
 
 from controller.table import CONFIRM, DECIDE, WAIT_DICE
-from test_tray_cup_over_dice import SECOND, THROW, _truth, hand, lying, thrown, empty
-from test_tray_problems import SIZE, STYLE, banner, caption, show, table
+from test_tray_cup_over_dice import SECOND, THROW, _truth, accepted, hand, lying, thrown, empty
+from test_tray_problems import SIZE, STYLE, banner, caption, show
 from vision.settle import FinalReading, SettleTracker
 from vision.reader import read
 from vision.synthetic import ThingSpec, render_scene
@@ -23,18 +23,6 @@ CUP = ThingSpec("cup", (150, 140), 120)
 
 def some_covered(cup: ThingSpec = CUP):
     return render_scene(_truth(), seed=1, size=SIZE, style=STYLE, over=[cup]).image
-
-
-def accepted(tmp_path):
-    """Ann's first throw accepted: she decides what to do next."""
-    p = table(tmp_path)
-    show(p, empty(), 12)
-    show(p, hand(), 4)
-    show(p, lying())
-    assert p.flow.phase == CONFIRM and sorted(p.flow.pending) == sorted(THROW)
-    p.settle_confirmation()
-    assert p.flow.phase == DECIDE and len(p.flow.log.inputs) == 1
-    return p
 
 
 def test_a_cup_over_some_dice_while_she_decides_is_said_and_no_throw(tmp_path):
