@@ -34,6 +34,16 @@ def box_failing_with(exc: Exception) -> SerialButtonSource:
     return SerialButtonSource(PORT, opener=opener, read_timeout_s=0.02, reconnect_initial_s=0.01)
 
 
+def message_once_down(source: SerialButtonSource) -> str:
+    """The box's status message once it has said it is not available (started, then stopped)."""
+    source.start()
+    try:
+        assert wait_for(lambda: "not available" in source.status.message)
+        return source.status.message
+    finally:
+        source.stop()
+
+
 @pytest.mark.parametrize("exc, words", [
     (NO_PORT, "the box is not plugged in, or is on another port"),
     (DENIED, "not in the dialout group (sudo usermod -aG dialout"),
@@ -43,12 +53,7 @@ def box_failing_with(exc: Exception) -> SerialButtonSource:
 def test_a_button_box_that_will_not_open_is_named_in_plain_words(exc, words, caplog) -> None:
     source = box_failing_with(exc)
     with caplog.at_level(logging.WARNING, logger="hardware.button_serial"):
-        source.start()
-        try:
-            assert wait_for(lambda: "not available" in source.status.message)
-            source_message = source.status.message
-        finally:
-            source.stop()
+        source_message = message_once_down(source)
     said = [r.getMessage() for r in caplog.records if "not available" in r.getMessage()]
     assert said, "nothing logged"
     for text in (said[0], source_message):
@@ -58,12 +63,7 @@ def test_a_button_box_that_will_not_open_is_named_in_plain_words(exc, words, cap
 
 def test_a_box_on_a_pattern_that_matches_nothing_is_said_unplugged(tmp_path) -> None:
     source = SerialButtonSource(str(tmp_path / "ttyACM*"), read_timeout_s=0.02, reconnect_initial_s=0.01)
-    source.start()
-    try:
-        assert wait_for(lambda: "not available" in source.status.message)
-        message = source.status.message
-    finally:
-        source.stop()
+    message = message_once_down(source)
     assert "the box is not plugged in" in message, message
 
 

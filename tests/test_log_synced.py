@@ -13,6 +13,7 @@ import pytest
 
 import controller.cli as cli
 from controller.tablelog import TableLog
+from test_cli_play import Keyboard
 
 TYPED = ["1 2 3 4 6", "Aces", "2 2 2 3 3"]
 
@@ -37,14 +38,7 @@ def disk(monkeypatch):
 
 
 def play(monkeypatch, lines: list[str], *argv: str) -> int:
-    lines = list(lines)
-
-    def keyboard(prompt: str = "") -> str:
-        if not lines:
-            raise EOFError
-        return lines.pop(0)
-
-    monkeypatch.setattr("builtins.input", keyboard)
+    monkeypatch.setattr("builtins.input", Keyboard(lines))
     try:
         return cli.main(["play", *argv])
     except SystemExit as exc:

@@ -16,20 +16,14 @@ import pytest
 import controller.cli as cli
 from controller.journal import JOURNAL_FORMAT, Journal
 from controller.tablelog import TableLog, replay
+from test_cli_play import Keyboard
 
 FIXTURES = Path(__file__).parent / "fixtures" / "table"
 ZOE_NFD = unicodedata.normalize("NFD", "Zoë")
 
 
 def run(capsys, monkeypatch, argv: list[str], lines: list[str] = ()) -> tuple[int, str, str]:
-    typed = list(lines)
-
-    def keyboard(prompt: str = "") -> str:
-        if not typed:
-            raise EOFError
-        return typed.pop(0)
-
-    monkeypatch.setattr("builtins.input", keyboard)
+    monkeypatch.setattr("builtins.input", Keyboard(lines))
     code = cli.main(argv)
     out, err = capsys.readouterr()
     return code, out, err
