@@ -17,6 +17,7 @@ import shlex
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .short_command import SUDO_PATH, check_short_command
 from .table_user import TableUser, describe_owner, may, table_user
 
 INSTALLED_UNIT = Path("/etc/systemd/system/dicetable.service")
@@ -48,8 +49,10 @@ def _group_id(name: str) -> int | None:
 
 def check_service(unit: Path = INSTALLED_UNIT, shipped: Iterable[Path] = SHIPPED_UNITS, dev: Path = Path("/dev"),
                   *, user_named: Callable[[str], TableUser | None] = table_user,
-                  group_id: Callable[[str], int | None] = _group_id) -> list[tuple[str, str]]:
-    """(level, text) findings: level "ok", "warning" or "PROBLEM" (controller.check's)."""
+                  group_id: Callable[[str], int | None] = _group_id,
+                  sudo_path: Iterable[Path] = SUDO_PATH) -> list[tuple[str, str]]:
+    """(level, text) findings: level "ok", "warning" or "PROBLEM" (controller.check's). `sudo_path`:
+    where `sudo dicetable` looks for the program (controller.short_command)."""
     shipped_unit = next((p for p in shipped if p.is_file()), None)
     copy = f"sudo cp {shipped_unit or '/opt/dicetable/src/systemd/dicetable.service'} {unit}"
     try:
@@ -81,6 +84,8 @@ def check_service(unit: Path = INSTALLED_UNIT, shipped: Iterable[Path] = SHIPPED
         found.append(("PROBLEM", f"{program[0]}, the program {unit} starts, is not there: systemd cannot start "
                                  "the table (status 203/EXEC). Make the venv and install the program: "
                                  "docs/install.md step 4"))
+    elif program:
+        found += check_short_command(program[0].lstrip("-@:+!"), sudo_path)
     if user is not None:
         service = TableUser(user.name, user.uid,
                             user.gids | {gid for g in groups if (gid := group_id(g)) is not None})

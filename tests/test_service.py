@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+import shlex
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import pytest
 
 import controller.cli
 import display.screen
+from controller.service_check import unit_settings
 from controller.table_user import TableUser
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -340,9 +342,20 @@ TABLE = TableUser("dicetable", 4242, frozenset({4343}))
 GROUPS = {"video": 44, "render": 105, "gpio": 997, "dialout": 20, "input": 101}
 
 
-def _check(tmp_path, *, unit_text: str | None = None, user=TABLE, groups=GROUPS, shipped=(UNIT,), dev=None):
-    """`dicetable check`'s service lines, for a unit installed with `unit_text` (None: none)."""
+def _check(tmp_path, *, unit_text: str | None = None, user=TABLE, groups=GROUPS, shipped=(UNIT,), dev=None,
+           sudo_path=None):
+    """`dicetable check`'s service lines, for a unit installed with `unit_text` (None: none).
+    `sudo_path`: the folders `sudo dicetable` looks in (None: one where step 4 linked the unit's
+    program, as installed today)."""
     from controller.check import run_checks
+
+    if sudo_path is None:
+        linked = tmp_path / "usr-local-bin"
+        linked.mkdir(exist_ok=True)
+        program = shlex.split(unit_settings(unit_text or "").get("ExecStart", [sys.executable])[-1])[0]
+        (linked / "dicetable").unlink(missing_ok=True)
+        (linked / "dicetable").symlink_to(program)
+        sudo_path = (linked,)
 
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'[table]\njournal_dir = "{tmp_path / "games"}"\n\n[buttons]\ntype = "keyboard"\n')
@@ -351,7 +364,7 @@ def _check(tmp_path, *, unit_text: str | None = None, user=TABLE, groups=GROUPS,
         unit.write_text(unit_text, encoding="utf-8")
     service = {"unit": unit, "shipped": shipped, "dev": dev or tmp_path / "no-dev",
                "user_named": lambda name: user if name == "dicetable" else None,
-               "group_id": groups.get}
+               "group_id": groups.get, "sudo_path": sudo_path}
     found = run_checks(cfg, camera=False, table_user=None, service=service, buttons={"wait_s": 0.1})
     return [(f.level, f.text) for f in found if f.part == "service"]
 
