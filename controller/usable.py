@@ -73,10 +73,27 @@ def usable_panels(config: Config, exc: Exception) -> tuple[dict[str, Any], list[
         except Exception as one:  # noqa: BLE001
             said.append(f"{_where(config)}[[buttons.sources]] #{i + 1}: {words(one)}: that panel is left out until it is fixed")
     if kept:
-        return {**config.buttons, "sources": kept}, said
+        return _known_keys_only({**config.buttons, "sources": kept}, config, said)
     default = Config().buttons
     return dict(default), said or [f"{_where(config)}{words(exc)}: the buttons are the default ({default['type']}) "
                                    "until it is fixed"]
+
+
+#: the settings of [buttons] itself when its panels are [[buttons.sources]] (hardware.buttons._build_multi)
+MULTI_KEYS = ("type", "name", "sources")
+
+
+def _known_keys_only(buttons: dict[str, Any], config: Config, said: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """`buttons` without the settings of [buttons] itself that it does not know, each said. Every
+    panel built, and yet the whole did not: a `[buttons.serial]` with a `port` (as `dicetable check`
+    once advised for the box) or a misspelt key under [buttons] stopped the table from starting at
+    all ("The table cannot start"), while the check said nothing of the buttons and "ready"."""
+    unknown = sorted(set(buttons) - set(MULTI_KEYS))
+    if not unknown:
+        return buttons, said
+    return {k: v for k, v in buttons.items() if k in MULTI_KEYS}, said + [
+        f"{_where(config)}[buttons] unknown key(s) {unknown}: each panel's settings (a box's port too) go in "
+        "its [[buttons.sources]]"]
 
 
 def words(exc: Exception) -> str:

@@ -51,8 +51,8 @@ def serial_words(exc: BaseException | None, port: str) -> str:
     number = errno_of(exc)
     text = str(exc or "")
     if number in GONE:
-        return ("the box is not plugged in, or is on another port: plug it in, or set [buttons.serial] port to "
-                "what ls /dev/serial/by-id/ shows")
+        return ("the box is not plugged in, or is on another port: plug it in, or set the port of its "
+                "[[buttons.sources]] (type = \"serial\") to what ls /dev/serial/by-id/ shows")
     if number in DENIED:
         return (f"the table may not open {port}: its user is not in the dialout group (sudo usermod -aG dialout "
                 f"{table_user()}, then reboot)")
