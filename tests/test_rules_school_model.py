@@ -80,7 +80,10 @@ class Model:
             if mode == "none":
                 return [(f * c, 0)]
             if mode == "fixed_three":
-                return [(3 * f, 0 if last else c - 3)]
+                # "surplus dice (c - 3) are banked automatically": in the last cell too when unused
+                # banked dice score at the end (a surplus dropped there was the only one lost)
+                dropped = last and self.o["unused_reserve_at_end"] != "scored"
+                return [(3 * f, 0 if dropped else c - 3)]
             return [(f * (c - b), b) for b in range(0 if last else c - 3, -1, -1)]
         if mode != "none" and c + R >= 3 and c >= self.o["reserve_min_real_dice"]:
             return [(3 * f, -(3 - c))]

@@ -105,6 +105,19 @@ def played(cells: tuple[int | None, ...]) -> int:
     return sum(v for v in cells if v is not None and v > 0)
 
 
+def fixed_three_bank(count: int, last: bool, unused_reserve_at_end: str) -> int:
+    """Dice banked by a `fixed_three` School entry of `count` dice of its face (3 or more).
+
+    The surplus over 3 is banked automatically (spec §4.2). In the row's last empty cell no later
+    cell can use it, so it is dropped, unless banked dice never used score at the end
+    (`unused_reserve_at_end = "scored"`): then it is banked there too. Dropping it there cost the
+    surplus (five 6s in column 3 scored 18 where in column 1 they scored 18 + 2 x 6 at the end), the
+    only place where a die of the class thrown under these rules scored nothing."""
+    if last and unused_reserve_at_end != "scored":
+        return 0
+    return count - 3
+
+
 # An action: (row, column, value or CROSS, doubled, reserve change of the row's class)
 Action = tuple[int, int, int, bool, int]
 
@@ -233,7 +246,7 @@ class School(GameState):
             if mode == "none":
                 return [(f * c, 0)]
             if mode == "fixed_three":
-                return [(3 * f, 0 if last else c - 3)]
+                return [(3 * f, fixed_three_bank(c, last, o["unused_reserve_at_end"]))]
             return [(f * (c - b), b) for b in range((0 if last else c - 3) + 1)]
         if mode != "none" and c + res >= 3 and c >= o["reserve_min_real_dice"]:
             return [(3 * f, c - 3)]

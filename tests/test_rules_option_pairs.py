@@ -1,0 +1,54 @@
+"""House rules that change play together (spec: /work/shared/rules/*.md), checked by hand against
+the spec's words with scripted games: most tests play the defaults, or one rule changed at a time,
+and a pair of rules can each be right alone and wrong together."""
+from __future__ import annotations
+
+from controller.rules.base import choose_input, dice_input, reroll_input
+from controller.rules import new_game
+
+FILLER = [1, 2, 3, 4, 6]        # a first throw thrown again at once
+
+
+def school_turn(state, dice, key):
+    """One School turn: a throw, all thrown again, then `dice` at throw 2 and the entry `key`."""
+    p = state.expects().player
+    state = state.apply(dice_input(p, FILLER)).apply(reroll_input(p, [])).apply(dice_input(p, dice))
+    return state.apply(choose_input(p, key))
+
+
+# ---------------------------------------------- School: fixed_three x unused_reserve_at_end=scored
+# §4.2: under `fixed_three` "every legal School entry scores 3f, and surplus dice (c - 3) are
+# banked automatically"; under `unused_reserve_at_end = "scored"` a banked die never used scores
+# f. Five 6s scored 18 + 2 x 6 in column 1 or 2, but 18 alone in column 3: the two surplus dice
+# were dropped there, the only place under these rules where a thrown 6 counted for nothing.
+FIXED_SCORED = {"school_reserve_mode": "fixed_three", "unused_reserve_at_end": "scored"}
+
+
+def test_fixed_three_banks_the_last_cells_surplus_when_unused_reserve_scores():
+    s = new_game("school", ["Ann"], FIXED_SCORED)
+    s = school_turn(s, [6, 6, 6, 1, 2], "S6")           # column 1: 18, nothing to bank
+    s = school_turn(s, [6, 6, 6, 1, 2], "S6")           # column 2: 18
+    before = s.total(0)
+    s = school_turn(s, [6, 6, 6, 6, 6], "S6")           # column 3, the row's last cell
+    sheet = s.sheets[0]
+    assert sheet.cells[15:18] == (18, 18, 18)           # every entry scores 3f
+    assert sheet.reserve[5] == 2                        # the surplus is banked ...
+    assert sheet.awards[5] == 18                        # (the row award: column 3's value)
+    assert s.total(0) - before == 18 + 18 + 2 * 6       # ... and scores its face at the end
+    assert "banked 2" in s.notes[0]
+
+
+def test_the_surplus_is_worth_the_same_in_any_column_under_fixed_three_and_scored():
+    first = school_turn(new_game("school", ["Ann"], FIXED_SCORED), [6, 6, 6, 6, 6], "S6")
+    s = new_game("school", ["Ann"], FIXED_SCORED)
+    s = school_turn(school_turn(s, [6, 6, 6, 1, 2], "S6"), [6, 6, 6, 1, 2], "S6")
+    last = school_turn(s, [6, 6, 6, 6, 6], "S6")
+    assert first.reserve_points(0) == last.reserve_points(0) == 12
+
+
+def test_fixed_three_still_drops_the_last_cells_surplus_when_unused_reserve_is_lost():
+    """The default `lost`: a die banked in the last cell could never count, so none is banked."""
+    s = new_game("school", ["Ann"], {"school_reserve_mode": "fixed_three"})
+    s = school_turn(school_turn(s, [6, 6, 6, 1, 2], "S6"), [6, 6, 6, 1, 2], "S6")
+    s = school_turn(s, [6, 6, 6, 6, 6], "S6")
+    assert s.sheets[0].cells[17] == 18 and s.sheets[0].reserve[5] == 0
