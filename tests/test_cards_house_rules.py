@@ -24,7 +24,9 @@ UNDER = {("classic", "starting_bankroll"): {"variant": "betting"}, ("classic", "
          ("classic", "max_bet"): {"variant": "betting"}, ("classic", "betting_model"): {"variant": "betting"},
          ("classic", "keep_declared_in_phase1"): {"variant": "betting"},
          ("classic", "first_to"): {"match_length": "first_to"},
-         ("objective-cards", "allow_duplicate_objective_in_round"): {"two_player_strategic_variant": True}}
+         ("objective-cards", "allow_duplicate_objective_in_round"): {"two_player_strategic_variant": True},
+         # (in a beginner game the imaginary cup holds two dice under either value, as the players' do)
+         ("poknroll", "imaginary_player_dice"): {"mode": "expert"}}
 
 
 def _changes() -> Iterator[tuple[str, str, Any]]:

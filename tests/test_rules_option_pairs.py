@@ -3,6 +3,8 @@ the spec's words with scripted games: most tests play the defaults, or one rule 
 and a pair of rules can each be right alone and wrong together."""
 from __future__ import annotations
 
+import pytest
+
 from controller.rules.base import choose_input, dice_input, reroll_input
 from controller.rules import new_game
 
@@ -52,3 +54,24 @@ def test_fixed_three_still_drops_the_last_cells_surplus_when_unused_reserve_is_l
     s = school_turn(school_turn(s, [6, 6, 6, 1, 2], "S6"), [6, 6, 6, 1, 2], "S6")
     s = school_turn(s, [6, 6, 6, 6, 6], "S6")
     assert s.sheets[0].cells[17] == 18 and s.sheets[0].reserve[5] == 0
+
+
+# ------------------------------------------------ Pok'n Roll: mode=expert x imaginary_player_dice
+# §6.2: the imaginary player uses "une paire de dés", 2 dice even in Expert mode (the default);
+# `same_as_mode` gives it as many as the players. The HINT card said the count only when the
+# option was changed: in an expert game under the default it said nothing, and players with three
+# dice each read the imaginary cup as a hand like theirs; in a beginner one under `same_as_mode` it
+# said "of two dice", the players' own count.
+@pytest.mark.parametrize("mode, cup, said", [("expert", 2, "an imaginary cup of two dice"),
+                                             ("expert", "same_as_mode", "an imaginary cup plays"),
+                                             ("beginner", 2, "an imaginary cup plays"),
+                                             ("beginner", "same_as_mode", "an imaginary cup plays")])
+def test_the_card_says_the_imaginary_cups_dice_where_they_are_not_the_players_count(mode, cup, said):
+    options = {"mode": mode, "imaginary_player_dice": cup}
+    state = new_game("poknroll", ["Ann", "Bob", "Cy"], options)
+    card = " ".join(type(state).rules_card(state.options))
+    assert said in card, card
+    own = state.n_private
+    assert (state.n_imaginary != own) == ("imaginary cup of" in card)
+    if state.n_imaginary != own:
+        assert f"of {'two' if state.n_imaginary == 2 else 'three'} dice" in card

@@ -200,7 +200,7 @@ OPTIONS = (
 def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
     """The HINT card under the options `o` (all of them given)."""
     dice = "Three" if o["mode"] == "expert" else "Two"
-    imaginary = "" if o["imaginary_player_dice"] == 2 else f" of {dice.lower()} dice"
+    imaginary = _imaginary_cup_words(o)
     # (read at the hand's end, "the white ones" read as all five: the abandon turn's count)
     when, out = ("at once", "") if o["reveal_on_abandon"] == "immediate" \
         else ("at the hand's end", " out when you abandoned")
@@ -226,6 +226,18 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
         f"{end} someone fills {full} ({o['boxes_per_line']} box{'es' if o['boxes_per_line'] != 1 else ''}): "
         f"most points wins, then most {third} ticks.",
     )
+
+
+def _imaginary_cup_words(o: Mapping[str, Any]) -> str:
+    """How many dice the imaginary cup holds, said where it is not the players' own count.
+
+    Keyed on the option alone, the card said "of two dice" in a beginner game (the players' own
+    count, nothing to tell) and nothing in an expert one under the default, where players with
+    three dice each took the imaginary cup for a third hand like theirs: it holds two (spec §6.2,
+    "une paire de dés")."""
+    own = 3 if o["mode"] == "expert" else 2
+    cup = own if o["imaginary_player_dice"] == "same_as_mode" else 2
+    return "" if cup == own else f" of {'two' if cup == 2 else 'three'} dice"
 
 
 def _values_of(o: Mapping[str, Any]) -> dict[str, int]:
