@@ -75,3 +75,39 @@ def test_the_card_says_the_imaginary_cups_dice_where_they_are_not_the_players_co
     assert (state.n_imaginary != own) == ("imaginary cup of" in card)
     if state.n_imaginary != own:
         assert f"of {'two' if state.n_imaginary == 2 else 'three'} dice" in card
+
+
+# ------------------------------------------- Thirteen: early_close_on_zero x bottom bonus and joker
+# §4.2: the early-close bonus goes to a figure "only when the requirement is met" by default; under
+# early_close_on_zero a figure given up before the third throw earns it too, and stays given up:
+# §4.4's bottom bonus is lost, and §4.5's joker and +40 need the 5 of a kind box to hold a met five.
+# The written box read "0+10"; its menu line read "5 of a kind  10" and its preview "+10", a met
+# figure's look, and the note "Ann scored 10 in 5 of a kind": a player took it for a score.
+def test_a_figure_given_up_with_its_bonus_says_so_before_and_after_it_is_written():
+    s = new_game("thirteen", ["Ann", "Bob"], {"early_close_on_zero": True})
+    s = s.apply(dice_input(0, [1, 1, 3, 5, 6]))                      # throw 1: no figure met
+    option = s.expects().option("FIVE_KIND")
+    assert option.points == 10 and option.group == "cross"
+    assert option.label == "Give up 5 of a kind"
+    preview = next(r for r in s.sheet().tables[0].rows if r.key == "FIVE_KIND").cells[0]
+    assert preview.text == "+0+10" and preview.value == 10
+    assert s.expects().option("CHANCE").label == "Chance"            # a met box reads as before
+    s = s.apply(choose_input(0, "FIVE_KIND"))
+    assert s.sheet().notes == ("Ann gave up 5 of a kind after throw 1: 0+10",)
+    written = next(r for r in s.sheet().tables[0].rows if r.key == "FIVE_KIND").cells[0]
+    assert written.text == "0+10" and written.kind == "cross"
+    # given up it stays: no joker nor +40 for a later five of a kind, and no bottom bonus
+    s = s.apply(dice_input(1, [2, 3, 4, 5, 6])).apply(choose_input(1, "STRAIGHTS"))
+    s = s.apply(dice_input(0, [4, 4, 4, 4, 4]))
+    assert "joker" not in s.expects().prompt
+    assert s.expects().option("FULL_HOUSE").points == 10 and s.expects().option("FULL_HOUSE").group == "cross"
+
+
+def test_under_the_defaults_a_box_given_up_for_0_reads_as_before():
+    s = new_game("thirteen", ["Ann"], {})
+    s = s.apply(dice_input(0, [1, 1, 3, 5, 6]))
+    option = s.expects().option("FIVE_KIND")
+    assert (option.points, option.label) == (0, "5 of a kind")
+    preview = next(r for r in s.sheet().tables[0].rows if r.key == "FIVE_KIND").cells[0]
+    assert preview.text == "+0"
+    assert s.apply(choose_input(0, "FIVE_KIND")).sheet().notes == ("Ann scored 0 in 5 of a kind after throw 1",)

@@ -130,9 +130,24 @@ class _Rules:
             group = "cross" if scratch >> c & 1 else "score"
             opt = made.get((c, p, group))
             if opt is None:
-                opt = made[(c, p, group)] = Option(KEYS[c], LABELS[c], p, KEYS[c], group)
+                opt = made[(c, p, group)] = Option(KEYS[c], option_label(c, p, group == "cross"), p, KEYS[c], group)
             opts.append(opt)
         return Entry(tuple(points), scratch, tuple(opts))
+
+
+def option_label(cat: int, points: int, given_up: bool) -> str:
+    """The menu's words for writing the dice in `cat`. A figure given up with its early-close
+    bonus (house rule early_close_on_zero) says so, first (a name cut at 320x240 keeps it): its
+    menu line read "2 pairs  10" like a met figure's, though writing it gives the box up (no
+    bottom bonus; in 5 of a kind, no joker nor +40 for the rest of the game). A box given up for
+    0 says it by its 0, as before."""
+    return f"Give up {LABELS[cat]}" if given_up and points else LABELS[cat]
+
+
+def given_up_preview(points: int) -> Cell:
+    """The sheet's preview of a figure given up with its early-close bonus: "+0+10", as the box
+    will read "0+10" once written (a bare "+10" read as a met figure's preview)."""
+    return Cell(f"+0+{points}", points, "preview")
 
 
 _REROLL: dict[tuple[int, ...], RerollSpec] = {d: RerollSpec(d, 1, 5) for d in ALL_DICE}
@@ -543,9 +558,12 @@ class ThirteenState(GameState):
                     return Cell(f"0+{s}" if s else "0", s, "cross", hl)
                 return Cell(str(s), s, "score", hl)
             if isinstance(exp, Decide) and seat == exp.player and cat in preview:
+                opt = preview[cat]
+                if opt.group == "cross" and opt.points:
+                    return given_up_preview(opt.points)
                 # "+25", never a bare "25": a preview and a written score in one column differed
                 # by colour alone (blue and green, one colour to a tritanope; faint from a metre)
-                return Cell(f"+{preview[cat].points}", preview[cat].points, "preview")
+                return Cell(f"+{opt.points}", opt.points, "preview")
             return Cell()
 
         def row(key: str, label: str, make, kind: str = "normal") -> Row:
@@ -601,7 +619,10 @@ class ThirteenState(GameState):
         if self.history is None:
             return ()
         seat, cat, dice, roll, points, joker = self.history[0]
-        note = f"{self.players[seat]} scored {points} in {LABELS[cat]} after throw {roll}"
+        if points and self.cards[seat].scratch >> cat & 1:     # (early_close_on_zero: "scored 10" hid it)
+            note = f"{self.players[seat]} gave up {LABELS[cat]} after throw {roll}: 0+{points}"
+        else:
+            note = f"{self.players[seat]} scored {points} in {LABELS[cat]} after throw {roll}"
         if joker and self._g.rules.extra_bonus:
             note += f", +{self._g.rules.extra_bonus} for another 5 of a kind"
         return (note,)
