@@ -111,3 +111,21 @@ def test_under_the_defaults_a_box_given_up_for_0_reads_as_before():
     preview = next(r for r in s.sheet().tables[0].rows if r.key == "FIVE_KIND").cells[0]
     assert preview.text == "+0"
     assert s.apply(choose_input(0, "FIVE_KIND")).sheet().notes == ("Ann scored 0 in 5 of a kind after throw 1",)
+
+
+# ------------------------------------------- School: school_reserve_mode=none x unused_reserve_at_end
+# §4.2: "none": no reserve. The card still said "banked dice never used score their face" under
+# unused_reserve_at_end=scored, a rule of dice that this game never banks.
+def test_schools_card_tells_of_banked_dice_only_where_dice_are_banked():
+    def card(options):
+        state = new_game("school", ["Ann"], options)
+        return " ".join(type(state).rules_card(state.options))
+
+    assert "banked dice never used score their face" in card({"unused_reserve_at_end": "scored"})
+    assert "banked dice never used score their face" in card(FIXED_SCORED)
+    plain = card({"unused_reserve_at_end": "scored", "school_reserve_mode": "none"})
+    assert "bank" not in plain, plain
+    # and the game indeed never banks: four 1s score 4, nothing kept
+    s = school_turn(new_game("school", ["Ann"], {"unused_reserve_at_end": "scored", "school_reserve_mode": "none"}),
+                    [1, 1, 1, 1, 3], "S1")
+    assert s.sheets[0].cells[0] == 4 and s.sheets[0].reserve == (0,) * 6 and s.reserve_points(0) == 0

@@ -156,8 +156,10 @@ def how_to_play_under(o: Mapping[str, Any]) -> tuple[str, ...]:
                "erase_earned_only": " A cross in the School loses the awards held.", "none": ""}
     card.append(f"Awards: the first to fill a row without a cross scores {row}; the first to fill a column "
                 f"without a cross scores {o['column_award_value']}." + penalty[o["school_cross_penalty"]])
+    # (not without a reserve: the card told of banked dice in a game where none can be banked)
+    scored = o["unused_reserve_at_end"] == "scored" and o["school_reserve_mode"] != "none"
     card.append("When every sheet is full, the highest total wins"
-                + ("; banked dice never used score their face." if o["unused_reserve_at_end"] == "scored" else "."))
+                + ("; banked dice never used score their face." if scored else "."))
     return tuple(card)
 
 
