@@ -256,11 +256,13 @@ class TwoStreamReader(FrameReader):
 
 def table_frames(camera: Any) -> Any:
     """The camera as the table's loop reads it: retried when it fails, and on a thread of its own
-    when its reads can hang (`may_hang`: a webcam, the Pi camera); folders and generated frames are
-    read on the loop as before."""
+    when its reads can hang (`may_hang`: a webcam, the Pi camera), which are also watched for a
+    picture frozen (hardware.frozen); folders and generated frames are read on the loop as before."""
+    from .frozen import FrozenWatch
     from .retry import RetryingFrameSource
 
-    frames = RetryingFrameSource(camera)
     if not getattr(camera, "may_hang", False):
-        return frames
+        return RetryingFrameSource(camera)
+    # (a live camera only: its copies of one picture are a freeze, where a folder repeats on purpose)
+    frames = RetryingFrameSource(FrozenWatch(camera))
     return TwoStreamReader(frames) if hasattr(camera, "read_lores") else FrameReader(frames)
