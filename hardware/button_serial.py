@@ -32,6 +32,17 @@ GARBAGE_LOG_FIRST = 5
 GARBAGE_LOG_EVERY_S = 60.0
 #: garbage lines in a row, with no line understood between them, before the screen says so
 GARBAGE_ALARM = 20
+#: ...or garbage come at this many moments (each this many seconds after the last one counted),
+#: with no line understood since the first: a box at another speed sends mostly no line end at all
+#: (see _wrong_bytes), and a player presses three times before giving up (ASSUMPTION); a power-up's
+#: stray bytes are one moment, a cut line's rest another
+GARBAGE_MOMENTS, GARBAGE_MOMENT_S = 3, 0.5
+#: moments further back than this are forgotten: a stray byte now and then (a noisy cable, a box
+#: that never sends PING) is not a wrong speed
+GARBAGE_WINDOW_S = 30.0
+#: bytes no box sends in the protocol (ASCII text, tab, CR and LF): what a UART at another speed
+#: than the box's makes of its bits (NUL, bytes over 0x7F, control bytes)
+_NOT_SENT = bytes(b for b in range(256) if b >= 0x7F or (b < 0x20 and b not in (0x09, 0x0A, 0x0D)))
 #: a box plugged back may send again the last press it sent before (its firmware's buffer): the
 #: same press as the last one taken, as the first within this many seconds of reconnecting, is not
 #: taken again (ASSUMPTION: no player presses the same button again within a second of the replug)
@@ -129,6 +140,8 @@ class SerialButtonSource:
         self._last_press: tuple[str, str] | None = None   # (kind, name) of the last press let through
         self._replay: tuple[tuple[str, str], float] | None = None  # that press, and the reconnection's time
         self._garbage_run = 0                    # garbage lines since the last line understood
+        self._garbage_moments: list[float] = []  # when garbage came since then (see GARBAGE_MOMENTS)
+        self._garbage_alarm = False              # the box is said unreadable (until a line is understood)
         self._garbage_logged_at: float | None = None
         self._garbage_unlogged = 0
         self.flood = FloodGuard() if boolean(flood_guard, "flood_guard", "buttons") else None
@@ -272,6 +285,8 @@ class SerialButtonSource:
         if self.disconnects and self._last_press is not None:
             self._replay = (self._last_press, self.clock())
         self._garbage_run = 0
+        self._garbage_moments.clear()
+        self._garbage_alarm = False
         self._connected_at = self.clock()
         if self._silent_run:                # (still silent: named until it sends a line, not every reopening)
             log.debug("%s: button box port %s opened again", self.name, self.port)
@@ -349,6 +364,8 @@ class SerialButtonSource:
             log.debug("%s: error closing port", self.name, exc_info=True)
 
     def _handle(self, data: bytes) -> None:
+        if self._wrong_bytes(data):
+            self._garbage_moment("not text")
         if self._skip_to_newline:           # (the rest of a line cut as the port was taken: old too)
             _, newline, data = data.partition(b"\n")
             if not newline:
@@ -413,16 +430,43 @@ class SerialButtonSource:
                      self.name, self.port, self.flood_dropped)
             self._status = SourceStatus(True, "")
 
+    def _wrong_bytes(self, data: bytes) -> bool:
+        """Whether `data` holds bytes no box sends, or comes while the rest of an over-long line is
+        dropped: both are seen here, as they come, since neither may ever make a line. A box at
+        another speed sends mostly no line end at all (9600 baud read at 115200: NUL bytes only), so
+        its garbage was one over-long line and then nothing, however often the players pressed."""
+        return bool(data) and (len(data.translate(None, _NOT_SENT)) < len(data) or self._splitter.discarding)
+
     def _garbage(self, reason: str) -> None:
         self.garbage_count += 1
         self.last_garbage = reason
         self._garbage_run += 1
         self._log_garbage(reason)
         if self._garbage_run == GARBAGE_ALARM:
-            message = (f"the button box on {self.port} sends what the table cannot read ({reason}): check that "
-                       f"the box's speed is baudrate = {self.baudrate} in [buttons], and that it is the button box")
-            log.error("%s: %s", self.name, message)
-            self._status = SourceStatus(False, message)
+            self._say_unreadable(reason)
+        self._garbage_moment(reason)
+
+    def _garbage_moment(self, reason: str) -> None:
+        """Garbage came now: at GARBAGE_MOMENTS moments apart with nothing understood, the box is said
+        unreadable (a box at another speed: each press, each heartbeat, is such a moment)."""
+        now = self.clock()
+        moments = self._garbage_moments
+        if moments and now - moments[-1] < GARBAGE_MOMENT_S:
+            return
+        moments.append(now)
+        moments[:] = [t for t in moments if now - t <= GARBAGE_WINDOW_S]
+        if len(moments) >= GARBAGE_MOMENTS:
+            self._say_unreadable(reason)
+
+    def _say_unreadable(self, reason: str) -> None:
+        """The screen and the log (once, until a line is understood) say the box cannot be read."""
+        if self._garbage_alarm:
+            return
+        self._garbage_alarm = True
+        message = (f"the button box on {self.port} sends what the table cannot read ({reason}): check that "
+                   f"the box's speed is baudrate = {self.baudrate} in [buttons], and that it is the button box")
+        log.error("%s: %s", self.name, message)
+        self._status = SourceStatus(False, message)
 
     def _log_garbage(self, reason: str) -> None:
         """The first garbage lines one by one, then one line a minute that counts them: one line per
@@ -446,7 +490,9 @@ class SerialButtonSource:
                      self.name, self.port, self._silent_run, "s" if self._silent_run > 1 else "")
             self._silent_run = 0
             self._status = SourceStatus(True, "")
-        if self._garbage_run >= GARBAGE_ALARM:
+        if self._garbage_alarm:
             log.info("%s: the button box on %s is understood again", self.name, self.port)
             self._status = SourceStatus(True, "")
         self._garbage_run = 0
+        self._garbage_moments.clear()
+        self._garbage_alarm = False

@@ -63,6 +63,11 @@ class LineSplitter:
         self._buffer.clear()
         self._discarding = False
 
+    @property
+    def discarding(self) -> bool:
+        """Whether the rest of an over-long line is being dropped (up to its line end)."""
+        return self._discarding
+
     def pending(self) -> bool:
         """Whether part of a line has come and not its end (a line cut by an unplug)."""
         return bool(self._buffer) or self._discarding
