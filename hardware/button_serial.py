@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import queue
 import threading
 import time
@@ -18,7 +19,7 @@ from typing import Any, Callable
 from ._config import boolean, check_keys, positive, text, whole
 from .buttons import (BUSY_AFTER_S, HOLD, PRESS, RELEASE, STUCK_AFTER_S, BusyFilter, ButtonEvent, Clock, SourceStatus,
                       StuckWatch, drain)
-from .device_paths import is_pattern, matches
+from .device_paths import is_pattern, matches, stable_links
 from .device_words import errno_of, serial_words
 from .retry import Backoff
 from .serial_protocol import HEARTBEAT, LineSplitter, ProtocolError, parse_line
@@ -26,6 +27,8 @@ from .serial_protocol import HEARTBEAT, LineSplitter, ProtocolError, parse_line
 log = logging.getLogger(__name__)
 
 Opener = Callable[[], Any]
+#: where udev keeps a USB serial device's stable names (they follow it to its new /dev/ttyUSBn)
+SERIAL_BY_ID = "/dev/serial/by-id"
 #: garbage lines logged one by one; after them, one line sums up the garbage of each...
 GARBAGE_LOG_FIRST = 5
 #: ...this many seconds (a box at the wrong baud rate sends hundreds of such lines a second)
@@ -156,6 +159,8 @@ class SerialButtonSource:
         self.silences = 0                       # times it went silent and its port was reopened
         self._silent_run = 0                    # of them since it last sent a line (0: not silent)
         self._connected_at: float | None = None
+        self.known: str | None = None           # the box's /dev/serial/by-id/ link, once it has opened
+        self._node: str | None = None           # the device node it was last opened as
 
     @classmethod
     def from_config(
@@ -181,23 +186,44 @@ class SerialButtonSource:
     def _open_port(self) -> Any:
         """Open `port`; a pattern (`/dev/ttyACM*`) opens the first of its matches that opens: a box
         plugged back while the table still held its old port comes back under the next number
-        (/dev/ttyACM1), and a fixed name then waited for ever for a port that was never coming."""
+        (/dev/ttyACM1), and a fixed name then waited for ever for a port that was never coming.
+        Once the box has opened, its /dev/serial/by-id/ link (which udev points at its new node) is
+        tried first (see `stable_links`): a plain `/dev/ttyUSB0` follows the box as a webcam does."""
         import serial
 
+        known = [self.known] if self.known and os.path.exists(self.known) else []
         if not is_pattern(self.port):
-            return serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.read_timeout_s)
+            if not known:
+                port = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=self.read_timeout_s)
+                self._opened(self.port)
+                return port
+            candidates = known + [p for p in [self.port] if p not in known]
+        else:
+            candidates = known + matches(self.port)
         errors: list[Exception] = []
-        for path in matches(self.port):
+        for path in candidates:
             try:
                 port = serial.serial_for_url(path, baudrate=self.baudrate, timeout=self.read_timeout_s)
             except (serial.SerialException, OSError) as exc:
                 errors.append(exc)
                 continue
-            log.info("%s: %s is %s", self.name, self.port, path)
+            self._opened(path)
             return port
         if errors:          # (the first one's errno says why: serial_words)
             raise serial.SerialException(errno_of(errors[0]), "; ".join(str(e) for e in errors))
         raise serial.SerialException(errno.ENOENT, f"no port matches {self.port}")
+
+    def _opened(self, path: str) -> None:
+        """The box opened as `path`: remember its by-id link; log the node when it is another than
+        last time (the first time through a pattern, and a box back under another name)."""
+        node = os.path.realpath(path) if path.startswith("/") else path
+        links = stable_links(node, SERIAL_BY_ID)
+        if links:
+            self.known = links[0]
+        if node != self._node and (node != self.port or self._node is not None):
+            also = f" ({self.known})" if self.known else ""
+            log.info("%s: button box %s opened as %s%s", self.name, self.port, node, also)
+        self._node = node
 
     # -- ButtonSource ------------------------------------------------------------------
     @property

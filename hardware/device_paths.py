@@ -7,6 +7,7 @@ opens; both list the matches the same way, in number order (/dev/video2 before /
 from __future__ import annotations
 
 import glob
+import os
 import re
 from typing import Any
 
@@ -24,3 +25,16 @@ def matches(pattern: str) -> list[str]:
 def _number_order(path: str) -> list[Any]:
     """Sort key that puts /dev/video2 before /dev/video10."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path)]
+
+
+def stable_links(node: str | None, by_id_dir: str) -> list[str]:
+    """The links of `by_id_dir` (/dev/v4l/by-id, /dev/serial/by-id) that point at `node`, sorted: the
+    device's own names, which udev points at its new node when it comes back under another number."""
+    if node is None:
+        return []
+    try:
+        names = sorted(os.listdir(by_id_dir))
+    except OSError:                 # (no such folder: no such USB device, or not Linux)
+        return []
+    paths = (os.path.join(by_id_dir, n) for n in names)
+    return [p for p in paths if os.path.realpath(p) == node]

@@ -24,6 +24,7 @@ from typing import Any, Callable
 import cv2
 
 from ._config import boolean, check_keys, positive, text, whole
+from . import device_paths
 from .device_paths import is_pattern, matches
 from .device_words import camera_words
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
@@ -114,14 +115,7 @@ def device_node(device: int | str) -> str | None:
 
 def stable_links(node: str | None, by_id_dir: str = V4L_BY_ID) -> list[str]:
     """The links of `by_id_dir` that point at `node`, sorted: the camera's own names."""
-    if node is None:
-        return []
-    try:
-        names = sorted(os.listdir(by_id_dir))
-    except OSError:                 # (no such folder: no USB camera, or not Linux)
-        return []
-    paths = (os.path.join(by_id_dir, n) for n in names)
-    return [p for p in paths if os.path.realpath(p) == node]
+    return device_paths.stable_links(node, by_id_dir)
 
 
 @dataclass(frozen=True)
