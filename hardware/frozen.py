@@ -27,10 +27,11 @@ FROZEN_S = 3.0
 #: every this many pixels each way are compared (a frozen frame is the same everywhere, a live
 #: one differs by its noise nearly everywhere): ~0.1 ms a 1280x960 frame, not a full copy
 STEP = 8
-#: a picture whose compared pixels span no more grey levels than this is flat (a covered lens, a
-#: picture all black or all white): its noise may be nothing, so its copies are not taken for a
-#: freeze (the table names a black picture itself)
-FLAT = 8
+#: a picture whose compared pixels span no more grey levels than this, or whose mean is within
+#: DARK of black or white, is flat (a covered lens, the lamp off with a hot pixel or two, a picture
+#: burnt white): its noise may be nothing, so its copies are not taken for a freeze (the table
+#: names a black picture itself)
+FLAT, DARK = 8, 16
 FROZEN_WORDS = ("picture frozen for {s:g} s: dice thrown now are not seen. If it stays so, unplug the camera "
                 "and plug it back")
 
@@ -87,7 +88,7 @@ class FrozenWatch:
         sample = frame.image[::STEP, ::STEP]
         seen = self._seen.get(stream)
         if seen is None or seen.sample.shape != sample.shape or not np.array_equal(seen.sample, sample) \
-                or _flat(sample):
+                or _flat(sample):       # (looked at only for a copy: an equal sample)
             self._seen[stream] = _Seen(sample.copy())
             return frame
         self.copies += 1
@@ -99,4 +100,7 @@ class FrozenWatch:
 
 
 def _flat(sample: np.ndarray) -> bool:
-    return sample.size == 0 or int(sample.max()) - int(sample.min()) <= FLAT
+    if sample.size == 0 or int(sample.max()) - int(sample.min()) <= FLAT:
+        return True
+    mean = float(sample.mean())
+    return mean < DARK or mean > 255 - DARK
