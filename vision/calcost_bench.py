@@ -29,6 +29,7 @@ import numpy as np
 from vision import dicenet, reader, segment
 from vision.bench import as_vga, default_photos_dir, machine_line
 from vision.calibrate import calibrate, find_tray
+from vision.die_size import box_side
 from vision.settle import SettleTracker
 from vision.synthetic import STYLES, ThingSpec, render_tray
 from vision.tray_moved import walled_sides
@@ -113,7 +114,14 @@ def rendered_frames(styles: tuple[str, ...] = BENCH_STYLES) -> list[tuple[str, n
 
 def photo_frames(root: Path, limit: int) -> list[tuple[str, np.ndarray, dict]]:
     """Byler photos as 640 x 480 frames, each with a plausible calibration: the tray as
-    calibration finds it, and the dice's size as the reader measures it uncalibrated."""
+    calibration finds it, and the dice's size as `dicetable calibrate` measures the dice the
+    reader finds uncalibrated (by their boxes: `die_size.box_side`; the photos have no empty
+    tray to find the dice's blobs against).
+
+    (Measured by the boxes' long side, as before 2026-11-27, the size was 1.2-1.3 times the
+    dice's top face: 38-52 px for 30-42 px dice. Segmented at that size, dice in a heap stayed
+    one blob, and the smaller-dice check measured 36 of 40 frames again: a cost the table's
+    calibration does not cause, and a "smaller than calibrated" notice for the dice calibrated.)"""
     folder = root / "nellbyler_d6"
     try:
         entries = json.loads((folder / "labels.json").read_text())
@@ -126,7 +134,7 @@ def photo_frames(root: Path, limit: int) -> list[tuple[str, np.ndarray, dict]]:
         if img is None:
             continue
         vga = as_vga(img)
-        sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in reader.read(vga).dice]
+        sides = [box_side(d.box) for d in reader.read(vga).dice]
         if not sides:
             continue
         tray = find_tray(vga)

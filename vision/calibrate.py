@@ -43,6 +43,7 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
+from .die_size import box_side
 from .tray_moved import SIDES, felt_past_tray, walled_sides
 from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, Reading
 
@@ -279,8 +280,7 @@ def _blobs_of_dice(blobs: list[tuple[float, tuple[float, float], float]], boxes:
     by_box: list[tuple[float, Box]] = []
     lo, hi = BLOB_OF_BOX
     for x0, y0, x1, y1 in boxes:
-        # the box of a die turned by an unknown angle is 1..1.41 x its side
-        side = min(x1 - x0, y1 - y0) / 1.2
+        side = box_side((x0, y0, x1, y1))      # (the box of a die turned: 1..1.41 x its side)
         mine = [b for b in blobs if x0 <= b[1][0] <= x1 and y0 <= b[1][1] <= y1 and lo * side <= b[0] <= hi * side]
         if mine:
             kept.append(max(mine, key=lambda b: b[0]))

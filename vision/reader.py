@@ -259,7 +259,7 @@ def _at_smaller_size(frame: Any, calibration: dict, t0: float, learned: bool, bg
     candidates), or, when it asks for something or found dice the segmentation did not, and
     the dice are smaller than calibrated, the frame read again at their size with the staff's
     notice, if that reads it better (vision/die_size.py)."""
-    own = smaller_size(bgr, die_px, tray, reading, blobs, own_size)
+    own = smaller_size(bgr, die_px, tray, reading, blobs, own_size, frame_per_px)
     if own is None:
         return reading
     cal = dict(calibration, die_px=float(calibration["die_px"]) * own / die_px)

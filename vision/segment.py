@@ -85,6 +85,10 @@ class Segmentation:
     # a mark at its centre for a 1; this outline cue tells them apart (on the Byler trays the
     # roundest blob of a real die is 0.86, a disc's 0.95).
     discs: list[tuple[float, float, float]] = field(default_factory=list)
+    # Segmented at a given die size: the die side its own blobs show (full-frame pixels, as a
+    # segmentation without a die size estimates it first), or None. Measured on blobs found
+    # already, it costs nothing; the bigger-dice check asks it before segmenting again.
+    blob_px: float | None = None
     _refined: dict[int, Candidate] = field(default_factory=dict, repr=False, compare=False)
 
     def refined(self, c: Candidate) -> Candidate:
@@ -504,8 +508,9 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     seen = [c.box for c in cands] + [
         _full_box(cv2.boundingRect(b.contour), inv, W, H) for b in blobs
         if lo <= b.area <= hi and (b.area >= SEEN_PIP * die_area or b.aspect < 2.0)]
+    own = _estimate_die_side(blobs, long_side) if die_px else None
     seg = Segmentation(cands, est * inv, foreign, scale, glare, seen=_enclosing(seen), work=small,
-                       discs=_discs(blobs, die_area, inv))
+                       discs=_discs(blobs, die_area, inv), blob_px=own * inv if own else None)
     if scale < 1.0:
         die = est * inv
         seg.refiner = lambda c: _refine(bgr, c, bg, scale, dthr, die)
