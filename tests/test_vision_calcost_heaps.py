@@ -92,3 +92,24 @@ def test_the_benchmark_calibrates_photos_with_the_dice_s_side_as_calibration_mea
     [(_what, _frame, cal)] = photo_frames(tmp_path, 1)
     assert cal["die_px"] == pytest.approx(55, rel=0.12)
 
+
+def test_the_tray_found_again_is_the_largest_part_of_the_felt_as_before():
+    """`calibrate.find_tray` (run on every calibrated frame by the moved-tray check) measures the
+    largest part of the felt by labelling it alone (the labelling with statistics cost ~0.15 ms
+    more a frame): the same box as the statistics give, on regions of one part and of several
+    (two felts, a speck, ties)."""
+    from vision.calibrate import _largest_region
+
+    rng = np.random.default_rng(5)
+    regions = [np.zeros((240, 320), np.uint8) for _ in range(4)]
+    regions[0][20:200, 30:300] = 255
+    regions[1][20:100, 30:100] = 255
+    regions[1][120:230, 150:310] = 255
+    regions[1][5, 5] = 255
+    regions[2][10:20, 10:20] = 255
+    regions[2][50:60, 50:60] = 255
+    regions[3] = (rng.random((240, 320)) < 0.55).astype(np.uint8) * 255
+    for region in regions + [np.zeros((240, 320), np.uint8)]:
+        n, _labels, stats, _c = cv2.connectedComponentsWithStats(region, connectivity=4)
+        want = None if n <= 1 else tuple(int(v) for v in stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])), :4])
+        assert _largest_region(region) == want
