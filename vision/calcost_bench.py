@@ -120,7 +120,7 @@ def photo_frames(root: Path, limit: int) -> list[tuple[str, np.ndarray, dict]]:
 
     (Measured by the boxes' long side, as before 2026-11-27, the size was 1.2-1.3 times the
     dice's top face: 38-52 px for 30-42 px dice. Segmented at that size, dice in a heap stayed
-    one blob, and the smaller-dice check measured 36 of 40 frames again: a cost the table's
+    one blob, and the size checks segmented 38 of 40 frames again: a cost the table's
     calibration does not cause, and a "smaller than calibrated" notice for the dice calibrated.)"""
     folder = root / "nellbyler_d6"
     try:
