@@ -51,3 +51,18 @@ def label_width(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: i
         return want
     spare = width - len(columns) * column_need(rows, columns, theme.min_text(s), word_clear)
     return max(cap, min(want, spare))
+
+
+def label_form(row: dict[str, Any], width: int, least: int, bold: bool = False) -> str:
+    """The form of `row`'s label drawn in `width` px: the label itself where it fits at the least
+    type `least` (the game's words first), else the first of the game's shorter forms that fits
+    ("Lo. bonus" for "Bottom bonus"), else the shortest (cut when drawn). At 320x240 with three
+    players and more, Thirteen's labels were cut to "Bottom...", "Extra 5...", "Bonus (...",
+    School's to "Small s...", Classic's to "Round w...": starts that named no row."""
+    label = row.get("label", "")
+    shorts = [form for form in row.get("short", ()) if form]
+    f = theme.font(least, bold)
+    for form in (label, *shorts):
+        if f.size(printable(form))[0] <= width:
+            return form
+    return shorts[-1] if shorts else label

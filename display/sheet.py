@@ -14,7 +14,7 @@ import pygame
 
 from . import theme
 from .draw import panel, printable, render_line, text
-from .label_room import LABEL_MARGIN, label_width
+from .label_room import LABEL_MARGIN, label_form, label_width
 from .labels import distinct_cuts
 from .row_fit import rows_shown
 
@@ -273,7 +273,8 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             for dx in range(0, rect.width, 6):
                 pygame.draw.line(surface, theme.MUTED, (rect.x + dx, y), (min(rect.right, rect.x + dx + 2), y), 1)
         label_colour = theme.MUTED if kind in ("subtotal", "bonus") else theme.TEXT
-        text(surface, row.get("label", ""), (rect.x + 4, ty + row_h // 2), size, label_colour,
+        label = label_form(row, label_w - LABEL_MARGIN, theme.min_text(s), kind == "total")
+        text(surface, label, (rect.x + 4, ty + row_h // 2), size, label_colour,
              bold=(kind == "total"), anchor="midleft", max_width=label_w - LABEL_MARGIN)
         for c, cell in enumerate(row.get("cells", [])[:ncol]):
             cx = rect.x + label_w + c * col_w

@@ -341,10 +341,17 @@ class Row:
     label: str
     cells: tuple[Cell, ...]
     kind: str = "normal"    # normal | subtotal | bonus | total | separator
+    # shorter forms of `label`, longest first, as the game words them: a screen whose labels'
+    # column is too narrow (320x240, three players and more) draws one ("Lo. bonus") rather than
+    # cut the label to a start that names no row ("Bottom...", "Extra 5...")
+    short: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "kind": self.kind,
-                "cells": [c.to_json() for c in self.cells]}
+        out: dict[str, Any] = {"key": self.key, "label": self.label, "kind": self.kind,
+                               "cells": [c.to_json() for c in self.cells]}
+        if self.short:
+            out["short"] = list(self.short)
+        return out
 
 
 @dataclass(frozen=True)

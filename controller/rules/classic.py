@@ -612,11 +612,13 @@ class ClassicPokerDice(GameState):
 
     def sheet(self) -> Sheet:
         n = len(self.players)
-        rows = [Row(f"round_{i + 1}", self._round_label(i, rec["sudden"]), self._cells_of(rec))
+        rows = [Row(f"round_{i + 1}", self._round_label(i, rec["sudden"]), self._cells_of(rec),
+                    short=_round_short(self._round_label(i, rec["sudden"])))
                 for i, rec in enumerate(self.history)]
         over = self.step == "over"
         if not over:
-            rows.append(Row(self._row_key(), self._round_label(len(self.history), self.sudden), self._current_cells()))
+            label = self._round_label(len(self.history), self.sudden)
+            rows.append(Row(self._row_key(), label, self._current_cells(), short=_round_short(label)))
         if self.options["match_length"] == "rounds" and not over:   # the rounds still to come
             rows += [Row(f"round_{i + 1}", f"Round {i + 1}", tuple(Cell() for _ in range(n)))
                      for i in range(len(rows), self.n_rounds)]
@@ -624,7 +626,7 @@ class ClassicPokerDice(GameState):
         win_kind = "subtotal" if self.betting else "total"
         rows.append(Row("round_wins", "Round wins",
                         tuple(Cell(str(w), w, "total", highlight=not self.betting and i in lead)
-                              for i, w in enumerate(self.wins)), win_kind))
+                              for i, w in enumerate(self.wins)), win_kind, ("Wins",)))
         if self.betting:
             if not over:
                 rows.append(Row("stake", "In the pot", tuple(Cell(str(c), c, "info") for c in self.contrib)))
@@ -715,3 +717,9 @@ def _jsonable(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [_jsonable(x) for x in v]
     return v
+
+
+def _round_short(label: str) -> tuple[str, ...]:
+    """A round's label for a narrow labels' column: "Sudden 2" for "Sudden death 2" (cut, at
+    320x240, to "Sudden d...", which no longer said which round it was)."""
+    return (label.replace("Sudden death ", "Sudden ", 1),) if label.startswith("Sudden death ") else ()

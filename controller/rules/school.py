@@ -26,6 +26,9 @@ ROWS = ("S1", "S2", "S3", "S4", "S5", "S6", "PAIR", "TWO_PAIRS", "TRIPLET", "SMA
 ROW_LABELS = dict(zip(ROWS, (
     "School 1", "School 2", "School 3", "School 4", "School 5", "School 6", "Pair", "Two pairs",
     "Triplet", "Small straight", "Large straight", "Full house", "Four of a kind", "Poker", "Chance")))
+# (the screen draws these where a label would be cut: 320x240's "Small s...", "Four of...")
+ROW_SHORT = {"SMALL_STRAIGHT": ("Small str.",), "LARGE_STRAIGHT": ("Large str.",),
+             "FOUR_OF_A_KIND": ("4 of a kind",)}
 ROW_INDEX = {r: i for i, r in enumerate(ROWS)}
 NROWS, NCOLS = 15, 3
 NCELLS = NROWS * NCOLS
@@ -523,9 +526,9 @@ class School(GameState):
             else:
                 dbl = [str(c + 1) for c in range(NCOLS) if s.doubled >> (r * 3 + c) & 1]
                 info = Cell("×2: " + " ".join(dbl), kind="info") if dbl else Cell()
-            rows.append(Row(key, ROW_LABELS[key], tuple(cells + [info])))
+            rows.append(Row(key, ROW_LABELS[key], tuple(cells + [info]), short=ROW_SHORT.get(key, ())))
         rows.append(Row("COL_AWARD", "Column award", tuple(cell(v, "award") for v in s.col_awards)
-                        + (Cell(), Cell()), "bonus"))
+                        + (Cell(), Cell()), "bonus", ("Col. award",)))
         sums = [sum(v for v in s.cells[c::3] if v is not None and v > 0) for c in range(NCOLS)]
         awards = held(s.awards) + held(s.col_awards)
         res = self.reserve_points(p)

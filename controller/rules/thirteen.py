@@ -32,6 +32,10 @@ CATEGORIES: tuple[tuple[str, str], ...] = (
 KEYS = tuple(k for k, _ in CATEGORIES)
 LABELS = tuple(lbl for _, lbl in CATEGORIES)
 INDEX = {k: i for i, k in enumerate(KEYS)}
+# the sheet's shorter labels, for a labels' column too narrow for these (320x240's final
+# standings, two players: "3 of a ki...", "Full ho...")
+SHORT_LABELS = {"THREE_KIND": ("3 kind",), "FOUR_KIND": ("4 kind",), "FIVE_KIND": ("5 kind",),
+                "FULL_HOUSE": ("Full",)}
 (ACES, TWOS, THREES, FOURS, FIVES, SIXES, TWO_PAIRS, THREE_KIND, FOUR_KIND, STRAIGHTS,
  FULL_HOUSE, FIVE_KIND, CHANCE) = range(13)
 UPPER = range(ACES, SIXES + 1)
@@ -566,8 +570,8 @@ class ThirteenState(GameState):
                 return Cell(f"+{opt.points}", opt.points, "preview")
             return Cell()
 
-        def row(key: str, label: str, make, kind: str = "normal") -> Row:
-            return Row(key, label, tuple(make(s) for s in range(g.n)), kind)
+        def row(key: str, label: str, make, kind: str = "normal", short: tuple[str, ...] = ()) -> Row:
+            return Row(key, label, tuple(make(s) for s in range(g.n)), kind, short)
 
         def upper_bonus_cell(seat: int) -> Cell:
             card = self.cards[seat]
@@ -596,11 +600,13 @@ class ThirteenState(GameState):
         rows = [row(KEYS[c], LABELS[c], lambda s, c=c: cat_cell(s, c)) for c in UPPER]
         rows.append(row("UPPER_SUM", "Upper total", lambda s: Cell(str(upper_sum(self.cards[s])),
                                                                     upper_sum(self.cards[s]), "total"),
-                        "subtotal"))
-        rows.append(row("UPPER_BONUS", f"Bonus ({rules.upper_threshold}+)", upper_bonus_cell, "bonus"))
-        rows += [row(KEYS[c], LABELS[c], lambda s, c=c: cat_cell(s, c)) for c in BOTTOM]
-        rows.append(row("BOTTOM_BONUS", "Bottom bonus", bottom_bonus_cell, "bonus"))
-        rows.append(row("EXTRA_FIVE", "Extra 5 of a kind", extra_cell, "bonus"))
+                        "subtotal", ("Up. total",)))
+        rows.append(row("UPPER_BONUS", f"Bonus ({rules.upper_threshold}+)", upper_bonus_cell, "bonus",
+                        (f"Bonus {rules.upper_threshold}+", "Up. bonus", "Up. bon.")))
+        rows += [row(KEYS[c], LABELS[c], lambda s, c=c: cat_cell(s, c), short=SHORT_LABELS.get(KEYS[c], ()))
+                 for c in BOTTOM]
+        rows.append(row("BOTTOM_BONUS", "Bottom bonus", bottom_bonus_cell, "bonus", ("Lo. bonus", "Lo. bon.")))
+        rows.append(row("EXTRA_FIVE", "Extra 5 of a kind", extra_cell, "bonus", ("Extra 5K",)))
         rows.append(row("TOTAL", "Total", lambda s: Cell(str(totals[s]), totals[s], "total", s in winners),
                         "total"))
         table = Table("", g.players, tuple(rows), None if over else exp.player)
