@@ -15,6 +15,7 @@ import pygame
 from . import theme
 from .draw import panel, printable, render_line, text
 from .label_room import LABEL_MARGIN, label_form, label_width
+from .head_lines import staggered_heads
 from .labels import distinct_cuts
 from .row_fit import rows_shown
 
@@ -229,12 +230,6 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         seen = f"{shown.start + 1}-{shown.stop}" if len(shown) > 1 else f"{shown.start + 1}"
         text(surface, f"{seen} of {len(table['columns'])}", (rect.x + 4, y + head_mid), theme.min_text(s),
              theme.MUTED, anchor="midleft", max_width=label_w - 6)
-    # the rows the panel holds at this height (the totals always, the others around the cursor of
-    # the columns drawn): drawn on past its bottom, the last ones (the Total) were lost off a
-    # 320x240 screen or drawn under the totals footer
-    drawn_rows = rows_shown(rows, (rect.height - (head_h - row_h)) // row_h - (n_lines - len(rows)))
-    gaps = {k for k, (i, j) in enumerate(zip(drawn_rows, drawn_rows[1:]), 1) if j != i + 1}
-    rows = [rows[i] for i in drawn_rows]
     ncol = max(len(columns), 1)
     col_w = (rect.width - label_w) // ncol
     # header: the players' names, cut (at the least size `text` shrinks them to) so that they stay apart
@@ -250,12 +245,43 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         head_w = col_w - 4
     heads = distinct_cuts(every, head_font, head_w, seats)
     heads = [heads[i] for i in shown]
-    for c, name in enumerate(heads):
-        cx = rect.x + label_w + c * col_w
-        if c == active:
-            pygame.draw.rect(surface, theme.PANEL_LIGHT, (cx, y, col_w, head_h + row_h * len(rows)), border_radius=6)
-        text(surface, name, (cx + col_w // 2, y + head_mid), size, theme.ACCENT if c == active else theme.TEXT,
-             bold=True, anchor="center", max_width=head_w)
+    # (names of one letter, "M...", over 32 px columns: every other one on a second line instead)
+    # (the first name may reach into the labels' header where it does not say which columns these are)
+    two = staggered_heads(every, list(shown), heads, head_font, rect.x + label_w, col_w, rect.right - 2,
+                          max(4, WORD_CLEAR * head_font.size(" ")[0]), seats,
+                          rect.x + label_w if room is not None else rect.x + LABEL_MARGIN)
+    places = [(rect.x + label_w + c * col_w + col_w // 2, head_mid, head_w) for c in range(len(heads))]
+    line_h = theme.font(size, True).get_linesize()
+
+    def room_for(h: int) -> int:
+        return (rect.height - (h - row_h)) // row_h - (n_lines - len(rows))
+
+    # (not where the header's second line would leave off a row of a table shown whole: Pok'n
+    # Roll's final board at 800x480 lost its last row for longer names)
+    if two and (room_for(head_h) >= len(rows) > room_for(head_h + line_h)):
+        two = None
+    if two:
+        heads, name_boxes = two
+        head_h += line_h
+        # (the acting player's name on the second line, over its underline: on the first, the
+        # underline under the line between read as another name's)
+        odd = 0 if active is None else (active + 1) % 2
+        places = [(_inside(rect.x + label_w + c * col_w + col_w // 2, head_font.size(printable(name))[0], box),
+                   head_mid + (c + odd) % 2 * line_h, box[1] - box[0])
+                  for c, (name, box) in enumerate(zip(heads, name_boxes))]
+    # the rows the panel holds at this height (the totals always, the others around the cursor of
+    # the columns drawn): drawn on past its bottom, the last ones (the Total) were lost off a
+    # 320x240 screen or drawn under the totals footer
+    drawn_rows = rows_shown(rows, room_for(head_h))
+    gaps = {k for k, (i, j) in enumerate(zip(drawn_rows, drawn_rows[1:]), 1) if j != i + 1}
+    rows = [rows[i] for i in drawn_rows]
+    if active is not None and 0 <= active < len(columns):
+        # (under every name: a neighbour's name on two lines reaches over the acting player's column)
+        cx = rect.x + label_w + active * col_w
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, (cx, y, col_w, head_h + row_h * len(rows)), border_radius=6)
+    for c, (name, (x, mid, width)) in enumerate(zip(heads, places)):
+        text(surface, name, (x, y + mid), size, theme.ACCENT if c == active else theme.TEXT,
+             bold=True, anchor="center", max_width=width)
     y += head_h
     pygame.draw.line(surface, theme.GRID, (rect.x, y - 2), (rect.right, y - 2), 2)
     if active is not None and 0 <= active < len(columns):
@@ -267,8 +293,12 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         kind = row.get("kind", "normal")
         ty = y               # where the row's text is centred from (a Total's lower, clear of its rule)
         if kind == "total":
-            pygame.draw.line(surface, theme.GRID, (rect.x, y), (rect.right, y), 2)
-            ty = y + total_shift(size, row_h, rect.bottom - (y + row_h))
+            # (moved down, room allowing, under the row above's label's descenders: "Straights"
+            # over the Total at 320x240 had its "g" drawn 2 px into the rule)
+            drop = max(0, min(label_hang(rows[r - 1], label_w, size, s, row_h) if r else 0,
+                              rect.bottom - (y + row_h) - 2))
+            pygame.draw.line(surface, theme.GRID, (rect.x, y + drop), (rect.right, y + drop), 2)
+            ty = y + drop + total_shift(size, row_h, rect.bottom - (y + drop + row_h))
         elif r in gaps:         # rows left off above this one: a dotted line says so
             for dx in range(0, rect.width, 6):
                 pygame.draw.line(surface, theme.MUTED, (rect.x + dx, y), (min(rect.right, rect.x + dx + 2), y), 1)
@@ -317,6 +347,22 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         y += row_h
         if y > rect.bottom:
             break
+
+
+def label_hang(row: dict[str, Any], label_w: int, size: int, s: float, row_h: int) -> int:
+    """How many px (and one clear) the ink of `row`'s label, drawn centred in its `row_h` row at
+    `size`, reaches below the row's end: a descender in a 12 px row."""
+    label = label_form(row, label_w - LABEL_MARGIN, theme.min_text(s), row.get("kind") == "total")
+    f = theme.font(max(size, theme.min_text(s)), row.get("kind") == "total")
+    if not label or f.size(printable(label))[0] > label_w - LABEL_MARGIN:
+        return 0                    # (drawn smaller or cut: no more than this size hangs)
+    top = row_h // 2 - f.get_height() // 2
+    return max(0, top + _ink(label, max(size, theme.min_text(s)), row.get("kind") == "total").bottom + 2 - row_h)
+
+
+def _inside(centre: int, width: int, box: tuple[int, int]) -> int:
+    """A name's centre: over its column's `centre`, moved in as far as its `box` needs."""
+    return max(box[0] + width // 2, min(centre, box[1] - (width + 1) // 2))
 
 
 def total_shift(size: int, row_h: int, below: int) -> int:

@@ -7,7 +7,7 @@ import pygame
 import pytest
 
 from controller.rules import new_game
-from display import draw, sheet as sheet_mod, theme
+from display import draw, head_lines, sheet as sheet_mod, theme
 from display.render import render
 from display.view import TableView
 
@@ -37,6 +37,8 @@ def _names_drawn(size: tuple[int, int], game: str, monkeypatch) -> tuple[pygame.
 
     monkeypatch.setattr(sheet_mod, "text", text)
     monkeypatch.setattr(sheet_mod, "distinct_cuts", distinct_cuts)
+    # (names on two lines, where one cut them to a letter, are cut there)
+    monkeypatch.setattr(head_lines, "distinct_cuts", distinct_cuts)
     state = new_game(game, NAMES, {})
     surface = pygame.Surface(size)
     render(surface, TableView("play", game, sheet=state.sheet().to_json()))
