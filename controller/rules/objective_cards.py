@@ -33,6 +33,11 @@ OBJECTIVES: tuple[tuple[str, str, int], ...] = (
     ("FOUR_OF_A_KIND", "Four of a kind", 7),
 )
 KEYS = tuple(k for k, _, _ in OBJECTIVES)
+# the sheet's shorter labels (then with no points), for a labels' column too narrow for the
+# label: at 320x240 "Three of...", "Small st...", "No even..." named no objective
+SHORT = {"ONE_PAIR": "Pair", "THREE_OF_A_KIND": "3 kind", "TWO_PAIRS": "2 pairs", "SMALL_STRAIGHT": "Sm. str.",
+         "NO_EVENS": "No even", "NO_ODDS": "No odd", "FULL_HOUSE": "Full", "LONG_STRAIGHT": "Lg. str.",
+         "FOUR_OF_A_KIND": "4 kind"}
 LABEL = {k: label for k, label, _ in OBJECTIVES}
 POINTS = {k: p for k, _, p in OBJECTIVES}
 INDEX = {k: i for i, k in enumerate(KEYS)}
@@ -406,14 +411,17 @@ class ObjectiveCards(GameState):
         exp = self.expects()
         acting = exp.player if isinstance(exp, Decide) and self.phase == "choose" else None
         seats = range(self.n)
-        rows = [Row(k, f"{LABEL[k]} ({POINTS[k]})", tuple(self._cell(s, k, met_now, acting) for s in seats))
+        rows = [Row(k, f"{LABEL[k]} ({POINTS[k]})", tuple(self._cell(s, k, met_now, acting) for s in seats),
+                    short=(f"{SHORT[k]} ({POINTS[k]})", SHORT[k]) if k in SHORT else (LABEL[k],))
                 for k in KEYS]
-        rows.append(Row("committed", "This round", tuple(self._committed_cell(s) for s in seats)))
+        rows.append(Row("committed", "This round", tuple(self._committed_cell(s) for s in seats),
+                        short=("Round",)))
         won_pts = [sum(c * POINTS[k] for c, k in zip(self.won[s], KEYS)) for s in seats]
         winners = set(self.result().winners) if over else set()
-        rows.append(Row("won_points", "Won points", tuple(Cell(str(v), v, "total") for v in won_pts), "subtotal"))
+        rows.append(Row("won_points", "Won points", tuple(Cell(str(v), v, "total") for v in won_pts), "subtotal",
+                        ("Won pts",)))
         rows.append(Row("captured", "Captured (1 each)",
-                        tuple(Cell(str(v), v, "total") for v in self.captured), "subtotal"))
+                        tuple(Cell(str(v), v, "total") for v in self.captured), "subtotal", ("Captured",)))
         rows.append(Row("total", "Total", tuple(Cell(str(v), v, "total", s in winners)
                                                 for s, v in enumerate(self.scores)), "total"))
         active_col = None if over else getattr(exp, "player", None)

@@ -28,6 +28,10 @@ LINES = COMBOS + ("ABANDON_T1", "THIRD_TURN_WON")
 LABELS = {"PAIRE": "Paire", "DOUBLE_PAIRE": "Double paire", "BRELAN": "Brelan", "FULL": "Full",
           "GRANDE_SUITE": "Grande Suite", "CARRE": "Carré", "YAMS": "Yam's", NONE: "nothing",
           "ABANDON_T1": "Abandon au 1er tour", "THIRD_TURN_WON": "3ème tour remporté"}
+# the board's shorter labels (then with no value), for a labels' column too narrow for the label:
+# at 320x240 "Double...", "Grande...", "Abando...", "3ème to..."
+SHORT = {"DOUBLE_PAIRE": "D. paire", "GRANDE_SUITE": "G. suite", "ABANDON_T1": "Ab. T1",
+         "THIRD_TURN_WON": "3e tour", "YAMS": "Yam's"}
 DEFAULT_VALUES = {"PAIRE": 1, "DOUBLE_PAIRE": 2, "BRELAN": 3, "FULL": 4, "GRANDE_SUITE": 5,
                   "CARRE": 6, "YAMS": 10, "ABANDON_T1": 1}   # [ASSUMPTION] spec §4.2
 IMAGINARY = "imaginary"
@@ -620,7 +624,8 @@ class PoknRoll(GameState):
                                       settled=Cell(self._ticks_text(row[i]), row[i] * v, "tick")))
                 else:
                     cells.append(Cell(self._ticks_text(row[i]), row[i] * v, "tick"))
-            rows.append(Row(line, label, tuple(cells)))
+            forms = (label.replace(LABELS[line], SHORT[line], 1), SHORT[line]) if line in SHORT else ()
+            rows.append(Row(line, label, tuple(cells), short=tuple(f for f in forms if f != label)))
         winners = set(self.result().winners) if self.stage == "over" else set()
         rows.append(Row("TOTAL", "Total", tuple(Cell(str(t), t, "total", i in winners) for i, t in enumerate(totals)),
                         "total"))
