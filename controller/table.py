@@ -76,6 +76,7 @@ class MenuEntry:
     index: int = -1          # die position
     points: int | None = None
     enabled: bool = True     # shown greyed: the rules would refuse it as things stand
+    note: str = ""           # what it does besides its points ("give up", "+10 early"): Option.note
 
 
 @dataclass(frozen=True)
@@ -1122,7 +1123,7 @@ class TableFlow:
             allowed = exp.reroll.min_rethrow <= rethrow <= exp.reroll.max_rethrow
             entries.append(MenuEntry(label, "reroll", enabled=allowed))
         for opt in exp.options:
-            entries.append(MenuEntry(opt.label, "option", key=opt.key, points=opt.points))
+            entries.append(MenuEntry(opt.label, "option", key=opt.key, points=opt.points, note=opt.note))
         if exp.reroll is not None:
             for i, v in enumerate(self.tray_values):
                 state = "release" if self.holds[i] else "hold"
@@ -1213,7 +1214,8 @@ class TableFlow:
             kept = [_face(v, self._faces) for v, h in zip(self.tray_values, self.holds) if h]
             return entry.label + (f", keeping {' '.join(kept)}" if kept else "")
         if entry.points is not None:
-            return f"{entry.label}, {entry.points} point{'' if entry.points in (1, -1) else 's'}"
+            label = f"{entry.label}: {entry.note}" if entry.note else entry.label
+            return f"{label}, {entry.points} point{'' if entry.points in (1, -1) else 's'}"
         return entry.label
 
     def _button_over(self, kind: str, name: str) -> None:
@@ -1632,7 +1634,7 @@ class TableFlow:
             return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",
                               hint=f"{who}: press OK to see your choices")
         entries = self.menu()
-        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor), enabled=e.enabled)
+        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor), enabled=e.enabled, note=e.note)
                         for i, e in enumerate(entries))
         hint = "UP/DOWN choose · OK confirm"
         if exp.reroll is not None:

@@ -155,7 +155,7 @@ def describe(state: GameState, expect: Throw | Decide, labels: list[str]) -> str
     lines = [expect.prompt or f"{who}: decide"]
     for i, opt in enumerate(expect.options, 1):
         pts = f"  ({opt.points:+d})" if opt.points is not None else ""
-        lines.append(f"  {i:>2}. {opt.label}{pts}")
+        lines.append(f"  {i:>2}. {opt.label}{': ' + opt.note if opt.note else ''}{pts}")
     if expect.reroll is not None:
         spec = expect.reroll
         lines.append(f"  {keep_words(labels)[-1]} <dice to keep>: keep those and throw the others again"

@@ -18,6 +18,7 @@ from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
+from .menu_rows import menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
 from .sheet import draw_sheet
 from .tray_things import draw_things
@@ -111,7 +112,7 @@ def _prompt_need(prompt: PromptView | None, width: int, s: float, players: Seque
     need = 2 * pad + len(wrap(prompt.text, big, width - 2 * pad, bold=True)[:3]) * text_step
     need += hint_step * len(_hint_lines(prompt.hint, hint_size, width - 2 * pad))
     if prompt.options:
-        need += int(6 * s) + row_h * len(prompt.options)
+        need += int(6 * s) + sum(row_heights(prompt.options, width - 2 * pad, theme.legible(30, s), row_h))
     return need
 
 
@@ -544,6 +545,9 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     # BACK to throw again" lost its fourth line, "throw again", in a half-empty panel
     cap = min(len(questions), 3 if prompt.options else len(questions))
     hints = _hint_lines(prompt.hint, hint_size, width)
+    heights = row_heights(prompt.options, width, theme.legible(30, s), line_h)
+    sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
+    cursor_h = heights[sel] if heights else line_h
 
     def need(t: int, h: int, marked: bool) -> int:
         # ("more above" and "more below" at the ends of the question's and the hint's last lines, when
@@ -551,7 +555,7 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         inline = (0 < t == len(questions) and theme.font(big, True).size(questions[-1])[0] + more_w <= width
                   and 0 < h == len(hints) and theme.font(hint_size).size(hints[-1])[0] + more_w <= width)
         more_h = int(more_size * 1.1) if marked else 0
-        return t * text_step + h * hint_step + _menu_least(prompt, line_h, int(6 * s), more_h, inline)
+        return t * text_step + h * hint_step + _menu_least(prompt, cursor_h, int(6 * s), more_h, inline)
 
     n_text, n_hint, marked = prompt_fit(cap, len(hints), rect.height - 2 * pad, need)
     # what does not fit goes on the last line kept, cut there with "...": the player sees there is more
@@ -569,11 +573,9 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     if prompt.options:
         y += int(6 * s)
         # ("more below" has a line of its own: over the last row it hid that row's points)
-        fits = (rect.bottom - pad - hint_h - y) // line_h >= len(prompt.options)
+        fits = rect.bottom - pad - hint_h - y >= sum(heights)
         more_h = 0 if fits or below_inline or not marked else int(more_size * 1.05)
-        room = max(1, (rect.bottom - pad - hint_h - more_h - y) // line_h)
-        sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
-        start = max(0, min(sel - room // 2, len(prompt.options) - room))
+        start, end = menu_window(heights, sel, rect.bottom - pad - hint_h - more_h - y)
         if start > 0 and (marked or above_inline):
             # (a line of its own under the prompt: drawn in the panel's corner it ran into the
             # prompt's text on a small screen)
@@ -583,25 +585,28 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
             else:
                 text(surface, "more above", (rect.right - pad, y), more_size, theme.MUTED, anchor="topright")
                 y += int(more_size * 1.1)
-            room = max(1, (rect.bottom - pad - hint_h - more_h - y) // line_h)
-            start = max(0, min(sel - room // 2, len(prompt.options) - room))
-        shown = prompt.options[start:start + room]
+            start, end = menu_window(heights, sel, rect.bottom - pad - hint_h - more_h - y)
+        shown = prompt.options[start:end]
         for i, opt in enumerate(shown, start):
-            row = pygame.Rect(x - 4, y, width + 8, line_h - 2)
+            lines = row_texts(opt, width, theme.legible(30, s))
+            row = pygame.Rect(x - 4, y, width + 8, heights[i] - 2)
             if opt.selected:
                 pygame.draw.rect(surface, theme.ACCENT, row, border_radius=6)
             colour = theme.BG if opt.selected else (theme.TEXT if opt.enabled else theme.MUTED)
             size = int(30 * s)
-            label = text(surface, opt.label, (x + 4, y + line_h // 2), size, colour, bold=opt.selected,
-                         anchor="midleft", max_width=int(width * 0.78))
+            label = text(surface, lines[0], (x + 4, y + line_h // 2), size, colour, bold=opt.selected,
+                         anchor="midleft", max_width=int(width * 0.78) if len(lines) > 1 or not opt.note else None)
+            if len(lines) > 1:      # the note on a line of its own, under the label
+                text(surface, lines[1], (x + 4 + int(16 * s), y + line_h + line_h // 2), size, colour,
+                     bold=opt.selected, anchor="midleft", max_width=width - 8 - int(16 * s))
             if not opt.enabled:
                 strike_out(surface, label, colour, s)
             if opt.points is not None:
                 pc = theme.BG if opt.selected else theme.PREVIEW
                 text(surface, str(opt.points), (x + width - 4, y + line_h // 2), size, pc, bold=True,
                      anchor="midright")
-            y += line_h
-        if start + room < len(prompt.options) and (marked or below_inline):
+            y += heights[i]
+        if end < len(prompt.options) and (marked or below_inline):
             if below_inline:
                 text(surface, "more below", (rect.right - pad, rect.bottom - pad), more_size, theme.MUTED,
                      anchor="bottomright")
@@ -622,9 +627,9 @@ def strike_out(surface: pygame.Surface, label: pygame.Rect, colour, s: float) ->
 
 
 def _menu_least(prompt: PromptView, row_h: int, gap: int, more_h: int, more_inline: bool) -> int:
-    """The least height the menu takes: its cursor's row, and "more above" and "more below" on
-    lines of their own when it may have rows not shown and they find no room at the ends of the
-    question's and the hint's last lines (`more_inline`)."""
+    """The least height the menu takes: its cursor's row (`row_h`: two lines for a note under it),
+    and "more above" and "more below" on lines of their own when it may have rows not shown and
+    they find no room at the ends of the question's and the hint's last lines (`more_inline`)."""
     if not prompt.options:
         return 0
     return gap + row_h + (2 * more_h if len(prompt.options) > 1 and not more_inline else 0)

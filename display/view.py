@@ -40,6 +40,7 @@ class OptionView:
     points: int | None = None
     selected: bool = False
     enabled: bool = True
+    note: str = ""                       # what it does besides its points: "give up", "+10 early"
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,7 @@ def test_options_reach_the_game(run, tmp_path, monkeypatch):
     code, out, err = run("play", "--game", "thirteen", "--players", "Ann", "--log", log,
                          "--option", "two_pairs_value=25", "--option", "tie=upper_total")
     assert (code, err) == (0, "")
-    assert " 7. 2 pairs  (+35)" in out
+    assert " 7. 2 pairs: +10 early  (+35)" in out
     doc = json.loads(log.read_text())
     # (every house rule of the game, the defaults filled in: a later default does not change it)
     assert doc["options"] == resolve_options(find_game("thirteen").OPTIONS,

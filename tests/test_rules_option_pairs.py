@@ -88,10 +88,10 @@ def test_a_figure_given_up_with_its_bonus_says_so_before_and_after_it_is_written
     s = s.apply(dice_input(0, [1, 1, 3, 5, 6]))                      # throw 1: no figure met
     option = s.expects().option("FIVE_KIND")
     assert option.points == 10 and option.group == "cross"
-    assert option.label == "Give up 5 of a kind"
+    assert (option.label, option.note) == ("5 of a kind", "give up, +10 early")
     preview = next(r for r in s.sheet().tables[0].rows if r.key == "FIVE_KIND").cells[0]
-    assert preview.text == "+0+10" and preview.value == 10
-    assert s.expects().option("CHANCE").label == "Chance"            # a met box reads as before
+    assert preview.text == "+0+10 give up" and preview.short == ("+0+10",) and preview.value == 10
+    assert s.expects().option("CHANCE").note == ""                   # a met box without an early bonus reads as before
     s = s.apply(choose_input(0, "FIVE_KIND"))
     assert s.sheet().notes == ("Ann gave up 5 of a kind after throw 1: 0+10",)
     written = next(r for r in s.sheet().tables[0].rows if r.key == "FIVE_KIND").cells[0]
@@ -109,7 +109,7 @@ def test_under_the_defaults_a_box_given_up_for_0_reads_as_before():
     option = s.expects().option("FIVE_KIND")
     assert (option.points, option.label) == (0, "5 of a kind")
     preview = next(r for r in s.sheet().tables[0].rows if r.key == "FIVE_KIND").cells[0]
-    assert preview.text == "+0"
+    assert (preview.text, option.note) == ("+0 give up", "give up")
     assert s.apply(choose_input(0, "FIVE_KIND")).sheet().notes == ("Ann scored 0 in 5 of a kind after throw 1",)
 
 

@@ -88,6 +88,10 @@ class Option:
     # choosing it shows what was kept secret (objective cards' STOP turns every card over): it
     # stands for good, since what was shown cannot be hidden again (see Decide.reveals)
     reveals: bool = False
+    # what choosing it does beyond its points, in the players' words, drawn beside the label:
+    # Thirteen's "give up" (a box the dice miss, lost to the bottom bonus) and "+10 early" (a
+    # figure closed before the third throw): a bare "Straights 0" or "3 of a kind 35" said neither
+    note: str = ""
 
 
 @dataclass(frozen=True)

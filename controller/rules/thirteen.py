@@ -132,26 +132,35 @@ class _Rules:
         opts = []
         for c, p in enumerate(points):
             group = "cross" if scratch >> c & 1 else "score"
-            opt = made.get((c, p, group))
+            note = choice_note(p, bool(scratch >> c & 1), p - self.values[c] if c in self.values else 0)
+            opt = made.get((c, p, group, note))
             if opt is None:
-                opt = made[(c, p, group)] = Option(KEYS[c], option_label(c, p, group == "cross"), p, KEYS[c], group)
+                opt = made[(c, p, group, note)] = Option(KEYS[c], LABELS[c], p, KEYS[c], group, note=note)
             opts.append(opt)
         return Entry(tuple(points), scratch, tuple(opts))
 
 
-def option_label(cat: int, points: int, given_up: bool) -> str:
-    """The menu's words for writing the dice in `cat`. A figure given up with its early-close
-    bonus (house rule early_close_on_zero) says so, first (a name cut at 320x240 keeps it): its
-    menu line read "2 pairs  10" like a met figure's, though writing it gives the box up (no
-    bottom bonus; in 5 of a kind, no joker nor +40 for the rest of the game). A box given up for
-    0 says it by its 0, as before."""
-    return f"Give up {LABELS[cat]}" if given_up and points else LABELS[cat]
+def choice_note(points: int, given_up: bool, early: int) -> str:
+    """What a category chosen now does besides its points, in words (spec §4.1, §4.2): "give up"
+    for a box the dice miss (0, lost to the bottom bonus; "give up, +10 early" under
+    early_close_on_zero), "+10 early" for a figure closed before the third throw. The menu said
+    "Straights 0" and "3 of a kind 35": the player could not see the box would be given up, nor
+    that 10 of the 35 were for closing it early."""
+    if given_up:
+        return f"give up, +{points} early" if points else "give up"
+    return f"+{early} early" if early > 0 else ""
 
 
-def given_up_preview(points: int) -> Cell:
-    """The sheet's preview of a figure given up with its early-close bonus: "+0+10", as the box
-    will read "0+10" once written (a bare "+10" read as a met figure's preview)."""
-    return Cell(f"+0+{points}", points, "preview")
+def preview_cell(option: Option) -> Cell:
+    """The sheet's preview of `option`: "+25", and in words what the menu's note says ("+0 give
+    up", "+35 early"), with the bare figures as the short forms a narrow column takes."""
+    p = option.points or 0
+    if option.group == "cross":
+        bare = f"+0+{p}" if p else "+0"
+        return Cell(f"{bare} give up", p, "preview", short=(bare,))
+    if option.note:
+        return Cell(f"+{p} early", p, "preview", short=(f"+{p}",))
+    return Cell(f"+{p}", p, "preview")
 
 
 _REROLL: dict[tuple[int, ...], RerollSpec] = {d: RerollSpec(d, 1, 5) for d in ALL_DICE}
@@ -562,12 +571,9 @@ class ThirteenState(GameState):
                     return Cell(f"0+{s}" if s else "0", s, "cross", hl)
                 return Cell(str(s), s, "score", hl)
             if isinstance(exp, Decide) and seat == exp.player and cat in preview:
-                opt = preview[cat]
-                if opt.group == "cross" and opt.points:
-                    return given_up_preview(opt.points)
                 # "+25", never a bare "25": a preview and a written score in one column differed
                 # by colour alone (blue and green, one colour to a tritanope; faint from a metre)
-                return Cell(f"+{opt.points}", opt.points, "preview")
+                return preview_cell(preview[cat])
             return Cell()
 
         def row(key: str, label: str, make, kind: str = "normal", short: tuple[str, ...] = ()) -> Row:
