@@ -538,11 +538,11 @@ def press(app, name: str) -> None:
 REROLL = json.dumps({"type": "reroll", "player": 0, "keep": [6, 6, 6]}).encode()
 HELD_33 = json.dumps({"hold": [3, 3], "player": 0}).encode()
 TAKE_BACKS = {   # the journal's last lines -> what BACK twice says after the restart, the holds then
-    "a-box-scored": ((CHOOSE,), "Taken back: Ann's choice (Full house, 40 points). Ann: choose again.", [False] * 5),
+    "a-box-scored": ((CHOOSE,), "Taken back: Ann's choice (Full house: +10 early, 40 points). Ann: choose again.", [False] * 5),
     "dice-kept": ((REROLL,), "Taken back: Ann's choice (Throw 2 again, keeping 6 6 6). Ann: choose again.",
                   [False, False, True, True, True]),      # (the tray in order: 3 3 6 6 6)
     # (dice held, then a box scored instead: they come back held, as at the table)
-    "a-box-scored-with-dice-held": ((HELD_33, CHOOSE), "Taken back: Ann's choice (Full house, 40 points). "
+    "a-box-scored-with-dice-held": ((HELD_33, CHOOSE), "Taken back: Ann's choice (Full house: +10 early, 40 points). "
                                     "Ann: choose again.", [True, True, False, False, False]),
 }
 
