@@ -33,6 +33,7 @@ from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .kept_games import last_played, offered, put_away_label
+from .resumed_names import drawable_resume
 from .resume_words import correction_lost, correction_resumed, moves_replayed
 from .journal import Held, Journal, damaged_line, recover, sync_folder
 from .rules import find_game
@@ -295,7 +296,9 @@ class TableApp:
         moves = len(found.log.inputs)
         # (a damaged journal's fresh one says so, for a second cut to do as this resume does)
         lines = [*found.log.inputs, damaged_line(kept)] if found.damage else found.lines
-        self._start(found.state, found.log, resumed=True, held=found.held, lines=lines)
+        # (names this screen cannot draw: the menu's stand-ins, the journal keeping them as typed)
+        state, renamed = drawable_resume(found.log, found.state)
+        self._start(state, found.log, resumed=True, held=found.held, lines=lines, renamed=renamed)
         if self.journal is not None:
             self._keep_written_at(path, written_at)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
@@ -322,7 +325,7 @@ class TableApp:
         # rules the config sets now, where it sets them: the game goes on under its own, but the
         # staff who changed the config and restarted mid-game had the old ones on the menu after it,
         # where docs/install.md promises the new values)
-        self.menu.played(SetupResult(found.log.game, tuple(found.log.players),
+        self.menu.played(SetupResult(found.log.game, tuple(state.players),
                                      {**found.log.options, **self._configured_rules(found.log.game)}))
         self.idle.left_before(untouched)
         if written_at and not self.wall.synced():
@@ -330,7 +333,7 @@ class TableApp:
             # how long it was left is known once it does, unless someone plays meanwhile)
             self._left_at = (written_at, self.idle.touches)
         if damaged:
-            self.flow.say(f"Resumed {found.state.title} for {', '.join(found.state.players)} after a restart, "
+            self.flow.say(f"Resumed {state.title} for {', '.join(state.players)} after a restart, "
                           f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
                           + (f" (kept in {kept})." if kept else "."), "warning")
 
@@ -411,9 +414,10 @@ class TableApp:
             self.flow.say(f"{words} {said.text}" if said is not None else words)
 
     def _start(self, state, table_log: TableLog, resumed: bool, held: Held | None = None,
-               lines: list[dict[str, Any]] | None = None) -> None:
+               lines: list[dict[str, Any]] | None = None, renamed: str = "") -> None:
         """Play `state` (a new game, or one resumed with the dice `held` at its decision, from a
-        whole journal of these `lines`, which its journal keeps)."""
+        whole journal of these `lines`, which its journal keeps; `renamed`: what was said of its
+        players' names the screen cannot draw, said once with the resume, to the staff too)."""
         unsaved = ""
         if held is not None and not (held[1] and holds_fit(state.expects(), *held)):
             held = None       # (a hold line that does not fit the game as replayed: nothing held)
@@ -456,9 +460,11 @@ class TableApp:
             # with, a ghost of one already played. It is shown as what it is; OK puts it away.
             self.flow.over_hint = f"{FINISHED_BEFORE} · {self.flow.over_hint}"
             self.flow.say(f"{state.title} for {', '.join(state.players)} was {FINISHED_BEFORE.lower()}: "
-                          f"its final standings ({moves_replayed(len(table_log.inputs))}).")
+                          f"its final standings ({moves_replayed(len(table_log.inputs))})."
+                          + (f" {renamed}" if renamed else ""), "warning" if renamed else "info", staff=bool(renamed))
         elif resumed:
-            self.flow.say(resumed_message(state, replayed, self.flow))
+            self.flow.say(resumed_message(state, replayed, self.flow) + (f" {renamed}" if renamed else ""),
+                          "warning" if renamed else "info", staff=bool(renamed))
         else:       # (the log said nothing of a game until its first move's note, nor whose it was)
             log.info("new game: %s for %s", state.title, ", ".join(state.players))
         if unsaved:
