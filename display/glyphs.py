@@ -14,6 +14,7 @@ their joined forms (the Unicode presentation forms: a letter's form depends on i
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -174,6 +175,11 @@ _WITHIN_A_NAME = " -'\u05f3\u05f4"
 #: right, the "..." beyond it: read right to left, the ellipsis came first, before the name's start
 #: (and a name kept "start...end" was read end first). Within the run, it is read where it is.
 CUT = "..."
+#: the seat number that keeps a name apart from another's, "Ann #3" ("Ann...#3" cut): part of the
+#: name's label, read after it, so a right-to-left name's is drawn on its left, where its reading
+#: ends: "#3 דוד". It was drawn on the right, where a Hebrew reader starts, and a cut name had
+#: its dots on one side and its number on the other ("...וד#3")
+SEAT_TAG = re.compile(r" ?#\d+(?![\w])")
 
 
 def visual(text: str) -> str:
@@ -200,7 +206,12 @@ def visual(text: str) -> str:
             last += 1                   # (a mark on the run's last letter)
         if text.startswith(CUT, last + 1):
             last += len(CUT)            # (a name cut: its "..." read after it, on its left)
-        out.append("".join(reversed(_clusters(text[i:last + 1]))))
+        run = "".join(reversed(_clusters(text[i:last + 1])))
+        tag = SEAT_TAG.match(text, last + 1)
+        if tag:                         # (its seat number read after it too, on its left)
+            out.append(tag.group().lstrip(" ") + (" " if tag.group().startswith(" ") else ""))
+            last = tag.end() - 1
+        out.append(run)
         i = last + 1
     return "".join(out)
 
