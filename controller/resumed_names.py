@@ -1,4 +1,4 @@
-"""A resumed game's players under names the screen can draw.
+"""A game's players under names the screen can draw, resumed or new.
 
 A journal keeps the names as they were typed: a game begun where a font had 王小明's letters (a
 desktop with Noto CJK, a terminal game) and resumed on a table without one was drawn "???" on
@@ -15,11 +15,13 @@ from .rules.base import GameState
 from .tablelog import TableLog, replay
 
 
-def drawable_resume(table_log: TableLog, state: GameState) -> tuple[GameState, str]:
-    """`state`, the game `table_log` replays to, played under names this screen can draw, and
-    what was changed in words for the staff ("" and `state` itself when every name can be drawn)."""
+def drawable_game(table_log: TableLog, state: GameState) -> tuple[TableLog, GameState, str]:
+    """The game `table_log` replays to (`state`) as the table plays it: its log and state under
+    names this screen can draw, and what was changed in words for the staff (`table_log` and
+    `state` themselves, and "", when every name can be drawn). The log's inputs are a copy: the
+    journal goes on from `table_log`, with the names as typed."""
     players, said = drawable_players(list(table_log.players))
     if not said:
-        return state, ""
+        return table_log, state, ""
     renamed = TableLog(table_log.game, players, dict(table_log.options), list(table_log.inputs))
-    return replay(renamed), said
+    return renamed, replay(renamed), said

@@ -1307,9 +1307,8 @@ class TableFlow:
 
     def _log_before(self, inputs: int) -> TableLog:
         """The game's log before its input number `inputs` (what a take-back or a correction
-        rebuilt after a resume replays), under the names the game is played under: a game resumed
-        under stand-ins for names the screen cannot draw kept them (the journal's went back "???")."""
-        return TableLog(self.log.game, list(self.state.players), dict(self.log.options),
+        rebuilt after a resume replays)."""
+        return TableLog(self.log.game, list(self.log.players), dict(self.log.options),
                         list(self.log.inputs[:inputs - 1]))
 
     @property

@@ -33,7 +33,7 @@ from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .kept_games import last_played, offered, put_away_label
-from .resumed_names import drawable_resume
+from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
 from .journal import Held, Journal, damaged_line, recover, sync_folder
 from .rules import find_game
@@ -296,9 +296,7 @@ class TableApp:
         moves = len(found.log.inputs)
         # (a damaged journal's fresh one says so, for a second cut to do as this resume does)
         lines = [*found.log.inputs, damaged_line(kept)] if found.damage else found.lines
-        # (names this screen cannot draw: the menu's stand-ins, the journal keeping them as typed)
-        state, renamed = drawable_resume(found.log, found.state)
-        self._start(state, found.log, resumed=True, held=found.held, lines=lines, renamed=renamed)
+        self._start(found.state, found.log, resumed=True, held=found.held, lines=lines)
         if self.journal is not None:
             self._keep_written_at(path, written_at)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
@@ -325,7 +323,7 @@ class TableApp:
         # rules the config sets now, where it sets them: the game goes on under its own, but the
         # staff who changed the config and restarted mid-game had the old ones on the menu after it,
         # where docs/install.md promises the new values)
-        self.menu.played(SetupResult(found.log.game, tuple(state.players),
+        self.menu.played(SetupResult(found.log.game, tuple(self.flow.state.players),
                                      {**found.log.options, **self._configured_rules(found.log.game)}))
         self.idle.left_before(untouched)
         if written_at and not self.wall.synced():
@@ -333,7 +331,7 @@ class TableApp:
             # how long it was left is known once it does, unless someone plays meanwhile)
             self._left_at = (written_at, self.idle.touches)
         if damaged:
-            self.flow.say(f"Resumed {state.title} for {', '.join(state.players)} after a restart, "
+            self.flow.say(f"Resumed {found.state.title} for {', '.join(self.flow.state.players)} after a restart, "
                           f"up to move {len(found.log.inputs)}: the rest of the journal was damaged"
                           + (f" (kept in {kept})." if kept else "."), "warning")
 
@@ -414,10 +412,11 @@ class TableApp:
             self.flow.say(f"{words} {said.text}" if said is not None else words)
 
     def _start(self, state, table_log: TableLog, resumed: bool, held: Held | None = None,
-               lines: list[dict[str, Any]] | None = None, renamed: str = "") -> None:
+               lines: list[dict[str, Any]] | None = None) -> None:
         """Play `state` (a new game, or one resumed with the dice `held` at its decision, from a
-        whole journal of these `lines`, which its journal keeps; `renamed`: what was said of its
-        players' names the screen cannot draw, said once with the resume, to the staff too)."""
+        whole journal of these `lines`, which its journal keeps). Players' names this screen
+        cannot draw are played under the menu's stand-ins (`drawable_game`), said once, to the
+        staff too; the journal keeps them as typed."""
         unsaved = ""
         if held is not None and not (held[1] and holds_fit(state.expects(), *held)):
             held = None       # (a hold line that does not fit the game as replayed: nothing held)
@@ -440,6 +439,7 @@ class TableApp:
                        f"This game cannot be saved ({why}): a power cut would lose it. "
                        "Please tell the staff.")
         replayed = len(table_log.inputs)      # (before the flow, which may draw dice at once)
+        table_log, state, renamed = drawable_game(table_log, state)
         self.flow = TableFlow(state, table_log, clock=self.clock,
                               on_apply=self.journal.append if self.journal else None,
                               on_take_back=self.journal.take_back if self.journal else None,
@@ -467,6 +467,8 @@ class TableApp:
                           "warning" if renamed else "info", staff=bool(renamed))
         else:       # (the log said nothing of a game until its first move's note, nor whose it was)
             log.info("new game: %s for %s", state.title, ", ".join(state.players))
+            if renamed:
+                self.flow.say(renamed, "warning", staff=True)
         if unsaved:
             self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 
