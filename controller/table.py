@@ -826,6 +826,13 @@ class TableFlow:
         return [(6 + k * (side + side // 2), height - side - 6, 6 + k * (side + side // 2) + side, height - 6)
                 for k in range(count)]
 
+    def _correction_takeable(self) -> bool:
+        """Whether the dice set now would be taken: they keep the dice held. The table said
+        *Corrected values accepted.* before refusing a held die set to another value, and the log
+        the staff read had the correction accepted and refused at once."""
+        exp = self.expect
+        return self.pending is not None and isinstance(exp, Throw) and multiset_contains(self.pending, exp.held)
+
     def _commit_pending(self, corrected: bool = False) -> None:
         """Apply the dice shown (or set by the players: `corrected`, counted and logged)."""
         exp = self.expect
@@ -955,7 +962,8 @@ class TableFlow:
         elif name == "OK":
             self._checked_by_players()      # (passed with OK: the players say its value is right)
             if kind == "hold" or self.correct_index >= n - 1:
-                self.say(CORRECTED_WORDS)
+                if self._correction_takeable():   # (else _commit_pending says why not: not both)
+                    self.say(CORRECTED_WORDS)
                 self._confirm_at = self.clock()
                 self.phase = CONFIRM
                 self._commit_pending(corrected=True)
