@@ -246,6 +246,12 @@ def cmd_bench_soak(args: argparse.Namespace) -> int:
     return run(count=10 if args.limit is None else max(1, args.limit), as_json=args.json)
 
 
+def cmd_bench_evening(args: argparse.Namespace) -> int:
+    from .bench_evening import run
+
+    return run(count=100 if args.limit is None else max(1, args.limit), as_json=args.json)
+
+
 def cmd_bench_journal(args: argparse.Namespace) -> int:
     from .bench_journal import run
 
@@ -329,6 +335,7 @@ def register_tools(sub) -> None:
     vision_cli.add_bench_target("rules", cmd_bench_rules, ("limit",))
     vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))
     vision_cli.add_bench_target("soak", cmd_bench_soak, ("limit",))
+    vision_cli.add_bench_target("evening", cmd_bench_evening, ("limit",))
     vision_cli.add_bench_target("journal", cmd_bench_journal, ("limit",))
     vision_cli.add_bench_target("powercut", cmd_bench_powercut, ("limit", "rules"))
     vision_cli.add_bench_target("archive", cmd_bench_archive, ("limit",))
