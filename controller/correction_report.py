@@ -18,11 +18,14 @@ from typing import Callable, Iterable
 
 from .correction import STAFF_AFTER, STAFF_SHARE
 from .journal import Journal
+from .kept_games import is_put_away
 from .tablelog import LogError
 
 NEW_GAME = "new game: "
 CORRECTED = "dice corrected by hand: "
 ARCHIVED = "journal archived as "
+#: a game put away by *Still playing?* taken up again from the menu (table_app.take_up)
+TAKEN_UP = re.compile(r"put-away game (.+) taken up\s*$")
 #: how many of the last games the check reports
 LAST_GAMES = 5
 #: what the check reads: the service's log as journald keeps it (messages alone), the last weeks
@@ -39,6 +42,7 @@ class GameCorrections:
     corrected: int = 0
     throws: int | None = None
     ended: bool = False
+    put_away: bool = False       # left by its players (*Still playing?*), not taken up since
 
     def too_many(self) -> bool:
         """The table's own rule for telling the staff (controller.correction.Tally)."""
@@ -47,7 +51,7 @@ class GameCorrections:
     def words(self) -> str:
         of = f" of {self.throws}" if self.throws is not None else ""
         return f"{self.title}: {self.corrected}{of} throw{'s' if (self.throws or self.corrected) != 1 else ''}" + \
-            ("" if self.ended else " (still on the table)")
+            (" (put away)" if self.put_away else "" if self.ended else " (still on the table)")
 
 
 def games_in_log(lines: Iterable[str], journal_dir: Path | None = None) -> list[GameCorrections]:
@@ -55,7 +59,9 @@ def games_in_log(lines: Iterable[str], journal_dir: Path | None = None) -> list[
     'no die read changed' (every die passed with OK) is not counted, as the table does not."""
     games: list[GameCorrections] = []
     current: GameCorrections | None = None
+    put_away: dict[str, GameCorrections] = {}     # by the name its journal was put away under
     for line in lines:
+        taken = TAKEN_UP.search(line)
         if NEW_GAME in line:
             if current is not None:
                 games.append(current)
@@ -65,10 +71,23 @@ def games_in_log(lines: Iterable[str], journal_dir: Path | None = None) -> list[
                 current = GameCorrections("a game begun before the log")
             current.corrected += bool(_CHANGED.search(line))
         elif ARCHIVED in line and current is not None:
+            path = Path(line.split(ARCHIVED, 1)[1].strip())
             current.ended = True
-            current.throws = throws_in(Path(line.split(ARCHIVED, 1)[1].strip()), journal_dir)
+            current.throws = throws_in(path, journal_dir)
+            if is_put_away(path.name):
+                current.put_away = True
+                put_away[path.name] = current
             games.append(current)
             current = None
+        elif taken is not None and Path(taken.group(1)).name in put_away:
+            # the game goes on: one game, its corrections before and after (it was listed twice,
+            # the second half as "a game begun before the log")
+            if current is not None:
+                games.append(current)
+            current = put_away.pop(Path(taken.group(1)).name)
+            games = [g for g in games if g is not current]
+            current.ended = current.put_away = False
+            current.throws = None
     if current is not None:
         games.append(current)
     return games

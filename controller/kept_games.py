@@ -36,6 +36,11 @@ HEADER_BYTES = 64 * 1024
 _PUT_AWAY_NAME = re.compile(rf"-{PUT_AWAY}(-\d+)?\.jsonl$")
 
 
+def is_put_away(name: str) -> bool:
+    """Whether an archived journal's file `name` is a game put away by *Still playing?*."""
+    return _PUT_AWAY_NAME.search(name) is not None
+
+
 def put_away_label(game: str) -> str:
     """The archive label of `game`'s journal put away by *Still playing?*."""
     return f"{game}-{PUT_AWAY}"
