@@ -153,12 +153,16 @@ def copy_file(path: Path, target: Path) -> None:
         os.fsync(fh.fileno())
 
 
-def resumed_message(state, replayed: int, flow: TableFlow) -> str:
+def resumed_message(state, replayed: int, flow: TableFlow, taken_up: bool = False) -> str:
     """What the screen says of a game resumed: the moves replayed (not those the table drew as
     it took the game up, which it said it drew: the draw's words were hidden under this); at a
     decision where dice can be held, the dice held again as they were before the cut (the
-    journal keeps the holds: a player who saw no word took them for lost, or threw them)."""
-    text = f"Resumed {state.title} for {', '.join(state.players)} after a restart ({moves_replayed(replayed)})."
+    journal keeps the holds: a player who saw no word took them for lost, or threw them).
+    `taken_up`: a game put away, taken up from the menu: no restart to speak of (the log said
+    *after a restart* at every take-up, and staff counting the table's restarts counted those)."""
+    players = ", ".join(state.players)
+    text = (f"{state.title} ({players}) taken up where it was left ({moves_replayed(replayed)})." if taken_up else
+            f"Resumed {state.title} for {players} after a restart ({moves_replayed(replayed)}).")
     drawn = first_player_words(state)
     if drawn and not replayed:
         text += " " + drawn                    # (the game had not begun: who starts is still news)
@@ -258,8 +262,9 @@ class TableApp:
         return read
 
     # ------------------------------------------------------------------------------ games
-    def resume(self) -> None:
-        """Continue an unfinished game from its journal, if there is one. A damaged journal
+    def resume(self, taken_up: bool = False) -> None:
+        """Continue an unfinished game from its journal, if there is one (`taken_up`: one put away,
+        taken up from the menu). A damaged journal
         costs only the moves from the damage on: the game resumes before it, the journal as it
         was is kept aside, and the screen says so (the staff do not read the log every day)."""
         path = self.journal_dir / CURRENT
@@ -296,7 +301,7 @@ class TableApp:
         moves = len(found.log.inputs)
         # (a damaged journal's fresh one says so, for a second cut to do as this resume does)
         lines = [*found.log.inputs, damaged_line(kept)] if found.damage else found.lines
-        self._start(found.state, found.log, resumed=True, held=found.held, lines=lines)
+        self._start(found.state, found.log, resumed=True, held=found.held, lines=lines, taken_up=taken_up)
         if self.journal is not None:
             self._keep_written_at(path, written_at)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
@@ -412,11 +417,11 @@ class TableApp:
             self.flow.say(f"{words} {said.text}" if said is not None else words)
 
     def _start(self, state, table_log: TableLog, resumed: bool, held: Held | None = None,
-               lines: list[dict[str, Any]] | None = None) -> None:
+               lines: list[dict[str, Any]] | None = None, taken_up: bool = False) -> None:
         """Play `state` (a new game, or one resumed with the dice `held` at its decision, from a
-        whole journal of these `lines`, which its journal keeps). Players' names this screen
-        cannot draw are played under the menu's stand-ins (`drawable_game`), said once, to the
-        staff too; the journal keeps them as typed."""
+        whole journal of these `lines`, which its journal keeps; `taken_up`: a game put away).
+        Players' names this screen cannot draw are played under the menu's stand-ins
+        (`drawable_game`), said once, to the staff too; the journal keeps them as typed."""
         unsaved = ""
         if held is not None and not (held[1] and holds_fit(state.expects(), *held)):
             held = None       # (a hold line that does not fit the game as replayed: nothing held)
@@ -463,7 +468,7 @@ class TableApp:
                           f"its final standings ({moves_replayed(len(table_log.inputs))})."
                           + (f" {renamed}" if renamed else ""), "warning" if renamed else "info", staff=bool(renamed))
         elif resumed:
-            self.flow.say(resumed_message(state, replayed, self.flow) + (f" {renamed}" if renamed else ""),
+            self.flow.say(resumed_message(state, replayed, self.flow, taken_up) + (f" {renamed}" if renamed else ""),
                           "warning" if renamed else "info", staff=bool(renamed))
         else:       # (the log said nothing of a game until its first move's note, nor whose it was)
             log.info("new game: %s for %s", state.title, ", ".join(state.players))
@@ -862,17 +867,13 @@ class TableApp:
             self._offer_kept()
             return
         log.info("put-away game %s taken up", source)
-        self.resume()
+        self.resume(taken_up=True)
         self.idle.touch()             # (it was left alone, and now it is not: no "Still playing?")
         if self.flow is None:         # (resume said why on the menu, and kept the journal aside)
             self._offer_kept()
             return
         self._keep_written_at(current, self._journal_time())
         self._offer_kept()
-        said = self.flow.message.text if self.flow.message is not None else ""
-        resumed = f"Resumed {self.flow.state.title} for {', '.join(self.flow.state.players)} after a restart"
-        if said.startswith(resumed):   # (not "after a restart": the moves replayed, the dice still held)
-            self.flow.say(f"{what} taken up where it was left{said[len(resumed):]}")
 
     def _end_abandoned(self) -> None:
         """ABANDON twice ends the game for good. The journal has no line for it, so it is archived

@@ -79,3 +79,21 @@ def test_a_game_put_away_and_taken_up_is_one_game_in_the_check(tmp_path, caplog)
     assert (level, text) == ("warning", "dice corrected by hand in the last 2 games: Classic poker dice for Ann, Bob: "
                              "0 of 0 throws; Thirteen for Ann, Bob: 4 of 5 throws. The players keep correcting the "
                              "camera: clean its lens and check the light over the tray (dicetable calibrate)")
+
+
+def test_a_game_taken_up_is_not_logged_as_resumed_after_a_restart(tmp_path, caplog):
+    """Taking a put-away game up is no restart: the log said *Resumed Thirteen for Ann, Bob after a
+    restart (2 moves replayed).* at every take-up (the screen then said *taken up*), and staff
+    looking for the table's restarts in its log found one for each game taken up."""
+    evening = Evening(tmp_path, 'idle_minutes = 30\nplayers = ["Ann", "Bob"]\n')
+    evening.press("OK")
+    evening.hold()
+    _accepted(evening, [1, 2, 3, 4, 6])
+    _left_alone(evening)
+    caplog.set_level(logging.INFO)
+    evening.down_to("Take up Thirteen")
+    evening.press("OK")
+    said = [r.getMessage() for r in caplog.records]
+    assert not [s for s in said if "after a restart" in s], said
+    assert "Thirteen (Ann, Bob) taken up where it was left (1 move replayed)." in said
+    assert evening.app.flow.view().message.text == "Thirteen (Ann, Bob) taken up where it was left (1 move replayed)."

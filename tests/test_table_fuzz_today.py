@@ -208,7 +208,7 @@ class TodaysPlayers(RandomPlayers):
         moves = Journal.load(self.folder / "games" / kept.name).inputs
         self.app.menu.take_up = kept
         if cut:
-            self.app.resume = lambda: None      # (the journal moved back, then the power went)
+            self.app.resume = lambda **_: None      # (the journal moved back, then the power went)
             self.app.take_up()
             assert (self.folder / CURRENT).exists()
             self.start()
