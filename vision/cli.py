@@ -216,7 +216,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--limit", type=int, default=None, metavar="N",
                    help="vision: first N images per source; rules: N/10 s a game (at least 0.2 s); table: a quick "
                         "run; soak: N demo games in one process (10); journal: a journal of N hold toggles "
-                        "(100,000); powercut: N cuts (60); archive: N archived games (5,000)")
+                        "(100,000); powercut: N cuts (60); archive: N archived games (5,000); evening: N games at "
+                        "the whole table app (100)")
     b.add_argument("--passes", type=int, default=None, metavar="N",
                    help="vision: stream passes over the 640x480 frames, each frame's fastest read kept (3)")
     b.add_argument("--rules", choices=("defaults", "house"), default=None,
