@@ -29,7 +29,7 @@ DEFAULT_JOURNAL_DIR = Path("/var/lib/dicetable")
 
 #: keys `dicetable calibrate` writes into [vision] (see vision.calibrate.Calibration)
 CALIBRATION_KEYS = ("tray", "die_px", "frame_size", "background_bgr", "background_std", "brightness",
-                    "dice_seen", "advice", "calibrated_at", "walls")
+                    "dice_seen", "advice", "calibrated_at", "walls", "wall_edges")
 SECTIONS = ("table", "camera", "buttons", "vision", "display")
 MAX_SHOW_SECONDS = 60       # the longest confirm_seconds / check_seconds: a minute
 MAX_IDLE_MINUTES = 24 * 60  # the longest idle_minutes: a day

@@ -21,6 +21,7 @@ from display.draw import printable
 from display.view import MessageView
 from vision.die_size import smaller_told
 from vision.reader import _shift_words
+from vision.tray_moved import Knock
 
 SIZES = [(320, 240), (480, 320), (800, 480)]
 BY_ID = "/dev/serial/by-id/usb-Arduino_LLC_Arduino_Leonardo-if00"
@@ -51,6 +52,9 @@ NOTICES = {
     "dice smaller": staff_notice_words(smaller_told(24, 55).message),
     "tray knocked": staff_notice_words("the tray is not where it was calibrated (moved "
                                        + _shift_words((-20, 12), 1.0) + "): run dicetable calibrate again"),
+    "tray knocked and turned": staff_notice_words("the tray is not where it was calibrated ("
+                                                  + Knock(-20, 12, -1.5).words(1.0)
+                                                  + "): run dicetable calibrate again"),
     "tray moved": staff_notice_words("the tray is not where it was calibrated (its felt reaches past the left "
                                      "side): run dicetable calibrate again"),
     "other view": staff_notice_words("the calibration was taken on 1280x720 frames and the camera sends 640x480, "

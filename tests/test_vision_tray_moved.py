@@ -94,9 +94,9 @@ def test_a_camera_knocked_by_a_little_is_named_and_the_dice_by_the_walls_read(dx
     """The camera knocked by 20-30 px (3-5% of the frame): the felt stayed inside the band looked
     at past each side, nothing was named, and the dice against the walls were cut by the old box
     ("partly out of view": the throw asked again for no reason the players could see). The tray is
-    now found again as calibration finds it, the box moved with it, and the staff told. (Not
-    every time: `python -m vision.knock_bench` names 35 and 36 of 36 such frames at 20 px, 4-8
-    of 36 at 10 px; this throw's dice lie against every wall.)"""
+    now found again, the box moved with it, and the staff told (`python -m vision.knock_bench`:
+    36 of 36 such frames at 20 px; smaller knocks: tests/test_vision_knock_small.py). This
+    throw's dice lie against every wall."""
     from vision.knock_bench import by_the_walls, shifted
     from vision.size_bench import verdict
 

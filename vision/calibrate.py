@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from .die_size import box_side
-from .tray_moved import SIDES, felt_past_tray, walled_sides
+from .tray_moved import SIDES, felt_edges, felt_past_tray, walled_sides
 from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, Reading
 
 DEFAULT_CONFIG = "/etc/dicetable/config.toml"
@@ -86,6 +86,9 @@ class Calibration:
     # the tray's sides with a wall or the table past them: the reader watches them for felt, a
     # sign that the camera or the tray has moved (vision/tray_moved.py)
     walls: list[str] = field(default_factory=list)
+    # where the felt ends at each of those sides, to a fraction of a pixel: the reader measures
+    # them again on every frame, to follow a knock of a few pixels (tray_moved.felt_edges)
+    wall_edges: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -102,6 +105,8 @@ class Calibration:
         d["brightness"] = round(float(self.brightness), 2)
         d["advice"] = list(self.advice)
         d["walls"] = list(self.walls)
+        d["wall_edges"] = {str(k): [round(float(x), 2) if math.isfinite(float(x)) else -1.0 for x in v]
+                           for k, v in self.wall_edges.items()}
         return d
 
     @classmethod
@@ -126,6 +131,10 @@ class Calibration:
             kw["advice"] = [str(a) for a in kw["advice"]]
         if "walls" in kw:
             kw["walls"] = [str(s) for s in kw["walls"] if s in SIDES]
+        if "wall_edges" in kw:
+            edges = kw["wall_edges"] if isinstance(kw["wall_edges"], dict) else {}
+            kw["wall_edges"] = {str(k): [float(x) for x in (v if isinstance(v, (list, tuple)) else [v])]
+                                for k, v in edges.items() if k in SIDES}
         return cls(tray=tray, die_px=die_px, **kw)  # type: ignore[arg-type]
 
 
@@ -454,7 +463,8 @@ def calibrate(empty_frames: list[np.ndarray], throw_frames: list[np.ndarray],
         background_bgr=tuple(float(v) for v in surf.mean(axis=0)),  # type: ignore[arg-type]
         background_std=tuple(float(v) for v in surf.std(axis=0)),   # type: ignore[arg-type]
         brightness=brightness, dice_seen=len(sides), advice=advice,
-        calibrated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), walls=walls)
+        calibrated_at=time.strftime("%Y-%m-%dT%H:%M:%S"), walls=walls,
+        wall_edges=felt_edges(bg, tray, walls))
 
 
 # --------------------------------------------------------------------------- TOML

@@ -19,7 +19,7 @@ from vision import dicenet, pips, segment
 from vision.die_size import OwnSize, bigger_dice, reads_better, smaller_size, smaller_told
 from vision.glare_look import glare_looked_again
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
-from vision.tray_moved import SIDES, felt_past_tray, tray_shift
+from vision.tray_moved import SIDES, Knock, felt_past_tray, tray_shift
 from vision.types import (
     BLURRED, CALIBRATION_SIZE, CAMERA_MOVED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
     TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading, view_scale,
@@ -150,19 +150,9 @@ def _calibration(cal: Any, size: tuple[int, int], f: float, w: int, h: int
     return tray, die_px, None
 
 
-def _moved_box(tray: tuple[int, int, int, int], shift: tuple[int, int], w: int, h: int
-               ) -> tuple[int, int, int, int]:
-    """The calibrated `tray` moved by `shift` (dx, dy), kept inside the `w` x `h` image."""
-    dx, dy = shift
-    return (max(0, tray[0] + dx), max(0, tray[1] + dy), min(w, tray[2] + dx), min(h, tray[3] + dy))
-
-
 def _shift_words(shift: tuple[int, int], frame_per_px: float) -> str:
     """"12 px right, 20 px up": a tray's move in the camera frame's pixels."""
-    dx, dy = (round(v * frame_per_px) for v in shift)
-    parts = [f"{abs(dx)} px {'right' if dx > 0 else 'left'}"] if dx else []
-    parts += [f"{abs(dy)} px {'down' if dy > 0 else 'up'}"] if dy else []
-    return ", ".join(parts)
+    return Knock(shift[0], shift[1]).words(frame_per_px).removeprefix("moved ")
 
 
 def _walls(cal: Any) -> list[str]:
@@ -170,6 +160,21 @@ def _walls(cal: Any) -> list[str]:
     in a tray box written by hand: those are never called moved)."""
     walls = cal.get("walls") if isinstance(cal, dict) else None
     return [s for s in walls if s in SIDES] if isinstance(walls, (list, tuple)) else []
+
+
+def _wall_edges(cal: Any, k: float) -> dict[str, list[float]]:
+    """The felt's edges the calibration measured at its walled sides (`wall_edges`: the whole
+    side's and its two halves'), in px of the image read (`k` of the calibration's pixels);
+    none in an older calibration, or a malformed one."""
+    edges = cal.get("wall_edges") if isinstance(cal, dict) else None
+    if not isinstance(edges, dict):
+        return {}
+    try:
+        out = {s: [float(x) * k if float(x) >= 0 else float("nan")      # (-1: a half not found)
+                   for x in (v if isinstance(v, (list, tuple)) else [v])] for s, v in edges.items() if s in SIDES}
+    except (TypeError, ValueError):
+        return {}
+    return {s: v for s, v in out.items() if v and np.isfinite(v[0])}
 
 
 def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_LEARNED, resized: bool = False,
@@ -196,9 +201,11 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         tray = None
     # knocked by a little, the felt stays inside that band: the tray is found again as calibration
     # finds it, and the box moved with it (a die by the wall was "partly out of view", then unread)
-    shift = tray_shift(bgr, tray, _walls(calibration)) if tray is not None else None
+    # (with the felt's edges the calibration measured, moves from 4 px and turns from 0.5 degrees)
+    shift = tray_shift(bgr, tray, _walls(calibration), _wall_edges(calibration, f * (calibration_scale(
+        calibration, size) or 1.0))) if tray is not None else None
     if shift is not None and tray is not None:
-        tray = _moved_box(tray, shift, bgr.shape[1], bgr.shape[0])
+        tray = shift.box(tray, bgr.shape[1], bgr.shape[0])
 
     learned = learned and dicenet.available()
     # (the learned path redoes the blobs' outlines at full resolution only where they matter)
@@ -229,8 +236,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated (its felt reaches past "
                                               f"the {moved} side): run dicetable calibrate again"))
     elif shift is not None:
-        problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated (moved "
-                                              f"{_shift_words(shift, 1.0 / f)}): run dicetable calibrate again"))
+        problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated "
+                                              f"({shift.words(1.0 / f)}): run dicetable calibrate again"))
     for fb in seg.foreign:
         problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
                                 tuple(int(round(v * inv)) for v in fb)))

@@ -10,6 +10,9 @@ sides that had a wall when the tray was calibrated are watched (`walled_sides`).
 """
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -98,11 +101,173 @@ def _axis_shift(a: int, b: int, least: float) -> int:
     return int(round(mean))
 
 
-def tray_shift(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str] | tuple[str, ...]
-               ) -> tuple[int, int] | None:
+# A knock of ~10 px (1.5% of 640) is below what `find_tray`'s sides can tell (they come from a
+# 320 px copy and take a wall's inner or outer edge by turns: ±8-10 px on still frames), yet it
+# cuts a die against a wall ("partly out of view"). So at calibration the felt's edge at each
+# walled side is measured to a fraction of a pixel (`felt_edges`, kept as `wall_edges`), and on
+# every calibrated frame the same measure, made the same way, says how far each wall moved
+# (on the knock_bench's still frames, within 0.1 px when no die or hand lies over the wall).
+EDGE_REACH = 0.08       # the felt's edge is looked for this far (fraction of the frame) each way
+EDGE_STRONG = 0.5       # the felt's edge: the first step from the felt out this strong (share of the strongest)
+EDGE_LEAST = 6.0        # grey levels a step must have to be an edge at all (a plain table has none)
+EDGE_AGREE = 3.0        # px the two sides of an axis may differ by and still be one move
+EDGE_MIN = 4.0          # px an axis must have moved by to be called moved
+EDGE_GROUPS = 24        # a side's edge is the median of this many profiles (see _group_means)
+
+
+def _group_means(grey: np.ndarray, groups: int) -> np.ndarray:
+    """The strip `grey` (rows along the side) as `groups` profiles, each the mean of as many
+    rows side by side: the median of those profiles is the side's, robust to dice, a hand or a
+    phone lying on fewer than half of the groups, and 4x cheaper than a median of every row."""
+    k = grey.shape[0] // groups
+    return grey[:k * groups].reshape(groups, k, grey.shape[1]).mean(axis=1, dtype=np.float32)
+
+
+def _middle(profiles: np.ndarray) -> np.ndarray:
+    """The median of `profiles` (rows), column by column (np.median's own checks cost more than
+    the sort of a dozen rows)."""
+    ordered = np.sort(profiles, axis=0)
+    n = ordered.shape[0]
+    return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+
+
+def _edge_in(profile: np.ndarray, inward: int) -> float | None:
+    """Where (index, to a fraction) the felt ends in `profile`, walked from its `inward` end
+    (0 or -1): the first local step of at least EDGE_STRONG of the strongest, refined by a
+    parabola through the step and its neighbours. None when the strip has no step."""
+    p = profile if inward == 0 else profile[::-1]
+    if p.size < 5:
+        return None
+    d = np.abs(p[2:] - p[:-2])                 # step at i + 1: from i to i + 2
+    top = float(d.max())
+    if top < EDGE_LEAST:
+        return None
+    mid = d[1:-1]
+    peaks = np.flatnonzero((mid >= EDGE_STRONG * top) & (mid >= d[:-2]) & (mid >= d[2:]))
+    if peaks.size == 0:
+        return None
+    i = int(peaks[0]) + 1
+    den = float(d[i - 1] - 2 * d[i] + d[i + 1])
+    at = i + 1 + (0.5 * float(d[i - 1] - d[i + 1]) / den if den else 0.0)
+    return float(at if inward == 0 else profile.size - 1 - at)
+
+
+def felt_edges(bgr: np.ndarray, tray: tuple[int, int, int, int], sides: list[str] | tuple[str, ...],
+               near: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
+    """For each of `sides` of `tray` (px of `bgr`): where the felt ends, to a fraction of a
+    pixel, [along the middle half of the side, along its first quarter of that, along its
+    second]: the two halves tell a turned camera. Looked for within EDGE_REACH of `near[side]`
+    (the calibration's edge) or of the box's side, in the grey median across the strip, walked
+    from the felt outwards. A side whose whole edge is not found is left out; a half not found
+    is NaN."""
+    h, w = bgr.shape[:2]
+    x0, y0, x1, y1 = tray
+    out: dict[str, list[float]] = {}
+    for side in sides:
+        at = (near or {}).get(side, [dict(zip(SIDES, tray))[side]])[0]
+        across = side in ("left", "right")
+        size, lo, hi = (w, y0, y1) if across else (h, x0, x1)
+        reach = max(4, int(EDGE_REACH * size))
+        a, b = int(np.clip(round(at) - reach, 0, size)), int(np.clip(round(at) + reach, 0, size))
+        qa, qb = int(lo + (hi - lo) / 4), int(hi - (hi - lo) / 4)
+        if b - a < 5:
+            continue
+        strip = bgr[qa:qb, a:b] if across else bgr[a:b, qa:qb]
+        grey = cv2.cvtColor(np.ascontiguousarray(strip), cv2.COLOR_BGR2GRAY)
+        grey = grey if across else grey.T
+        inward = -1 if side in ("left", "top") else 0
+        if grey.shape[0] < EDGE_GROUPS:
+            continue
+        means = _group_means(grey, EDGE_GROUPS)     # (a half: the first or the last half of the groups)
+        half = EDGE_GROUPS // 2
+        edges = [_edge_in(_middle(part), inward) for part in (means, means[:half], means[half:])]
+        if edges[0] is not None:
+            out[side] = [a + e if e is not None else float("nan") for e in edges]
+    return out
+
+
+TURN_MIN = 0.5          # degrees a camera must have turned by to be called turned
+TURN_AGREE = 0.5        # degrees the sides' turns may differ from their median by
+
+
+@dataclass(frozen=True)
+class Knock:
+    """How the tray lies in the view since calibration: moved by (dx, dy) px, turned by `turn`
+    degrees (anticlockwise on the screen) about a point near the frame's centre."""
+
+    dx: int = 0
+    dy: int = 0
+    turn: float = 0.0
+
+    def box(self, tray: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
+        """The calibrated `tray` moved with the tray, and grown by how far a turn moved its
+        corners (the box stays square to the frame), kept inside the `w` x `h` image."""
+        t = math.radians(abs(self.turn))
+        gx, gy = math.ceil(t * (tray[3] - tray[1]) / 2), math.ceil(t * (tray[2] - tray[0]) / 2)
+        return (max(0, tray[0] + self.dx - gx), max(0, tray[1] + self.dy - gy),
+                min(w, tray[2] + self.dx + gx), min(h, tray[3] + self.dy + gy))
+
+    def words(self, frame_per_px: float = 1.0) -> str:
+        """"moved 12 px right, 20 px up, turned 1.5 degrees": the move in the camera frame's
+        pixels."""
+        dx, dy = (round(v * frame_per_px) for v in (self.dx, self.dy))
+        parts = [f"{abs(dx)} px {'right' if dx > 0 else 'left'}"] if dx else []
+        parts += [f"{abs(dy)} px {'down' if dy > 0 else 'up'}"] if dy else []
+        turn = [f"turned {abs(self.turn):.1f} degrees"] if self.turn else []
+        return ", ".join((["moved " + ", ".join(parts)] if parts else []) + turn)
+
+
+def _turn(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tuple[int, int, int, int]
+          ) -> float | None:
+    """The camera's turn (degrees) from the slant of the felt's edges since calibration, when
+    three sides or more agree on it (a die against a wall slants one); None otherwise."""
+    turns = []
+    for side in now:
+        if side in edges and len(edges[side]) == 3 and len(now[side]) == 3:
+            across = side in ("left", "right")
+            span = ((tray[3] - tray[1]) if across else (tray[2] - tray[0])) / 4
+            slant = (now[side][2] - now[side][1]) - (edges[side][2] - edges[side][1])
+            if np.isfinite(slant) and span > 0:
+                turns.append(math.degrees(math.atan2(slant, span)) * (1 if across else -1))
+    if len(turns) < 3:
+        return None
+    mid = float(np.median(turns))
+    return mid if sum(abs(t - mid) <= TURN_AGREE for t in turns) >= 3 else None
+
+
+def edge_knock(bgr: np.ndarray, tray: tuple[int, int, int, int], edges: dict[str, list[float]]
+               ) -> tuple[list[int | None], float | None]:
+    """How far [dx, dy] (px of `bgr`) the tray moved since the calibration measured the felt's
+    `edges` (its walled sides'), and the camera's turn: per axis with both sides measured, their
+    mean move when they moved together (within EDGE_AGREE), 0 when that is under EDGE_MIN; None
+    for an axis that cannot be told (a side without a wall or its edge not found, the sides
+    moved apart: a hand over a wall, a knock past EDGE_REACH)."""
+    now = felt_edges(bgr, tray, list(edges), near=edges)
+    moved: list[int | None] = []
+    for a, b in (("left", "right"), ("top", "bottom")):
+        if a in now and b in now and a in edges and b in edges:
+            da, db = now[a][0] - edges[a][0], now[b][0] - edges[b][0]
+            mean = (da + db) / 2
+            moved.append(None if abs(da - db) > EDGE_AGREE else int(round(mean)) if abs(mean) >= EDGE_MIN else 0)
+        else:
+            moved.append(None)
+    return moved, _turn(now, edges, tray)
+
+
+def tray_shift(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str] | tuple[str, ...],
+               edges: dict[str, list[float]] | None = None) -> Knock | None:
     """How far (dx, dy, px of `bgr`) the calibrated `tray` (its walled sides) has moved in the
-    view, found as calibration finds the tray; None when it has not (less than SHIFT_MIN), or
-    cannot be told (an axis without walls on both sides is not measured)."""
+    view; None when it has not, or cannot be told (an axis without walls on both sides is not
+    measured). With the felt's `edges` the calibration measured (`wall_edges`), by `edge_knock`
+    (moves from 4 px, turns from 0.5 degrees); without them (a calibration from before
+    2026-11-27), or when the edges cannot tell (a knock past their reach), found as calibration
+    finds the tray (moves from SHIFT_MIN: 2% of the frame)."""
+    if edges:
+        by_edges, turn = edge_knock(bgr, tray, {s: v for s, v in edges.items() if s in walls})
+        turn = turn if turn is not None and abs(turn) >= TURN_MIN else 0.0
+        if any(by_edges) or None not in by_edges or turn:     # (moved or turned, or told still)
+            dx, dy = (v or 0 for v in by_edges)
+            return Knock(dx, dy, round(turn, 1)) if dx or dy or turn else None
     from vision.calibrate import find_tray      # (calibrate imports the reader, which imports this)
 
     h, w = bgr.shape[:2]
@@ -118,4 +283,4 @@ def tray_shift(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str
     dy = _axis_shift(d[1], d[3], SHIFT_MIN * max(w, h)) if y_walled else 0
     if (dx == 0 and dy == 0) or abs(dx) > SHIFT_MAX * w or abs(dy) > SHIFT_MAX * h:
         return None
-    return dx, dy
+    return Knock(dx, dy)
