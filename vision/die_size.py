@@ -68,13 +68,16 @@ class OwnSize:
     """The segmentation of one frame without a die size in the calibrated tray, made on first
     use and kept: `bigger_dice` and `smaller_size` both need it, for the same frame and tray."""
 
-    def __init__(self, bgr: np.ndarray, tray: tuple[int, int, int, int] | None) -> None:
-        self.bgr, self.tray = bgr, tray
+    def __init__(self, bgr: np.ndarray, tray: tuple[int, int, int, int] | None,
+                 like: segment.Segmentation | None = None) -> None:
+        """`like`: the calibrated segmentation of this `bgr`, whose frame-level work (its Lab,
+        gradient, ...) is taken when it worked at the same scale (`segment.frame_work`)."""
+        self.bgr, self.tray, self.like = bgr, tray, like
         self._seg: segment.Segmentation | None = None
 
     def __call__(self) -> segment.Segmentation:
         if self._seg is None:
-            self._seg = segment.segment(self.bgr, die_px=None, tray=self.tray, refine=False)
+            self._seg = segment.segment(self.bgr, die_px=None, tray=self.tray, refine=False, like=self.like)
         return self._seg
 
 
@@ -102,7 +105,7 @@ def bigger_dice(bgr: np.ndarray, seg: segment.Segmentation, die_px: float,
     seen, calibrated = own.die_px * frame_per_px, die_px * frame_per_px
     told = Problem(DIE_SIZE, f"the dice are bigger than the ones calibrated ({seen:.0f} px, calibrated "
                              f"{calibrated:.0f} px): run dicetable calibrate again with the dice played")
-    return segment.segment(bgr, die_px=own.die_px, tray=tray, refine=refine), own.die_px, told
+    return segment.segment(bgr, die_px=own.die_px, tray=tray, refine=refine, like=own), own.die_px, told
 
 
 def asks(reading: Reading) -> int:

@@ -212,7 +212,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     seg = segment.segment(bgr, die_px=die_px, tray=tray, refine=not learned)
     # dice bigger than the calibrated ones would be "objects that are not dice": read at their size
     # (segmented without a die size once a frame, for both size checks and the read again)
-    own_size = own if own is not None and own.tray == tray else OwnSize(bgr, tray)
+    own_size = own if own is not None and own.tray == tray else OwnSize(bgr, tray, seg)
     other_size = bigger_dice(bgr, seg, die_px, tray, not learned, 1.0 / f, own_size) if die_px is not None else None
     if other_size is not None:
         seg, die_px = other_size[0], other_size[1]
@@ -529,7 +529,7 @@ def _at_the_detectors_scale(bgr: np.ndarray, seg: segment.Segmentation,
     side = dicenet.die_size(bgr)
     if not side or seg.die_px and max(side / seg.die_px, seg.die_px / side) < RESCALE_RATIO:
         return seg
-    seg2 = segment.segment(bgr, die_px=side, tray=tray, refine=False)
+    seg2 = segment.segment(bgr, die_px=side, tray=tray, refine=False, like=seg)
     dice2: list[Die] = []
     problems2: list[Problem] = []
     sharp2: list[tuple[np.ndarray, float]] = []

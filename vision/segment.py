@@ -64,6 +64,36 @@ class Candidate:
     partial: bool = False           # only part of the die is in view: its face cannot be trusted
 
 
+@dataclass(frozen=True)
+class FrameWork:
+    """What a segmentation computes from the frame alone at its working scale, whatever the die
+    size and tray: the area-averaged copy, its Lab, colour gradient, contrast and washed-out
+    pixels. A second segmentation of the same frame at the same scale (without a die size for
+    the size checks, at the dice's own size after them) takes it instead of computing it again
+    (~0.6 ms of a 640 x 480 frame's 3-7 ms segmentation)."""
+
+    source: np.ndarray       # the frame it was computed from (reused only for that very array)
+    scale: float
+    small: np.ndarray
+    lab: np.ndarray
+    grad: np.ndarray
+    contrast: float
+    sat: np.ndarray
+
+
+def frame_work(bgr: np.ndarray, scale: float, like: "Segmentation | None" = None) -> FrameWork:
+    """`like`'s FrameWork when it was made from `bgr` itself at `scale`, else computed."""
+    fw = like.frame if like is not None else None
+    if fw is not None and fw.source is bgr and fw.scale == scale:
+        return fw
+    H, W = bgr.shape[:2]
+    small = cv2.resize(bgr, (max(1, round(W * scale)), max(1, round(H * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1.0 else bgr
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    return FrameWork(bgr, scale, small, lab, gradient(lab), frame_contrast(lab),
+                     cv2.inRange(small, (245, 245, 245), (255, 255, 255)))
+
+
 @dataclass
 class Segmentation:
     candidates: list[Candidate]
@@ -89,6 +119,8 @@ class Segmentation:
     # segmentation without a die size estimates it first), or None. Measured on blobs found
     # already, it costs nothing; the bigger-dice check asks it before segmenting again.
     blob_px: float | None = None
+    # the frame-level work it was made from (see FrameWork), for a second segmentation of the frame
+    frame: FrameWork | None = field(default=None, repr=False, compare=False)
     _refined: dict[int, Candidate] = field(default_factory=dict, repr=False, compare=False)
 
     def refined(self, c: Candidate) -> Candidate:
@@ -122,13 +154,21 @@ def background_lab(lab: np.ndarray, kernel_frac: float, off: np.ndarray | None =
     h, w = lab.shape[:2]
     f = 64.0 / max(h, w)
     if off is not None and fill is not None:
-        lab = lab.copy()
-        lab[off > 0] = fill
+        lab = painted(lab, off, fill)
     small = cv2.resize(lab, (max(8, round(w * f)), max(8, round(h * f))), interpolation=cv2.INTER_AREA)
     k = _odd(kernel_frac * max(small.shape[:2]))
     k = min(k, _odd(min(small.shape[:2]) - 2))
     bg = cv2.medianBlur(small, k)
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def painted(img: np.ndarray, off: np.ndarray, fill: np.ndarray) -> np.ndarray:
+    """A copy of `img` with the pixels where `off` > 0 set to `fill` (numbers as numpy's
+    `img[off > 0] = fill` casts them): the same pixels as that boolean indexing, one OpenCV copy
+    under a mask instead of numpy gathering the mask's pixels (~0.4 -> 0.2 ms a 320 x 240 frame)."""
+    out = np.empty_like(img)
+    out[...] = fill
+    return cv2.copyTo(img, cv2.compare(off, 0, cv2.CMP_EQ), out)
 
 
 def colour_distance(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -339,18 +379,20 @@ def _work_scale(H: int, W: int, die_px: float | None) -> float:
 
 
 def segment(bgr: np.ndarray, die_px: float | None = None,
-            tray: tuple[int, int, int, int] | None = None, refine: bool = True) -> Segmentation:
+            tray: tuple[int, int, int, int] | None = None, refine: bool = True,
+            like: Segmentation | None = None) -> Segmentation:
     """Find die-sized blobs. `die_px` / `tray` come from calibration when available.
 
     `refine=False` returns the blobs' outlines as found at the working resolution (a pixel or
-    two wide); `Segmentation.refined` redoes one at full resolution when it is needed."""
+    two wide); `Segmentation.refined` redoes one at full resolution when it is needed.
+    `like`: a segmentation of this same `bgr` array already made; its frame-level work is
+    taken when it was done at the scale this one works at (`frame_work`)."""
     H, W = bgr.shape[:2]
     scale = _work_scale(H, W, die_px)
-    small = cv2.resize(bgr, (max(1, round(W * scale)), max(1, round(H * scale))),
-                       interpolation=cv2.INTER_AREA) if scale < 1.0 else bgr
+    fw = frame_work(bgr, scale, like)
+    small, lab = fw.small, fw.lab
     h, w = small.shape[:2]
     long_side = float(max(h, w))
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
 
     roi_mask = None
     rx0, ry0, rx1, ry1 = 0.0, 0.0, float(w), float(h)   # region of interest, work px
@@ -363,8 +405,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         roi_mask = np.zeros((h, w), np.uint8)
         roi_mask[int(round(ry0)):int(round(ry1)), int(round(rx0)):int(round(rx1))] = 255
 
-    grad = gradient(lab)
-    contrast = frame_contrast(lab)
+    grad, contrast = fw.grad, fw.contrast
     # Background kernel: several dice wide. Without calibration, start from a fraction of the
     # frame, then redo with a kernel sized from the dice found if it was far off.
     kfrac = 0.22 if not die_px else min(0.8, KERNEL_DICE * die_px * scale / long_side)
@@ -411,7 +452,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     cands: list[Candidate] = []
     foreign: list[tuple[int, int, int, int]] = []
     if est is None:
-        return Segmentation(cands, None, foreign, scale)
+        return Segmentation(cands, None, foreign, scale, frame=fw)
     die_area = est * est
     inv = 1.0 / scale
     border = 1.5
@@ -431,7 +472,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
             isolated=isolated))
 
     # Glare: washed-out patches bigger than half a die (a specular spot, a lamp reflection).
-    sat = cv2.inRange(small, (245, 245, 245), (255, 255, 255))
+    sat = fw.sat
     glare: list[tuple[int, int, int, int]] = []
     glare_work: list[tuple[int, int, int, int]] = []
     if cv2.countNonZero(sat):
@@ -510,7 +551,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         if lo <= b.area <= hi and (b.area >= SEEN_PIP * die_area or b.aspect < 2.0)]
     own = _estimate_die_side(blobs, long_side) if die_px else None
     seg = Segmentation(cands, est * inv, foreign, scale, glare, seen=_enclosing(seen), work=small,
-                       discs=_discs(blobs, die_area, inv), blob_px=own * inv if own else None)
+                       discs=_discs(blobs, die_area, inv), blob_px=own * inv if own else None, frame=fw)
     if scale < 1.0:
         die = est * inv
         seg.refiner = lambda c: _refine(bgr, c, bg, scale, dthr, die)
