@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, load_config
+from .knock_report import knocks_said
 from .correction_report import corrections_said, read_service_log
 from .service_check import check_service
 from .table_user import (STATE_DIR, TableUser, blocked_inside, denied, describe_owner, sandbox_problem,
@@ -501,8 +502,17 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
     found += check_calibration(config, frame)
     found += check_buttons(config, **inject.get("buttons", {}))
     found += check_clock(inject.get("wall", SystemWallClock()))
-    found += check_corrections(Path(config.table.journal_dir), inject.get("service_log", read_service_log))
+    lines = inject.get("service_log", read_service_log)()      # (journalctl read once)
+    found += check_knocks(lines)
+    found += check_corrections(Path(config.table.journal_dir), lambda: lines)
     return found
+
+
+def check_knocks(lines: list[str] | str) -> list[Finding]:
+    """A camera knocked since calibration, as the table told it in its log (controller/knock_report.py):
+    while the table runs the check cannot look through its camera."""
+    said = knocks_said(lines)
+    return [] if said is None else [Finding("calibration", said[0], said[1])]
 
 
 def check_corrections(journal_dir: Path, read: Callable[[], list[str] | str] = read_service_log) -> list[Finding]:

@@ -27,6 +27,7 @@ from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE,
 from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept, leave_words
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
+from .knock_notice import BACK_WORDS, KnockWatch
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
@@ -202,6 +203,8 @@ class TableFlow:
         self._amending: AppliedReading | None = None  # the applied reading being corrected
         self._opened: Opened | None = None   # where the correction under way started (BACK goes back there)
         self.tally = Tally()      # this game's throws and the corrected ones (the staff told of many)
+        # a knocked camera told once, again when it moves further (the app shares one between games)
+        self.knocks = KnockWatch()
         self._seen_while_correcting: Reading | None = None   # the tray's last reading during a correction
         self._held_when_amended: tuple[list[int], list[bool]] = ([], [])   # the tray and holds a late correction found
         self._take_back_armed_until = 0.0
@@ -420,8 +423,13 @@ class TableFlow:
         self.last_reading = reading
         before = self.message
         notice = next((p for p in reading.problems if p.code in STAFF_NOTICES), None)
-        if notice is not None:
+        moved = next((p.message for p in reading.problems if p.code == CAMERA_MOVED), None)
+        told = self.knocks.seen(moved)
+        if told == "back":
+            log.info("%s", BACK_WORDS)
+        if notice is not None and (notice.code != CAMERA_MOVED or told == "tell"):
             # the reader read the whole view instead: the game goes on, and the staff are told
+            # (a knocked camera once, not at every throw: see controller/knock_notice.py)
             self.say(staff_notice_words(notice.message), "warning", staff=True)
         if self.phase == OVER:
             return

@@ -32,6 +32,7 @@ from .table_user import refuse_root_in
 from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
+from .knock_notice import CALIBRATION_WORDS, KnockWatch
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
@@ -188,6 +189,7 @@ class TableApp:
         self.wall = wall or SystemWallClock()
         self.fps = fps
         self.read = reader or self._reader_with_calibration()
+        self.knocks = KnockWatch()       # a knocked camera told once for the table, not once a game
         # motion is watched on the low-resolution stream where the camera has one (picamera2);
         # a full frame is taken only when the tray is still and a reading is wanted
         # (the wrapper's own read_lores is not enough: a webcam has one stream, read on a thread)
@@ -255,6 +257,8 @@ class TableApp:
 
     def _reader_with_calibration(self):
         calibration = dict(self.config.vision.calibration) or None
+        if calibration:      # (`dicetable check` counts the knocks told since: see knock_notice)
+            log.info("%s: tray %s, dice %s px", CALIBRATION_WORDS, calibration.get("tray"), calibration.get("die_px"))
 
         def read(image):
             return vision_reader.read(image, calibration)
@@ -454,6 +458,7 @@ class TableApp:
                               check_below=self.config.table.check_below,
                               check_seconds=self.config.table.check_seconds,
                               words=button_words(self.panel), screen_size=self.screen.size, panel=self.panel)
+        self.flow.knocks = self.knocks      # (a knock told in the last game is not told again in this one)
         if held is not None:
             self.flow.restore_holds(*held)
         tracker = SettleTracker(self.config.vision.settle_config())

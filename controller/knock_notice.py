@@ -1,0 +1,91 @@
+"""A camera knocked since calibration, told once (controller/table.py).
+
+The reader reports `camera_moved` on every reading of a knocked camera ("the tray is not where it
+was calibrated (moved 10 px right): run dicetable calibrate again"), and the table goes on reading
+the tray where it now is. The table said it, on the banner and as a warning in the log, at every
+settled reading: a game of Thirteen with the camera knocked 10 px logged it 38 times in 39 throws
+(and a sagging arm 18 times, its words changing by a pixel), burying the other warnings staff read
+(`journalctl -p warning`, `dicetable check`), and the players had the staff's banner over their
+game on 29% of its frames. Now a knock is told once, again only when the camera moved further
+(`FURTHER_PX`, `FURTHER_DEGREES`), and a line is logged when the tray is back where it was
+calibrated (the camera put back).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+#: how much further than the knock last told the camera must move to be told again: above the
+#: measure's own jitter (a knock of 10 px read 9-11 px), under a sagging arm's few pixels an hour
+FURTHER_PX = 4.0
+FURTHER_DEGREES = 0.5
+#: settled readings in a row without the notice before the tray is said to be back (one reading
+#: where the walls cannot tell, a hand over one, is not a camera put back)
+BACK_AFTER = 3
+#: the log line when the tray is read in the calibrated box again after a knock was told
+BACK_WORDS = "camera: the tray is back where it was calibrated (the knock told before is gone)"
+#: the log line the table writes as it starts with a calibration (`dicetable check` counts the
+#: knocks told after the last one: a table restarted after `dicetable calibrate` starts afresh)
+CALIBRATION_WORDS = "camera: calibration in use"
+
+_PX = re.compile(r"(\d+) px (right|left|down|up)")
+_TURN = re.compile(r"turned (\d+(?:\.\d+)?) degrees")
+_SIDE = re.compile(r"reaches past the (\w+) side")
+
+
+@dataclass(frozen=True)
+class Knock:
+    """How far the tray moved in the view (px of the camera's frame), the camera's turn
+    (degrees), or the side the felt reaches past (a knock past what the edges can measure)."""
+
+    dx: float = 0.0
+    dy: float = 0.0
+    turn: float = 0.0
+    side: str = ""
+
+    def further_than(self, told: "Knock") -> bool:
+        """Has the camera moved on from the knock `told` by enough to be told again?"""
+        return (self.side != told.side or math.hypot(self.dx - told.dx, self.dy - told.dy) >= FURTHER_PX
+                or abs(self.turn - told.turn) >= FURTHER_DEGREES)
+
+
+def knock_of(message: str) -> Knock:
+    """The knock the reader's `camera_moved` message names (vision/reader.py's words)."""
+    dx = dy = 0.0
+    for n, way in _PX.findall(message):
+        v = float(n) * (-1 if way in ("left", "up") else 1)
+        if way in ("right", "left"):
+            dx = v
+        else:
+            dy = v
+    turn = _TURN.search(message)
+    side = _SIDE.search(message)
+    return Knock(dx, dy, float(turn.group(1)) if turn else 0.0, side.group(1) if side else "")
+
+
+class KnockWatch:
+    """Decides, reading by reading, when the staff are told of a knocked camera."""
+
+    def __init__(self) -> None:
+        self.told: Knock | None = None     # the knock last told (None: none, or the tray is back)
+        self._clear = 0                    # settled readings in a row without the notice
+
+    def seen(self, message: str | None) -> str:
+        """A settled reading's `camera_moved` message (None: it had none). "tell": say it (a new
+        knock, or the camera moved further); "back": the tray is where it was calibrated again;
+        "": nothing to say."""
+        if message is None:
+            if self.told is None:
+                return ""
+            self._clear += 1
+            if self._clear < BACK_AFTER:
+                return ""
+            self.told, self._clear = None, 0
+            return "back"
+        self._clear = 0
+        knock = knock_of(message)
+        if self.told is not None and not knock.further_than(self.told):
+            return ""
+        self.told = knock
+        return "tell"

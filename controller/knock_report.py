@@ -1,0 +1,49 @@
+"""A camera knocked since calibration, as `dicetable check` reads it from the table's log.
+
+The table tells a knock once (controller/knock_notice.py): a warning naming how far the tray moved
+("For the staff: the tray is not where it was calibrated (moved 10 px right): ..."), another only
+when the camera moved further, a line when the tray is back where it was calibrated, and a line
+naming the calibration in use at each start. While the table runs, the camera is the table's:
+`dicetable check` could not look through it (or looked at a moment with the walls hidden), and
+said the calibration was ok while every throw of the evening had been read off a knocked camera.
+"""
+from __future__ import annotations
+
+import re
+
+from .knock_notice import BACK_WORDS, CALIBRATION_WORDS
+
+KNOCK = "the tray is not where it was calibrated"
+_HOW = re.compile(re.escape(KNOCK) + r" \((.+?)\)")
+
+
+def knocks_in_log(lines: list[str]) -> list[str]:
+    """How far each knock told since the calibration in use moved the camera ("moved 10 px
+    right"), oldest first: none after the tray was said back, or after the table started with
+    another calibration (a restart with the same one keeps them: the camera was not put right)."""
+    told: list[str] = []
+    calibration = None
+    for line in lines:
+        if CALIBRATION_WORDS in line:
+            now = line.split(CALIBRATION_WORDS, 1)[1].strip()
+            if now != calibration:
+                told = []
+            calibration = now
+        elif BACK_WORDS in line:
+            told = []
+        elif KNOCK in line:
+            how = _HOW.search(line)
+            told.append(how.group(1) if how else "its felt past the calibrated box")
+    return told
+
+
+def knocks_said(lines: list[str] | str) -> tuple[str, str] | None:
+    """(level, text) of the check's line on knocks the table told, None when it told none (or
+    its log could not be read: the corrections line says why)."""
+    if isinstance(lines, str):
+        return None
+    told = knocks_in_log(lines)
+    if not told:
+        return None
+    times = f" (told {len(told)} times: it moved further)" if len(told) > 1 else ""
+    return "warning", f"camera knocked since calibration: {told[-1]}{times}; run dicetable calibrate"
