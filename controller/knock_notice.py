@@ -89,3 +89,14 @@ class KnockWatch:
             return ""
         self.told = knock
         return "tell"
+
+
+def banner_words(message: str) -> str:
+    """The knock as the banner says it. The reader's words ("For the staff: the tray is not where
+    it was calibrated (moved 10 px right): run dicetable calibrate again. The game goes on.") took
+    two pages at 320x240, and the first (cut after "moved 10 px") was all that was shown before
+    the throw's own message replaced it: what to do was never read. Now what to do is on the first
+    page; the log keeps the reader's words."""
+    how = re.search(r"\((.+?)\)", message)
+    inner = how.group(1).removeprefix("moved ") if how else "the tray moved"
+    return f"For the staff: camera knocked ({inner}): calibrate again. The game goes on."

@@ -27,7 +27,7 @@ from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE,
 from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept, leave_words
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
-from .knock_notice import BACK_WORDS, KnockWatch
+from .knock_notice import BACK_WORDS, KnockWatch, banner_words
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
@@ -427,9 +427,12 @@ class TableFlow:
         told = self.knocks.seen(moved)
         if told == "back":
             log.info("%s", BACK_WORDS)
-        if notice is not None and (notice.code != CAMERA_MOVED or told == "tell"):
+        if notice is not None and notice.code == CAMERA_MOVED:
+            if told == "tell":      # (once a knock, not at every throw: see controller/knock_notice.py)
+                log.warning("%s", staff_notice_words(notice.message))
+                self.say(banner_words(notice.message), "warning", logged=False)
+        elif notice is not None:
             # the reader read the whole view instead: the game goes on, and the staff are told
-            # (a knocked camera once, not at every throw: see controller/knock_notice.py)
             self.say(staff_notice_words(notice.message), "warning", staff=True)
         if self.phase == OVER:
             return

@@ -61,13 +61,13 @@ class Table:
     """The kiosk's app on a calibrated config in `folder`, Thirteen for Ann, its camera knocked
     by `dx` px as each throw is made (`throw(dx)`)."""
 
-    def __init__(self, folder: Path, calibration, new: bool = True) -> None:
+    def __init__(self, folder: Path, calibration, new: bool = True, size: tuple[int, int] = (800, 480)) -> None:
         cfg = folder / "config.toml"
         if not cfg.exists():
             cfg.write_text(f'[table]\njournal_dir = "{folder}"\n', encoding="utf-8")
             save_calibration(calibration, cfg)
         self.camera, self.clock, self.banners = Camera(), Clock(), []
-        self.app = TableApp(load_config(cfg), Screen((800, 480), headless=True), self.camera, FakeButtons(),
+        self.app = TableApp(load_config(cfg), Screen(size, headless=True), self.camera, FakeButtons(),
                             clock=self.clock)
         if new:
             self.app.menu.done = SetupResult("thirteen", ("Ann",), {})
@@ -187,3 +187,13 @@ def test_a_knock_while_a_game_is_resumed_after_a_power_cut(tmp_path, calibration
     assert len(again.app.flow.log.inputs) > played
     told = knocks(caplog)
     assert len(told) == 1 and "(moved 10 px right)" in told[0], told
+
+
+def test_at_320x240_the_banner_says_what_to_do_on_the_page_shown(tmp_path, calibration):
+    """The small screen's banner holds the notice in two pages; the throw's own message came
+    before the second, so the staff read "... where it was calibrated (moved 10 px" and never
+    what to do. Now the first page names the knock and says to calibrate again."""
+    table = Table(tmp_path, calibration, size=(320, 240))
+    table.throw(10)
+    shown = [b for b in table.banners if "For the staff" in b]
+    assert shown and all("10 px right" in b and "calibrate again" in b for b in shown), sorted(set(shown))

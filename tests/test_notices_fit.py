@@ -12,6 +12,7 @@ import pygame
 import pytest
 
 from controller.bench_table import late_game
+from controller.knock_notice import banner_words
 from controller.table import DECIDE
 from controller.tray_words import DIE_TROUBLE, LEFT_WORDS, TRAY_TROUBLE, staff_notice_words
 from display import render as render_module
@@ -55,6 +56,8 @@ NOTICES = {
     "tray knocked and turned": staff_notice_words("the tray is not where it was calibrated ("
                                                   + Knock(-20, 12, -1.5).words(1.0)
                                                   + "): run dicetable calibrate again"),
+    "tray knocked, the banner": banner_words("the tray is not where it was calibrated (moved "
+                                             + Knock(-20, 12, -1.5).words(1.0) + "): run dicetable calibrate again"),
     "tray moved": staff_notice_words("the tray is not where it was calibrated (its felt reaches past the left "
                                      "side): run dicetable calibrate again"),
     "other view": staff_notice_words("the calibration was taken on 1280x720 frames and the camera sends 640x480, "
