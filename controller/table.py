@@ -422,16 +422,15 @@ class TableFlow:
         self._places_for(reading)
         self.last_reading = reading
         before = self.message
-        notice = next((p for p in reading.problems if p.code in STAFF_NOTICES), None)
         moved = next((p.message for p in reading.problems if p.code == CAMERA_MOVED), None)
         told = self.knocks.seen(moved)
         if told == "back":
             log.info("%s", BACK_WORDS)
-        if notice is not None and notice.code == CAMERA_MOVED:
-            if told == "tell":      # (once a knock, not at every throw: see controller/knock_notice.py)
-                log.warning("%s", staff_notice_words(notice.message))
-                self.say(banner_words(notice.message), "warning", logged=False)
-        elif notice is not None:
+        elif told == "tell":      # (once a knock, not at every throw: see controller/knock_notice.py)
+            log.warning("%s", staff_notice_words(moved))
+            self.say(banner_words(moved), "warning", logged=False)
+        notice = next((p for p in reading.problems if p.code in STAFF_NOTICES - {CAMERA_MOVED}), None)
+        if notice is not None:
             # the reader read the whole view instead: the game goes on, and the staff are told
             self.say(staff_notice_words(notice.message), "warning", staff=True)
         if self.phase == OVER:

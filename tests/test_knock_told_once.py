@@ -197,3 +197,20 @@ def test_at_320x240_the_banner_says_what_to_do_on_the_page_shown(tmp_path, calib
     table.throw(10)
     shown = [b for b in table.banners if "For the staff" in b]
     assert shown and all("10 px right" in b and "calibrate again" in b for b in shown), sorted(set(shown))
+
+
+def test_a_knock_seen_with_dice_of_another_size_is_told_too(caplog):
+    """The reader names the dice bigger than calibrated before the knock; the table told the
+    staff only the first of its notices: the knock was never logged."""
+    from test_table_flow import make, reading
+
+    from vision.types import CAMERA_MOVED, DIE_SIZE, Problem
+
+    flow, clock = make()
+    with caplog.at_level(logging.INFO):
+        flow.on_reading(reading([6, 6, 2, 3, 5], problems=[
+            Problem(DIE_SIZE, "the dice are bigger than the ones calibrated (81 px, calibrated 55 px): run "
+                              "dicetable calibrate again with the dice played"),
+            Problem(CAMERA_MOVED, f"{KNOCK} (moved 10 px right): run dicetable calibrate again")]))
+    told = warnings(caplog)
+    assert any("(moved 10 px right)" in m for m in told) and any("bigger" in m for m in told), told
