@@ -46,6 +46,7 @@ BLOCKING = {"die_leaning", "foreign_object", "dice_covered", "partly_out_of_view
 # view instead of the calibrated tray), so the game goes on with the notice on screen.
 STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE, DIE_SIZE}
 CORRECTED_WORDS = "Corrected values accepted."
+CONFIRM_KEYS = "OK accepts · hold OK to correct · BACK to throw again"   # (a reading's buttons)
 # A die read at least this sure (0.5 included) is taken; below, it is asked for as unread.
 MIN_CONFIDENCE = 0.5
 # A die read with a value but less surely than this is outlined for the players to check, and the
@@ -1610,16 +1611,20 @@ class TableFlow:
 
     def _named(self, prompt: PromptView) -> PromptView:
         """The prompt with its buttons named as this panel has them."""
-        return replace(prompt, text=reworded(prompt.text, self.words), hint=reworded(prompt.hint, self.words))
+        return replace(prompt, text=reworded(prompt.text, self.words), hint=reworded(prompt.hint, self.words),
+                       short=reworded(prompt.short, self.words))
 
     def _prompt(self, faces) -> PromptView:
         exp = self.expect
         who = self.state.player_name(getattr(exp, "player", None))
         if self.phase == CONFIRM:
             check = check_words(self.pending_check, self.pending_sure)
-            return PromptView(who, f"Is this right? {check}OK accepts · hold OK to correct · BACK to throw again",
+            # (short: at 320x240 under a glare banner the question was cut to "Is this right? Ch...";
+            # the dice to check are outlined and tagged on the tray, and the banner names them)
+            return PromptView(who, f"Is this right? {check}{CONFIRM_KEYS}",
                               hint="Taken only with OK: the glare may hide pips" if self.waits_for_ok
-                              else "Accepted automatically in a moment")
+                              else "Accepted automatically in a moment",
+                              short=f"Is this right? {CONFIRM_KEYS}")
         if self.phase == CORRECT:
             # (OK on the last die ends the correction, and a long OK on any: the hint said only
             # BACK, and players fixing die 1 pressed OK through every die to get out)

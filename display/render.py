@@ -13,6 +13,7 @@ from typing import Sequence
 import pygame
 
 from . import theme
+from .banner_beside import banner_over_sheet
 from .banner_fit import banner_pages
 from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
@@ -83,13 +84,58 @@ def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect,
         need = _prompt_need(view.prompt, left_w, s, _players(view))
         banner_h = _banner_layout(view.message, left_w, s)[2] if view.message else 0
         return _play_columns(body, s, banner_h, need, idle=True)
-    if not view.message:
-        if view.prompt is not None and not view.prompt.options:
-            return _play_columns(body, s, 0, _prompt_need(view.prompt, left_w, s, _players(view)), menu=False)
+    prompt, beside, need = _prompt_placed(surface, view)
+    if not view.message or beside:
+        if prompt is not None and not prompt.options:
+            return _play_columns(body, s, 0, need, menu=False)
         return _play_columns(body, s)
     banner_h = _banner_layout(view.message, left_w, s)[2]
-    return _play_columns(body, s, banner_h, _prompt_need(view.prompt, left_w, s, _players(view)),
-                         menu=view.prompt is None or bool(view.prompt.options))
+    return _play_columns(body, s, banner_h, need, menu=prompt is None or bool(prompt.options))
+
+
+def _prompt_placed(surface: pygame.Surface, view: TableView) -> tuple[PromptView | None, bool, int]:
+    """The prompt this play view shows (its `short` form where the whole question is cut),
+    whether its banner goes at the top of the sheet's column (display.banner_beside), and the
+    height to ask of the lower left for it. At 320x240 a reading's question (*Is this right?
+    Check die 4 (outlined): I am not sure of it. OK accepts · hold OK to correct · BACK to throw
+    again*) showed *Is this right? Check die 4*, and under a glare banner, in a 58 px panel,
+    *Is this right? Ch...*: what to press was never on screen. The question shows whole under
+    the banner if it can, else alone with the banner beside; else the same in its short form
+    (the dice to check left to the banner and to their outlines and tags on the tray). Only
+    for a prompt with no menu; the banner stays put while the HINT card has the sheet's place
+    (its pages are counted for the whole column)."""
+    prompt = view.prompt
+    s, _, body = _frame(surface)
+    left_w = int(body.width * 0.42)
+    players = _players(view)
+    if prompt is None or prompt.options:
+        return prompt, False, _prompt_need(prompt, left_w, s, players)
+    banner_h = _banner_layout(view.message, left_w, s)[2] if view.message else 0
+    forms = [prompt] + [replace(prompt, text=prompt.short)] * bool(prompt.short)
+    for form in forms:
+        need, least = _prompt_need(form, left_w, s, players), _prompt_least(form, left_w, s, players)
+        for asked in (need, least):
+            _, under, right = _play_columns(body, s, banner_h, asked, menu=False)
+            if under.height - banner_h >= least:
+                return form, False, asked
+        if view.message and not view.help:
+            _, alone, _ = _play_columns(body, s, 0, least, menu=False)
+            over_sheet = _banner_layout(view.message, right.width, s)[2]
+            if banner_over_sheet(alone.height >= least, over_sheet, right.height):
+                return form, True, least
+    form = forms[-1]
+    return form, False, _prompt_need(form, left_w, s, players)
+
+
+def _prompt_least(prompt: PromptView | None, width: int, s: float, players: Sequence[str] = ()) -> int:
+    """The height a prompt with no menu needs for its question whole and its hint's first line
+    (the hint's others joined onto it and cut with "...", as `_prompt` draws them)."""
+    if prompt is None:
+        return 0
+    pad, big, text_step, hint_size, hint_step, _ = _prompt_metrics(s)
+    prompt = prompt_apart(prompt, players, width - 2 * pad, s)
+    lines = len(wrap(prompt.text, big, width - 2 * pad, bold=True))
+    return 2 * pad + lines * text_step + hint_step * bool(_hint_lines(prompt.hint, hint_size, width - 2 * pad))
 
 
 def _tray_idle(tray: TrayView | None) -> bool:
@@ -109,7 +155,10 @@ def _prompt_need(prompt: PromptView | None, width: int, s: float, players: Seque
         return 0
     pad, big, text_step, hint_size, hint_step, row_h = _prompt_metrics(s)
     prompt = prompt_apart(prompt, players, width - 2 * pad, s)
-    need = 2 * pad + len(wrap(prompt.text, big, width - 2 * pad, bold=True)[:3]) * text_step
+    # (a menu keeps three of the question's lines; with none the question shows whole, as `_prompt`
+    # draws it: counted as three, a reading's six-line question at 320x240 was cut to three)
+    questions = wrap(prompt.text, big, width - 2 * pad, bold=True)
+    need = 2 * pad + len(questions[:3] if prompt.options else questions) * text_step
     need += hint_step * len(_hint_lines(prompt.hint, hint_size, width - 2 * pad))
     if prompt.options:
         need += int(6 * s) + sum(row_heights(prompt.options, width - 2 * pad, theme.legible(30, s), row_h))
@@ -183,10 +232,14 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
             _setup(surface, view, body, s)
     else:
         _, lower, right = _columns_for(surface, view)
-        if view.message:
+        prompt, beside, _ = _prompt_placed(surface, view)
+        if view.message and beside:
+            used = _banner(surface, view.message, right, s)
+            right = pygame.Rect(right.x, right.y + used, right.width, right.height - used)
+        elif view.message:
             used = _banner(surface, view.message, lower, s)
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
-        _prompt(surface, view.prompt, lower, s, _players(view))
+        _prompt(surface, prompt, lower, s, _players(view))
         _sheet_or_help(surface, view, right, s)
 
 
@@ -557,7 +610,8 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         more_h = int(more_size * 1.1) if marked else 0
         return t * text_step + h * hint_step + _menu_least(prompt, cursor_h, int(6 * s), more_h, inline)
 
-    n_text, n_hint, marked = prompt_fit(cap, len(hints), rect.height - 2 * pad, need)
+    n_text, n_hint, marked = prompt_fit(cap, len(hints), rect.height - 2 * pad, need,
+                                        keys_in_question=bool(prompt.short) and not prompt.options)
     # what does not fit goes on the last line kept, cut there with "...": the player sees there is more
     questions = questions[:n_text - 1] + [" ".join(questions[n_text - 1:])] if n_text else []
     hints = hints[:n_hint - 1] + [" · ".join(hints[n_hint - 1:])] if n_hint else []

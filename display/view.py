@@ -51,6 +51,8 @@ class PromptView:
     text: str                            # "Ann: choose a category, or hold dice and throw again"
     options: tuple[OptionView, ...] = () # the menu, cursor on the selected one
     hint: str = ""                       # which buttons do what: "HOLD 1-5 keep dice · OK throw"
+    short: str = ""                      # `text` for a panel too small for it; set where `text`
+                                         # says what to press (kept before the hint's later lines)
 
 
 @dataclass(frozen=True)
