@@ -15,6 +15,7 @@ import pygame
 from . import theme
 from .banner_beside import banner_over_sheet
 from .banner_fit import banner_pages
+from .device_names import on_screen
 from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
@@ -720,6 +721,7 @@ def _banner_lines(text: str, width: int, s: float) -> tuple[int, list[str]]:
     too wide for a line (a device's path) broken into lines (display.word_break), never shrunk
     and cut."""
     least = theme.min_text(s)
+    text = on_screen(text)      # (a device's by-id path in plain words: display.device_names)
     for size in range(max(int(30 * s), least), max(int(24 * s), least) - 1, -1):
         lines = wrap_whole(text, size, width - int(24 * s), bold=True)
         if len(lines) <= 2:
@@ -772,7 +774,9 @@ def note_pages(notes: Sequence[str], mode: str, size: tuple[int, int]) -> list[s
 @lru_cache(maxsize=64)
 def _note_pages(notes: tuple[str, ...], mode: str, size: tuple[int, int]) -> tuple[str, ...]:
     """(`note_pages`, measured once: the final screen asks for its tie-break's every frame)"""
-    return tuple(banner_pages(notes, lambda text: banner_holds(text, mode, size)))
+    # (in screen words before it is cut into pages: a path's command cut between two pages
+    # was not found on either)
+    return tuple(banner_pages([on_screen(note) for note in notes], lambda text: banner_holds(text, mode, size)))
 
 
 def _banner(surface: pygame.Surface, message: MessageView, area: pygame.Rect, s: float) -> int:
