@@ -283,7 +283,12 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         text(surface, name, (x, y + mid), size, theme.ACCENT if c == active else theme.TEXT,
              bold=True, anchor="center", max_width=width)
     y += head_h
-    pygame.draw.line(surface, theme.GRID, (rect.x, y - 2), (rect.right, y - 2), 2)
+    if drawn_rows and drawn_rows[0] > 0:
+        # rows left off above the first drawn: the header's rule dotted, as a gap between rows is
+        # (Thirteen's three players at 320x240, the cursor low: Aces to Fives gone with no sign)
+        dotted(surface, rect.x, rect.right, y - 2, 2)
+    else:
+        pygame.draw.line(surface, theme.GRID, (rect.x, y - 2), (rect.right, y - 2), 2)
     if active is not None and 0 <= active < len(columns):
         # the acting player's name underlined, thick: its yellow against the others' white and its
         # column's lighter panel (1.3:1) were all that told it, colours alike to a tritanope
@@ -300,8 +305,7 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             pygame.draw.line(surface, theme.GRID, (rect.x, y + drop), (rect.right, y + drop), 2)
             ty = y + drop + total_shift(size, row_h, rect.bottom - (y + drop + row_h))
         elif r in gaps:         # rows left off above this one: a dotted line says so
-            for dx in range(0, rect.width, 6):
-                pygame.draw.line(surface, theme.MUTED, (rect.x + dx, y), (min(rect.right, rect.x + dx + 2), y), 1)
+            dotted(surface, rect.x, rect.right, y, 1)
         label_colour = theme.MUTED if kind in ("subtotal", "bonus") else theme.TEXT
         label = label_form(row, label_w - LABEL_MARGIN, theme.min_text(s), kind == "total")
         text(surface, label, (rect.x + 4, ty + row_h // 2), size, label_colour,
@@ -347,6 +351,12 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         y += row_h
         if y > rect.bottom:
             break
+
+
+def dotted(surface: pygame.Surface, left: int, right: int, y: int, width: int) -> None:
+    """The dotted line that says rows are left off there (`width` px thick)."""
+    for x in range(left, right, 6):
+        pygame.draw.line(surface, theme.MUTED, (x, y), (min(right, x + 2), y), width)
 
 
 def label_hang(row: dict[str, Any], label_w: int, size: int, s: float, row_h: int) -> int:
