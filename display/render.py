@@ -615,7 +615,7 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                                         keys_in_question=bool(prompt.short) and not prompt.options)
     # what does not fit goes on the last line kept, cut there with "...": the player sees there is more
     questions = questions[:n_text - 1] + [" ".join(questions[n_text - 1:])] if n_text else []
-    hints = hints[:n_hint - 1] + [" · ".join(hints[n_hint - 1:])] if n_hint else []
+    hints = hints[:n_hint - 1] + [hint_rest(prompt.hint, hints, n_hint - 1)] if n_hint else []
     last = pygame.Rect(x, y, width, 0)
     for line in questions:
         last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
@@ -710,6 +710,19 @@ def _hint_lines(hint: str, size: int, width: int) -> list[str]:
         else:
             lines.append(part)
     return lines
+
+
+def hint_rest(hint: str, lines: Sequence[str], k: int) -> str:
+    """The hint from its line `k` (of `lines`, `_hint_lines` of it) to its end, as written: the
+    lines left off are put on the last line kept, cut there with "...". Joined by " · ", a part
+    wrapped over two lines read "Taken only with OK: the · g..." (480x320, a glare reading)."""
+    pos = 0
+    for line in lines[:k + 1]:
+        at = hint.find(line, pos)
+        if at < 0:
+            return " · ".join(lines[k:])
+        pos = at + len(line)
+    return hint[at:]
 
 
 BANNER_LINES = 4      # the most lines a banner draws: a longer message loses its end

@@ -64,3 +64,26 @@ def test_a_reading_with_no_banner_says_what_to_press(size, tmp_path, monkeypatch
     words = " ".join(s for s, _ in drawn_whole(monkeypatch, pygame.Surface(size), view))
     whole = f"Is this right? Check die 4 (outlined): I am not sure of it. {CONFIRM_KEYS}"
     assert (f"Is this right? {CONFIRM_KEYS}" if size == (320, 240) else whole) in words, words
+
+
+@pytest.mark.parametrize("options", [0, 3])
+def test_a_hint_cut_on_its_first_line_reads_as_written(options, monkeypatch):
+    """A hint part wrapped over two lines and then put on one line (the panel's room for one),
+    cut there: it was joined as if its lines were parts, "Taken only with OK: the · g..." (at
+    480x320 under a reading's whole question). It reads "Taken only with OK: the glare ...";
+    the parts themselves are still joined by " · "."""
+    from display.view import OptionView, PromptView
+    from test_small_screen import texts_drawn
+
+    s = render_module.theme.scale(pygame.Surface((480, 320)))
+    pad, big, text_step, hint_size, hint_step, row_h = render_module._prompt_metrics(s)
+    rows = tuple(OptionView(f"Row {i}", selected=i == 0) for i in range(options))
+    for hint, whole in [("Taken only with OK: the glare may hide pips", "Taken only with OK: the glare"),
+                        ("OK accepts · hold OK to correct · BACK to throw again", "OK accepts · hold OK")]:
+        prompt = PromptView("Ann", "Is this right?", rows, hint=hint)
+        height = 2 * pad + text_step + hint_step + (int(6 * s) + row_h if options else 0) + 2
+        seen = texts_drawn(monkeypatch, render_module)
+        render_module._prompt(pygame.Surface((480, 320)), prompt, pygame.Rect(0, 0, 150, height), s)
+        monkeypatch.undo()
+        drawn = [line for line, _ in seen if line.startswith(hint[:8])]
+        assert drawn and drawn[0].startswith(whole), drawn
