@@ -302,7 +302,10 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
             # over the Total at 320x240 had its "g" drawn 2 px into the rule)
             drop = max(0, min(label_hang(rows[r - 1], label_w, size, s, row_h) if r else 0,
                               rect.bottom - (y + row_h) - 2))
-            pygame.draw.line(surface, theme.GRID, (rect.x, y + drop), (rect.right, y + drop), 2)
+            if r in gaps:       # (rows left off just above the Total: its rule was solid, no sign of them)
+                dotted(surface, rect.x, rect.right, y + drop, 2)
+            else:
+                pygame.draw.line(surface, theme.GRID, (rect.x, y + drop), (rect.right, y + drop), 2)
             ty = y + drop + total_shift(size, row_h, rect.bottom - (y + drop + row_h))
         elif r in gaps:         # rows left off above this one: a dotted line says so
             dotted(surface, rect.x, rect.right, y, 1)

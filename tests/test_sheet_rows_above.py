@@ -44,3 +44,23 @@ def test_rows_left_off_above_the_first_drawn_are_marked(size, monkeypatch):
         assert size == (320, 240)
         above = [y for y in ys if y < first[1].top]
         assert len(above) >= 10, (first, ys)      # a dotted line across the sheet, over its first row
+
+
+def test_rows_left_off_just_above_the_total_are_marked(monkeypatch):
+    """A reading to check at 320x240 under a glare banner (over the sheet): Thirteen's sheet shows
+    Aces to 2 pairs and the Total; 3 of a kind to Extra 5K were gone between them with only the
+    Total's solid rule there. That rule is now dotted."""
+    from test_confirm_small_screen import glare_view
+    import tempfile
+    from pathlib import Path
+
+    pygame.font.init()
+    view = glare_view(Path(tempfile.mkdtemp()))
+    seen = sheet_texts(monkeypatch)
+    ys = dotted_rows(monkeypatch)
+    render_module.render(pygame.Surface((320, 240)), view)
+    labels = {s: r for s, r in seen}
+    assert "Total" in labels and "Chance" not in labels, sorted(labels)
+    above = max((r for s, r in seen if s != "Total" and r.bottom <= labels["Total"].top), key=lambda r: r.bottom)
+    dashes = [y for y in ys if above.bottom <= y <= labels["Total"].top]
+    assert len(dashes) >= 10, (above, labels["Total"], ys)
