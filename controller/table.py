@@ -229,6 +229,7 @@ class TableFlow:
         self._places_lost: Counter | None = None
         self._faces: tuple[str, ...] | None = _first_faces(table_log)
         self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
+        self._sheet_focus: str | None = None       # and the option under the cursor it previews
         self._notes: tuple[str, ...] = tuple(self._sheet()[0].notes)
         self.phase = WAIT_DICE
         self._enter_phase()
@@ -1459,7 +1460,7 @@ class TableFlow:
             self._frame_size = (int(image.shape[1]), int(image.shape[0]))
             if self._places_size is not None:
                 self._places_at(self._frame_size)
-        sheet, sheet_json = self._sheet()
+        sheet, sheet_json = self._sheet(self._focus())
         faces = self._faces
         caption = self._caption(faces)
         if camera_note and self.phase == WAIT_DICE:
@@ -1530,15 +1531,26 @@ class TableFlow:
         key = "HINT" if self.hint_button else "OK"
         return None if self.help_page is None else help_card(self.state, page=self.help_page, key=key)
 
-    def _sheet(self) -> tuple[Sheet, dict]:
-        """The game's sheet and its JSON, worked out once a state: states never change (`apply`
+    def _sheet(self, focus: str | None = None) -> tuple[Sheet, dict]:
+        """The game's sheet and its JSON while the menu's cursor is on option `focus` (see
+        `_focus`), worked out once a state and cursor option: states never change (`apply`
         returns a new one), and the screen asks for the sheet with every camera frame, where
         the previews of every option cost up to ~2 ms (School, six players)."""
-        if self._sheet_of is not self.state:
-            sheet = self.state.sheet()
+        if self._sheet_of is not self.state or self._sheet_focus != focus:
+            sheet = self.state.sheet_for(focus) if focus is not None else self.state.sheet()
             self._sheet_cache = (sheet, sheet.to_json())
-            self._sheet_of = self.state
+            self._sheet_of, self._sheet_focus = self.state, focus
         return self._sheet_cache
+
+    def _focus(self) -> str | None:
+        """The key of the option under the menu's cursor, if the menu is shown and the cursor is
+        on an option: its sheet previews what that option writes (School's "School 2, bank 1"
+        writes 6 where the best of the cell, "School 2", shows 8)."""
+        if self.phase != DECIDE or not self.choices_shown:
+            return None
+        entries = self.menu()
+        entry = entries[self.cursor] if 0 <= self.cursor < len(entries) else None
+        return entry.key if entry is not None and entry.action == "option" else None
 
     def _marks(self, faces) -> list[DieMark]:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:

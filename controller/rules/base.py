@@ -544,6 +544,13 @@ class GameState(ABC):
     def sheet(self) -> Sheet:
         """The score sheet now, with previews of what the current dice would score."""
 
+    def sheet_for(self, focus: str | None) -> Sheet:
+        """The sheet while the menu's cursor is on the option keyed `focus` (None: on no option,
+        or no menu). A preview must show what the option highlighted writes; a game whose
+        options share a cell (School's "School 2" and "School 2, bank 1") overrides this so
+        that the cell shows the option under the cursor rather than the best of them."""
+        return self.sheet()
+
     @abstractmethod
     def result(self) -> Result:
         """Ranking, scores and tie-breaks. Valid at game over; before that, the standing so far."""

@@ -493,17 +493,27 @@ class School(GameState):
                 "dice": list(self.dice), "to_throw": self.to_throw, "notes": list(self.notes)}
 
     # ---------------------------------------------------------------------------------- sheet
-    def _previews(self) -> dict[tuple[int, int], int]:
-        """(row, column) -> best points of the pending decision, for the acting player."""
+    def _previews(self, focus: str | None = None) -> dict[tuple[int, int], Cell]:
+        """(row, column) -> the preview cell of the pending decision, for the acting player: the
+        best points a cell can take, except the cell of the option `focus` (the one under the
+        menu's cursor), which shows what that option writes. A School row's cell is written by
+        up to three options ("School 2" 8, "School 2, bank 1" 6, and its cross): the best alone
+        showed 8 while the option highlighted, and chosen, wrote 6."""
         if self.seat is None or self.to_throw:
             return {}
-        out: dict[tuple[int, int], int] = {}
-        for r, c, value, _, _ in self._decision()[1].values():
+        actions = self._decision()[1]
+        best: dict[tuple[int, int], int] = {}
+        for r, c, value, _, _ in actions.values():
             if value != CROSS:
-                out[(r, c)] = max(value, out.get((r, c), 0))
+                best[(r, c)] = max(value, best.get((r, c), 0))
+        out = {rc: Cell(str(v), v, "preview", highlight=True) for rc, v in best.items()}
+        if focus in actions:
+            r, c, value, _, _ = actions[focus]
+            out[(r, c)] = (Cell(X, 0, "preview", highlight=True) if value == CROSS
+                           else Cell(str(value), value, "preview", highlight=True))
         return out
 
-    def _player_table(self, p: int, previews: dict[tuple[int, int], int], winners: tuple[int, ...]) -> Table:
+    def _player_table(self, p: int, previews: dict[tuple[int, int], Cell], winners: tuple[int, ...]) -> Table:
         s = self.sheets[p]
 
         def cell(v: int | None, kind: str = "score") -> Cell:
@@ -517,7 +527,7 @@ class School(GameState):
             for c in range(NCOLS):
                 v = s.cells[r * 3 + c]
                 if v is None and (r, c) in previews:
-                    cells.append(Cell(str(previews[r, c]), previews[r, c], "preview", highlight=True))
+                    cells.append(previews[r, c])
                 else:
                     cells.append(cell(v))
             cells.append(cell(s.awards[r], "award"))
@@ -541,6 +551,11 @@ class School(GameState):
         return Table(title, ("1", "2", "3", "Award", "Info"), tuple(rows))
 
     def sheet(self) -> Sheet:
+        return self.sheet_for(None)
+
+    def sheet_for(self, focus: str | None) -> Sheet:
+        """The sheet while the menu's cursor is on option `focus` (None: on no option): its cell
+        previews what that option writes (see `_previews`)."""
         n = len(self.players)
         over = self.seat is None
         winners = self.result().winners if over else ()
@@ -563,7 +578,7 @@ class School(GameState):
         rows.append(line("TOTAL", "Total", list(totals), "total"))
         summary = Table("Scores", self.players, tuple(rows), self.seat)
         tables = []
-        previews = self._previews()
+        previews = self._previews(focus)
         order = range(n) if over else [(self.seat + k) % n for k in range(n)]
         tables += [self._player_table(p, previews if p == self.seat else {}, winners) for p in order]
         # the acting player's own sheet matters most on a small screen; the summary comes next
