@@ -145,3 +145,25 @@ def test_the_other_games_preview_what_the_option_under_the_cursor_writes(game, p
     bad, checked = _mismatches(game, players, options, seed, exact=False)
     assert checked > 0
     assert not bad, f"{len(bad)} previews that are not what OK writes, e.g. " + "; ".join(bad[:5])
+
+
+def test_only_the_cell_the_cursor_fills_is_outlined():
+    """Under any_free_column "Pair (col 1)", "(col 2)" and "(col 3)" all previewed 20 in three
+    outlined cells: which one OK fills was not to be seen. With the cursor on an option, the
+    one cell it writes is outlined; on "Throw again" every preview is, as before."""
+    options = {"row_fill_order": "any_free_column"}
+    state = new_game("school", ["Ann", "Bob"], options)
+    state = state.apply({"type": "dice", "player": 0, "values": [5, 5, 2, 3, 6]})
+    flow = TableFlow(state, TableLog("school", ["Ann", "Bob"], options), clock=Clock())
+    keys = [e.key for e in flow.menu()]
+
+    def lit() -> set[Where]:
+        return {w for w, c in _cells(flow.view().sheet).items() if c.get("highlight")}
+
+    assert flow.menu()[flow.cursor].action == "reroll"
+    assert {("Ann", "PAIR", 0), ("Ann", "PAIR", 1), ("Ann", "PAIR", 2)} <= lit()
+    for key, where in (("PAIR_C2", ("Ann", "PAIR", 1)), ("PAIR_C3", ("Ann", "PAIR", 2)),
+                       ("X_S4_C1", ("Ann", "S4", 0))):
+        while keys[flow.cursor] != key:
+            flow.on_button(Press("DOWN"))
+        assert lit() == {where}, key

@@ -496,9 +496,10 @@ class School(GameState):
     def _previews(self, focus: str | None = None) -> dict[tuple[int, int], Cell]:
         """(row, column) -> the preview cell of the pending decision, for the acting player: the
         best points a cell can take, except the cell of the option `focus` (the one under the
-        menu's cursor), which shows what that option writes. A School row's cell is written by
-        up to three options ("School 2" 8, "School 2, bank 1" 6, and its cross): the best alone
-        showed 8 while the option highlighted, and chosen, wrote 6."""
+        menu's cursor), which shows what that option writes and is the only one outlined. A
+        School row's cell is written by up to three options ("School 2" 8, "School 2, bank 1"
+        6, and its cross): the best alone showed 8 while the option highlighted, and chosen,
+        wrote 6."""
         if self.seat is None or self.to_throw:
             return {}
         actions = self._decision()[1]
@@ -506,11 +507,14 @@ class School(GameState):
         for r, c, value, _, _ in actions.values():
             if value != CROSS:
                 best[(r, c)] = max(value, best.get((r, c), 0))
-        out = {rc: Cell(str(v), v, "preview", highlight=True) for rc, v in best.items()}
-        if focus in actions:
-            r, c, value, _, _ = actions[focus]
-            out[(r, c)] = (Cell(X, 0, "preview", highlight=True) if value == CROSS
-                           else Cell(str(value), value, "preview", highlight=True))
+        if focus not in actions:
+            return {rc: Cell(str(v), v, "preview", highlight=True) for rc, v in best.items()}
+        # the cursor's cell alone outlined: under any_free_column "Pair (col 2)" and "(col 3)"
+        # previewed 20 in three outlined cells alike, and which one OK fills was not shown
+        out = {rc: Cell(str(v), v, "preview") for rc, v in best.items()}
+        r, c, value, _, _ = actions[focus]
+        out[(r, c)] = (Cell(X, 0, "preview", highlight=True) if value == CROSS
+                       else Cell(str(value), value, "preview", highlight=True))
         return out
 
     def _player_table(self, p: int, previews: dict[tuple[int, int], Cell], winners: tuple[int, ...]) -> Table:
