@@ -236,7 +236,10 @@ def seen(flow: TableFlow) -> tuple:
         offered, menu = (None, None), None
     if offered[1] is not None:
         offered = (offered[0], (KEEPING.sub(lambda m: " ".join(sorted(m[0].split())), offered[1][0]), offered[1][1]))
-    return flow.phase, list(flow.log.inputs), held, offered, json.dumps(view.sheet, sort_keys=True), menu
+    # (the sheet as with the cursor on no option: School's previews the cursor's option, and a
+    # restart puts the cursor back, as said above)
+    sheet = flow.state.sheet().to_json() if flow.phase == DECIDE else view.sheet
+    return flow.phase, list(flow.log.inputs), held, offered, json.dumps(sheet, sort_keys=True), menu
 
 
 def menu_lines(options) -> tuple:
