@@ -281,8 +281,15 @@ def classify(batch: np.ndarray, model: Path | None = None) -> np.ndarray:
     if len(batch) == 0:
         return np.zeros((0, 7), np.float32)
     net = _net(model or CLS_FILE)
-    net.setInput(_blob(batch))
-    logits = net.forward().reshape(len(batch), 7)
+    blob = _blob(batch)
+    logits = np.empty((len(batch), 7), np.float32)
+    # Crop by crop: an OpenCV net re-plans its layers whenever its input's shape differs from
+    # its last one, and a batch as long as the frame's dice changed it at nearly every call (the
+    # dice, their second views, the verifier's doubtful ones, the turned ones). One crop at a
+    # time the shape never changes; a crop's output is the same bit for bit alone or in a batch.
+    for i in range(len(batch)):
+        net.setInput(blob[i:i + 1])
+        logits[i] = net.forward().reshape(7)     # (copied out: the output is the net's buffer)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 
