@@ -16,13 +16,12 @@ import math
 import re
 from dataclasses import dataclass
 
+from .told_once import BACK_AFTER, ToldOnce
+
 #: how much further than the knock last told the camera must move to be told again: above the
 #: measure's own jitter (a knock of 10 px read 9-11 px), under a sagging arm's few pixels an hour
 FURTHER_PX = 4.0
 FURTHER_DEGREES = 0.5
-#: settled readings in a row without the notice before the tray is said to be back (one reading
-#: where the walls cannot tell, a hand over one, is not a camera put back)
-BACK_AFTER = 3
 #: the log line when the tray is read in the calibrated box again after a knock was told
 BACK_WORDS = "camera: the tray is back where it was calibrated (the knock told before is gone)"
 #: the log line the table writes as it starts with a calibration (`dicetable check` counts the
@@ -65,30 +64,22 @@ def knock_of(message: str) -> Knock:
 
 
 class KnockWatch:
-    """Decides, reading by reading, when the staff are told of a knocked camera."""
+    """Decides, reading by reading, when the staff are told of a knocked camera (a `ToldOnce`
+    of the knock the reader's `camera_moved` message names)."""
 
     def __init__(self) -> None:
-        self.told: Knock | None = None     # the knock last told (None: none, or the tray is back)
-        self._clear = 0                    # settled readings in a row without the notice
+        self._watch: ToldOnce[Knock] = ToldOnce(Knock.further_than, BACK_AFTER)
+
+    @property
+    def told(self) -> Knock | None:
+        """The knock last told (None: none, or the tray is back)."""
+        return self._watch.told
 
     def seen(self, message: str | None) -> str:
         """A settled reading's `camera_moved` message (None: it had none). "tell": say it (a new
         knock, or the camera moved further); "back": the tray is where it was calibrated again;
         "": nothing to say."""
-        if message is None:
-            if self.told is None:
-                return ""
-            self._clear += 1
-            if self._clear < BACK_AFTER:
-                return ""
-            self.told, self._clear = None, 0
-            return "back"
-        self._clear = 0
-        knock = knock_of(message)
-        if self.told is not None and not knock.further_than(self.told):
-            return ""
-        self.told = knock
-        return "tell"
+        return self._watch.seen(None if message is None else knock_of(message))
 
 
 def banner_words(message: str) -> str:
