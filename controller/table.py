@@ -28,6 +28,7 @@ from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, hold
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .knock_notice import BACK_WORDS, KnockWatch, banner_words
+from .size_notice import SizeWatch
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
@@ -206,6 +207,8 @@ class TableFlow:
         self.tally = Tally()      # this game's throws and the corrected ones (the staff told of many)
         # a knocked camera told once, again when it moves further (the app shares one between games)
         self.knocks = KnockWatch()
+        # dice or frames of another size than calibrated told once too (controller/size_notice.py)
+        self.sizes = SizeWatch()
         self._seen_while_correcting: Reading | None = None   # the tray's last reading during a correction
         self._held_when_amended: tuple[list[int], list[bool]] = ([], [])   # the tray and holds a late correction found
         self._take_back_armed_until = 0.0
@@ -431,10 +434,11 @@ class TableFlow:
         elif told == "tell":      # (once a knock, not at every throw: see controller/knock_notice.py)
             log.warning("%s", staff_notice_words(moved))
             self.say(banner_words(moved), "warning", logged=False)
-        notice = next((p for p in reading.problems if p.code in STAFF_NOTICES - {CAMERA_MOVED}), None)
-        if notice is not None:
-            # the reader read the whole view instead: the game goes on, and the staff are told
-            self.say(staff_notice_words(notice.message), "warning", staff=True)
+        for what, words in self.sizes.seen(reading):
+            if what == "back":
+                log.info("%s", words)
+            else:   # the reader read at the dice's own size, or the whole view: the game goes on
+                self.say(staff_notice_words(words), "warning", staff=True)
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

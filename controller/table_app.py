@@ -33,6 +33,7 @@ from .usable import usable_hardware
 from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .knock_notice import CALIBRATION_WORDS, KnockWatch
+from .size_notice import SizeWatch
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
@@ -190,6 +191,7 @@ class TableApp:
         self.fps = fps
         self.read = reader or self._reader_with_calibration()
         self.knocks = KnockWatch()       # a knocked camera told once for the table, not once a game
+        self.sizes = SizeWatch()         # (so are dice or frames of another size than calibrated)
         # motion is watched on the low-resolution stream where the camera has one (picamera2);
         # a full frame is taken only when the tray is still and a reading is wanted
         # (the wrapper's own read_lores is not enough: a webcam has one stream, read on a thread)
@@ -459,6 +461,7 @@ class TableApp:
                               check_seconds=self.config.table.check_seconds,
                               words=button_words(self.panel), screen_size=self.screen.size, panel=self.panel)
         self.flow.knocks = self.knocks      # (a knock told in the last game is not told again in this one)
+        self.flow.sizes = self.sizes
         if held is not None:
             self.flow.restore_holds(*held)
         tracker = SettleTracker(self.config.vision.settle_config())
