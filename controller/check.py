@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from .config import DEFAULT_PATH, Config, load_config
 from .knock_report import knocks_said
+from .size_report import sizes_said
 from .correction_report import corrections_said, read_service_log
 from .service_check import check_service
 from .table_user import (STATE_DIR, TableUser, blocked_inside, denied, describe_owner, sandbox_problem,
@@ -504,6 +505,7 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
     found += check_clock(inject.get("wall", SystemWallClock()))
     lines = inject.get("service_log", read_service_log)()      # (journalctl read once)
     found += check_knocks(lines)
+    found += [Finding("calibration", level, text) for level, text in sizes_said(lines)]
     found += check_corrections(Path(config.table.journal_dir), lambda: lines)
     return found
 
