@@ -33,6 +33,7 @@ FRAMES_BACK_WORDS = "camera: the frames are the calibrated size again (the frame
 GONE_BETWEEN = (0.85, 1.2)
 
 _SIZES = re.compile(r"\((\d+) px, calibrated (\d+) px\)")
+_FRAMES = re.compile(r"taken on (\d+x\d+) frames and the camera sends (\d+x\d+)")
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,21 @@ def dice_as_calibrated(reading: Reading, calibrated: float | None) -> bool | Non
         return None
     side = float(np.median([box_side(d.box) for d in reading.dice]))
     return GONE_BETWEEN[0] * calibrated < side < GONE_BETWEEN[1] * calibrated
+
+
+def banner_words(message: str) -> str:
+    """A size notice as the banner says it. The reader's words ("For the staff: the dice are bigger
+    than the ones calibrated (76 px, calibrated 50 px): run dicetable calibrate again with the dice
+    played. The game goes on.") took three pages at 320x240, and the first, cut after "calibrated
+    (76", was all the players' throw left on screen: what to do was never read. Now it is on the
+    first page; the log keeps the reader's words."""
+    frames = _FRAMES.search(message)
+    if frames:
+        return f"For the staff: another camera view ({frames.group(2)}): calibrate again. " \
+               "The game goes on."
+    size = dice_size_of(message)
+    how = f"{size.times:.1f}x the calibrated size" if size.times else f"{size.way} than calibrated"
+    return f"For the staff: dice {how}: calibrate with these dice. The game goes on."
 
 
 class SizeWatch:

@@ -29,6 +29,7 @@ from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .knock_notice import BACK_WORDS, KnockWatch, banner_words
 from .size_notice import SizeWatch
+from .size_notice import banner_words as size_banner_words
 from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
@@ -438,7 +439,8 @@ class TableFlow:
             if what == "back":
                 log.info("%s", words)
             else:   # the reader read at the dice's own size, or the whole view: the game goes on
-                self.say(staff_notice_words(words), "warning", staff=True)
+                log.warning("%s", staff_notice_words(words))
+                self.say(size_banner_words(words), "warning", logged=False)
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

@@ -169,3 +169,15 @@ def test_big_dice_while_a_game_is_resumed_after_a_power_cut(tmp_path, calibratio
     assert len(again.app.flow.log.inputs) > played
     after = [r.getMessage() for r in caplog.records[before:] if r.levelno >= logging.WARNING]
     assert sum(BIGGER in m for m in after) == 1, after
+
+
+@pytest.mark.parametrize("times, cut, words", [(1.5, 0, "dice 1.5x the calibrated size: calibrate with these dice"),
+                                               (1.0, 80, "another camera view (560x480): calibrate again")])
+def test_at_320x240_the_banner_says_what_to_do_on_the_page_shown(tmp_path, calibration, times, cut, words):
+    """The small screen's banner held the reader's words in three pages, and the throw's own
+    message came before the second: the staff read "the dice are bigger than the ones calibrated
+    (76 ..." and never what to do. Now the first page says it (the log keeps the reader's words)."""
+    table = Table(tmp_path, calibration, size=(320, 240))
+    throw(table, times, cut=cut)
+    shown = [b for b in table.banners if "For the staff" in b]
+    assert shown and all(words in b for b in shown), sorted(set(shown))
