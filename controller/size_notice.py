@@ -85,7 +85,7 @@ def banner_words(message: str) -> str:
                "The game goes on."
     size = dice_size_of(message)
     how = f"{size.times:.1f}x the calibrated size" if size.times else f"{size.way} than calibrated"
-    return f"For the staff: dice {how}: calibrate with these dice. The game goes on."
+    return f"For the staff: dice {how}: calibrate again. The game goes on."
 
 
 class SizeWatch:

@@ -171,7 +171,7 @@ def test_big_dice_while_a_game_is_resumed_after_a_power_cut(tmp_path, calibratio
     assert sum(BIGGER in m for m in after) == 1, after
 
 
-@pytest.mark.parametrize("times, cut, words", [(1.5, 0, "dice 1.5x the calibrated size: calibrate with these dice"),
+@pytest.mark.parametrize("times, cut, words", [(1.5, 0, "dice 1.5x the calibrated size: calibrate again"),
                                                (1.0, 80, "another camera view (560x480): calibrate again")])
 def test_at_320x240_the_banner_says_what_to_do_on_the_page_shown(tmp_path, calibration, times, cut, words):
     """The small screen's banner held the reader's words in three pages, and the throw's own

@@ -261,7 +261,7 @@ def test_a_calibration_is_scaled_or_refused_as_the_cameras_size_changes_mid_game
         feed(wide(ann2.image))
         if flow.phase == CONFIRM:
             break
-    assert "the calibration was taken on 640x480 frames and the camera sends 1280x720" in flow.message.text
+    assert "another camera view (1280x720): calibrate again" in flow.message.text      # (the log: the reader's words)
     feed(wide(ann2.image), 30)
     assert flow.log.inputs[-1]["player"] == 0 and sorted(flow.log.inputs[-1]["values"]) == [3, 3, 3, 5, 6]
 
