@@ -9,11 +9,9 @@ import logging
 import pygame
 import pytest
 
-from controller.bench_table import late_game
-from controller.table import DECIDE
 from display import render as render_module
 from display.view import MessageView
-from test_notices_fit import banner_lines_drawn
+from test_notices_fit import banner_lines_drawn, thirteen_at_a_decision
 
 BOX = "/dev/serial/by-id/usb-Arduino_LLC_Arduino_Leonardo-if00"
 CAMERA = "/dev/v4l/by-id/usb-046d_HD_Pro_Webcam_C920_8C1F6B2F-video-index0"
@@ -28,11 +26,7 @@ NOTICES = {
 
 @pytest.fixture(scope="module")
 def flow():
-    pygame.font.init()
-    flow, rest = late_game("thirteen", 0.5)
-    while flow.phase != DECIDE and rest:
-        flow.state = flow.state.apply(rest.pop(0))
-        flow._enter_phase()
+    flow = thirteen_at_a_decision()
     flow.screen_size = (320, 240)
     return flow
 

@@ -101,6 +101,15 @@ def warnings(caplog) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+def calibration_warnings(config: Path, log: list[str]) -> list[str]:
+    """The warnings `dicetable check` gives on the calibration line, reading `log` as the
+    service's log (what the table told while it held the camera)."""
+    from controller.check import run_checks
+
+    return [f.text for f in run_checks(config, camera=False, table_user=None, service_log=lambda: log)
+            if f.part == "calibration" and f.level == "warning"]
+
+
 def knocks(caplog) -> list[str]:
     return [m for m in warnings(caplog) if KNOCK in m]
 
@@ -149,18 +158,14 @@ def test_dicetable_check_names_the_knock_the_table_logged(tmp_path, calibration,
     """While the table runs the camera is its own: `dicetable check` said nothing of a knock the
     table had told all evening. It now reads it from the log; a restart on the same calibration
     keeps it, a new calibration (the table started with another) clears it."""
-    from controller.check import run_checks
-
     with caplog.at_level(logging.INFO):
         table = Table(tmp_path, calibration)
         for _ in range(3):
             table.throw(10)
     lines = [r.getMessage() for r in caplog.records]
-    cfg = tmp_path / "config.toml"
 
     def calibration_lines(log: list[str]) -> list[str]:
-        return [f.text for f in run_checks(cfg, camera=False, table_user=None, service_log=lambda: log)
-                if f.part == "calibration" and f.level == "warning"]
+        return calibration_warnings(tmp_path / "config.toml", log)
 
     assert calibration_lines(lines) == ["camera knocked since calibration: moved 10 px right; run dicetable "
                                         "calibrate"]

@@ -76,14 +76,20 @@ NOTICES = {
 }
 
 
-@pytest.fixture(scope="module")
-def flow():
+def thirteen_at_a_decision():
+    """A Thirteen game half played, at a player's decision: a screen with a sheet, a menu and
+    the banner's room between them."""
     pygame.font.init()
     flow, rest = late_game("thirteen", 0.5)
     while flow.phase != DECIDE and rest:
         flow.state = flow.state.apply(rest.pop(0))
         flow._enter_phase()
     return flow
+
+
+@pytest.fixture(scope="module")
+def flow():
+    return thirteen_at_a_decision()
 
 
 def banner_lines_drawn(monkeypatch) -> list[tuple[str, pygame.Rect, int, bool]]:

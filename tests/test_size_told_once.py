@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from controller.table import WAIT_DICE
-from test_knock_told_once import STYLE, Table, warnings
+from test_knock_told_once import STYLE, Table, calibration_warnings, warnings
 from vision.calibrate import calibrate
 from vision.reader import read
 from vision.synthetic import render_tray
@@ -128,18 +128,14 @@ def test_dicetable_check_names_the_dice_size_the_table_logged(tmp_path, calibrat
     """While the table runs the camera is its own: `dicetable check` said nothing of the dice
     the table had read at another size all evening. It reads it from the log now; a restart on
     the same calibration keeps it, a new calibration clears it, and so do the dice said back."""
-    from controller.check import run_checks
-
     with caplog.at_level(logging.INFO):
         table = Table(tmp_path, calibration)
         for _ in range(3):
             throw(table, 1.5)
     lines = [r.getMessage() for r in caplog.records]
-    cfg = tmp_path / "config.toml"
 
     def calibration_lines(log: list[str]) -> list[str]:
-        return [f.text for f in run_checks(cfg, camera=False, table_user=None, service_log=lambda: log)
-                if f.part == "calibration" and f.level == "warning"]
+        return calibration_warnings(tmp_path / "config.toml", log)
 
     assert calibration_lines(lines) == ["dice 1.5x the calibrated size since the game of Thirteen for Ann: run "
                                         "dicetable calibrate with the dice that are played"]

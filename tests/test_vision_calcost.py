@@ -21,7 +21,7 @@ def calibration() -> dict:
     return calibrate([empty], [throw], reader=reader.read).to_dict()
 
 
-def _sizeless_segmentations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def sizeless_segmentations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A list that grows by one each time a frame is segmented without a die size."""
     calls: list[int] = []
     real = segment.segment
@@ -43,7 +43,7 @@ def test_a_phone_and_a_coin_by_the_dice_do_not_segment_the_frame_without_a_size(
     now: the calibrated segmentation's blobs (`Segmentation.blob_px`) and the dice's boxes
     (`die_size.boxes_smaller`) measure the dice as calibrated. The reading is the same."""
     frame = render_tray([6, 6, 1, 2], seed=seed, style=STYLE, things=COIN_AND_PHONE).image
-    calls = _sizeless_segmentations(monkeypatch)
+    calls = sizeless_segmentations(monkeypatch)
     r = reader.read(frame, calibration)
     assert r.problems and not any(p.code == "bad_frame" for p in r.problems), r.problems
     assert len(calls) == 0
@@ -53,7 +53,7 @@ def test_dice_read_again_at_their_smaller_size_segment_the_frame_without_a_size_
     """Before: 34 px dice on a tray calibrated with 60 px ones were segmented without a size to
     measure them, then again by the read at their size (its bigger-dice check)."""
     frame = render_tray([1, 2, 3, 4, 5], seed=14, style=STYLE, die_px=34.0).image
-    calls = _sizeless_segmentations(monkeypatch)
+    calls = sizeless_segmentations(monkeypatch)
     r = reader.read(frame, calibration)
     assert sorted(d.value for d in r.dice) == [1, 2, 3, 4, 5], r.problems
     assert len(calls) == 1

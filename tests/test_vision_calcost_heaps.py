@@ -12,7 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import reader, segment
+from test_vision_calcost import sizeless_segmentations
+from vision import reader
 from vision.calibrate import calibrate
 from vision.synthetic import TrayStyle, render_tray
 
@@ -32,20 +33,6 @@ def green() -> dict:
     return _calibration(GREEN)
 
 
-def _sizeless_segmentations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that grows by one each time a frame is segmented without a die size."""
-    calls: list[int] = []
-    real = segment.segment
-
-    def counted(*args, **kwargs):
-        if kwargs.get("die_px") is None:
-            calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(segment, "segment", counted)
-    return calls
-
-
 def _throw(seed: int) -> list[int]:
     return [int(v) for v in np.random.default_rng(seed).integers(1, 7, 5)]
 
@@ -56,7 +43,7 @@ def test_dice_of_the_calibrated_size_touching_are_not_segmented_again(green, mon
     without a size to see whether they were bigger dice (8 of 8 such trays); they never were."""
     values = _throw(seed)
     frame = render_tray(values, seed=seed, style=GREEN, die_px=55, touching=2).image
-    calls = _sizeless_segmentations(monkeypatch)
+    calls = sizeless_segmentations(monkeypatch)
     r = reader.read(frame, green)
     assert sorted(d.value for d in r.dice) == sorted(values), r.problems
     assert "die_size" not in r.problem_codes()
@@ -71,7 +58,7 @@ def test_a_die_under_glare_of_the_calibrated_size_is_not_measured_again(monkeypa
                                                                                style=LIGHT).image],
                     reader=reader.read).to_dict()
     frame = render_tray([2, 4, 6, 1, 3], seed=13, style=LIGHT, glare=True).image
-    calls = _sizeless_segmentations(monkeypatch)
+    calls = sizeless_segmentations(monkeypatch)
     r = reader.read(frame, cal)
     assert sorted(d.value for d in r.dice) == [1, 2, 3, 4, 6], r.problems
     assert "die_size" not in r.problem_codes()
