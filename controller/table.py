@@ -81,6 +81,7 @@ class MenuEntry:
     points: int | None = None
     enabled: bool = True     # shown greyed: the rules would refuse it as things stand
     note: str = ""           # what it does besides its points ("give up", "+10 early"): Option.note
+    short: tuple[str, ...] = ()   # shorter forms of `label` for a narrow menu: Option.short
 
 
 @dataclass(frozen=True)
@@ -1149,7 +1150,8 @@ class TableFlow:
             allowed = exp.reroll.min_rethrow <= rethrow <= exp.reroll.max_rethrow
             entries.append(MenuEntry(label, "reroll", enabled=allowed))
         for opt in exp.options:
-            entries.append(MenuEntry(opt.label, "option", key=opt.key, points=opt.points, note=opt.note))
+            entries.append(MenuEntry(opt.label, "option", key=opt.key, points=opt.points, note=opt.note,
+                                     short=opt.short))
         if exp.reroll is not None:
             for i, v in enumerate(self.tray_values):
                 state = "release" if self.holds[i] else "hold"
@@ -1675,7 +1677,8 @@ class TableFlow:
             return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",
                               hint=f"{who}: press OK to see your choices")
         entries = self.menu()
-        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor), enabled=e.enabled, note=e.note)
+        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor), enabled=e.enabled, note=e.note,
+                                   short=e.short)
                         for i, e in enumerate(entries))
         hint = "UP/DOWN choose · OK confirm"
         if exp.reroll is not None:

@@ -4,10 +4,31 @@ the points, else on a second line of the row. Cut with "..." at 320x240, "4 of a
 would have read "4 of a kind: giv..." and a player could not tell what OK would do."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from . import theme
+from .draw import printable
 from .view import OptionView
+
+LABEL_SHARE = 0.78          # of the menu's width, the most a label takes (its points go on the right)
+
+
+def menu_label(opt: OptionView, width: int, least: int) -> OptionView:
+    """`opt` with the form of its label drawn in a menu `width` px wide whose type shrinks to
+    `least`: the label where it fits (bold, as on the cursor's row, so that a row keeps its form
+    when the cursor comes to it), else the first of the game's shorter forms that fits, else the
+    shortest (cut when drawn). At 320x240 School's "School 2, bank 1" and "School 2, bank 2" were
+    both cut to "School 2, ba...", and "School 2 (col 2)" to "School 2 (co...": options that
+    differ in their last words read alike; "S2 bank 1", "S2 col 2" keep those words."""
+    if not opt.short or opt.note:
+        return opt
+    font = theme.font(least, True)
+    room = int(width * LABEL_SHARE)
+    for form in (opt.label, *opt.short):
+        if font.size(printable(form))[0] <= room:
+            return opt if form == opt.label else replace(opt, label=form)
+    return replace(opt, label=opt.short[-1])
 
 
 def row_texts(opt: OptionView, width: int, size: int) -> list[str]:

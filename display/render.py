@@ -20,7 +20,7 @@ from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
-from .menu_rows import menu_window, row_heights, row_texts
+from .menu_rows import LABEL_SHARE, menu_label, menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
 from .sheet import draw_sheet
 from .tray_things import draw_things
@@ -643,14 +643,16 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
             start, end = menu_window(heights, sel, rect.bottom - pad - hint_h - more_h - y)
         shown = prompt.options[start:end]
         for i, opt in enumerate(shown, start):
+            opt = menu_label(opt, width, theme.min_text(s))
             lines = row_texts(opt, width, theme.legible(30, s))
             row = pygame.Rect(x - 4, y, width + 8, heights[i] - 2)
             if opt.selected:
                 pygame.draw.rect(surface, theme.ACCENT, row, border_radius=6)
             colour = theme.BG if opt.selected else (theme.TEXT if opt.enabled else theme.MUTED)
             size = int(30 * s)
+            room = int(width * LABEL_SHARE) if len(lines) > 1 or not opt.note else None
             label = text(surface, lines[0], (x + 4, y + line_h // 2), size, colour, bold=opt.selected,
-                         anchor="midleft", max_width=int(width * 0.78) if len(lines) > 1 or not opt.note else None)
+                         anchor="midleft", max_width=room)
             if len(lines) > 1:      # the note on a line of its own, under the label
                 text(surface, lines[1], (x + 4 + int(16 * s), y + line_h + line_h // 2), size, colour,
                      bold=opt.selected, anchor="midleft", max_width=width - 8 - int(16 * s))

@@ -41,6 +41,7 @@ class OptionView:
     selected: bool = False
     enabled: bool = True
     note: str = ""                       # what it does besides its points: "give up", "+10 early"
+    short: tuple[str, ...] = ()          # shorter forms of `label`, drawn where it would be cut
 
 
 @dataclass(frozen=True)

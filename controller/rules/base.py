@@ -92,6 +92,9 @@ class Option:
     # Thirteen's "give up" (a box the dice miss, lost to the bottom bonus) and "+10 early" (a
     # figure closed before the third throw): a bare "Straights 0" or "3 of a kind 35" said neither
     note: str = ""
+    # shorter forms of `label`, longest first, each keeping what tells it from the other options:
+    # a menu too narrow for the label draws one ("S2 bank 1") rather than cut it ("School 2, ba...")
+    short: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from .base import (
     Cell, Decide, GameOver, GameState, IllegalInput, Input, Option, OptionError, OptionSpec,
     RerollSpec, Result, Row, Sheet, Table, Throw, check_input, first_player_option, rank_by_score, register,
 )
+from .option_words import option_forms
 
 ROWS = ("S1", "S2", "S3", "S4", "S5", "S6", "PAIR", "TWO_PAIRS", "TRIPLET", "SMALL_STRAIGHT",
         "LARGE_STRAIGHT", "FULL_HOUSE", "FOUR_OF_A_KIND", "POKER", "CHANCE")
@@ -274,22 +275,27 @@ class School(GameState):
             if not cols:
                 continue
             label = ROW_LABELS[row]
+            names = (label, f"S{r + 1}") if r < SCHOOL else (label, *ROW_SHORT.get(row, ()))
             last = sum(sheet.cells[r * 3 + c] is None for c in range(NCOLS)) == 1
             for c in cols:
                 key = f"{row}_C{c + 1}" if any_col else row
                 where = f" (col {c + 1})" if any_col else ""
+                col = c + 1 if any_col else None
                 if r < SCHOOL:
                     for pts, delta in self._school_entries(sheet, r, last):
                         k = f"{key}_BANK{delta}" if delta > 0 and choice else key
                         bank = f", bank {delta}" if delta > 0 else ""
-                        scores.append(Option(k, f"{label}{where}{bank}", pts, row, "score"))
+                        scores.append(Option(k, f"{label}{where}{bank}", pts, row, "score",
+                                             short=option_forms(names, col, delta, False)[1:]))
                         actions[k] = (r, c, pts, False, delta)
                 elif row in figures:
                     dbl = double and (row != "CHANCE" or o["double_applies_to_chance"])
                     pts = figures[row] * (2 if dbl else 1)
-                    scores.append(Option(key, f"{label}{where}", pts, row, "score"))
+                    scores.append(Option(key, f"{label}{where}", pts, row, "score",
+                                         short=option_forms(names, col, 0, False)[1:]))
                     actions[key] = (r, c, pts, dbl, 0)
-                crosses.append(Option("X_" + key, f"Cross {label}{where}", 0, row, "cross"))
+                crosses.append(Option("X_" + key, f"Cross {label}{where}", 0, row, "cross",
+                                      short=option_forms(names, col, 0, True)[1:]))
                 actions["X_" + key] = (r, c, CROSS, False, 0)
         if not o["voluntary_cross_allowed"] and scores:
             for opt in crosses:
