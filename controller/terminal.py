@@ -14,6 +14,7 @@ from .draws import draw
 from .rules import Decide, GameState, IllegalInput, Throw
 from .rules.base import Input, RerollSpec, choose_input, cut, dice_input, multiset_contains, reroll_input, shown
 from .tablelog import LogError, TableLog
+from .terminal_sheet import sheet_text
 
 HELP = ("Commands: 'sheet' shows the score sheet, 'rules' how the game is played, 'undo' takes back the "
         "last thing typed (a typo in the dice, a slip on the choices; not a secret choice, nor a choice "
@@ -208,7 +209,7 @@ def play_terminal(state: GameState, log: TableLog, ask: Callable[[str], str], ou
             print(HELP, file=out)
             continue
         if cmd == "sheet":
-            print(state.sheet().to_text(), file=out)
+            print(sheet_text(state, expect), file=out)
             continue
         if cmd == "rules":
             card = state.rules_card(state.options)

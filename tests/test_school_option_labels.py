@@ -7,6 +7,8 @@ option "School 2, bank 1" writes 8 there. The scenario here is the throw itself:
 throw 2 2 2 2 2, with banking the player's choice (and any free column)."""
 from __future__ import annotations
 
+import io
+
 import pygame
 import pytest
 
@@ -14,6 +16,7 @@ from controller.rules import new_game
 from controller.rules.base import dice_input
 from controller.table import TableFlow
 from controller.tablelog import TableLog
+from controller.terminal import play_terminal
 from display import render as render_module
 from display import theme
 from table_helpers import Clock, Press
@@ -85,3 +88,37 @@ def test_at_320x240_the_short_forms_keep_row_column_and_bank(monkeypatch):
 def test_at_800x480_the_labels_are_drawn_whole(monkeypatch):
     reads = menu_reads(monkeypatch, ANY_COLUMN, (800, 480))
     assert all(read == label for label, read in reads.items()), reads
+
+
+def terminal(lines: list[str], options: dict) -> str:
+    """What the terminal prints for `lines` typed in a School game of Ann and Bob."""
+    state = new_game("school", ["Ann", "Bob"], options)
+    typed = iter(lines)
+
+    def ask(prompt: str = "") -> str:
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    play_terminal(state, TableLog("school", ["Ann", "Bob"], dict(options)), ask, out)
+    return out.getvalue()
+
+
+def test_the_terminal_sheet_prints_what_each_option_writes():
+    printed = terminal(["2 2 2 2 2", "sheet"], BANK)
+    sheet = printed.split("== School ==")[1]
+    school2 = next(line for line in sheet.splitlines() if line.startswith("School 2"))
+    assert "(10/8/6)" in school2, school2
+    assert "School 2 writes 10, School 2, bank 1 writes 8, School 2, bank 2 writes 6" in sheet, sheet
+    # the menu printed under it still numbers the options with the same values
+    assert "School 2, bank 1  (+8)" in printed
+
+
+def test_the_terminal_sheet_of_one_option_a_cell_is_as_before():
+    printed = terminal(["2 2 2 2 2", "sheet"], {"school_reserve_mode": "fixed_three"})   # one option a cell
+    sheet = printed.split("== School ==")[1]
+    school2 = next(line for line in sheet.splitlines() if line.startswith("School 2"))
+    assert school2.split("|")[1].strip() == "(6)*", school2
+    assert "writes" not in sheet
