@@ -429,19 +429,14 @@ class TableFlow:
         self._places_for(reading)
         self.last_reading = reading
         before = self.message
+        # (a knock, dice or frames of another size told once, not at every throw: see
+        # controller/knock_notice.py, size_notice.py; the reader read where the tray now is, at
+        # the dice's own size or the whole view: the game goes on)
         moved = next((p.message for p in reading.problems if p.code == CAMERA_MOVED), None)
         told = self.knocks.seen(moved)
-        if told == "back":
-            log.info("%s", BACK_WORDS)
-        elif told == "tell":      # (once a knock, not at every throw: see controller/knock_notice.py)
-            log.warning("%s", staff_notice_words(moved))
-            self.say(banner_words(moved), "warning", logged=False)
+        self._tell_staff(told, BACK_WORDS if told == "back" else moved or "", banner_words)
         for what, words in self.sizes.seen(reading):
-            if what == "back":
-                log.info("%s", words)
-            else:   # the reader read at the dice's own size, or the whole view: the game goes on
-                log.warning("%s", staff_notice_words(words))
-                self.say(size_banner_words(words), "warning", logged=False)
+            self._tell_staff(what, words, size_banner_words)
         if self.phase == OVER:
             return
         if self.phase == CORRECT:
@@ -844,6 +839,15 @@ class TableFlow:
         height = self._frame_size[1]
         return [(6 + k * (side + side // 2), height - side - 6, 6 + k * (side + side // 2) + side, height - 6)
                 for k in range(count)]
+
+    def _tell_staff(self, what: str, words: str, banner: Callable[[str], str]) -> None:
+        """A staff notice as its watcher decided: "tell" logs the reader's `words` as a warning
+        and shows their `banner` form; "back" logs that the condition told is gone; "" nothing."""
+        if what == "back":
+            log.info("%s", words)
+        elif what == "tell":
+            log.warning("%s", staff_notice_words(words))
+            self.say(banner(words), "warning", logged=False)
 
     def _correction_takeable(self) -> bool:
         """Whether the dice set now would be taken: they keep the dice held. The table said
@@ -1554,11 +1558,13 @@ class TableFlow:
         """The key of the option under the menu's cursor, if the menu is shown and the cursor is
         on an option: its sheet previews what that option writes (School's "School 2, bank 1"
         writes 6 where the best of the cell, "School 2", shows 8)."""
-        if self.phase != DECIDE or not self.choices_shown:
-            return None
-        entries = self.menu()
-        entry = entries[self.cursor] if 0 <= self.cursor < len(entries) else None
+        entry = self._under_cursor() if self.phase == DECIDE else None
         return entry.key if entry is not None and entry.action == "option" else None
+
+    def _under_cursor(self) -> MenuEntry | None:
+        """The menu's entry under the cursor (None: the menu is not shown, or it is empty)."""
+        entries = self.menu() if self.choices_shown else []
+        return entries[self.cursor] if 0 <= self.cursor < len(entries) else None
 
     def _marks(self, faces) -> list[DieMark]:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
@@ -1592,8 +1598,7 @@ class TableFlow:
 
     def _decision_marks(self, boxes: Sequence, faces) -> list[DieMark]:
         """The dice decided on, at `boxes`: held, under the cursor, numbered for HOLD1..5."""
-        entries = self.menu()
-        cur = entries[self.cursor] if self.choices_shown and 0 <= self.cursor < len(entries) else None
+        cur = self._under_cursor()
         return [DieMark(tuple(b), _face(v, faces), held=bool(self.holds and self.holds[i]),
                         selected=bool(cur and cur.action == "die" and cur.index == i),
                         position=i + 1 if self.holds and self.choices_shown else 0)

@@ -59,10 +59,15 @@ def label_form(row: dict[str, Any], width: int, least: int, bold: bool = False) 
     ("Lo. bonus" for "Bottom bonus"), else the shortest (cut when drawn). At 320x240 with three
     players and more, Thirteen's labels were cut to "Bottom...", "Extra 5...", "Bonus (...",
     School's to "Small s...", Classic's to "Round w...": starts that named no row."""
-    label = row.get("label", "")
-    shorts = [form for form in row.get("short", ()) if form]
-    f = theme.font(least, bold)
+    return fitting_form(row.get("label", ""), row.get("short", ()), width, theme.font(least, bold))
+
+
+def fitting_form(label: str, shorts: Sequence[str], width: int, font: Any) -> str:
+    """`label` where it fits in `width` px in `font`, else the first of its shorter forms that
+    fits, else the shortest (cut when drawn): the one choice the sheet's row labels and the
+    menu's option labels both make."""
+    shorts = [form for form in shorts if form]
     for form in (label, *shorts):
-        if f.size(printable(form))[0] <= width:
+        if font.size(printable(form))[0] <= width:
             return form
     return shorts[-1] if shorts else label

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from . import theme
-from .draw import printable
+from .label_room import fitting_form
 from .view import OptionView
 
 LABEL_SHARE = 0.78          # of the menu's width, the most a label takes (its points go on the right)
@@ -23,12 +23,8 @@ def menu_label(opt: OptionView, width: int, least: int) -> OptionView:
     differ in their last words read alike; "S2 bank 1", "S2 col 2" keep those words."""
     if not opt.short or opt.note:
         return opt
-    font = theme.font(least, True)
-    room = int(width * LABEL_SHARE)
-    for form in (opt.label, *opt.short):
-        if font.size(printable(form))[0] <= room:
-            return opt if form == opt.label else replace(opt, label=form)
-    return replace(opt, label=opt.short[-1])
+    form = fitting_form(opt.label, opt.short, int(width * LABEL_SHARE), theme.font(least, True))
+    return opt if form == opt.label else replace(opt, label=form)
 
 
 def row_texts(opt: OptionView, width: int, size: int) -> list[str]:
