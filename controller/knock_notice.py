@@ -69,17 +69,28 @@ class KnockWatch:
 
     def __init__(self) -> None:
         self._watch: ToldOnce[Knock] = ToldOnce(Knock.further_than, BACK_AFTER)
+        self.words = ""                # the reader's words for the knock told ("" with none)
 
     @property
     def told(self) -> Knock | None:
         """The knock last told (None: none, or the tray is back)."""
         return self._watch.told
 
+    def restore(self, knock: Knock | None, words: str) -> None:
+        """Take up the knock told before a restart (controller/told_kept.py): the same knock is
+        not told again, one further is, and the tray back is a line."""
+        self._watch.told, self.words = knock, words if knock is not None else ""
+
     def seen(self, message: str | None) -> str:
         """A settled reading's `camera_moved` message (None: it had none). "tell": say it (a new
         knock, or the camera moved further); "back": the tray is where it was calibrated again;
         "": nothing to say."""
-        return self._watch.seen(None if message is None else knock_of(message))
+        said = self._watch.seen(None if message is None else knock_of(message))
+        if said == "tell":
+            self.words = message or ""
+        elif said == "back":
+            self.words = ""
+        return said
 
 
 def banner_words(message: str) -> str:
@@ -88,6 +99,13 @@ def banner_words(message: str) -> str:
     two pages at 320x240, and the first (cut after "moved 10 px") was all that was shown before
     the throw's own message replaced it: what to do was never read. Now what to do is on the first
     page; the log keeps the reader's words."""
+    return f"For the staff: {short_words(message)}: calibrate again. The game goes on."
+
+
+def short_words(message: str) -> str:
+    """The knock in a few words ("camera knocked (10 px right)"): the banner's, and the log's
+    line at a start that the knock told before is not told again. They leave out the reader's
+    "the tray is not where it was calibrated", which `dicetable check` counts as a knock told."""
     how = re.search(r"\((.+?)\)", message)
     inner = how.group(1).removeprefix("moved ") if how else "the tray moved"
-    return f"For the staff: camera knocked ({inner}): calibrate again. The game goes on."
+    return f"camera knocked ({inner})"

@@ -79,13 +79,18 @@ def banner_words(message: str) -> str:
     played. The game goes on.") took three pages at 320x240, and the first, cut after "calibrated
     (76", was all the players' throw left on screen: what to do was never read. Now it is on the
     first page; the log keeps the reader's words."""
+    return f"For the staff: {short_words(message)}: calibrate again. The game goes on."
+
+
+def short_words(message: str) -> str:
+    """A size notice in a few words ("dice 1.5x the calibrated size", "another camera view
+    (560x480)"): the banner's, and the log's line at a start that a size told before is not told
+    again. They leave out the reader's words, which `dicetable check` counts as a size told."""
     frames = _FRAMES.search(message)
     if frames:
-        return f"For the staff: another camera view ({frames.group(2)}): calibrate again. " \
-               "The game goes on."
+        return f"another camera view ({frames.group(2)})"
     size = dice_size_of(message)
-    how = f"{size.times:.1f}x the calibrated size" if size.times else f"{size.way} than calibrated"
-    return f"For the staff: dice {how}: calibrate again. The game goes on."
+    return f"dice {size.times:.1f}x the calibrated size" if size.times else f"dice {size.way} than calibrated"
 
 
 class SizeWatch:
@@ -97,6 +102,18 @@ class SizeWatch:
         self.dice: ToldOnce[DiceSize] = ToldOnce(DiceSize.changed)
         self.frames: ToldOnce[str] = ToldOnce(lambda now, told: now != told)
         self._dice_message = ""
+
+    @property
+    def dice_words(self) -> str:
+        """The reader's words for the dice's size told ("" with none told)."""
+        return self._dice_message if self.dice.told is not None else ""
+
+    def restore(self, dice: DiceSize | None, dice_words: str, frames: str | None) -> None:
+        """Take up the sizes told before a restart (controller/told_kept.py): the same size is not
+        told again, another is, and the size gone is a line (`dice_words` name the calibrated
+        size the dice are measured against)."""
+        self.dice.told, self._dice_message = dice, dice_words if dice is not None else ""
+        self.frames.told = frames
 
     def seen(self, reading: Reading) -> list[tuple[str, str]]:
         """What to say of a settled `reading`'s size notices, in order."""

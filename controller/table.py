@@ -211,6 +211,8 @@ class TableFlow:
         self.knocks = KnockWatch()
         # dice or frames of another size than calibrated told once too (controller/size_notice.py)
         self.sizes = SizeWatch()
+        # called when a staff notice was told or said gone (the app keeps them across restarts)
+        self.on_staff_told: Callable[[], None] = lambda: None
         self._seen_while_correcting: Reading | None = None   # the tray's last reading during a correction
         self._held_when_amended: tuple[list[int], list[bool]] = ([], [])   # the tray and holds a late correction found
         self._take_back_armed_until = 0.0
@@ -435,8 +437,11 @@ class TableFlow:
         moved = next((p.message for p in reading.problems if p.code == CAMERA_MOVED), None)
         told = self.knocks.seen(moved)
         self._tell_staff(told, BACK_WORDS if told == "back" else moved or "", banner_words)
-        for what, words in self.sizes.seen(reading):
+        sizes = self.sizes.seen(reading)
+        for what, words in sizes:
             self._tell_staff(what, words, size_banner_words)
+        if told or sizes:
+            self.on_staff_told()
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

@@ -34,6 +34,7 @@ from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .knock_notice import CALIBRATION_WORDS, KnockWatch
 from .size_notice import SizeWatch
+from .told_kept import ToldKept, calibration_id
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
@@ -197,6 +198,9 @@ class TableApp:
         # (the wrapper's own read_lores is not enough: a webcam has one stream, read on a thread)
         self.two_streams = hasattr(frames, "read_lores") and hasattr(getattr(frames, "source", frames), "read_lores")
         self.journal_dir = Path(config.table.journal_dir)
+        # (what they told before this start, kept beside the journal: not told again at each restart)
+        self.told_kept = ToldKept(self.journal_dir, config.vision.calibration, self.knocks, self.sizes)
+        self.told_kept.take_up()
         self.panel = panel_buttons(config.buttons)     # (None: any button may come)
         self.menu = SetupMenu(defaults=SetupDefaults(config.table.game, config.table.players,
                                                      config.table.options),
@@ -260,7 +264,8 @@ class TableApp:
     def _reader_with_calibration(self):
         calibration = dict(self.config.vision.calibration) or None
         if calibration:      # (`dicetable check` counts the knocks told since: see knock_notice)
-            log.info("%s: tray %s, dice %s px", CALIBRATION_WORDS, calibration.get("tray"), calibration.get("die_px"))
+            log.info("%s: tray %s, dice %s px (calibration %s)", CALIBRATION_WORDS, calibration.get("tray"),
+                     calibration.get("die_px"), calibration_id(calibration))
 
         def read(image):
             return vision_reader.read(image, calibration)
@@ -462,6 +467,7 @@ class TableApp:
                               words=button_words(self.panel), screen_size=self.screen.size, panel=self.panel)
         self.flow.knocks = self.knocks      # (a knock told in the last game is not told again in this one)
         self.flow.sizes = self.sizes
+        self.flow.on_staff_told = self.told_kept.save     # (kept across restarts: controller/told_kept.py)
         if held is not None:
             self.flow.restore_holds(*held)
         tracker = SettleTracker(self.config.vision.settle_config())
