@@ -25,6 +25,7 @@ from typing import Any, Callable
 from .config import DEFAULT_PATH, Config, load_config
 from .knock_report import knocks_said
 from .size_report import sizes_said
+from .told_report import kept_said
 from .correction_report import corrections_said, read_service_log
 from .service_check import check_service
 from .table_user import (STATE_DIR, TableUser, blocked_inside, denied, describe_owner, sandbox_problem,
@@ -506,6 +507,9 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
     lines = inject.get("service_log", read_service_log)()      # (journalctl read once)
     found += check_knocks(lines)
     found += [Finding("calibration", level, text) for level, text in sizes_said(lines)]
+    # (what the table holds as told and its log does not say: told before the log's 30 days)
+    found += [Finding("calibration", level, text)
+              for level, text in kept_said(Path(config.table.journal_dir), config.vision.calibration, lines)]
     found += check_corrections(Path(config.table.journal_dir), lambda: lines)
     return found
 

@@ -32,9 +32,14 @@ def knocks_in_log(lines: list[str]) -> list[str]:
         elif BACK_WORDS in line:
             told = []
         elif KNOCK in line:
-            how = _HOW.search(line)
-            told.append(how.group(1) if how else "its felt past the calibrated box")
+            told.append(knock_phrase(line))
     return told
+
+
+def knock_phrase(words: str) -> str:
+    """How far the reader's knock `words` say the camera moved ("moved 10 px right")."""
+    how = _HOW.search(words)
+    return how.group(1) if how else "its felt past the calibrated box"
 
 
 def knocks_said(lines: list[str] | str) -> tuple[str, str] | None:

@@ -40,16 +40,31 @@ def sizes_in_log(lines: list[str]) -> list[str]:
             told.pop(what, None)
             since.pop(what, None)
         elif DICE in line and "dice are" in line:
-            size = dice_size_of(line)
-            told["dice"] = (f"dice {size.times:.1f}x the calibrated size" if size.times
-                            else f"dice {size.way} than the calibrated ones")
+            told["dice"] = dice_phrase(line)
             since.setdefault("dice", game)
         elif FRAMES in line:
-            frames = _FRAMES.search(line)
-            told["frames"] = (f"frames of {frames.group(2)}, calibrated on {frames.group(1)}" if frames
-                              else "frames of another size than calibrated")
+            told["frames"] = frames_phrase(line)
             since.setdefault("frames", game)
     return [f"{told[what]} since {since[what]}" for what in ("dice", "frames") if what in told]
+
+
+def dice_phrase(words: str) -> str:
+    """The check's words for the reader's `die_size` words ("dice 1.5x the calibrated size")."""
+    size = dice_size_of(words)
+    return f"dice {size.times:.1f}x the calibrated size" if size.times else f"dice {size.way} than the calibrated ones"
+
+
+def frames_phrase(words: str) -> str:
+    """The check's words for the reader's `calibration_size` words ("frames of 560x480, calibrated
+    on 640x480")."""
+    frames = _FRAMES.search(words)
+    return (f"frames of {frames.group(2)}, calibrated on {frames.group(1)}" if frames
+            else "frames of another size than calibrated")
+
+
+def fix_words(said: str) -> str:
+    """What to do about a size told (`said` the check's words for it)."""
+    return "with the dice that are played" if said.startswith("dice") else "with the camera as it is now"
 
 
 def sizes_said(lines: list[str] | str) -> list[tuple[str, str]]:
@@ -59,6 +74,5 @@ def sizes_said(lines: list[str] | str) -> list[tuple[str, str]]:
         return []
     out = []
     for said in sizes_in_log(lines):
-        fix = "with the dice that are played" if said.startswith("dice") else "with the camera as it is now"
-        out.append(("warning", f"{said}: run dicetable calibrate {fix}"))
+        out.append(("warning", f"{said}: run dicetable calibrate {fix_words(said)}"))
     return out

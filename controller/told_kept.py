@@ -104,6 +104,25 @@ def parse(text: str) -> tuple[str, Knock | None, str, DiceSize | None, str, str 
     return calibration, knock, knock_said, dice, dice_said, frames
 
 
+def read_kept(path: Path) -> tuple[str, Knock | None, str, DiceSize | None, str, str | None] | None:
+    """What the kept file at `path` holds (as `parse`); None when there is none. Raises BadFile
+    for a file this table would not have written, OSError for one that cannot be read."""
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(MOST_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    if len(raw) > MOST_BYTES:
+        raise BadFile(f"over {MOST_BYTES} bytes")
+    if not raw.strip():
+        raise BadFile("empty")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadFile("not UTF-8 text") from None
+    return parse(text)
+
+
 class ToldKept:
     """The app's knock and size watchers, taken up from `folder`/told.json as the table starts
     and written back each time what they told changes (`save`)."""
@@ -121,29 +140,19 @@ class ToldKept:
         bad file or one told against another calibration: nothing is taken up, the log says
         why, and a good file replaces it (the next start is quiet)."""
         try:
-            with self.path.open("rb") as fh:
-                raw = fh.read(MOST_BYTES + 1)
-        except FileNotFoundError:
-            return
+            found = read_kept(self.path)
         except OSError as exc:
             log.warning("camera: ignored %s (%s): a camera notice still true is told again", self.path,
                         exc.strerror or exc)
             return
-        try:
-            if len(raw) > MOST_BYTES:
-                raise BadFile(f"over {MOST_BYTES} bytes")
-            if not raw.strip():
-                raise BadFile("empty")
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise BadFile("not UTF-8 text") from None
-            calibration, knock, knock_said, dice, dice_said, frames = parse(text)
         except BadFile as exc:
             log.warning("camera: ignored a bad file %s (%s: cut by a power cut, or not the table's): what the "
                         "staff were told is told again if it still holds", self.path, exc)
             self.save()
             return
+        if found is None:
+            return
+        calibration, knock, knock_said, dice, dice_said, frames = found
         if calibration != self.calibration:
             log.info("camera: the notices told before were told against another calibration: a new "
                      "calibration starts afresh")
@@ -151,7 +160,7 @@ class ToldKept:
             return
         self.knocks.restore(knock, knock_said)
         self.sizes.restore(dice, dice_said, frames)
-        self._written = text
+        self._written = self.text()
         held = [knock_words(knock_said)] if knock is not None else []
         held += [size_words(w) for w in (dice_said if dice is not None else None, frames) if w]
         if held:

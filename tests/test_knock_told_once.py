@@ -172,8 +172,14 @@ def test_dicetable_check_names_the_knock_the_table_logged(tmp_path, calibration,
     started = [m for m in lines if m.startswith("camera: calibration in use")]
     assert len(started) == 1
     assert calibration_lines(lines + started) != []                              # restarted, not calibrated
+    recalibrate(calibration, tmp_path / "config.toml")       # (the table keeps what it told: told_kept.py)
     recalibrated = started[0].replace("dice ", "dice 1")
     assert calibration_lines(lines + [recalibrated]) == []
+
+
+def recalibrate(calibration, config: Path) -> None:
+    """`dicetable calibrate` saves a new calibration in `config` (another die size measured)."""
+    save_calibration(dataclasses.replace(calibration, die_px=calibration.die_px + 1), config)
 
 
 def test_a_knock_while_a_game_is_resumed_after_a_power_cut(tmp_path, calibration, caplog):

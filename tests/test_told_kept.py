@@ -182,3 +182,55 @@ def test_a_kept_file_that_cannot_be_written_costs_a_warning_not_the_game(tmp_pat
     assert len(cannot) == 1, warnings(caplog)
     assert len([m for m in warnings(caplog) if KNOCK in m]) == 2
     assert len(tables[-1].app.flow.log.inputs) >= 8
+
+
+def test_dicetable_check_names_a_knock_told_before_the_log_it_reads(tmp_path, calibration, caplog):
+    """Told once now, the knock is in the log once: a camera left knocked past the 30 days of log
+    `dicetable check` reads (or a check by a user who may not read the log) found no line and
+    said nothing of it, while the table held it as told and said nothing more (each start told it
+    again before). The check reads what the table holds; once the tray is said back, nothing."""
+    with caplog.at_level(logging.INFO):
+        tables = [Table(tmp_path, calibration)]
+        tables[-1].throw(10)
+        start = len(caplog.records)
+        restarted(tmp_path, calibration, tables).throw(10)       # a month later: the log holds this start only
+        recent = [r.getMessage() for r in caplog.records[start:]]
+        config = tmp_path / "config.toml"
+        held = "camera knocked since calibration: moved 10 px right (told earlier, still held by the table); " \
+               "run dicetable calibrate"
+        assert calibration_warnings(config, "the log could not be read") == [held]      # type: ignore[arg-type]
+        assert calibration_warnings(config, recent) == [held]
+        start = len(caplog.records)
+        for _ in range(3):
+            tables[-1].throw(0)                                  # the camera put back
+        recent = [r.getMessage() for r in caplog.records[start:]]
+    assert any("back where it was calibrated" in m for m in recent)
+    assert calibration_warnings(config, recent) == []
+    assert calibration_warnings(config, []) == []
+
+
+def test_dicetable_check_names_sizes_the_table_holds_as_told(tmp_path, calibration):
+    """Dice and frames of another size held as told, the log silent about them (rolled past, or
+    unreadable): named from the table's file; said gone in the log, or told against another
+    calibration: not named."""
+    from controller.config import load_config
+    from controller.told_kept import calibration_id
+
+    config = tmp_path / "config.toml"
+    Table(tmp_path, calibration, new=False)                         # (the config, calibrated)
+    held = {"format": 1, "calibration": calibration_id(load_config(config).vision.calibration), "knock": None,
+            "dice": {"way": "bigger", "times": 1.52, "words": "For the staff: the dice are bigger than the ones "
+                     "calibrated (76 px, calibrated 50 px): run dicetable calibrate again with the dice played."},
+            "frames": "For the staff: the calibration was taken on 640x480 frames and the camera sends 560x480: "
+                      "run dicetable calibrate again."}
+    (tmp_path / KEPT).write_text(json.dumps(held), encoding="utf-8")
+    assert calibration_warnings(config, []) == [
+        "dice 1.5x the calibrated size (told earlier, still held by the table): run dicetable calibrate with the "
+        "dice that are played",
+        "frames of 560x480, calibrated on 640x480 (told earlier, still held by the table): run dicetable calibrate "
+        "with the camera as it is now"]
+    back = "camera: the dice are read at the calibrated size again (the dice's size told before is gone)"
+    left = [w.split(" (")[0] for w in calibration_warnings(config, [back])]
+    assert left == ["frames of 560x480, calibrated on 640x480"], left
+    (tmp_path / KEPT).write_text(json.dumps({**held, "calibration": "another"}), encoding="utf-8")
+    assert calibration_warnings(config, []) == []
