@@ -196,7 +196,7 @@ class ToldKept:
             os.replace(tmp, self.path)
             if self.fsync:
                 sync_folder(self.path.parent)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:     # (ValueError: a path the system refuses, a NUL in it)
             if not self._cannot:
                 log.warning("camera: cannot keep what the staff were told in %s (%s): after a restart a "
                             "camera notice still true is told again", self.path, exc.strerror or exc)
