@@ -18,8 +18,14 @@ from .logsetup import log_crashes, log_handler, log_warnings
 from .names import players_from
 from .rules import GAMES, OptionError, load_all
 from .tablelog import LogError, TableLog, replay
+from .unknown_words import refuse_unknown
 
 log = logging.getLogger("dicetable")
+
+#: what `dicetable --help` (and `dicetable` alone) says first: to a newcomer, where to begin
+DESCRIPTION = ("The dice table's program. New here? `dicetable demo` shows it at work; `dicetable check` "
+               "says what a table still needs; `dicetable COMMAND --help` lists a command's options, "
+               "and docs/commands.md says all each one does.")
 
 
 def parse_options(pairs: list[str] | None) -> dict:
@@ -275,50 +281,69 @@ def cmd_bench_archive(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from vision.cli import AnyOrderParser
 
-    parser = AnyOrderParser(prog="dicetable", description=__doc__)   # options in any order
+    parser = AnyOrderParser(prog="dicetable", description=DESCRIPTION)   # options in any order
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, title="commands", metavar="COMMAND")
 
-    p = sub.add_parser("demo", help="the main job: a full game played from synthetic camera images")
+    p = sub.add_parser("demo", help="see the table work: games played by automatic players before a synthetic camera",
+                       description="Complete games played by automatic players in front of a synthetic camera, "
+                                   "through the table's real reader, rules and screen: in a window, or headless "
+                                   "(no screen: PNG screenshots in demo-screenshots/).")
     p.add_argument("--game", choices=sorted(GAMES), help="one game (default: each game in turn)")
     p.add_argument("--players", type=int,
                    help="number of automatic players, within the range of each game played (dicetable games)")
     p.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     p.add_argument("--screenshots", metavar="DIR", help="write PNG screenshots here")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--size", default="1280x720", help="screen size WxH")
-    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--seed", type=int, default=1,
+                   help="where the random dice start: the same seed plays the same games (default 1)")
+    p.add_argument("--size", default="1280x720", metavar="WxH", help="screen size (default 1280x720)")
+    p.add_argument("--fullscreen", action="store_true", help="fill the whole screen instead of a window")
     p.add_argument("--text", action="store_true", help="rules only, in the terminal (no camera, no screen)")
     p.add_argument("--fast", action="store_true", help="no pauses between steps")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("run", help="the real table (camera, buttons, screen) from a config file")
-    p.add_argument("--config", default="/etc/dicetable/config.toml")
-    p.add_argument("--fullscreen", action="store_true")
-    p.add_argument("--headless", action="store_true")
+    p = sub.add_parser("run", help="the real table (camera, buttons, screen) from a config file",
+                       description="The real table: camera, buttons and screen as the config file sets them; "
+                                   "resumes an unfinished game. Installed as a service, systemd runs it "
+                                   "(docs/install.md).")
+    p.add_argument("--config", default="/etc/dicetable/config.toml", metavar="PATH",
+                   help="config file (default /etc/dicetable/config.toml)")
+    p.add_argument("--fullscreen", action="store_true",
+                   help="fill the whole screen (as does fullscreen = true in [display])")
+    p.add_argument("--headless", action="store_true", help="no window (SDL dummy driver): for tests")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("play", help="play in the terminal typing dice values, or headless from fixtures")
-    p.add_argument("--game", choices=sorted(GAMES))
+    p = sub.add_parser("play", help="play in the terminal typing dice values, or headless from fixtures",
+                       description="A table without a camera: players type the values they read (type help "
+                                   "once it runs). With --fixtures and --script: frames from images and presses "
+                                   "from a script, headless (docs/hardware.md).")
+    p.add_argument("--game", choices=sorted(GAMES), help="the game to play (dicetable games lists them)")
     p.add_argument("--players", help="comma-separated names, e.g. Ann,Bob")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a house-rule option (repeatable)")
     p.add_argument("--log", help="write the table log here after every input")
     p.add_argument("--resume", metavar="LOG", help="continue the game of this table log")
     p.add_argument("--fixtures", metavar="DIR", help="headless test mode: frames from this folder")
     p.add_argument("--script", metavar="FILE", help="headless test mode: button presses from this file")
-    p.add_argument("--headless", action="store_true")
-    p.add_argument("--screenshots", metavar="DIR")
-    p.add_argument("--size", default="1280x720")
+    p.add_argument("--headless", action="store_true", help="with --fixtures: draw the screen, with no window")
+    p.add_argument("--screenshots", metavar="DIR",
+                   help="with --fixtures: write the script's screenshots (and the last screen) here")
+    p.add_argument("--size", default="1280x720", metavar="WxH",
+                   help="with --fixtures: the screen's size (default 1280x720)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay",
-                       help="apply every input of a table log (or a .jsonl journal); print the sheet and result")
-    p.add_argument("log")
-    p.add_argument("--json", action="store_true")
+                       help="apply every input of a table log (or a .jsonl journal); print the sheet and result",
+                       description="Apply every input of a table log (or of a table's .jsonl journal) and print "
+                                   "the score sheet and the result; exit 2 at an input the rules refuse.")
+    p.add_argument("log", help="a table log (.json) or a table's journal (.jsonl)")
+    p.add_argument("--json", action="store_true", help="the sheet and result as JSON")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("games", help="list the games and their options")
-    p.add_argument("--options", action="store_true")
+    p = sub.add_parser("games", help="list the games and their options",
+                       description="The games, their numbers of players, and (--options) their house rules.")
+    p.add_argument("--options", action="store_true",
+                   help="each game's house rules: a line to copy into the config's [table.options.GAME], "
+                        "its default and what it does")
     p.set_defaults(func=cmd_games)
 
     from .check import register as register_check
@@ -358,7 +383,13 @@ def main(argv: list[str] | None = None) -> int:
         print("dicetable: stopped (Ctrl-C) while it was starting.", file=sys.stderr)
         return 130
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    if not words:                   # (`dicetable` alone: the commands and what each does, not an error line)
+        parser.print_help(sys.stderr)
+        return 2
+    args, extras = parser.parse_known_args(words)
+    if extras:
+        refuse_unknown(parser, args.command, extras)
     quiet = args.command in ("demo", "play", "replay", "read", "bench", "games", "check")
     logging.basicConfig(level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.INFO),
                         handlers=[log_handler(sys.stderr)])     # (under systemd: with each line's priority)
