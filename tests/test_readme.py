@@ -57,3 +57,71 @@ def test_every_relative_link_of_the_readme_and_docs_leads_to_a_file():
             if not (page.parent / target.split("#")[0]).exists():
                 broken.append(f"{page.relative_to(ROOT)}: {target}")
     assert broken == []
+
+
+# ------------------------------------------------------------- the commands the docs quote
+#: pages a newcomer and the café's staff follow word by word, and a `--option` quoted alone in them
+DOCS = ["install.md", "commands.md", "hardware.md", "table.md", "table-log.md", "benchmarks.md"]
+#: options of other programs these pages quote (pip's, venv's)
+NOT_OURS = {"--no-binary", "--system-site-packages"}
+FENCED = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
+
+
+def options_of_each_command() -> dict[str, set[str]]:
+    import argparse
+
+    from controller.cli import build_parser
+
+    action = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return {name: {flag for a in sub._actions for flag in a.option_strings} for name, sub in action.choices.items()}
+
+
+def quoted(text: str) -> list[str]:
+    """Every command line the page quotes: the lines of its code blocks, then its `inline` code."""
+    blocks = FENCED.findall(text)
+    return [line for block in blocks for line in block.splitlines()] + re.findall(r"`([^`\n]+)`", FENCED.sub("", text))
+
+
+def test_every_option_quoted_after_a_dicetable_command_is_one_it_takes():
+    """`dicetable X ... --opt` anywhere in the README and docs: X is a command and takes --opt."""
+    known = options_of_each_command()
+    wrong = []
+    for page in [README, *sorted((ROOT / "docs").rglob("*.md"))]:
+        for line in quoted(page.read_text(encoding="utf-8")):
+            for command, rest in re.findall(r"(?:^|[\s/])dicetable ([a-z]+)((?:[ \t]+[^\s;|&#]+)*)", line):
+                if command in known:
+                    flags = re.findall(r"(?<![\w-])--[a-z][a-z-]*", rest)
+                    wrong += [f"{page.name}: dicetable {command} ... {flag}" for flag in flags
+                              if flag not in known[command]]
+    assert wrong == [], "\n".join(wrong)
+
+
+def units(text: str) -> list[str]:
+    """Paragraphs, list items and table rows, without the code blocks."""
+    out = []
+    for block in re.split(r"\n\s*\n", FENCED.sub("", text)):
+        if block.lstrip().startswith("|"):
+            out += block.splitlines()
+        else:
+            out += re.split(r"^\s*[-*] ", block, flags=re.M)
+    return out
+
+
+def test_an_option_quoted_alone_is_one_of_a_command_named_beside_it():
+    """A `--opt` quoted alone in a paragraph that names `dicetable X` (and no other program) is an
+    option of X. Found walking the docs: benchmarks.md gave the vision benchmark's honest figure as
+    (`dicetable bench vision` ... `--half odd`), which that command refuses (`--half` is `python -m
+    vision.bench`'s; `dicetable bench vision` reads both halves); install.md's knocked camera
+    paragraph quoted `--no-camera` beside `dicetable calibrate`, which has no such option."""
+    known = options_of_each_command()
+    wrong = []
+    for name in DOCS:
+        for unit in units((ROOT / "docs" / name).read_text(encoding="utf-8")):
+            spans = re.findall(r"`([^`]+)`", unit)
+            if any(re.search(r"python3? -m|pip ", span) for span in spans):
+                continue
+            named = {c for span in spans for c in re.findall(r"dicetable ([a-z]+)", span) if c in known}
+            alone = {span.split()[0].split("=")[0] for span in spans if span.startswith("--")} - NOT_OURS
+            wrong += [f"{name}: {flag} beside dicetable {'/'.join(sorted(named))}" for flag in sorted(alone)
+                      if named and not any(flag in known[c] for c in named)]
+    assert wrong == [], "\n".join(wrong)
