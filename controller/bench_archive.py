@@ -127,36 +127,48 @@ def _end_of_game(config_path: Path) -> float:
     return time.perf_counter() - t0
 
 
-def run(count: int = 5000, repeat: int = 3) -> int:
+def run(count: int = 5000, repeat: int = 3, as_json: bool = False) -> int:
+    """Print the archive's figures: as lines, or (`dicetable bench archive --json`, as every other
+    benchmark takes) as one JSON object. Before, --json was taken and the lines printed."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    say = (lambda text: None) if as_json else print
+    figures: dict = {"count": count, "repeat": repeat}
     with tempfile.TemporaryDirectory(prefix="dicetable-archive-") as tmp:
         root = Path(tmp)
         config = root / "config.toml"
         config.write_text(f'[table]\njournal_dir = "{root}"\nkeep_games = {count}\n', encoding="utf-8")
         _current_game(root)
         rows = []
-        for label, games in (("empty archive", 0), (f"{count:,} archived games", count)):
+        for key, label, games in (("empty", "empty archive", 0), ("full", f"{count:,} archived games", count)):
             if games:
                 t0 = time.perf_counter()
                 make_archive(root / "games", games)
                 made = time.perf_counter() - t0
                 files, sizes, blocks = disk_use(root / "games")
-                print(f"archive: {files:,} files, {sizes / 1e6:.1f} MB of journals, {blocks / 1e6:.1f} MB on disk "
-                      f"(whole blocks), {sizes / max(files, 1) / 1e3:.1f} KB a game; made in {made:.0f} s")
+                figures["archive"] = {"files": files, "journal_bytes": sizes, "disk_bytes": blocks,
+                                      "bytes_a_game": sizes / max(files, 1), "made_s": made}
+                say(f"archive: {files:,} files, {sizes / 1e6:.1f} MB of journals, {blocks / 1e6:.1f} MB on disk "
+                    f"(whole blocks), {sizes / max(files, 1) / 1e3:.1f} KB a game; made in {made:.0f} s")
             starts = [_in_process(START, config) for _ in range(repeat)]
             checks = [_in_process(CHECK, config, stderr=True) for _ in range(repeat)]
             rows.append((label, starts, checks))
+            figures[key] = {"start_s": [s for s, _ in starts], "start_peak_mb": max(m for _, m in starts),
+                            "check_s": [s for s, _ in checks], "check_peak_mb": max(m for _, m in checks)}
         for label, starts, checks in rows:
-            print(f"{label}: table start {min(s for s, _ in starts):.2f}-{max(s for s, _ in starts):.2f} s, "
-                  f"peak {max(m for _, m in starts):.0f} MB; dicetable check --no-camera "
-                  f"{min(s for s, _ in checks):.2f}-{max(s for s, _ in checks):.2f} s, "
-                  f"peak {max(m for _, m in checks):.0f} MB ({repeat} runs each)")
+            say(f"{label}: table start {min(s for s, _ in starts):.2f}-{max(s for s, _ in starts):.2f} s, "
+                f"peak {max(m for _, m in starts):.0f} MB; dicetable check --no-camera "
+                f"{min(s for s, _ in checks):.2f}-{max(s for s, _ in checks):.2f} s, "
+                f"peak {max(m for _, m in checks):.0f} MB ({repeat} runs each)")
         ends = []
         for _ in range(repeat):
             _current_game(root)
             ends.append(_end_of_game(config))
         files, _, _ = disk_use(root / "games")
-        print(f"a game's end at the limit (archive one, prune the oldest): {min(ends) * 1000:.0f}-"
-              f"{max(ends) * 1000:.0f} ms; {files:,} files kept")
+        figures["game_end_ms"] = [e * 1000 for e in ends]
+        figures["files_kept"] = files
+        say(f"a game's end at the limit (archive one, prune the oldest): {min(ends) * 1000:.0f}-"
+            f"{max(ends) * 1000:.0f} ms; {files:,} files kept")
     shutil.rmtree(root, ignore_errors=True)
+    if as_json:
+        print(json.dumps(figures))
     return 0

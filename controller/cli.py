@@ -274,7 +274,7 @@ def cmd_bench_powercut(args: argparse.Namespace) -> int:
 def cmd_bench_archive(args: argparse.Namespace) -> int:
     from .bench_archive import run
 
-    return run(count=5000 if args.limit is None else max(1, args.limit))
+    return run(count=5000 if args.limit is None else max(1, args.limit), as_json=args.json)
 
 
 # -------------------------------------------------------------------------------------- parser

@@ -18,3 +18,18 @@ def test_the_archive_made_is_of_finished_games_named_and_ordered_as_the_table_ar
         assert name.endswith(f"-{game.game}.jsonl") and replay(game).is_over
         # (the table journals every house rule of a new game: the files' size is theirs)
         assert game.options == {spec.name: spec.default for spec in find_game(game.game).OPTIONS}
+
+
+def test_bench_archive_json_prints_one_json_object_as_the_other_benchmarks_do(monkeypatch, capsys):
+    """`dicetable bench archive --json` printed its lines as text: --json was taken and not passed on."""
+    import json
+
+    import controller.bench_archive as bench_archive
+    import controller.cli as cli
+
+    monkeypatch.setattr(bench_archive, "_in_process", lambda code, config, stderr=False: (1.5, 90.0))
+    monkeypatch.setattr(bench_archive, "_end_of_game", lambda config: 0.002)
+    assert cli.main(["bench", "archive", "--limit", "3", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["archive"]["files"] == 3 and figures["files_kept"] == 3
+    assert figures["full"]["start_s"] == [1.5, 1.5, 1.5] and figures["game_end_ms"] == [2.0, 2.0, 2.0]
