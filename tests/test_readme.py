@@ -125,3 +125,18 @@ def test_an_option_quoted_alone_is_one_of_a_command_named_beside_it():
             wrong += [f"{name}: {flag} beside dicetable {'/'.join(sorted(named))}" for flag in sorted(alone)
                       if named and not any(flag in known[c] for c in named)]
     assert wrong == [], "\n".join(wrong)
+
+
+def test_docs_commands_names_every_option_of_every_command():
+    """docs/commands.md is "every `dicetable` command, with all it does": each option the parser
+    has is in that command's rows. It left out demo's --fullscreen, --text and --fast (the README's
+    Quick start names --text) and bench's --json and --passes."""
+    rows: dict[str, str] = {}
+    for row in (ROOT / "docs" / "commands.md").read_text(encoding="utf-8").splitlines():
+        first = re.match(r"\| `dicetable ([a-z]+)", row)
+        if first:
+            rows[first.group(1)] = rows.get(first.group(1), "") + row
+    missing = [f"dicetable {name} {flag}" for name, flags in sorted(options_of_each_command().items())
+               for flag in sorted(flags - {"-h", "--help"})
+               if not re.search(rf"(?<![\w-]){flag}(?![\w-])", rows.get(name, ""))]
+    assert missing == [], "\n".join(missing)
