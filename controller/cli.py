@@ -321,7 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", help="comma-separated names, e.g. Ann,Bob")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a house-rule option (repeatable)")
     p.add_argument("--log", help="write the table log here after every input")
-    p.add_argument("--resume", metavar="LOG", help="continue the game of this table log")
+    p.add_argument("--resume", metavar="LOG",
+                   help="continue the game of this table log (or of a table's .jsonl journal, with --log NEW.json)")
     p.add_argument("--fixtures", metavar="DIR", help="headless test mode: frames from this folder")
     p.add_argument("--script", metavar="FILE", help="headless test mode: button presses from this file")
     p.add_argument("--headless", action="store_true", help="with --fixtures: draw the screen, with no window")
