@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shlex
 import tempfile
 import time
 import warnings
@@ -257,11 +258,21 @@ def _said(exc: Exception) -> str:
     return words(exc)
 
 
+def calibrate_again(path: Path | None) -> str:
+    """The commands that calibrate the config file checked. `dicetable check --config FILE` advised
+    a bare `dicetable calibrate --camera`, which saves into /etc/dicetable/config.toml: followed
+    word for word, it calibrated the table's file (or stopped at *no config file*), not FILE."""
+    mine = path is None or Path(path).resolve() == DEFAULT_PATH.resolve()
+    named = "" if mine else f" --config {shlex.quote(str(path))}"
+    return (f"run: sudo systemctl stop dicetable; sudo dicetable calibrate --camera{named}; "
+            "sudo systemctl start dicetable")
+
+
 def check_calibration(config: Config, frame: Any) -> list[Finding]:
     from vision.reader import calibration_scale
 
     cal = dict(config.vision.calibration)
-    again = "run: sudo systemctl stop dicetable; sudo dicetable calibrate --camera; sudo systemctl start dicetable"
+    again = calibrate_again(config.path)
     if not cal.get("tray") and not cal.get("die_px"):
         return [Finding("calibration", WARN, f"none: the whole view is read and the die size guessed; {again}")]
     when = f" on {cal['calibrated_at']}" if cal.get("calibrated_at") else ""

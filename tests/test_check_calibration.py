@@ -64,3 +64,16 @@ def test_the_same_view_is_ok_and_bigger_dice_a_warning(tmp_path, calibration):
     assert [f.level for f in check_calibration(config, render_tray([], seed=91, style=STYLE).image)] == [OK]
     bigger = check_calibration(config, render_tray([2, 3, 4, 5, 6], seed=91, style=STYLE, die_px=85).image)
     assert [f.level for f in bigger] == [WARN] and "bigger than the ones calibrated" in bigger[0].text
+
+
+def test_the_calibrate_it_advises_saves_into_the_config_file_checked(tmp_path, capsys):
+    """`dicetable check --config FILE` advised `sudo dicetable calibrate --camera`, which saves into
+    /etc/dicetable/config.toml: the file checked was left uncalibrated. The table's own file needs
+    no --config."""
+    mine = tmp_path / "my table.toml"
+    mine.write_text('[table]\ngame = "thirteen"\n', encoding="utf-8")
+    [finding] = check_calibration(load_config(mine), None)
+    assert finding.level == WARN
+    assert f"sudo dicetable calibrate --camera --config '{mine}';" in finding.text
+    [default] = check_calibration(check.Config(path=check.DEFAULT_PATH), None)
+    assert "sudo dicetable calibrate --camera; sudo systemctl start dicetable" in default.text
