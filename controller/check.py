@@ -46,14 +46,27 @@ class Finding:
         return f"{self.level:8} {self.part}: {self.text}"
 
 
+#: where docs/install.md step 4 puts the program's source, and with it the example config
+EXAMPLE = Path("/opt/dicetable/src/systemd/config.example.toml")
+
+
+def copy_example(path: Path) -> str:
+    """The command that makes the config at `path` from the example, as typed at the Pi. The check
+    said "copy systemd/config.example.toml there": a folder of the source, not of the staff's
+    login, where `sudo dicetable check` is typed (`dicetable calibrate` spells the command out)."""
+    mkdir = "" if path.parent.is_dir() else f"sudo mkdir -p {shlex.quote(str(path.parent))} && "
+    return f"{mkdir}sudo cp {EXAMPLE} {shlex.quote(str(path))}"
+
+
 def check_config(path: Path, user: TableUser | None = None) -> tuple[Config | None, list[Finding]]:
     """Is the config read, and by the table's own user (`user`, when it exists and is not the one
     asking)? Root reads a file of mode 0600 that the table, run as `dicetable`, cannot: the check
     said "read" and the table stopped on its error screen. (The config root read is still
     returned, so that the other checks say what else to fix.)"""
     if not path.exists():
+        copy = copy_example(path)
         return Config(), [Finding("config", WARN, f"no file at {path}: the built-in defaults are used "
-                                                  "(copy systemd/config.example.toml there, docs/install.md step 5)")]
+                                                  f"(copy the example there, docs/install.md step 5: {copy})")]
     # (read as the table reads it: each mistake left out, so that all of them are said at once,
     # and the other checks look at the camera and the panels the table will use)
     config = load_config(path, lenient=True)

@@ -567,3 +567,12 @@ def test_the_commands_help_names_every_part_the_check_goes_over(tmp_path, capsys
         main(["--help"])
     line = " ".join(capsys.readouterr().out.split()).split("check is this table ready?")[1].split(" read ")[0]
     assert sorted(part for part in parts if part not in line) == []
+
+
+def test_without_a_config_file_the_check_gives_the_command_that_copies_the_example(tmp_path):
+    """It said "copy systemd/config.example.toml there": a folder of the source, which is not where
+    staff type `sudo dicetable check`. Now the command of docs/install.md step 5, to paste."""
+    [first, *_] = run_checks(tmp_path / "missing.toml", camera=False)
+    assert first.text.endswith(f"sudo cp /opt/dicetable/src/systemd/config.example.toml {tmp_path}/missing.toml)")
+    [first, *_] = run_checks(tmp_path / "etc" / "dicetable" / "config.toml", camera=False)
+    assert f"sudo mkdir -p {tmp_path}/etc/dicetable && sudo cp " in first.text
