@@ -140,3 +140,32 @@ def test_docs_commands_names_every_option_of_every_command():
                for flag in sorted(flags - {"-h", "--help"})
                if not re.search(rf"(?<![\w-]){flag}(?![\w-])", rows.get(name, ""))]
     assert missing == [], "\n".join(missing)
+
+
+def section_titles(page: Path) -> list[str]:
+    """A page's headings and the bold words that open its paragraphs (benchmarks.md's parts)."""
+    text = page.read_text(encoding="utf-8")
+    found = [re.sub(r"^#+\s*", "", line) for line in text.splitlines() if line.startswith("#")]
+    found += re.findall(r"^\s*\*\*([^*]+)\*\*", text, re.M)
+    return [" ".join(title.split()).rstrip(".") for title in found]
+
+
+def test_every_section_a_page_names_in_another_is_there():
+    """`docs/install.md step 5`, `(docs/table.md, The table's clock)`, `benchmarks.md, A café's
+    evening`, in the docs and in what the program says: the step or the section named is a heading
+    (or a paragraph's bold title) of that page."""
+    pages = {page.name: page for page in [README, *sorted((ROOT / "docs").rglob("*.md"))]}
+    named = re.compile(r"\b([a-z-]+\.md)(?:\]\([^)]*\))?,? ((?:[Ss]ection|[Ss]tep)s? \d+|(?<=, )[A-Z][^,;:()*`\"']*)")
+    sources = [*pages.values(), *sorted(p for d in ("controller", "hardware", "display", "vision")
+                                        for p in (ROOT / d).rglob("*.py"))]      # (what the program says)
+    missing = []
+    for page in sources:
+        for target, part in named.findall(" ".join(page.read_text(encoding="utf-8").split())):
+            titles = section_titles(pages[target]) if target in pages else []
+            number = re.search(r"\d+", part) if re.match(r"(?i)(section|step)", part) else None
+            part = part.strip().rstrip(".")
+            found = (any(t.startswith(f"{number.group()}.") for t in titles) if number
+                     else any(t.startswith(part) or part.startswith(t) for t in titles))
+            if not found:
+                missing.append(f"{page.name}: {target}, {part}")
+    assert missing == [], "\n".join(missing)
