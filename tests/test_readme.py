@@ -110,8 +110,8 @@ def units(text: str) -> list[str]:
 def test_an_option_quoted_alone_is_one_of_a_command_named_beside_it():
     """A `--opt` quoted alone in a paragraph that names `dicetable X` (and no other program) is an
     option of X. Found walking the docs: benchmarks.md gave the vision benchmark's honest figure as
-    (`dicetable bench vision` ... `--half odd`), which that command refuses (`--half` is `python -m
-    vision.bench`'s; `dicetable bench vision` reads both halves); install.md's knocked camera
+    (`dicetable bench vision` ... `--half odd`), which that command refused then (`--half` was only
+    `python -m vision.bench`'s; it has it now); install.md's knocked camera
     paragraph quoted `--no-camera` beside `dicetable calibrate`, which has no such option."""
     known = options_of_each_command()
     wrong = []

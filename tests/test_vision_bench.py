@@ -326,3 +326,18 @@ def test_bench_says_what_machine_its_timings_come_from(tmp_path, cpuinfo, cpu, s
         assert m["cpu"]                     # the architecture's name, or "?"
     assert bench.machine_line().startswith("machine: ")
     assert "machine: " in bench.table([]) and "machine" in bench.to_json([])
+
+
+def test_dicetable_bench_vision_reads_the_half_asked_for(tmp_path, capsys):
+    """The docs give the honest figure as `dicetable bench vision --half odd` (the photos the nets
+    never trained on). The command refused `--half` ("unrecognized arguments") and read both
+    halves; now each half reads its own images: of the 4 Byler fixtures, indexes 1 and 3 / 0 and 2."""
+    from controller import cli as table_cli
+    photos = _sources_from_fixtures(tmp_path / "photos")
+    seen = {}
+    for half in ("odd", "even"):
+        assert table_cli.main(["bench", "vision", str(photos), "--half", half, "--passes", "1", "--json"]) == 0
+        seen[half] = {s["source"]: s["images"] for s in json.loads(capsys.readouterr().out)["sources"]}
+    assert seen["odd"]["nellbyler_d6"] == 2 and seen["even"]["nellbyler_d6"] == 2
+    assert table_cli.main(["bench", "rules", "--half", "odd"]) == 2
+    assert "--half does not apply here" in capsys.readouterr().err

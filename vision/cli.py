@@ -18,10 +18,11 @@ import numpy as np
 # Bench targets by name: the lead can register more with `add_bench_target`.
 BenchFn = Callable[[argparse.Namespace], int]
 BENCH_TARGETS: dict[str, BenchFn] = {}
-# Which of the shared options (DIR, --limit, --passes) each target uses. The others are refused,
+# Which of the shared options (DIR, --limit, --passes, --half, --rules) each target uses. The others are refused,
 # so that `bench rendered --limit 5` says it has no such thing instead of running the whole sweep.
 BENCH_OPTIONS: dict[str, frozenset[str]] = {}
-SHARED_BENCH_OPTIONS = {"dir": "DIR", "limit": "--limit", "passes": "--passes", "rules": "--rules"}
+SHARED_BENCH_OPTIONS = {"dir": "DIR", "limit": "--limit", "passes": "--passes", "half": "--half",
+                        "rules": "--rules"}
 
 
 class AnyOrderParser(argparse.ArgumentParser):
@@ -55,7 +56,7 @@ class AnyOrderParser(argparse.ArgumentParser):
 
 def add_bench_target(name: str, fn: BenchFn, options: tuple[str, ...] = ()) -> None:
     """Register `dicetable bench NAME`, which uses the shared options named (of "dir", "limit",
-    "passes", "rules")."""
+    "passes", "half", "rules")."""
     unknown = set(options) - set(SHARED_BENCH_OPTIONS)
     if unknown:
         raise ValueError(f"unknown bench options {sorted(unknown)}")
@@ -162,7 +163,7 @@ def bench_vision(args: argparse.Namespace) -> int:
     if not root.is_dir():
         print(f"photo folder not found: {root}", file=sys.stderr)
         return 2
-    results = bench.run(root, limit=args.limit, passes=args.passes or bench.VGA_PASSES)
+    results = bench.run(root, limit=args.limit, passes=args.passes or bench.VGA_PASSES, half=args.half)
     if not results:
         print(f"no labelled sources (*/labels.json) under {root}", file=sys.stderr)
         return 2
@@ -182,7 +183,7 @@ def bench_rendered(args: argparse.Namespace) -> int:
     return 0
 
 
-add_bench_target("vision", bench_vision, ("dir", "limit", "passes"))
+add_bench_target("vision", bench_vision, ("dir", "limit", "passes", "half"))
 add_bench_target("rendered", bench_rendered)
 
 
@@ -220,6 +221,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "the whole table app (100)")
     b.add_argument("--passes", type=int, default=None, metavar="N",
                    help="vision: stream passes over the 640x480 frames, each frame's fastest read kept (3)")
+    b.add_argument("--half", choices=("even", "odd", "all"), default=None,
+                   help="vision: the even-indexed photos of each source (the nets' training half) or the "
+                        "odd-indexed ones (never trained on: the honest figure); both by default")
     b.add_argument("--rules", choices=("defaults", "house"), default=None,
                    help="powercut: each game under its default house rules, or under those that change its "
                         "flow the most (betting Classic, Pok'n Roll's abandon in turn, ...; first player drawn)")
