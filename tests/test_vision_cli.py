@@ -285,3 +285,12 @@ def test_read_annotate_that_cannot_be_written_is_said_and_fails(tmp_path, capsys
     assert [len(json.loads(x)["dice"]) for x in cap.out.strip().splitlines()] == [2, 2]
     assert "--annotate: cannot write" in cap.err
     assert [p.name for p in out_dir.iterdir()] == [PHOTO.stem + ".annotated.png"]
+
+
+def test_a_reading_of_one_die_says_die(capsys):
+    """The plain line of a photo with one die said "1 dice"; the JSON line is unchanged."""
+    one = FIX / "casino_DJI_20241005231450_0114_D_detection_1.jpg"
+    assert cli.main(["read", str(one), str(PHOTO)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert f"{one}: 1 die [" in lines[0]
+    assert " dice [" in lines[1] and ": 1 " not in lines[1]

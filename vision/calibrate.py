@@ -804,7 +804,8 @@ def register(subparsers: Any, capture: Capture | None = None) -> argparse.Argume
     """Add the `calibrate` subcommand; its handler is `args.func(args) -> int`. With `capture`,
     `--camera` takes the frames with the table's camera instead of from image files."""
     p = subparsers.add_parser(
-        "calibrate", help="learn tray, die size and light from empty and throw images",
+        "calibrate",
+        help="learn tray, die size and light from the camera (--camera) or from images of the empty tray and a throw",
         description="Measure the tray region, die size and lighting from images of the empty tray "
                     "and of a throw, print advice, and save the result in the [vision] section of the config.")
     p.add_argument("--empty", nargs="+", metavar="IMG", help="images of the empty tray")

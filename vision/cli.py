@@ -120,7 +120,8 @@ def cmd_read(args: argparse.Namespace) -> int:
         else:
             vals = " ".join("?" if v is None else str(v) for v in reading.values) or "-"
             probs = ",".join(sorted(reading.problem_codes()))
-            print(f"{path}: {len(reading.dice)} dice [{vals}]"
+            n = len(reading.dice)
+            print(f"{path}: {n} {'die' if n == 1 else 'dice'} [{vals}]"
                   + (f" problems: {probs}" if probs else "") + f" ({ms:.0f} ms)", flush=True)
         if out_dir is not None:
             target = _annotated_name(out_dir, path, written)
@@ -204,7 +205,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `read` and `bench` to the caller's subparsers; handlers are in `func`."""
     p = subparsers.add_parser("read", help="read dice values from image files")
-    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="photos or camera frames (PNG, JPEG, ...)")
     p.add_argument("--json", action="store_true", help="one JSON object per image per line")
     p.add_argument("--annotate", metavar="DIR", help="write annotated copies into DIR")
     p.set_defaults(func=cmd_read)
@@ -213,7 +214,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("what", choices=sorted(BENCH_TARGETS), help="what to benchmark")
     b.add_argument("dir", nargs="?", default=None, metavar="DIR",
                    help="vision: labelled photos (default: shared/dice-photos beside the repo)")
-    b.add_argument("--json", action="store_true")
+    b.add_argument("--json", action="store_true", help="the figures as one JSON object")
     b.add_argument("--limit", type=int, default=None, metavar="N",
                    help="vision: first N images per source; rules: N/10 s a game (at least 0.2 s); table: a quick "
                         "run; soak: N demo games in one process (10); journal: a journal of N hold toggles "
