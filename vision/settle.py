@@ -449,7 +449,7 @@ class SettleTracker:
         its median. Without this, bands of +-5% kept a still tray "moving" for ever."""
         af = a.astype(np.float32) + 1.0
         bf = b.astype(np.float32) + 1.0
-        gain = np.median(af / bf, axis=1, keepdims=True)
+        gain = row_medians(af / bf)
         return np.abs(af - bf * gain) > self.config.pixel_threshold
 
     def _looks_occupied(self, small: np.ndarray) -> bool:
@@ -588,3 +588,18 @@ class SettleTracker:
     def _new_throw(self, reading: Reading) -> None:
         self._throws += 1
         self._events.append(FinalReading(reading, self._throws, self._t, found=not self._seen_motion))
+
+
+def row_medians(a: np.ndarray) -> np.ndarray:
+    """`np.median(a, axis=1, keepdims=True)` of a 2-D float array without NaNs, bit for bit,
+    without its overhead: one partition of the rows around their middle rank(s). The tracker
+    takes a gain per row of every camera frame twice (the previous frame and the still spell's
+    first); numpy's median cost ~0.11 ms of a 160 x 114 image, this ~0.07 (fix-calcost5)."""
+    n = a.shape[1]
+    h = n // 2
+    if n % 2:
+        # (numpy 2's partition of float32 around one rank is ~3x slower than around two)
+        p = np.partition(a, (h, h + 1), axis=1) if n > 2 else np.partition(a, h, axis=1)
+        return p[:, h:h + 1]
+    p = np.partition(a, (h - 1, h), axis=1)
+    return ((p[:, h - 1] + p[:, h]) / 2)[:, None]   # numpy's mean of the two, in the array's precision
