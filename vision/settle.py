@@ -431,6 +431,10 @@ class SettleTracker:
         ww = min(self.config.work_width, w)
         self._work_map = (ox, oy, ww / w)      # frame pixels -> the small image's (see _lay_there)
         hh = max(4, int(round(h * ww / w)))
+        if frame.ndim == 3 and frame.shape[2] in (3, 4) and frame.dtype in (np.uint8, np.uint16, np.float32):
+            # grey first: the area average of one channel, not three (~0.3 of a ~0.6 ms update);
+            # the grey image within a grey level of the average's grey (fix-calcost5)
+            frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY if frame.shape[2] == 3 else cv2.COLOR_BGRA2GRAY)
         small = cv2.resize(frame, (ww, hh), interpolation=cv2.INTER_AREA)
         if small.ndim == 3:
             small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY if small.shape[2] == 3 else cv2.COLOR_BGRA2GRAY)
