@@ -92,7 +92,9 @@ def check_models() -> list[Finding]:
     if not dicenet.verifier_available():
         return [Finding("reader", WARN, "the verifier model file is missing: unsure dice are read less well. "
                                         "Reinstall the program.")]
-    return [Finding("reader", OK, "model files load")]
+    from vision import net_runtime
+
+    return [Finding("reader", OK, f"model files load (run by {net_runtime.describe()})")]
 
 
 def check_journal(folder: Path, user: TableUser | None = None) -> list[Finding]:

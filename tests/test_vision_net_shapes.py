@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import dicenet, reader
+from vision import dicenet, net_runtime, reader
 from vision.calibrate import calibrate
 from vision.synthetic import TrayStyle, render_tray
 
@@ -39,11 +39,13 @@ class _Net:
 
 @pytest.fixture()
 def replans(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
-    """Fresh nets that log each re-plan."""
+    """Fresh OpenCV nets that log each re-plan (onnxruntime, where installed, does not re-plan so:
+    this is about OpenCV, the runtime where it is not)."""
     log: list[tuple] = []
     real_read = dicenet.cv2.dnn.readNetFromONNX
     monkeypatch.setattr(dicenet.cv2.dnn, "readNetFromONNX", lambda path: _Net(real_read(path), log))
     monkeypatch.setattr(dicenet, "_NETS", {})
+    monkeypatch.setattr(net_runtime, "_wanted", net_runtime.OPENCV)
     return log
 
 

@@ -21,7 +21,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision import conditions
+from vision import conditions, net_runtime
 from vision.reader import detect, read, read_die
 from vision.types import DIE_LEANING
 
@@ -347,14 +347,14 @@ def machine(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict[str, Any]:
     simd = next((name for flag, name in SIMD_FLAGS if flag in flags), "?")
     return {"cpu": fields.get("model name") or fields.get("model") or platform.machine() or "?",
             "simd": simd, "cores": os.cpu_count() or 0,
-            "opencv": cv2.__version__, "numpy": np.__version__}
+            "opencv": cv2.__version__, "numpy": np.__version__, "nets": net_runtime.describe()}
 
 
 def machine_line() -> str:
     """The machine in one line, printed under every benchmark table."""
     m = machine()
     return (f"machine: {m['cpu']} ({m['simd']}), {m['cores']} cores, "
-            f"OpenCV {m['opencv']}, NumPy {m['numpy']}")
+            f"OpenCV {m['opencv']}, NumPy {m['numpy']}, nets on {m['nets']}")
 
 
 def table(results: list[SourceResult], stage: str = "read") -> str:
@@ -429,7 +429,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="read every photo under another light or camera (vision/conditions.py)")
     ap.add_argument("--models", type=Path, default=None, metavar="DIR",
                     help="read with the model files in DIR (e.g. nets trained on one half only)")
+    ap.add_argument("--runtime", choices=net_runtime.RUNTIMES, default=None,
+                    help="run the nets on this runtime (default: onnxruntime where installed, else opencv)")
     args = ap.parse_args(argv)
+    net_runtime.use(args.runtime)
     if args.models is not None and not use_models(args.models):
         return 2
     root = Path(args.dir) if args.dir else default_photos_dir()

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator
 import cv2
 import numpy as np
 
-from vision import dicenet, reader, segment
+from vision import dicenet, net_runtime, reader, segment
 from vision.bench import as_vga, default_photos_dir, machine_line
 from vision.calibrate import calibrate, find_tray
 from vision.die_size import box_side
@@ -203,7 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", type=Path, default=None, metavar="DIR", help="labelled photos (default: shared)")
     ap.add_argument("--limit", type=int, default=40, metavar="N", help="Byler photos read (0: none)")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (the table's budget is one core)")
+    ap.add_argument("--runtime", choices=net_runtime.RUNTIMES, default=None,
+                    help="run the nets on this runtime (default: onnxruntime where installed, else opencv)")
     args = ap.parse_args(argv)
+    net_runtime.use(args.runtime)
     cv2.setNumThreads(args.threads)
     print(machine_line())
     print("(others may be running on this machine: the fastest of the passes is kept per frame)")

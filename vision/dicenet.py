@@ -1,4 +1,4 @@
-"""Two small learned stages that find dice and read their top faces (run by OpenCV's dnn module).
+"""Two small learned stages that find dice and read their top faces (run by onnxruntime or OpenCV's dnn).
 
 1. The *detector* is a fully convolutional network over the frame scaled so that a die is
    about DET_DIE_TARGET px wide. Every 4x4 cell says how likely a die's centre is there, the
@@ -9,7 +9,8 @@
 Why: the classical segmenter lost dice against dark tray rims and white dice on white trays,
 and the classical face stage could not read red pips on marbled dice. Both nets are trained by
 `vision.train_dicenet` on the even-indexed labelled photos and on rendered trays; they ship as
-ONNX files of 100 and 300 KB in vision/models and need nothing beyond OpenCV at the table.
+ONNX files of 100 and 300 KB in vision/models and need nothing beyond OpenCV at the table
+(onnxruntime, where it is installed, runs them faster: `vision.net_runtime`).
 
 Nothing here raises on a bad frame: `available()` is False when a model file is missing or
 broken, and the reader then falls back to the classical stages alone.
@@ -22,6 +23,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision import net_runtime
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DET_FILE = MODEL_DIR / "dice_detector.onnx"
@@ -57,19 +60,19 @@ class Found:
         return (self.centre[0] - h, self.centre[1] - h, self.centre[0] + h, self.centre[1] + h)
 
 
-_NETS: dict[str, object] = {}
-_BROKEN: set[str] = set()
+_NETS: dict[tuple[str | None, str], net_runtime.Net] = {}
+_BROKEN: set[tuple[str | None, str]] = set()
 
 
-def _net(path: Path):
-    key = str(path)
+def _net(path: Path) -> net_runtime.Net | None:
+    """The net in `path`, loaded once per runtime asked for (`net_runtime.use`), or None."""
+    key = (net_runtime.wanted(), str(path))
     if key in _BROKEN:
         return None
     net = _NETS.get(key)
     if net is None:
-        try:
-            net = cv2.dnn.readNetFromONNX(key)
-        except (cv2.error, OSError, SystemError):
+        net = net_runtime.load(path)
+        if net is None:
             _BROKEN.add(key)
             return None
         _NETS[key] = net
@@ -118,11 +121,8 @@ def _heat(bgr: np.ndarray, scale: float, region: Box | None = None, area: np.nda
         x0, x1 = _on_grid(region[0] * sx, region[2] * sx, sw)
         y0, y1 = _on_grid(region[1] * sy, region[3] * sy, sh)
         small = small[y0:y1, x0:x1]
-    net = _net(DET_FILE)
-    net.setInput(_blob(small))
-    out = net.forward()[0]
+    out = _net(DET_FILE).run(_blob(small))[0]
     if x0 or y0:
-        out = out.copy()       # (the net's own output buffer)
         out[2] += x0 / DET_STRIDE
         out[3] += y0 / DET_STRIDE
     return out, sx, sy
@@ -288,8 +288,7 @@ def classify(batch: np.ndarray, model: Path | None = None) -> np.ndarray:
     # dice, their second views, the verifier's doubtful ones, the turned ones). One crop at a
     # time the shape never changes; a crop's output is the same bit for bit alone or in a batch.
     for i in range(len(batch)):
-        net.setInput(blob[i:i + 1])
-        logits[i] = net.forward().reshape(7)     # (copied out: the output is the net's buffer)
+        logits[i] = net.run(blob[i:i + 1]).reshape(7)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 
