@@ -120,8 +120,10 @@ def describe() -> str:
     ort = _onnxruntime() if _wanted in (None, ONNXRUNTIME) else None
     if ort is not None:
         return f"onnxruntime {ort.__version__}"
-    why = "" if _wanted == OPENCV else " (onnxruntime not installed)"
-    return f"OpenCV {cv2.__version__} dnn{why}"
+    if _wanted == OPENCV:
+        return f"OpenCV {cv2.__version__} dnn"
+    why = "not installed" if (_ort_failed or "").startswith("ModuleNotFoundError") else "does not load"
+    return f"OpenCV {cv2.__version__} dnn: onnxruntime {why}"
 
 
 def wanted() -> str | None:
