@@ -3,12 +3,12 @@
 Why two: on one core onnxruntime runs our nets in about 60% of OpenCV 4.10's time (docs/vision.md,
 Speed: ~2.5 ms less a Byler frame), with the same values to ~3e-5. But it has no wheel for 32-bit
 Raspberry Pi OS (armv7l), so pyproject.toml asks for it only where it has one (x86_64, aarch64), and
-OpenCV's dnn, always there, stays the fallback. A net is a callable `run(blob) -> output`, so
+OpenCV's dnn, always there, stays the fallback. A net is an object with `run(blob) -> output`, so
 `vision.dicenet` does not care which runtime it got.
 
 Nothing here raises on a missing or broken model file: `load` returns None, and the reader then
 falls back to its classical stages (as before). An onnxruntime that is installed but cannot be
-imported, or cannot read a file that OpenCV can, leaves that net to OpenCV (logged once).
+imported, or cannot read a file that OpenCV can, leaves the nets (that net) to OpenCV, logged.
 """
 from __future__ import annotations
 
