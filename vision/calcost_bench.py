@@ -38,6 +38,7 @@ from vision.tray_moved import walled_sides
 STAGES: tuple[tuple[Any, str, str], ...] = (
     (reader, "felt_past_tray", "felt_past_tray"),
     (reader, "tray_shift", "tray_shift"),
+    (reader, "tray_zoom", "tray_zoom"),
     (reader, "bigger_dice", "bigger_dice"),
     (reader, "smaller_size", "smaller_size"),
     (reader, "glare_looked_again", "glare_look"),

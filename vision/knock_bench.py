@@ -3,13 +3,15 @@
 Each tray style with a table round its tray (not the dim one: its tray fills the view) is
 calibrated as `dicetable calibrate` would (two empty frames, two throws, 50 px dice, 50 px of
 table round the tray); seeded throws of six dice are then seen with the camera moved by 5 to 40 px
-(up to 6% of 640) along x or y, or turned by 1 or 2 degrees about the frame's centre, and read
-with that calibration; half the throws have their dice by the walls (one against each, two in
-corners), where a shift cuts them. Per knock: throws read right, taken with a wrong value (must
-stay 0), asked again, and frames said moved (`camera_moved`). Then the still frames: every style
-(the dim one too) with 30 and 50 px of table, calibrated the same way, and frames of a camera that
-did not move (throws, dice by the walls, a hand, a leaning die, a phone left in the tray, the
-empty tray): how many are said moved (must stay 0).
+(up to 6% of 640) along x or y, turned by 1 or 2 degrees about the frame's centre, or scaled
+about it by 0.85-1.2 (a camera raised or lowered on its arm), and read with that calibration;
+half the throws have their dice by the walls (one against each, two in corners), where a shift
+cuts them. Per knock: throws read right, taken with a wrong value (must stay 0), asked again, and
+frames said moved (`camera_moved`; a scale: and how many of them named the camera raised or
+lowered). Then the still frames: every style (the dim one too) with 30 and 50 px of table,
+calibrated the same way, and frames of a camera that did not move (throws, dice by the walls, a
+hand, a leaning die, a phone left in the tray, the empty tray): how many are said moved (must stay
+0).
 """
 from __future__ import annotations
 
@@ -29,7 +31,9 @@ from vision.synthetic import STYLES, HandSpec, ThingSpec, render_scene, render_t
 SHIFTS: tuple[tuple, ...] = (
     (0, 0), (5, 0), (-5, 0), (0, 5), (0, -5), (10, 0), (-10, 0), (0, 10), (0, -10),
     (15, 0), (-15, 0), (0, 15), (0, -15), (20, 0), (0, -20), (-30, 0), (0, 30), (40, 0), (0, -40),
-    ("turn", 1.0), ("turn", -1.0), ("turn", 2.0), ("turn", -2.0))
+    ("turn", 1.0), ("turn", -1.0), ("turn", 2.0), ("turn", -2.0),
+    ("scale", 0.85), ("scale", 0.9), ("scale", 0.95), ("scale", 1.05), ("scale", 1.1), ("scale", 1.15),
+    ("scale", 1.2))
 
 
 def shifted(img: np.ndarray, dx: int, dy: int) -> np.ndarray:
@@ -46,10 +50,20 @@ def turned(img: np.ndarray, degrees: float) -> np.ndarray:
     return cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def scaled(img: np.ndarray, scale: float) -> np.ndarray:
+    """The frame as a camera raised (`scale` under 1: the tray smaller) or lowered (over 1) on its
+    arm sees it: the whole view scaled about the frame's centre."""
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), 0.0, scale)
+    return cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def knocked(img: np.ndarray, knock: tuple) -> np.ndarray:
     """`img` seen after `knock` (a SHIFTS entry)."""
     if knock[0] == "turn":
         return turned(img, float(knock[1]))
+    if knock[0] == "scale":
+        return scaled(img, float(knock[1]))
     return shifted(img, int(knock[0]), int(knock[1]))
 
 
@@ -85,6 +99,10 @@ def run(styles: list[str], seeds: int = 6, first: int = 700) -> dict[tuple, coll
                 reading = read(knocked(image, knock), calibration=cal)
                 out[knock][verdict(reading, values)] += 1
                 out[knock]["told"] += "camera_moved" in reading.problem_codes()
+                if knock[0] == "scale":
+                    way = "raised" if knock[1] < 1 else "lowered"
+                    out[knock]["height"] += any(p.code == "camera_moved" and f"camera was {way}" in p.message
+                                                for p in reading.problems)
     return out
 
 
@@ -134,9 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stills", type=int, default=20, help="still frames a style and table width (0: none)")
     args = ap.parse_args(argv)
     for knock, c in run(args.styles.split(","), args.seeds).items():
-        name = f"turn {knock[1]:+.0f} deg" if knock[0] == "turn" else f"shift {knock[0]:4d},{knock[1]:4d}"
+        name = (f"turn {knock[1]:+.0f} deg" if knock[0] == "turn" else f"scale x{knock[1]:.2f}" if knock[0] == "scale"
+                else f"shift {knock[0]:4d},{knock[1]:4d}")
+        height = f"  (as {'raised' if knock[1] < 1 else 'lowered'} {c['height']:3d})" if knock[0] == "scale" else ""
         print(f"{name:<16} right {c['right']:3d}  wrong {c['wrong']:2d}  asked {c['asked']:3d}  "
-              f"told moved {c['told']:3d}")
+              f"told moved {c['told']:3d}{height}")
     if args.stills:
         told, total = still_notices(list(STYLES), args.stills)
         print(f"still frames said moved: {told} of {total}")

@@ -19,7 +19,7 @@ from vision import dicenet, pips, segment
 from vision.die_size import OwnSize, bigger_dice, reads_better, smaller_size, smaller_told
 from vision.glare_look import glare_looked_again
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
-from vision.tray_moved import SIDES, Knock, felt_past_tray, tray_shift
+from vision.tray_moved import SIDES, Knock, felt_past_tray, moved_words, tray_shift, tray_zoom
 from vision.types import (
     BLURRED, CALIBRATION_SIZE, CAMERA_MOVED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
     TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading, view_scale,
@@ -196,16 +196,23 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     tray, die_px, other_shape = _calibration(calibration, size, f, bgr.shape[1], bgr.shape[0])
     # a knocked camera or a pushed tray: dice on the felt outside the calibrated box would not be
     # read at all; the whole view is read instead (the die size still holds), and the staff told
-    moved = felt_past_tray(bgr, tray, _walls(calibration)) if tray is not None else None
-    if moved is not None:
+    walls = _walls(calibration)
+    edges = _wall_edges(calibration, f * (calibration_scale(calibration, size) or 1.0)) if tray is not None else {}
+    moved = felt_past_tray(bgr, tray, walls) if tray is not None else None
+    # (unless the felt's edges show the tray grown about the frame's centre: a camera lowered)
+    zoom = tray_zoom(bgr, tray, walls, edges) if moved is not None and tray is not None else None
+    if moved is not None and zoom is None:
         tray = None
     # knocked by a little, the felt stays inside that band: the tray is found again as calibration
     # finds it, and the box moved with it (a die by the wall was "partly out of view", then unread)
-    # (with the felt's edges the calibration measured, moves from 4 px and turns from 0.5 degrees)
-    shift = tray_shift(bgr, tray, _walls(calibration), _wall_edges(calibration, f * (calibration_scale(
-        calibration, size) or 1.0))) if tray is not None else None
+    # (with the felt's edges the calibration measured, moves from 4 px and turns from 0.5 degrees;
+    # a camera raised or lowered from 2%: the box and the dice's size scaled with the tray)
+    shift = zoom or (tray_shift(bgr, tray, walls, edges) if tray is not None else None)
+    if zoom is not None:
+        moved = None
     if shift is not None and tray is not None:
         tray = shift.box(tray, bgr.shape[1], bgr.shape[0])
+        die_px = die_px * shift.scale if die_px is not None else None
 
     learned = learned and dicenet.available()
     # (the learned path redoes the blobs' outlines at full resolution only where they matter)
@@ -236,8 +243,7 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated (its felt reaches past "
                                               f"the {moved} side): run dicetable calibrate again"))
     elif shift is not None:
-        problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated "
-                                              f"({shift.words(1.0 / f)}): run dicetable calibrate again"))
+        problems.append(Problem(CAMERA_MOVED, moved_words(shift, 1.0 / f)))
     for fb in seg.foreign:
         problems.append(Problem(FOREIGN_OBJECT, "large object that is not a die",
                                 tuple(int(round(v * inv)) for v in fb)))

@@ -193,34 +193,50 @@ TURN_AGREE = 0.5        # degrees the sides' turns may differ from their median 
 @dataclass(frozen=True)
 class Knock:
     """How the tray lies in the view since calibration: moved by (dx, dy) px, turned by `turn`
-    degrees (anticlockwise on the screen) about a point near the frame's centre."""
+    degrees (anticlockwise on the screen) about a point near the frame's centre, and `scale`
+    times its calibrated size about the frame's centre (a camera raised: under 1; lowered: over
+    1; the move then is what is left once that is taken out)."""
 
     dx: int = 0
     dy: int = 0
     turn: float = 0.0
+    scale: float = 1.0
 
     def box(self, tray: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
-        """The calibrated `tray` moved with the tray, and grown by how far a turn moved its
-        corners (the box stays square to the frame), kept inside the `w` x `h` image."""
+        """The calibrated `tray` moved (and scaled about the frame's centre) with the tray, and
+        grown by how far a turn moved its corners (the box stays square to the frame), kept
+        inside the `w` x `h` image."""
+        s, cx, cy = self.scale, w / 2, h / 2
+        x0, x1 = (int(round(cx + s * (v - cx))) + self.dx for v in (tray[0], tray[2]))
+        y0, y1 = (int(round(cy + s * (v - cy))) + self.dy for v in (tray[1], tray[3]))
         t = math.radians(abs(self.turn))
-        gx, gy = math.ceil(t * (tray[3] - tray[1]) / 2), math.ceil(t * (tray[2] - tray[0]) / 2)
-        return (max(0, tray[0] + self.dx - gx), max(0, tray[1] + self.dy - gy),
-                min(w, tray[2] + self.dx + gx), min(h, tray[3] + self.dy + gy))
+        gx, gy = math.ceil(t * (y1 - y0) / 2), math.ceil(t * (x1 - x0) / 2)
+        return max(0, x0 - gx), max(0, y0 - gy), min(w, x1 + gx), min(h, y1 + gy)
+
+    @property
+    def zoomed(self) -> str:
+        """"raised" (the tray looks smaller), "lowered" (bigger), or "" (its calibrated size)."""
+        return "" if self.scale == 1.0 else "raised" if self.scale < 1.0 else "lowered"
 
     def words(self, frame_per_px: float = 1.0) -> str:
         """"moved 12 px right, 20 px up, turned 1.5 degrees": the move in the camera frame's
-        pixels."""
+        pixels; a zoom first: "the tray looks 10% smaller" (with the move left, from EDGE_MIN,
+        after it)."""
         dx, dy = (round(v * frame_per_px) for v in (self.dx, self.dy))
+        if self.zoomed:
+            dx, dy = (v if abs(v) >= EDGE_MIN * frame_per_px else 0 for v in (dx, dy))
         parts = [f"{abs(dx)} px {'right' if dx > 0 else 'left'}"] if dx else []
         parts += [f"{abs(dy)} px {'down' if dy > 0 else 'up'}"] if dy else []
         turn = [f"turned {abs(self.turn):.1f} degrees"] if self.turn else []
-        return ", ".join((["moved " + ", ".join(parts)] if parts else []) + turn)
+        zoom = [f"the tray looks {round(abs(self.scale - 1) * 100)}% "
+                f"{'smaller' if self.scale < 1 else 'bigger'}"] if self.zoomed else []
+        return ", ".join(zoom + (["moved " + ", ".join(parts)] if parts else []) + turn)
 
 
-def _turn(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tuple[int, int, int, int]
-          ) -> float | None:
-    """The camera's turn (degrees) from the slant of the felt's edges since calibration, when
-    three sides or more agree on it (a die against a wall slants one); None otherwise."""
+def _side_turns(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tuple[int, int, int, int]
+                ) -> list[float]:
+    """How far (degrees, anticlockwise) each side measured both times turned since calibration,
+    from the slant between its two halves' edges."""
     turns = []
     for side in now:
         if side in edges and len(edges[side]) == 3 and len(now[side]) == 3:
@@ -229,19 +245,76 @@ def _turn(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tupl
             slant = (now[side][2] - now[side][1]) - (edges[side][2] - edges[side][1])
             if np.isfinite(slant) and span > 0:
                 turns.append(math.degrees(math.atan2(slant, span)) * (1 if across else -1))
+    return turns
+
+
+def _turn(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tuple[int, int, int, int]
+          ) -> float | None:
+    """The camera's turn (degrees) from the slant of the felt's edges since calibration, when
+    three sides or more agree on it (a die against a wall slants one); None otherwise."""
+    turns = _side_turns(now, edges, tray)
     if len(turns) < 3:
         return None
     mid = float(np.median(turns))
     return mid if sum(abs(t - mid) <= TURN_AGREE for t in turns) >= 3 else None
 
 
+# A camera arm raised or lowered (the tray 5-20% smaller or bigger about the frame's centre)
+# moves the two sides of each axis apart, so no axis was told moved: raised, nothing was said
+# (the box, too big, still held the tray); lowered by 5-10%, the box cut the dice by the walls
+# ("partly out of view", or unread), from ~10% the felt past the box had the whole view read at
+# the calibrated die size. The same edges tell it: each axis's span against the calibrated one
+# is the tray's scale, the two axes' the same for a zoom (a hand over one wall changes one axis:
+# 0.05-0.09 apart on the knock_bench's still frames, which measure 1 +- 0.0003 on both).
+ZOOM_MIN = 0.02         # the tray's size must have changed by this share to be called zoomed
+ZOOM_AGREE = 0.01       # the two axes' scales may differ by this much and still be one zoom
+ZOOM_MAX = 0.25         # beyond this the edges are past their reach: whatever they found, not the felt's
+
+
+ZOOM_NOT_TURNED = 5.0   # degrees: a side slanted by TURN_MIN up to this is turned (a die against it: 10-35)
+
+
+def _turned(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tuple[int, int, int, int]) -> bool:
+    """Whether two sides or more slant the same way by TURN_MIN to ZOOM_NOT_TURNED degrees since
+    calibration: a camera turned slants every side alike, a zoom none (a die against a wall makes
+    its half's edge, and so its side's slant, wild). A camera turned 2 degrees with dice against
+    two walls had both axes' spans 2% longer."""
+    turns = [t for t in _side_turns(now, edges, tray) if TURN_MIN <= abs(t) <= ZOOM_NOT_TURNED]
+    return max(sum(t > 0 for t in turns), sum(t < 0 for t in turns)) >= 2
+
+
+def _zoom(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tuple[int, int, int, int],
+          w: int, h: int) -> Knock | None:
+    """The tray scaled about the frame's centre (`w` x `h`) since the calibration measured the
+    felt's `edges`, as a Knock with the scale and what move is left, when both axes are measured
+    and agree on a scale at least ZOOM_MIN from 1, and the sides do not slant as a turn's do;
+    None otherwise."""
+    axes = []
+    for (a, b), c in ((("left", "right"), w / 2), (("top", "bottom"), h / 2)):
+        if not all(side in now and side in edges for side in (a, b)):
+            return None
+        span = edges[b][0] - edges[a][0]
+        if span <= 0:
+            return None
+        axes.append(((now[b][0] - now[a][0]) / span, a, b, c))
+    if abs(axes[0][0] - axes[1][0]) > ZOOM_AGREE or _turned(now, edges, tray):
+        return None
+    s = (axes[0][0] + axes[1][0]) / 2
+    if not ZOOM_MIN <= abs(s - 1) <= ZOOM_MAX:
+        return None
+    dx, dy = (round(sum(now[side][0] - c - s * (edges[side][0] - c) for side in (a, b)) / 2)
+              for _, a, b, c in axes)
+    return Knock(dx, dy, 0.0, round(s, 3))
+
+
 def edge_knock(bgr: np.ndarray, tray: tuple[int, int, int, int], edges: dict[str, list[float]]
-               ) -> tuple[list[int | None], float | None]:
+               ) -> tuple[list[int | None], float | None, Knock | None]:
     """How far [dx, dy] (px of `bgr`) the tray moved since the calibration measured the felt's
-    `edges` (its walled sides'), and the camera's turn: per axis with both sides measured, their
-    mean move when they moved together (within EDGE_AGREE), 0 when that is under EDGE_MIN; None
-    for an axis that cannot be told (a side without a wall or its edge not found, the sides
-    moved apart: a hand over a wall, a knock past EDGE_REACH)."""
+    `edges` (its walled sides'), the camera's turn, and its zoom (`_zoom`: a camera raised or
+    lowered): per axis with both sides measured, their mean move when they moved together
+    (within EDGE_AGREE), 0 when that is under EDGE_MIN; None for an axis that cannot be told (a
+    side without a wall or its edge not found, the sides moved apart: a hand over a wall, a
+    zoom, a knock past EDGE_REACH)."""
     now = felt_edges(bgr, tray, list(edges), near=edges)
     moved: list[int | None] = []
     for a, b in (("left", "right"), ("top", "bottom")):
@@ -251,7 +324,18 @@ def edge_knock(bgr: np.ndarray, tray: tuple[int, int, int, int], edges: dict[str
             moved.append(None if abs(da - db) > EDGE_AGREE else int(round(mean)) if abs(mean) >= EDGE_MIN else 0)
         else:
             moved.append(None)
-    return moved, _turn(now, edges, tray)
+    zoom = _zoom(now, edges, tray, bgr.shape[1], bgr.shape[0]) if None in moved else None
+    return moved, _turn(now, edges, tray), zoom
+
+
+def tray_zoom(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str] | tuple[str, ...],
+              edges: dict[str, list[float]] | None) -> Knock | None:
+    """The calibrated `tray`'s zoom (a Knock with its scale) measured by the felt's `edges` alone,
+    or None: for a frame whose felt reaches past the box (`felt_past_tray`), which a camera
+    lowered by 10% or more shows, as does a knock past the edges' reach (read in the whole view)."""
+    if not edges:
+        return None
+    return edge_knock(bgr, tray, {s: v for s, v in edges.items() if s in walls})[2]
 
 
 def tray_shift(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str] | tuple[str, ...],
@@ -263,7 +347,9 @@ def tray_shift(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str
     2026-11-27), or when the edges cannot tell (a knock past their reach), found as calibration
     finds the tray (moves from SHIFT_MIN: 2% of the frame)."""
     if edges:
-        by_edges, turn = edge_knock(bgr, tray, {s: v for s, v in edges.items() if s in walls})
+        by_edges, turn, zoom = edge_knock(bgr, tray, {s: v for s, v in edges.items() if s in walls})
+        if zoom is not None:
+            return zoom
         turn = turn if turn is not None and abs(turn) >= TURN_MIN else 0.0
         if any(by_edges) or None not in by_edges or turn:     # (moved or turned, or told still)
             dx, dy = (v or 0 for v in by_edges)
@@ -284,3 +370,14 @@ def tray_shift(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str
     if (dx == 0 and dy == 0) or abs(dx) > SHIFT_MAX * w or abs(dy) > SHIFT_MAX * h:
         return None
     return Knock(dx, dy)
+
+
+def moved_words(knock: Knock, frame_per_px: float = 1.0) -> str:
+    """The reader's `camera_moved` words for `knock`: "the tray is not where it was calibrated
+    (moved 10 px right): ..."; a zoom names the camera's height, which the staff put right: "the
+    camera was raised since calibration (the tray looks 10% smaller): run dicetable calibrate
+    again"."""
+    if knock.zoomed:
+        return (f"the camera was {knock.zoomed} since calibration ({knock.words(frame_per_px)}): "
+                "run dicetable calibrate again")
+    return f"the tray is not where it was calibrated ({knock.words(frame_per_px)}): run dicetable calibrate again"
