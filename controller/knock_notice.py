@@ -8,7 +8,9 @@ settled reading: a game of Thirteen with the camera knocked 10 px logged it 38 t
 (`journalctl -p warning`, `dicetable check`), and the players had the staff's banner over their
 game on 29% of its frames. Now a knock is told once, again only when the camera moved further
 (`FURTHER_PX`, `FURTHER_DEGREES`), and a line is logged when the tray is back where it was
-calibrated (the camera put back).
+calibrated (the camera put back). A camera raised or lowered since calibration (the reader's
+"the camera was raised since calibration (the tray looks 10% smaller)") is a knock of its own:
+told once, again when its height changes by `FURTHER_SCALE` more.
 """
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ from .told_once import BACK_AFTER, ToldOnce
 #: measure's own jitter (a knock of 10 px read 9-11 px), under a sagging arm's few pixels an hour
 FURTHER_PX = 4.0
 FURTHER_DEGREES = 0.5
+#: ... or its height changed by this share of the tray's size (a 10% zoom is measured 10 +- 0.1%;
+#: a camera raised then lowered again by 3% more is told again)
+FURTHER_SCALE = 0.03
 #: the log line when the tray is read in the calibrated box again after a knock was told
 BACK_WORDS = "camera: the tray is back where it was calibrated (the knock told before is gone)"
 #: the log line the table writes as it starts with a calibration (`dicetable check` counts the
@@ -31,22 +36,25 @@ CALIBRATION_WORDS = "camera: calibration in use"
 _PX = re.compile(r"(\d+) px (right|left|down|up)")
 _TURN = re.compile(r"turned (\d+(?:\.\d+)?) degrees")
 _SIDE = re.compile(r"reaches past the (\w+) side")
+_ZOOM = re.compile(r"looks (\d+)% (smaller|bigger)")
 
 
 @dataclass(frozen=True)
 class Knock:
     """How far the tray moved in the view (px of the camera's frame), the camera's turn
-    (degrees), or the side the felt reaches past (a knock past what the edges can measure)."""
+    (degrees), the side the felt reaches past (a knock past what the edges can measure), or the
+    tray's size against the calibrated one (`scale`: a camera raised, under 1, or lowered)."""
 
     dx: float = 0.0
     dy: float = 0.0
     turn: float = 0.0
     side: str = ""
+    scale: float = 1.0
 
     def further_than(self, told: "Knock") -> bool:
         """Has the camera moved on from the knock `told` by enough to be told again?"""
         return (self.side != told.side or math.hypot(self.dx - told.dx, self.dy - told.dy) >= FURTHER_PX
-                or abs(self.turn - told.turn) >= FURTHER_DEGREES)
+                or abs(self.turn - told.turn) >= FURTHER_DEGREES or abs(self.scale - told.scale) >= FURTHER_SCALE)
 
 
 def knock_of(message: str) -> Knock:
@@ -60,7 +68,9 @@ def knock_of(message: str) -> Knock:
             dy = v
     turn = _TURN.search(message)
     side = _SIDE.search(message)
-    return Knock(dx, dy, float(turn.group(1)) if turn else 0.0, side.group(1) if side else "")
+    zoom = _ZOOM.search(message)
+    scale = 1.0 + int(zoom.group(1)) / 100 * (-1 if zoom.group(2) == "smaller" else 1) if zoom else 1.0
+    return Knock(dx, dy, float(turn.group(1)) if turn else 0.0, side.group(1) if side else "", scale)
 
 
 class KnockWatch:
@@ -107,5 +117,8 @@ def short_words(message: str) -> str:
     line at a start that the knock told before is not told again. They leave out the reader's
     "the tray is not where it was calibrated", which `dicetable check` counts as a knock told."""
     how = re.search(r"\((.+?)\)", message)
+    zoomed = re.search(r"camera was (raised|lowered) .*looks (\d+% \w+)", message)
+    if zoomed:     # (a camera raised or lowered: how much, on the first page at 320x240; the log has any move)
+        return f"For the staff: camera {zoomed.group(1)} ({zoomed.group(2)}): calibrate again. The game goes on."
     inner = how.group(1).removeprefix("moved ") if how else "the tray moved"
     return f"camera knocked ({inner})"

@@ -6,6 +6,8 @@ when the camera moved further, a line when the tray is back where it was calibra
 naming the calibration in use at each start. While the table runs, the camera is the table's:
 `dicetable check` could not look through it (or looked at a moment with the walls hidden), and
 said the calibration was ok while every throw of the evening had been read off a knocked camera.
+A camera raised or lowered is named so ("camera raised since calibration: the tray looks 10%
+smaller").
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from .knock_notice import BACK_WORDS, CALIBRATION_WORDS
 
 KNOCK = "the tray is not where it was calibrated"
 _HOW = re.compile(re.escape(KNOCK) + r" \((.+?)\)")
+#: a camera raised or lowered since calibration (vision.tray_moved.moved_words)
+_ZOOM = re.compile(r"the camera was (raised|lowered) since calibration \((.+?)\)")
 
 
 def knocks_in_log(lines: list[str]) -> list[str]:
@@ -33,6 +37,9 @@ def knocks_in_log(lines: list[str]) -> list[str]:
             told = []
         elif KNOCK in line:
             told.append(knock_phrase(line))
+        elif _ZOOM.search(line):
+            zoom = _ZOOM.search(line)
+            told.append(f"{zoom.group(1)}: {zoom.group(2)}")     # ("raised: the tray looks 10% smaller")
     return told
 
 
@@ -51,4 +58,8 @@ def knocks_said(lines: list[str] | str) -> tuple[str, str] | None:
     if not told:
         return None
     times = f" (told {len(told)} times: it moved further)" if len(told) > 1 else ""
+    height = re.match(r"(raised|lowered): (.+)", told[-1])
+    if height:     # "camera raised since calibration: the tray looks 10% smaller; run dicetable calibrate"
+        return "warning", (f"camera {height.group(1)} since calibration: {height.group(2)}{times}; "
+                           "run dicetable calibrate")
     return "warning", f"camera knocked since calibration: {told[-1]}{times}; run dicetable calibrate"

@@ -23,7 +23,7 @@ from display.draw import printable
 from display.view import MessageView
 from vision.die_size import smaller_told
 from vision.reader import _shift_words
-from vision.tray_moved import Knock
+from vision.tray_moved import Knock, moved_words
 
 SIZES = [(320, 240), (480, 320), (800, 480)]
 BY_ID = "/dev/serial/by-id/usb-Arduino_LLC_Arduino_Leonardo-if00"
@@ -59,6 +59,8 @@ NOTICES = {
                                                   + "): run dicetable calibrate again"),
     "tray knocked, the banner": banner_words("the tray is not where it was calibrated (moved "
                                              + Knock(-20, 12, -1.5).words(1.0) + "): run dicetable calibrate again"),
+    "camera raised": staff_notice_words(moved_words(Knock(0, 0, 0.0, 0.88))),
+    "camera lowered and moved, the banner": banner_words(moved_words(Knock(6, -5, 0.0, 1.12))),
     "tray moved": staff_notice_words("the tray is not where it was calibrated (its felt reaches past the left "
                                      "side): run dicetable calibrate again"),
     "other view": staff_notice_words("the calibration was taken on 1280x720 frames and the camera sends 640x480, "

@@ -1,0 +1,90 @@
+"""A camera raised or lowered since calibration, told to the staff once (controller/knock_notice.py,
+knock_report.py).
+
+The reader now names it in its `camera_moved` notice ("the camera was raised since calibration (the
+tray looks 10% smaller): run dicetable calibrate again", tests/test_vision_camera_height.py); before,
+a game played with the camera raised 10% told the staff nothing, and `dicetable check` said the
+calibration was fine. Now it is told once (a `ToldOnce`, as a knock), again when the height changes
+by 3% more, the banner says what to do on its first page at 320x240, and check names it from the
+table's log. Played through the real table app (TableApp) as in test_knock_told_once."""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from controller.knock_notice import KnockWatch, banner_words
+from controller.table import WAIT_DICE
+from test_knock_told_once import STYLE, Table, calibration_warnings, warnings
+from test_vision_camera_height import zoomed
+from vision.calibrate import calibrate
+from vision.reader import read
+from vision.synthetic import render_tray
+
+
+def test_knock_watch_tells_a_height_once_and_again_when_it_changes_by_3_percent():
+    """The reader's words at every reading: told at 10%, not at 11% (the measure's jitter, or an
+    arm sagging), told again at 14%, and a camera put back then raised is told again."""
+    watch = KnockWatch()
+
+    def words(percent: int) -> str:
+        return (f"the camera was raised since calibration (the tray looks {percent}% smaller): run dicetable "
+                "calibrate again")
+
+    assert [watch.seen(words(p)) for p in (10, 10, 11, 14, 14)] == ["tell", "", "", "tell", ""]
+    assert [watch.seen(None) for _ in range(3)] == ["", "", "back"]
+    assert watch.seen(words(14)) == "tell"
+
+
+class RaisedTable(Table):
+    """The test_knock_told_once table, its camera raised or lowered (`throw(scale)`)."""
+
+    def throw(self, scale: float) -> None:      # type: ignore[override]
+        values = list(np.random.default_rng(self.throws).integers(1, 7, 5))
+        self.camera.image = zoomed(render_tray([], seed=self.throws % 2, style=STYLE, die_px=50).image, scale)
+        self.steps(10)
+        self.camera.image = zoomed(render_tray(values, seed=300 + self.throws, style=STYLE, die_px=50).image, scale)
+        self.steps(40)
+        self.throws += 1
+        for _ in range(4):
+            if self.app.flow.phase == WAIT_DICE:
+                break
+            self.app.on_button(type("P", (), {"kind": "press", "name": "OK"})())
+            self.steps(3)
+
+
+@pytest.fixture(scope="module")
+def calibration():
+    """The green tray with 50 px of table, calibrated as in test_knock_told_once."""
+    empty = [render_tray([], seed=i, style=STYLE, die_px=50).image for i in range(2)]
+    throws = [render_tray([1, 2, 3, 4, 5], seed=50 + i, style=STYLE, die_px=50).image for i in range(2)]
+    return calibrate(empty, throws, reader=read)
+
+
+def test_a_game_with_the_camera_raised_tells_the_staff_once_and_check_names_it(tmp_path, calibration, caplog):
+    """Six throws of Thirteen with the camera raised 10% (at 320x240): the staff were told nothing,
+    and `dicetable check` said the calibration was fine. Now one warning in the reader's words, the
+    banner saying what to do on its first page, the game played throw after throw, and check names
+    the camera raised from the table's log."""
+    with caplog.at_level(logging.INFO):
+        table = RaisedTable(tmp_path, calibration, size=(320, 240))
+        for _ in range(6):
+            table.throw(0.9)
+    assert len(table.app.flow.log.inputs) >= 8, table.app.flow.log.inputs
+    told = [m for m in warnings(caplog) if "camera was raised" in m]
+    assert told == ["For the staff: the camera was raised since calibration (the tray looks 10% smaller): run "
+                    "dicetable calibrate again. The game goes on."], warnings(caplog)
+    shown = {b for b in table.banners if "For the staff" in b}
+    first_page = "For the staff: camera raised (10% smaller): calibrate again."
+    assert shown and all(b.startswith(first_page) for b in shown), shown
+    lines = [r.getMessage() for r in caplog.records]
+    assert calibration_warnings(tmp_path / "config.toml", lines) == [
+        "camera raised since calibration: the tray looks 10% smaller; run dicetable calibrate"]
+
+
+def test_the_banner_names_a_camera_lowered_and_moved_by_its_height_alone():
+    """The banner's first page at 320x240 holds what happened and what to do; the log keeps the move."""
+    assert banner_words("the camera was lowered since calibration (the tray looks 8% bigger, moved 6 px right): run "
+                        "dicetable calibrate again") == ("For the staff: camera lowered (8% bigger): calibrate again. "
+                                                         "The game goes on.")
