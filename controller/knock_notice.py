@@ -37,6 +37,7 @@ _PX = re.compile(r"(\d+) px (right|left|down|up)")
 _TURN = re.compile(r"turned (\d+(?:\.\d+)?) degrees")
 _SIDE = re.compile(r"reaches past the (\w+) side")
 _ZOOM = re.compile(r"looks (\d+)% (smaller|bigger)")
+_GROWN = re.compile(r"reaches past the (\w+) and (\w+) sides")
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,11 @@ def knock_of(message: str) -> Knock:
             dy = v
     turn = _TURN.search(message)
     side = _SIDE.search(message)
+    grown = _GROWN.search(message)      # (a camera lowered past what the edges measure: "left+right")
     zoom = _ZOOM.search(message)
     scale = 1.0 + int(zoom.group(1)) / 100 * (-1 if zoom.group(2) == "smaller" else 1) if zoom else 1.0
-    return Knock(dx, dy, float(turn.group(1)) if turn else 0.0, side.group(1) if side else "", scale)
+    where = side.group(1) if side else "+".join(grown.groups()) if grown else ""
+    return Knock(dx, dy, float(turn.group(1)) if turn else 0.0, where, scale)
 
 
 class KnockWatch:
@@ -120,5 +123,7 @@ def short_words(message: str) -> str:
     zoomed = re.search(r"camera was (raised|lowered) .*looks (\d+% \w+)", message)
     if zoomed:     # (a camera raised or lowered: how much, on the first page at 320x240; the log has any move)
         return f"For the staff: camera {zoomed.group(1)} ({zoomed.group(2)}): calibrate again. The game goes on."
+    if _GROWN.search(message):
+        return "For the staff: camera lowered (the tray fills the view): calibrate again. The game goes on."
     inner = how.group(1).removeprefix("moved ") if how else "the tray moved"
     return f"camera knocked ({inner})"

@@ -88,3 +88,15 @@ def test_the_banner_names_a_camera_lowered_and_moved_by_its_height_alone():
     assert banner_words("the camera was lowered since calibration (the tray looks 8% bigger, moved 6 px right): run "
                         "dicetable calibrate again") == ("For the staff: camera lowered (8% bigger): calibrate again. "
                                                          "The game goes on.")
+
+
+def test_a_camera_lowered_past_the_edges_reach_is_told_as_lowered():
+    """Lowered ~20% (its felt past both side walls): the banner said "camera knocked (its felt
+    reaches past the left side)"; the staff would look for a knock. Now it says lowered, and a
+    knock told once stays told once."""
+    words = ("the camera was lowered since calibration (its felt reaches past the left and right sides): run "
+             "dicetable calibrate again")
+    assert banner_words(words) == "For the staff: camera lowered (the tray fills the view): calibrate again. " \
+                                  "The game goes on."
+    watch = KnockWatch()
+    assert [watch.seen(words) for _ in range(3)] == ["tell", "", ""]

@@ -61,6 +61,9 @@ NOTICES = {
                                              + Knock(-20, 12, -1.5).words(1.0) + "): run dicetable calibrate again"),
     "camera raised": staff_notice_words(moved_words(Knock(0, 0, 0.0, 0.88))),
     "camera lowered and moved, the banner": banner_words(moved_words(Knock(6, -5, 0.0, 1.12))),
+    "camera lowered, the tray fills the view, the banner": banner_words(
+        "the camera was lowered since calibration (its felt reaches past the left and right sides): run dicetable "
+        "calibrate again"),
     "tray moved": staff_notice_words("the tray is not where it was calibrated (its felt reaches past the left "
                                      "side): run dicetable calibrate again"),
     "other view": staff_notice_words("the calibration was taken on 1280x720 frames and the camera sends 640x480, "

@@ -73,6 +73,23 @@ def test_a_camera_lowered_so_its_felt_passes_the_box_is_still_read_in_the_tray()
     assert len(_told(r)) == 1 and "camera was lowered" in _told(r)[0] and "10% bigger" in _told(r)[0], r.problems
 
 
+@pytest.mark.parametrize("name", ["green", "dark"])
+def test_a_camera_lowered_20_percent_is_named_lowered_not_knocked(name):
+    """Lowered 20%, the side walls leave the frame (past what the edges measure): the whole view
+    is read as before, but the staff were told the tray moved ("its felt reaches past the left
+    side"), which no knock of the camera could put right. The felt past both sides of an axis is
+    a tray grown in the view: named lowered. A knock of 60 px still names the one side."""
+    style, cal = _calibrated(name)
+    image = by_the_walls(VALUES, 701, style, cal["tray"])
+    told = _told(read(zoomed(image, 1.2), cal))
+    assert len(told) == 1 and told[0].startswith("the camera was lowered since calibration (its felt reaches past "
+                                                 "the left and right sides)"), told
+    from vision.knock_bench import shifted
+
+    assert _told(read(shifted(image, 60, 0), cal)) == ["the tray is not where it was calibrated (its felt reaches "
+                                                       "past the right side): run dicetable calibrate again"]
+
+
 @pytest.mark.parametrize("name, scale", [("green", 0.9), ("red", 0.85), ("glare", 0.9)])
 def test_a_camera_raised_is_named(name, scale):
     """The camera raised 10-15%: the dice read (the box, too big, still held the tray), and the

@@ -19,7 +19,7 @@ from vision import dicenet, pips, segment
 from vision.die_size import OwnSize, bigger_dice, reads_better, smaller_size, smaller_told
 from vision.glare_look import glare_looked_again
 from vision.reader_input import brightened, exposure_problem, has_lit_detail, to_bgr
-from vision.tray_moved import SIDES, Knock, felt_past_tray, moved_words, tray_shift, tray_zoom
+from vision.tray_moved import SIDES, Knock, felt_past_both, felt_past_tray, moved_words, tray_shift, tray_zoom
 from vision.types import (
     BLURRED, CALIBRATION_SIZE, CAMERA_MOVED, DICE_TOUCHING, DIE_LEANING, FOREIGN_OBJECT, GLARE, PARTLY_OUT_OF_VIEW,
     TOO_DARK, UNSURE_VALUE, BAD_FRAME, Die, Problem, Reading, view_scale,
@@ -201,6 +201,8 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
     moved = felt_past_tray(bgr, tray, walls) if tray is not None else None
     # (unless the felt's edges show the tray grown about the frame's centre: a camera lowered)
     zoom = tray_zoom(bgr, tray, walls, edges) if moved is not None and tray is not None else None
+    # (or the felt past both sides of an axis, past the edges' reach: lowered so far the walls leave the frame)
+    grown = felt_past_both(bgr, tray, walls) if moved is not None and zoom is None and tray is not None else None
     if moved is not None and zoom is None:
         tray = None
     # knocked by a little, the felt stays inside that band: the tray is found again as calibration
@@ -239,7 +241,10 @@ def _read(frame: Any, calibration: dict | None, t0: float, learned: bool = USE_L
         problems.append(other_shape)
     if other_size is not None:
         problems.append(other_size[2])
-    if moved is not None:
+    if grown is not None:
+        problems.append(Problem(CAMERA_MOVED, f"the camera was lowered since calibration (its felt reaches past the "
+                                              f"{grown[0]} and {grown[1]} sides): run dicetable calibrate again"))
+    elif moved is not None:
         problems.append(Problem(CAMERA_MOVED, f"the tray is not where it was calibrated (its felt reaches past "
                                               f"the {moved} side): run dicetable calibrate again"))
     elif shift is not None:

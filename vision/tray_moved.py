@@ -81,6 +81,18 @@ def felt_past_tray(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list
     return next((side for side in SIDES if side in walls and shares.get(side, 0.0) >= FELT_SHARE), None)
 
 
+def felt_past_both(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list[str] | tuple[str, ...]
+                   ) -> tuple[str, str] | None:
+    """Two opposite `walls` of the calibrated `tray` past both of which the band is felt, or None:
+    the tray grown past the box on both sides of an axis, which a camera lowered by 10-20% shows
+    (its walls past the felt's edges' reach, or out of the frame) and a knock never does (it moves
+    the felt past one side of an axis: 0 of the knock_bench's 60 px and 45 px knocks, 0 of its 240
+    still frames; 23 of 24 frames lowered by 15-20%)."""
+    shares = felt_shares(bgr, tray)
+    return next(((a, b) for a, b in (("left", "right"), ("top", "bottom"))
+                 if a in walls and b in walls and min(shares.get(a, 0.0), shares.get(b, 0.0)) >= FELT_SHARE), None)
+
+
 # A camera knocked by a little (10-40 px of 640, 1.6-6%) leaves the felt inside the band above:
 # not named, while from ~2.5% a die by the wall was "partly out of view" (the box cut it) and from
 # 5% unread. The tray's felt is found again as calibration finds it (`calibrate.find_tray`) and its
