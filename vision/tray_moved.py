@@ -86,8 +86,10 @@ def felt_past_both(bgr: np.ndarray, tray: tuple[int, int, int, int], walls: list
     """Two opposite `walls` of the calibrated `tray` past both of which the band is felt, or None:
     the tray grown past the box on both sides of an axis, which a camera lowered by 10-20% shows
     (its walls past the felt's edges' reach, or out of the frame) and a knock never does (it moves
-    the felt past one side of an axis: 0 of the knock_bench's 60 px and 45 px knocks, 0 of its 240
-    still frames; 23 of 24 frames lowered by 15-20%)."""
+    the felt past one side of an axis). Rendered, the 6 styles with 30 and 50 px of table, a throw
+    and a throw against the walls each: 0 of 72 frames knocked 60 px sideways or 45 px down, 0 of
+    the knock_bench's 240 still frames; lowered x1.2 24 of 24, x1.15 18 of 24, x1.1 7 of 24 (the
+    rest measured by the edges or, with 50 px of table, not past the box)."""
     shares = felt_shares(bgr, tray)
     return next(((a, b) for a, b in (("left", "right"), ("top", "bottom"))
                  if a in walls and b in walls and min(shares.get(a, 0.0), shares.get(b, 0.0)) >= FELT_SHARE), None)
@@ -281,8 +283,6 @@ def _turn(now: dict[str, list[float]], edges: dict[str, list[float]], tray: tupl
 ZOOM_MIN = 0.02         # the tray's size must have changed by this share to be called zoomed
 ZOOM_AGREE = 0.01       # the two axes' scales may differ by this much and still be one zoom
 ZOOM_MAX = 0.25         # beyond this the edges are past their reach: whatever they found, not the felt's
-
-
 ZOOM_NOT_TURNED = 5.0   # degrees: a side slanted by TURN_MIN up to this is turned (a die against it: 10-35)
 
 
