@@ -122,8 +122,8 @@ def short_words(message: str) -> str:
     how = re.search(r"\((.+?)\)", message)
     zoomed = re.search(r"camera was (raised|lowered) .*looks (\d+% \w+)", message)
     if zoomed:     # (a camera raised or lowered: how much, on the first page at 320x240; the log has any move)
-        return f"For the staff: camera {zoomed.group(1)} ({zoomed.group(2)}): calibrate again. The game goes on."
+        return f"camera {zoomed.group(1)} ({zoomed.group(2)})"
     if _GROWN.search(message):
-        return "For the staff: camera lowered (the tray fills the view): calibrate again. The game goes on."
+        return "camera lowered (the tray fills the view)"
     inner = how.group(1).removeprefix("moved ") if how else "the tray moved"
     return f"camera knocked ({inner})"

@@ -35,18 +35,28 @@ def knocks_in_log(lines: list[str]) -> list[str]:
             calibration = now
         elif BACK_WORDS in line:
             told = []
-        elif KNOCK in line:
+        elif KNOCK in line or _ZOOM.search(line):
             told.append(knock_phrase(line))
-        elif _ZOOM.search(line):
-            zoom = _ZOOM.search(line)
-            told.append(f"{zoom.group(1)}: {zoom.group(2)}")     # ("raised: the tray looks 10% smaller")
     return told
 
 
 def knock_phrase(words: str) -> str:
-    """How far the reader's knock `words` say the camera moved ("moved 10 px right")."""
+    """How far the reader's knock `words` say the camera moved ("moved 10 px right"), or how
+    its height changed ("raised: the tray looks 10% smaller")."""
     how = _HOW.search(words)
-    return how.group(1) if how else "its felt past the calibrated box"
+    if how:
+        return how.group(1)
+    zoom = _ZOOM.search(words)
+    return f"{zoom.group(1)}: {zoom.group(2)}" if zoom else "its felt past the calibrated box"
+
+
+def check_line(phrase: str, note: str = "") -> str:
+    """The check's words for the knock `phrase` (of `knock_phrase`), `note` after what it says:
+    from the log or from what the table holds as told (controller/told_report.py)."""
+    height = re.match(r"(raised|lowered): (.+)", phrase)
+    if height:     # "camera raised since calibration: the tray looks 10% smaller; run dicetable calibrate"
+        return f"camera {height.group(1)} since calibration: {height.group(2)}{note}; run dicetable calibrate"
+    return f"camera knocked since calibration: {phrase}{note}; run dicetable calibrate"
 
 
 def knocks_said(lines: list[str] | str) -> tuple[str, str] | None:
@@ -58,8 +68,4 @@ def knocks_said(lines: list[str] | str) -> tuple[str, str] | None:
     if not told:
         return None
     times = f" (told {len(told)} times: it moved further)" if len(told) > 1 else ""
-    height = re.match(r"(raised|lowered): (.+)", told[-1])
-    if height:     # "camera raised since calibration: the tray looks 10% smaller; run dicetable calibrate"
-        return "warning", (f"camera {height.group(1)} since calibration: {height.group(2)}{times}; "
-                           "run dicetable calibrate")
-    return "warning", f"camera knocked since calibration: {told[-1]}{times}; run dicetable calibrate"
+    return "warning", check_line(told[-1], times)

@@ -89,7 +89,8 @@ def parse(text: str) -> tuple[str, Knock | None, str, DiceSize | None, str, str 
     knock, knock_said = None, ""
     kn = _object(data, "knock")
     if kn is not None:
-        knock = Knock(_number(kn, "dx"), _number(kn, "dy"), _number(kn, "turn"), _text(kn, "side"))
+        knock = Knock(_number(kn, "dx"), _number(kn, "dy"), _number(kn, "turn"), _text(kn, "side"),
+                      _number(kn, "scale") if "scale" in kn else 1.0)     # (files kept before heights were told)
         knock_said = _text(kn, "words")
     dice, dice_said = None, ""
     di = _object(data, "dice")
@@ -173,7 +174,8 @@ class ToldKept:
         dice = self.sizes.dice.told
         data = {"format": FORMAT, "calibration": self.calibration,
                 "knock": None if knock is None else {"dx": knock.dx, "dy": knock.dy, "turn": knock.turn,
-                                                     "side": knock.side, "words": self.knocks.words},
+                                                     "side": knock.side, "scale": knock.scale,
+                                                     "words": self.knocks.words},
                 "dice": None if dice is None else {"way": dice.way, "times": dice.times,
                                                    "words": self.sizes.dice_words},
                 "frames": self.sizes.frames.told}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .knock_notice import BACK_WORDS
-from .knock_report import knock_phrase, knocks_in_log
+from .knock_report import check_line, knock_phrase, knocks_in_log
 from .size_notice import DICE_BACK_WORDS, FRAMES_BACK_WORDS
 from .size_report import dice_phrase, fix_words, frames_phrase, sizes_in_log
 from .told_kept import KEPT, BadFile, calibration_id, read_kept
@@ -39,8 +39,7 @@ def kept_said(journal_dir: Path, calibration: Mapping[str, Any] | None,
     sizes = sizes_in_log(log)
     out = []
     if knock is not None and not knocks_in_log(log) and not any(BACK_WORDS in line for line in log):
-        out.append(("warning", f"camera knocked since calibration: {knock_phrase(knock_words)} ({HELD}); "
-                               "run dicetable calibrate"))
+        out.append(("warning", check_line(knock_phrase(knock_words), f" ({HELD})")))
     for what, words, back in (("dice", dice_words if dice is not None else None, DICE_BACK_WORDS),
                               ("frames", frames, FRAMES_BACK_WORDS)):
         if not words or any(s.startswith(what) for s in sizes) or any(back in line for line in log):

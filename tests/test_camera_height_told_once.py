@@ -100,3 +100,27 @@ def test_a_camera_lowered_past_the_edges_reach_is_told_as_lowered():
                                   "The game goes on."
     watch = KnockWatch()
     assert [watch.seen(words) for _ in range(3)] == ["tell", "", ""]
+
+
+def test_a_camera_raised_is_told_once_across_restarts_and_check_names_it_from_what_the_table_holds(
+        tmp_path, calibration, caplog):
+    """Two changes of the same evening met: the height told once (fix-camscale) and what was told
+    kept across restarts (told.json, fix-toldpersist). The kept knock had no height: after each
+    restart the raised camera was a change from the kept 'no height', told again (3 warnings over 3
+    starts), and `dicetable check`, reading the kept file with the log silent, said "camera knocked
+    since calibration: its felt past the calibrated box". Now once, and named as raised."""
+    with caplog.at_level(logging.INFO):
+        table = RaisedTable(tmp_path, calibration)
+        for start in range(3):
+            if start:
+                played = len(table.app.flow.log.inputs)
+                throws, table = table.throws, RaisedTable(tmp_path, calibration, new=False)
+                assert len(table.app.flow.log.inputs) == played        # the game resumed
+                table.throws = throws
+            for _ in range(2):
+                table.throw(0.9)
+    told = [m for m in warnings(caplog) if "camera was raised" in m]
+    assert len(told) == 1, told
+    assert calibration_warnings(tmp_path / "config.toml", []) == [
+        "camera raised since calibration: the tray looks 10% smaller (told earlier, still held by the table); "
+        "run dicetable calibrate"]
