@@ -43,14 +43,43 @@ def label_width(rows: Sequence[dict[str, Any]], columns: Sequence[str], width: i
                 word_clear: int) -> int:
     """The labels' column width in a table `width` px wide whose type is `size`: the labels' full
     width when it is within `CAP` of the table or the columns spare it, else as much as they
-    spare (the labels shrink to the least type before they are cut), never less than `CAP`."""
+    spare (the labels shrink to the least type before they are cut), not less than `CAP` unless
+    the columns' cells need it: then down to the labels' shortest forms."""
     labels = [row.get("label", "") for row in rows]
     want = max([theme.font(size).size(label)[0] for label in labels] + [0]) + max(int(12 * s), LABEL_MARGIN)
     cap = int(width * CAP)
     if want <= cap:
         return want
     spare = width - len(columns) * column_need(rows, columns, theme.min_text(s), word_clear)
-    return max(cap, min(want, spare))
+    if spare >= cap:
+        return min(want, spare)
+    # the columns' cells short of room beside `CAP`: the labels give up to their shortest forms'
+    # width for them (Classic's three players at 320x240: the labels kept 70 px for "Round 1",
+    # the columns 32, and the winning hands in their outline were cut to "4..." and "A...")
+    # (only where that gives every column its cells: four players' columns made 32 px wide held
+    # their hands no better, and no longer few enough columns drawn to hold them)
+    cells = width - len(columns) * cells_need(rows, theme.min_text(s))
+    return cells if labels_least(rows, theme.min_text(s)) <= cells < cap else cap
+
+
+def cells_need(rows: Sequence[dict[str, Any]], least: int) -> int:
+    """The width a players' column needs for each of its cells' shortest forms on one line at
+    the least type `least`, with the cell's margins as `draw_table` leaves them (wider in a
+    highlighted cell's outline)."""
+    def need(row: dict[str, Any], cell: dict[str, Any]) -> int:
+        font = theme.font(least, "total" in (row.get("kind"), cell.get("kind")))
+        return (min(font.size(form)[0] for form in (cell["text"], *cell.get("short", ())) if form)
+                + (10 if cell.get("highlight") else 4))
+    return max((need(row, cell) for row in rows for cell in row.get("cells", ()) if cell.get("text")), default=0)
+
+
+def labels_least(rows: Sequence[dict[str, Any]], least: int) -> int:
+    """The width the labels' column needs for each label's shortest form at the least type
+    `least` (a total's in bold), and the label's margin."""
+    widest = max((min(theme.font(least, row.get("kind") == "total").size(printable(form))[0]
+                      for form in (row.get("label", ""), *row.get("short", ())) if form)
+                  for row in rows if row.get("label")), default=0)
+    return widest + LABEL_MARGIN
 
 
 def label_form(row: dict[str, Any], width: int, least: int, bold: bool = False) -> str:

@@ -620,7 +620,7 @@ class ClassicPokerDice(GameState):
             label = self._round_label(len(self.history), self.sudden)
             rows.append(Row(self._row_key(), label, self._current_cells(), short=_round_short(label)))
         if self.options["match_length"] == "rounds" and not over:   # the rounds still to come
-            rows += [Row(f"round_{i + 1}", f"Round {i + 1}", tuple(Cell() for _ in range(n)))
+            rows += [Row(f"round_{i + 1}", f"Round {i + 1}", tuple(Cell() for _ in range(n)), short=(f"Rd {i + 1}",))
                      for i in range(len(rows), self.n_rounds)]
         lead = set(self.leaders()) if over else set()
         win_kind = "subtotal" if self.betting else "total"
@@ -722,4 +722,7 @@ def _jsonable(v: Any) -> Any:
 def _round_short(label: str) -> tuple[str, ...]:
     """A round's label for a narrow labels' column: "Sudden 2" for "Sudden death 2" (cut, at
     320x240, to "Sudden d...", which no longer said which round it was)."""
-    return (label.replace("Sudden death ", "Sudden ", 1),) if label.startswith("Sudden death ") else ()
+    if label.startswith("Sudden death "):
+        return (label.replace("Sudden death ", "Sudden ", 1),)
+    # ("Rd 2": three players' columns at 320x240 need the room "Round 2" kept, their hands cut to "4...")
+    return (label.replace("Round ", "Rd ", 1),) if label.startswith("Round ") else ()
