@@ -1684,8 +1684,11 @@ class TableFlow:
             return PromptView(who, text + key, hint=hint)
         assert isinstance(exp, Decide)
         if not self.choices_shown:
-            return PromptView(who, f"{who}: your choice is secret. Everyone else, please look away.",
-                              hint=f"{who}: press OK to see your choices")
+            # (in few words: at 320x240 "...: your choice is secret. Everyone else, please look
+            # away." and "...: press OK to see your choices" took 8 lines of a panel that holds 6,
+            # and the question was cut to "your choice is s...": the others never read to look away)
+            return PromptView(who, f"{who}: secret choice. Everyone else, look away.",
+                              hint="press OK to see your choices")
         entries = self.menu()
         options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor), enabled=e.enabled, note=e.note,
                                    short=e.short)
