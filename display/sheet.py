@@ -15,6 +15,7 @@ import pygame
 from . import theme
 from .draw import panel, printable, render_line, text
 from .label_room import LABEL_MARGIN, label_form, label_width
+from .number_cut import numbers_need
 from .head_lines import staggered_heads
 from .labels import distinct_cuts
 from .row_fit import rows_shown
@@ -219,6 +220,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
         room = (rect.width - label_w) // max(number, least_column(rows, theme.min_text(s)))
     elif len(columns) * number > rect.width - label_w:
         room = (rect.width - label_w) // number
+    elif len(columns) * numbers_need(rows, theme.min_text(s)) > rect.width - label_w:
+        # (a number cut off a cell: Objective cards' "won 2" drawn "w..." in three players' columns at 320x240)
+        room = (rect.width - label_w) // numbers_need(rows, theme.min_text(s))
     every = list(columns)           # (the names left off still keep those shown apart from them)
     shown = range(len(columns))
     if room is not None:

@@ -351,7 +351,7 @@ class ObjectiveCards(GameState):
         committed = self.commits[seat].count(key)
         if self._hidden(seat):          # a secret card still looks like a card in hand
             hand, committed = hand + committed, 0
-        parts: list[tuple[str, str]] = []       # (words, their short form)
+        parts: list[tuple[str, ...]] = []       # (words, their shorter forms)
         value = None
         if self.won[seat][i]:
             value = self.won[seat][i] * POINTS[key]
@@ -368,7 +368,8 @@ class ObjectiveCards(GameState):
             preview = self.phase == "reroll"
             times = " ×2" if committed == 2 else ""
             gain = f": +{now} now" if preview else ""
-            parts.append((f"committed{times}{gain}", f"chosen{times}{gain}"))
+            # (its points alone last: "+6", where "chosen ×2: +6 now" is cut before them)
+            parts.append((f"committed{times}{gain}", f"chosen{times}{gain}") + ((f"+{now}",) if preview else ()))
             settled[0].append((f"committed{times}", f"chosen{times}"))
             kind, highlight = ("preview", True) if preview else ("info", True)
             if preview:
@@ -380,7 +381,9 @@ class ObjectiveCards(GameState):
             plain = (f"in hand{twice}", f"hand{twice}")
             settled[0].append(plain)
             if seat == acting and key in met_now:     # a card choice pending: what it would score now
-                parts.append((f"in hand{twice}: +{POINTS[key]} now",) * 2)
+                # (two players' columns at 320x240 cut it to "in ha...", the points it would
+                # score, what the choice is made on, left off: "hand: +1", else "+1")
+                parts.append((f"in hand{twice}: +{POINTS[key]} now", f"hand{twice}: +{POINTS[key]}", f"+{POINTS[key]}"))
                 kind, value = "preview", POINTS[key]
             else:
                 parts.append(plain)
@@ -396,7 +399,8 @@ class ObjectiveCards(GameState):
                 return _committed(done)
             if seat == self._chooser():
                 if not done:
-                    return Cell("choosing…", kind="info", highlight=True, short=("picking",))
+                    # ("picks": two players' columns at 320x240 cut "picking" in its outline)
+                    return Cell("choosing…", kind="info", highlight=True, short=("picking", "picks"))
                 return Cell("1 of 2 committed, choosing…", kind="info", highlight=True, short=("1 of 2, picking",))
             return Cell("1 of 2 committed", kind="info", short=("1 of 2",)) if done else Cell()
         if self.phase in ("reroll", "rethrow"):
@@ -497,18 +501,23 @@ def _committed(cards: int) -> Cell:
     return Cell("2 cards committed", kind="info", short=("2 chosen",))
 
 
-def _settled_cell(parts: list[tuple[str, str]], value: int | None, kind: str) -> Cell:
+def _settled_cell(parts: list[tuple[str, ...]], value: int | None, kind: str) -> Cell:
     """What a preview cell holds that stands without the pending choice (its cards won, lost,
     committed or in hand): an abandoned game's final sheet shows this."""
     if kind == "empty":
-        kind = "info" if any(w.startswith("committed") for w, _ in parts) else "hand" if parts else "empty"
+        kind = "info" if any(w.startswith("committed") for w, *_ in parts) else "hand" if parts else "empty"
     return _words_cell(parts, value, kind, False)
 
 
-def _words_cell(parts: list[tuple[str, str]], value: int | None, kind: str, highlight: bool) -> Cell:
-    """A card's cell from its parts' (words, short form): the short form when one is shorter."""
-    text, short = ", ".join(w for w, _ in parts), ", ".join(s for _, s in parts)
-    return Cell(text, value, kind, highlight, (short,) if short != text else ())
+def _words_cell(parts: list[tuple[str, ...]], value: int | None, kind: str, highlight: bool) -> Cell:
+    """A card's cell from its parts' (words, short forms...): each shorter form of the cell joins
+    the parts' forms of that rank (a part with fewer keeps its last), the ones alike dropped."""
+    forms: list[str] = []
+    for rank in range(max((len(p) for p in parts), default=1)):
+        form = ", ".join(p[min(rank, len(p) - 1)] for p in parts)
+        if form not in forms:
+            forms.append(form)
+    return Cell(forms[0], value, kind, highlight, tuple(forms[1:]))
 
 
 def discarded(state: ObjectiveCards) -> list[str]:
