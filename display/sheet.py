@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import pygame
 
 from . import theme
 from .draw import panel, printable, render_line, text
 from .label_room import LABEL_MARGIN, label_form, label_width
+from .col_window import focus_column, window_room
 from .number_cut import numbers_need
 from .head_lines import staggered_heads
 from .labels import distinct_cuts
@@ -214,19 +215,27 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     # form, and every player keeps a column
     digit = theme.font(theme.min_text(s), True).size("8")[0] + 6
     number = number_column(rows, theme.min_text(s))
-    room = None
-    if (len(columns) * digit > rect.width - label_w
-            or bare_cells(rows, theme.min_text(s), (rect.width - label_w) // max(1, len(columns)))):
-        room = (rect.width - label_w) // max(number, least_column(rows, theme.min_text(s)))
-    elif len(columns) * number > rect.width - label_w:
-        room = (rect.width - label_w) // number
-    elif len(columns) * numbers_need(rows, theme.min_text(s)) > rect.width - label_w:
+    least, avail = theme.min_text(s), rect.width - label_w
+    need: Callable[[list[dict[str, Any]]], int] | None = None
+    if len(columns) * digit > avail or bare_cells(rows, least, avail // max(1, len(columns))):
+        def need(sub: list[dict[str, Any]]) -> int:
+            return max(number_column(sub, least), least_column(sub, least))
+    elif len(columns) * number > avail:
+        def need(sub: list[dict[str, Any]]) -> int:
+            return number_column(sub, least)
+    elif len(columns) * numbers_need(rows, least) > avail:
         # (a number cut off a cell: Objective cards' "won 2" drawn "w..." in three players' columns at 320x240)
-        room = (rect.width - label_w) // numbers_need(rows, theme.min_text(s))
+        def need(sub: list[dict[str, Any]]) -> int:
+            return numbers_need(sub, least)
     every = list(columns)           # (the names left off still keep those shown apart from them)
     shown = range(len(columns))
-    if room is not None:
-        shown = column_window(len(columns), active, room)
+    if need is not None:
+        # (as many as hold the cells of the columns drawn, around the acting player's or the cursor's
+        # preview: School's own sheet at 320x240 drew its column 1 alone, the Info column's widest cell
+        # counted for every column, and its player never saw the cell a choice in column 2 writes)
+        focus = focus_column(rows, active)
+        room = window_room(rows, len(columns), focus, avail, need, column_window)
+        shown = column_window(len(columns), focus, room)
         columns = [columns[i] for i in shown]
         rows = [{**row, "cells": [cell for i, cell in enumerate(row.get("cells", [])) if i in shown]} for row in rows]
         active = active - shown.start if active in shown else None
@@ -253,7 +262,7 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     # (the first name may reach into the labels' header where it does not say which columns these are)
     two = staggered_heads(every, list(shown), heads, head_font, rect.x + label_w, col_w, rect.right - 2,
                           max(4, WORD_CLEAR * head_font.size(" ")[0]), seats,
-                          rect.x + label_w if room is not None else rect.x + LABEL_MARGIN)
+                          rect.x + label_w if need is not None else rect.x + LABEL_MARGIN)
     places = [(rect.x + label_w + c * col_w + col_w // 2, head_mid, head_w) for c in range(len(heads))]
     line_h = theme.font(size, True).get_linesize()
 
