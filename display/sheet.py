@@ -20,6 +20,7 @@ from .number_cut import numbers_need
 from .head_lines import staggered_heads
 from .labels import distinct_cuts
 from .row_fit import rows_shown
+from .title_fit import title_form
 
 MIN_TABLE_WIDTH_PER_COLUMN = 70
 
@@ -203,6 +204,9 @@ def draw_table(surface: pygame.Surface, table: dict[str, Any], rect: pygame.Rect
     head_h, head_mid = header_height(row_h, size, bar_w)
     y = rect.y
     if title:
+        # (its shorter forms, then the last with the player's name cut apart: School's "... — no
+        # awards" was cut before those words at 320x240)
+        title = title_form(title, table.get("short", ()), players, rect.width, theme.min_text(s))
         text(surface, title, (rect.x, y), size, theme.ACCENT, bold=True, max_width=rect.width)
         y += row_h
     # (the labels take what room the players' columns spare: cut at 42 % of the table, 320x240's

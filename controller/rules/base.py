@@ -367,10 +367,14 @@ class Table:
     columns: tuple[str, ...]           # column headers, not counting the row-label column
     rows: tuple[Row, ...]
     active_column: int | None = None   # the column of the player to act, if any
+    short: tuple[str, ...] = ()        # shorter forms of `title`, for a narrow sheet (longest first)
 
     def to_json(self) -> dict[str, Any]:
-        return {"title": self.title, "columns": list(self.columns), "active_column": self.active_column,
-                "rows": [r.to_json() for r in self.rows]}
+        out: dict[str, Any] = {"title": self.title, "columns": list(self.columns),
+                               "active_column": self.active_column, "rows": [r.to_json() for r in self.rows]}
+        if self.short:
+            out["short"] = list(self.short)
+        return out
 
 
 @dataclass(frozen=True)

@@ -558,7 +558,10 @@ class School(GameState):
         rows.append(Row("TOTAL", "Total", (Cell(), Cell(), Cell(), Cell(str(total), total, "total", p in winners),
                                            Cell()), "total"))
         title = self.players[p] + (" (to play)" if p == self.seat else "") + ("" if s.eligible else " — no awards")
-        return Table(title, ("1", "2", "3", "Award", "Info"), tuple(rows))
+        # (at 320x240 "Alexandrinaa (to play) — no awards" was cut before "no awards": a player
+        # barred from the awards was not told so; the name goes first, then the words around it)
+        short = () if s.eligible else (f"{self.players[p]} — no awards", f"{self.players[p]}: no awards")
+        return Table(title, ("1", "2", "3", "Award", "Info"), tuple(rows), short=short)
 
     def sheet(self) -> Sheet:
         return self.sheet_for(None)
