@@ -161,8 +161,9 @@ def footer_lines(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int
 
 
 def _fit_lines(lines: list[str], f: pygame.font.Font, width: int) -> bool:
-    """Whether the footer's lines are two at most, the last within `width`."""
-    return len(lines) <= 2 and f.size(lines[-1])[0] <= width
+    """Whether the footer's lines are two at most, each within `width` (a first line of one part
+    too wide for it, two players' "Totals: Maximilianus 669" at 320x240, was cut to "6...")."""
+    return len(lines) <= 2 and all(f.size(line)[0] <= width for line in lines)
 
 
 def _footer_split(line: str, f: pygame.font.Font, width: int) -> list[str]:
