@@ -68,7 +68,7 @@ def cells_need(rows: Sequence[dict[str, Any]], least: int) -> int:
     highlighted cell's outline)."""
     def need(row: dict[str, Any], cell: dict[str, Any]) -> int:
         font = theme.font(least, "total" in (row.get("kind"), cell.get("kind")))
-        return (min(font.size(form)[0] for form in (cell["text"], *cell.get("short", ())) if form)
+        return (min(font.size(printable(form))[0] for form in (cell["text"], *cell.get("short", ())) if form)
                 + (10 if cell.get("highlight") else 4))
     return max((need(row, cell) for row in rows for cell in row.get("cells", ()) if cell.get("text")), default=0)
 

@@ -13,6 +13,7 @@ import re
 from typing import Any, Sequence
 
 from . import theme
+from .draw import printable
 
 DIGITS = re.compile(r"\d+")
 TICKS = set("■▣□")       # a row of boxes is drawn, not written (as `display.sheet.TICK_GLYPHS`)
@@ -32,11 +33,11 @@ def number_need(cell: dict[str, Any], least: int, bold: bool = False) -> int:
     if not forms or set(forms[0].partition(" ")[0]) <= TICKS or not any(DIGITS.search(form) for form in forms):
         return 0
     font = theme.font(least, bold)
-    shortest = min(forms, key=lambda form: font.size(form)[0])
-    widths = [font.size(form)[0] for form in forms]
+    shortest = min(forms, key=lambda form: font.size(printable(form))[0])
+    widths = [font.size(printable(form))[0] for form in forms]
     found = DIGITS.search(shortest)
     if found is not None and found.end() < len(shortest):
-        widths.append(font.size(shortest[:found.end()] + "...")[0])
+        widths.append(font.size(printable(shortest[:found.end()]) + "...")[0])
     return min(widths) + cell_margin(cell)
 
 

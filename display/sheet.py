@@ -443,9 +443,11 @@ def header_height(row_h: int, size: int, bar_w: int) -> tuple[int, int]:
 
 def least_column(rows: list[dict[str, Any]], least: int) -> int:
     """The width a column needs for its cells' shortest forms on one line at `least` (bold: the
-    widest), a digit at the least: narrower, a cell is drawn as a cut mark."""
+    widest), a digit at the least: narrower, a cell is drawn as a cut mark. (A highlighted cell's
+    outline takes 4 px more: two players' Classic at 320x240 had "2×10" cut in its outline.)"""
     font = theme.font(least, True)
-    widest = max((min(font.size(form)[0] for form in (cell["text"], *cell.get("short", ())))
+    widest = max((min(font.size(printable(form))[0] for form in (cell["text"], *cell.get("short", ())))
+                  + (4 if cell.get("highlight") else 0)
                   for row in rows for cell in row.get("cells", []) if cell.get("text")), default=0)
     return max(widest, font.size("8")[0]) + 6
 
@@ -461,8 +463,8 @@ def bare_cells(rows: list[dict[str, Any]], least: int, col_w: int) -> bool:
             if not forms or set(forms[0].partition(" ")[0]) <= TICK_GLYPHS:
                 continue
             width = col_w - (10 if cell.get("highlight") else 4)      # (as `draw_table` gives it)
-            if all(font.size(form)[0] > width for form in forms) and \
-                    font.size(min(forms, key=len)[:1] + "...")[0] > width:
+            if all(font.size(printable(form))[0] > width for form in forms) and \
+                    font.size(printable(min(forms, key=len)[:1]) + "...")[0] > width:
                 return True
     return False
 
@@ -566,10 +568,10 @@ def one_line(s: str, sizes: range, bold: bool, width: int) -> tuple[int, tuple[s
     """The biggest of `sizes` at which `s`, or its summary, fits `width` on one line (None: none)."""
     for k in sizes:
         f = theme.font(k, bold)
-        if f.size(s)[0] <= width:
+        if f.size(printable(s))[0] <= width:
             return k, (s,)
         short = fit_cell_text(s, k, bold, width)
-        if f.size(short)[0] <= width:
+        if f.size(printable(short))[0] <= width:
             return k, (short,)
     return None
 
@@ -582,7 +584,8 @@ def two_lines(s: str, sizes: range, bold: bool, width: int, room: int) -> tuple[
         words = fit_cell_text(s, k, bold, width).split()
         for n in range(len(words) - 1, 0, -1):                 # the longest first line that fits
             first, second = " ".join(words[:n]), " ".join(words[n:])
-            if f.size(first)[0] <= width and f.size(second)[0] <= width and two_lines_fit(first, second, k, bold, room):
+            if (f.size(printable(first))[0] <= width and f.size(printable(second))[0] <= width
+                    and two_lines_fit(first, second, k, bold, room)):
                 return k, (first, second)
     return None
 
@@ -596,7 +599,8 @@ def first_words_over_the_rest(s: str, bold: bool, width: int, room: int, least: 
     words = short.split()
     for n in range(len(words) - 1, 0, -1):
         first, rest = " ".join(words[:n]), " ".join(words[n:])
-        if f.size(first)[0] <= width and f.size(words[n])[0] <= width and two_lines_fit(first, rest, least, bold, room):
+        if (f.size(printable(first))[0] <= width and f.size(printable(words[n]))[0] <= width
+                and two_lines_fit(first, rest, least, bold, room)):
             return least, (first, rest)
     return least, (short,)
 
@@ -606,7 +610,7 @@ def fit_cell_text(s: str, size: int, bold: bool, width: int) -> str:
     when the detail would have to shrink below three quarters of the row's type size."""
     if " · " not in s:
         return s
-    if theme.font(size, bold).size(s)[0] * 0.75 <= width:
+    if theme.font(size, bold).size(printable(s))[0] * 0.75 <= width:
         return s
     return s.rsplit(" · ", 1)[1]
 

@@ -65,3 +65,21 @@ def test_more_players_no_hand_cut_to_less_than_before(players, monkeypatch):
     render_module.render(pygame.Surface((320, 240)), view)
     hands = cell_forms(view)
     assert not [s for s in cut if s in hands], [s for s in cut if s in hands]
+
+
+@pytest.mark.parametrize("names", [["Ann", "Bob"], ["Ann", "Bob", "Cy"], ["Ann", "Bob", "Cy", "Dee"]])
+def test_short_names_no_hand_cut_in_its_outline(names, monkeypatch):
+    """Short names at 320x240 (the demo's Ann, Bob, Cy): a hand the sheet measured as fitting was
+    drawn cut, "2×9" measured with its "×" (22 px) but drawn "2x9" (23 px) in a 22 px outline,
+    and a highlighted cell's outline (4 px more) was not counted where the columns' room was
+    ("2×10" cut with two players). Every hand of every view sampled is drawn whole."""
+    cut = cut_lines(monkeypatch)
+    bad: set[str] = set()
+    for seed in (1, 2, 3):
+        for i in range(12):
+            view = game_view("classic", names, i / 12, seed=seed)
+            cut.clear()
+            draw._TEXT_CACHE.clear()
+            render_module.render(pygame.Surface((320, 240)), view)
+            bad |= {s for s in cut if s in cell_forms(view)}
+    assert not bad, sorted(bad)
