@@ -5,11 +5,14 @@ press OK to see your choices" took 8 lines of a panel that holds 6, and the ques
 says it in fewer words, whole, with what to press."""
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 import pytest
 
 from display import draw
 from display import render as render_module
+from display.view import MessageView
 
 from test_setup_fits import drawn
 from test_sheet_fits import cut_lines, game_view
@@ -45,5 +48,21 @@ def test_the_gate_asks_the_others_to_look_away_whole(game, first, size, monkeypa
     render_module.render(pygame.Surface(size), view)
     gate = [s for s in cut if "look away" in s or "choices" in s]
     assert not gate, gate
+    text = " ".join(s for s, _, _ in lines)
+    assert "look away" in text and "press OK" in text, text
+
+
+@pytest.mark.parametrize("game,first", [("objective-cards", 0), ("objective-cards", 1), ("poknroll", 0),
+                                        ("poknroll", 2)])
+def test_the_gate_under_a_banner_is_whole(game, first, monkeypatch):
+    """Under a banner (*Cy has chosen (kept secret).*, the demo's) the gate's question kept two
+    of its lines and its hint two ("Ann: secret choice. Everyon..."): with the banner over the
+    sheet the panel now asks the tray for the room of all its lines where the tray can spare it."""
+    names = (NAMES[first:] + NAMES[:first])[:4 if game == "poknroll" else 3]
+    view = dataclasses.replace(gate_view(game, names), message=MessageView("Cy has chosen (kept secret)."))
+    cut = cut_lines(monkeypatch)
+    lines, _ = drawn(monkeypatch)
+    render_module.render(pygame.Surface((320, 240)), view)
+    assert not [s for s in cut if "look away" in s or "choices" in s], cut
     text = " ".join(s for s, _, _ in lines)
     assert "look away" in text and "press OK" in text, text
