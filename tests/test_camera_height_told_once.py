@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import logging
 
-import numpy as np
 import pytest
 
 from controller.knock_notice import KnockWatch, banner_words
-from controller.table import WAIT_DICE
 from test_knock_told_once import STYLE, Table, calibration_warnings, warnings
 from test_vision_camera_height import zoomed
 from vision.calibrate import calibrate
@@ -41,17 +39,7 @@ class RaisedTable(Table):
     """The test_knock_told_once table, its camera raised or lowered (`throw(scale)`)."""
 
     def throw(self, scale: float) -> None:      # type: ignore[override]
-        values = list(np.random.default_rng(self.throws).integers(1, 7, 5))
-        self.camera.image = zoomed(render_tray([], seed=self.throws % 2, style=STYLE, die_px=50).image, scale)
-        self.steps(10)
-        self.camera.image = zoomed(render_tray(values, seed=300 + self.throws, style=STYLE, die_px=50).image, scale)
-        self.steps(40)
-        self.throws += 1
-        for _ in range(4):
-            if self.app.flow.phase == WAIT_DICE:
-                break
-            self.app.on_button(type("P", (), {"kind": "press", "name": "OK"})())
-            self.steps(3)
+        self.throw_seen(lambda image: zoomed(image, scale))
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -84,10 +85,17 @@ class Table:
     def throw(self, dx: int) -> None:
         """The dice picked up and thrown, seen by the camera knocked by `dx` px, and the throw
         taken with OK (OK again: the first box or the first choice of the menu)."""
-        values = list(np.random.default_rng(self.throws).integers(1, 7, 5))
-        self.camera.image = shifted(render_tray([], seed=self.throws % 2, style=STYLE, die_px=50).image, dx, 0)
+        self.throw_seen(lambda image: shifted(image, dx, 0))
+
+    def throw_seen(self, seen: Callable[[np.ndarray], np.ndarray], die_px: float = 50,
+                   thrown_px: float | None = None) -> None:
+        """A throw as the camera `seen` sees the rendered tray: empty (dice of `die_px`), then the
+        dice thrown (of `thrown_px`, `die_px` when None), and taken with OK as `throw` says."""
+        values = [int(v) for v in np.random.default_rng(self.throws).integers(1, 7, 5)]
+        self.camera.image = seen(render_tray([], seed=self.throws % 2, style=STYLE, die_px=die_px).image)
         self.steps(10)
-        self.camera.image = shifted(render_tray(values, seed=300 + self.throws, style=STYLE, die_px=50).image, dx, 0)
+        self.camera.image = seen(render_tray(values, seed=300 + self.throws, style=STYLE,
+                                             die_px=thrown_px or die_px).image)
         self.steps(40)
         self.throws += 1
         for _ in range(4):

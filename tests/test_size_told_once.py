@@ -16,7 +16,6 @@ import logging
 import numpy as np
 import pytest
 
-from controller.table import WAIT_DICE
 from test_knock_told_once import STYLE, Table, calibration_warnings, recalibrate, warnings
 from vision.calibrate import calibrate
 from vision.reader import read
@@ -39,21 +38,10 @@ def calibration():
 def throw(table: Table, times: float, cut: int = 0) -> None:
     """The dice, `times` the calibrated size, picked up and thrown (the camera's frames `cut` px
     narrower: another crop of the sensor), and the throw taken with OK."""
-    def seen(values: list[int], seed: int, die_px: float) -> np.ndarray:
-        image = render_tray(values, seed=seed, style=STYLE, die_px=die_px).image
+    def seen(image: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(image[:, : image.shape[1] - cut]) if cut else image
 
-    values = [int(v) for v in np.random.default_rng(table.throws).integers(1, 7, 5)]
-    table.camera.image = seen([], table.throws % 2, CALIBRATED)
-    table.steps(10)
-    table.camera.image = seen(values, 300 + table.throws, CALIBRATED * times)
-    table.steps(40)
-    table.throws += 1
-    for _ in range(4):
-        if table.app.flow.phase == WAIT_DICE:
-            break
-        table.app.on_button(type("P", (), {"kind": "press", "name": "OK"})())
-        table.steps(3)
+    table.throw_seen(seen, CALIBRATED, CALIBRATED * times)
 
 
 def told(caplog, words: str) -> list[str]:
