@@ -173,3 +173,20 @@ def test_an_onnxruntime_whose_library_does_not_load_leaves_the_nets_on_opencv(fr
     assert net_runtime.describe() == f"OpenCV {cv2.__version__} dnn: onnxruntime does not load"
     shot = render_tray([6, 6, 1], seed=14, style=TrayStyle.preset("green", border_px=40))
     assert sorted(d.value for d in reader.read(shot.image).dice) == [1, 6, 6]
+
+
+def test_onnxruntime_is_asked_for_only_where_it_has_a_wheel():
+    """pyproject asked for onnxruntime wherever the machine is x86_64 or aarch64: on an Intel Mac
+    (x86_64, no onnxruntime 1.32 wheel for macOS x86_64) `pip install -e .`, the README's first
+    command, stopped with "No matching distribution found". Linux only, where the wheels are."""
+    import tomllib
+    markers = pytest.importorskip("packaging.markers")
+    deps = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"][
+        "dependencies"]
+    ort = next(d for d in deps if d.startswith("onnxruntime"))
+    marker = markers.Marker(ort.split(";", 1)[1])
+    where = {(system, machine): marker.evaluate({"platform_system": system, "platform_machine": machine})
+             for system, machine in [("Linux", "x86_64"), ("Linux", "aarch64"), ("Linux", "armv7l"),
+                                     ("Darwin", "x86_64"), ("Darwin", "arm64"), ("Windows", "AMD64")]}
+    assert where == {("Linux", "x86_64"): True, ("Linux", "aarch64"): True, ("Linux", "armv7l"): False,
+                     ("Darwin", "x86_64"): False, ("Darwin", "arm64"): False, ("Windows", "AMD64"): False}
