@@ -14,11 +14,15 @@ import logging
 import pytest
 
 from controller.knock_notice import KnockWatch, banner_words
-from test_knock_told_once import STYLE, Table, calibration_warnings, warnings
+from test_knock_told_once import Table, calibrated_tray, calibration_warnings, warnings
+from test_told_kept import over_starts
 from test_vision_camera_height import zoomed
-from vision.calibrate import calibrate
-from vision.reader import read
-from vision.synthetic import render_tray
+
+
+@pytest.fixture(scope="module")
+def calibration():
+    """The green tray with 50 px of table round it (test_knock_told_once.calibrated_tray)."""
+    return calibrated_tray()
 
 
 def test_knock_watch_tells_a_height_once_and_again_when_it_changes_by_3_percent():
@@ -41,13 +45,6 @@ class RaisedTable(Table):
     def throw(self, scale: float) -> None:      # type: ignore[override]
         self.throw_seen(lambda image: zoomed(image, scale))
 
-
-@pytest.fixture(scope="module")
-def calibration():
-    """The green tray with 50 px of table, calibrated as in test_knock_told_once."""
-    empty = [render_tray([], seed=i, style=STYLE, die_px=50).image for i in range(2)]
-    throws = [render_tray([1, 2, 3, 4, 5], seed=50 + i, style=STYLE, die_px=50).image for i in range(2)]
-    return calibrate(empty, throws, reader=read)
 
 
 def test_a_game_with_the_camera_raised_tells_the_staff_once_and_check_names_it(tmp_path, calibration, caplog):
@@ -98,15 +95,7 @@ def test_a_camera_raised_is_told_once_across_restarts_and_check_names_it_from_wh
     starts), and `dicetable check`, reading the kept file with the log silent, said "camera knocked
     since calibration: its felt past the calibrated box". Now once, and named as raised."""
     with caplog.at_level(logging.INFO):
-        table = RaisedTable(tmp_path, calibration)
-        for start in range(3):
-            if start:
-                played = len(table.app.flow.log.inputs)
-                throws, table = table.throws, RaisedTable(tmp_path, calibration, new=False)
-                assert len(table.app.flow.log.inputs) == played        # the game resumed
-                table.throws = throws
-            for _ in range(2):
-                table.throw(0.9)
+        over_starts(tmp_path, calibration, 3, lambda table: table.throw(0.9), RaisedTable)   # (the game resumed)
     told = [m for m in warnings(caplog) if "camera was raised" in m]
     assert len(told) == 1, told
     assert calibration_warnings(tmp_path / "config.toml", []) == [

@@ -12,6 +12,7 @@ knocked with `vision.knock_bench.shifted`, the calibration made as `dicetable ca
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +27,7 @@ from controller.table_app import TableApp
 from display.screen import Screen
 from table_helpers import Clock
 from test_table_e2e import FakeButtons
-from vision.calibrate import calibrate, save_calibration
+from vision.calibrate import Calibration, calibrate, save_calibration
 from vision.knock_bench import shifted
 from vision.reader import read
 from vision.synthetic import STYLES, render_tray
@@ -35,12 +36,18 @@ STYLE = dataclasses.replace(STYLES["green"], border_px=50)
 KNOCK = "the tray is not where it was calibrated"
 
 
-@pytest.fixture(scope="module")
-def calibration():
-    """The green tray with 50 px of table round it, calibrated from two empty frames and two throws."""
+@functools.cache
+def calibrated_tray() -> Calibration:
+    """The green tray with 50 px of table round it, calibrated from two empty frames and two
+    throws: the knocked, raised and kept-notice tests' (made once for all of them)."""
     empty = [render_tray([], seed=i, style=STYLE, die_px=50).image for i in range(2)]
     throws = [render_tray([1, 2, 3, 4, 5], seed=50 + i, style=STYLE, die_px=50).image for i in range(2)]
     return calibrate(empty, throws, reader=read)
+
+
+@pytest.fixture(scope="module")
+def calibration():
+    return calibrated_tray()
 
 
 class Camera:

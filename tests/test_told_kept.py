@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from test_knock_told_once import KNOCK, STYLE, Table, calibration_warnings, warnings
+from test_knock_told_once import KNOCK, STYLE, Table, calibrated_tray, calibration_warnings, warnings
 from test_size_told_once import BIGGER, throw as throw_dice
 from vision.calibrate import calibrate, save_calibration
 from vision.reader import read
@@ -30,22 +31,21 @@ IGNORED = "ignored a bad file"
 
 @pytest.fixture(scope="module")
 def calibration():
-    """The green tray with 50 px of table round it, calibrated from two empty frames and two throws."""
-    empty = [render_tray([], seed=i, style=STYLE, die_px=50).image for i in range(2)]
-    throws = [render_tray([1, 2, 3, 4, 5], seed=50 + i, style=STYLE, die_px=50).image for i in range(2)]
-    return calibrate(empty, throws, reader=read)
+    """The green tray with 50 px of table round it (test_knock_told_once.calibrated_tray)."""
+    return calibrated_tray()
+
 
 
 def banner_frames(tables: list[Table], words: str = "For the staff") -> int:
     return sum(words in b for t in tables for b in t.banners)
 
 
-def restarted(folder: Path, calibration, tables: list[Table]) -> Table:
-    """The table started again on the same folder (the power back, systemd's restart): the game
-    on the table resumed from its journal."""
+def restarted(folder: Path, calibration, tables: list[Table], kind: type[Table] = Table) -> Table:
+    """The table (of `kind`) started again on the same folder (the power back, systemd's restart):
+    the game on the table resumed from its journal."""
     before = tables[-1]
     state, played = before.app.flow.state.snapshot(), len(before.app.flow.log.inputs)
-    table = Table(folder, calibration, new=False)
+    table = kind(folder, calibration, new=False)
     assert table.app.flow is not None and table.app.flow.state.snapshot() == state, "the game was not resumed"
     assert len(table.app.flow.log.inputs) == played
     table.throws = before.throws
@@ -53,17 +53,25 @@ def restarted(folder: Path, calibration, tables: list[Table]) -> Table:
     return table
 
 
+def over_starts(folder: Path, calibration, starts: int, throw: Callable[[Table], None],
+                kind: type[Table] = Table) -> list[Table]:
+    """A game of Thirteen over `starts` starts of the table (each after the first `restarted`),
+    two throws (`throw`) at each: the tables, one a start."""
+    tables = [kind(folder, calibration)]
+    for start in range(starts):
+        if start:
+            restarted(folder, calibration, tables, kind)
+        for _ in range(2):
+            throw(tables[-1])
+    return tables
+
+
 def test_a_knocked_camera_is_told_once_over_four_starts_of_the_table(tmp_path, calibration, caplog):
     """The camera knocked 10 px, the table restarted three times during the game (two throws
     each time): the knock was told at each start, 4 warnings and the staff's banner on 60 frames;
     now once, on 15 frames, and the game went on across the restarts."""
     with caplog.at_level(logging.INFO):
-        tables = [Table(tmp_path, calibration)]
-        for start in range(4):
-            if start:
-                restarted(tmp_path, calibration, tables)
-            for _ in range(2):
-                tables[-1].throw(10)
+        tables = over_starts(tmp_path, calibration, 4, lambda table: table.throw(10))
     told = [m for m in warnings(caplog) if KNOCK in m]
     assert len(told) == 1 and "(moved 10 px right)" in told[0], told
     assert banner_frames(tables) <= 20, banner_frames(tables)
@@ -81,12 +89,7 @@ def test_big_dice_are_told_once_over_three_starts_of_the_table(tmp_path, calibra
     """The café's own dice 1.5 times the calibrated size, the table restarted twice: told at each
     start (3 warnings); now once."""
     with caplog.at_level(logging.INFO):
-        tables = [Table(tmp_path, calibration)]
-        for start in range(3):
-            if start:
-                restarted(tmp_path, calibration, tables)
-            for _ in range(2):
-                throw_dice(tables[-1], 1.5)
+        tables = over_starts(tmp_path, calibration, 3, lambda table: throw_dice(table, 1.5))
     told = [m for m in warnings(caplog) if BIGGER in m]
     assert len(told) == 1, told
     assert banner_frames(tables) <= 20, banner_frames(tables)
