@@ -430,9 +430,11 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         x0, y0, x1, y1 = [int(round(v * scale)) for v in tray]
         core[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = 255
     est = die_px * scale if die_px else None
+    raw = None          # the foreground before _at_wall: what of it lies past `core` holds the walls (_off_the_wall)
     if core is not None:
         if est is None:
             est = _estimate_die_side(_blobs(fg & core), long_side)
+        raw = fg
         fg = _at_wall(fg, core, roi_mask, est)
     blobs = _blobs(fg)
     if est is None:
@@ -445,6 +447,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
             else:
                 fg, bg, dthr, gthr = _mask(lab, grad, k2, core, contrast, off, fill, keep=roi_mask,
                                            floors=floors)
+                raw = fg
                 fg = _at_wall(fg, core, roi_mask, est)
             blobs = _blobs(fg)
             est = _estimate_die_side(blobs, long_side) or est
@@ -501,15 +504,25 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         rest = cv2.countNonZero(m & ~cv2.dilate(s_, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
         return rest < FOREIGN_DICE * die_area
 
+    def cut_by(b: _Blob) -> bool:
+        """The blob reaches the edge of the frame (or of the tray's region)."""
+        bx, by, bw, bh = cv2.boundingRect(b.contour)
+        return bx <= rx0 + border or by <= ry0 + border or bx + bw >= rx1 - border or by + bh >= ry1 - border
+
+    walls: list[np.ndarray] = []      # the wall bands, found once, for the first blob that needs them
     for b in blobs:
         if b.area < 0.2 * die_area:
             continue
+        if raw is not None and core is not None and cut_by(b):
+            if not walls:
+                walls.append(_wall_bands(raw & cv2.bitwise_not(core), est))
+            own = _off_the_wall(b, walls[0], die_area)
+            if own is not None and not cut_by(own):
+                b = own
         if _die_like(b, die_area):
             add(b, False)
             continue
-        bx, by, bw, bh = cv2.boundingRect(b.contour)
-        cut_by_frame = bx <= rx0 + border or by <= ry0 + border or bx + bw >= rx1 - border \
-            or by + bh >= ry1 - border
+        cut_by_frame = cut_by(b)
         if cut_by_frame and b.area <= 1.3 * die_area and b.fill > 0.72 and b.roundness < ROUND \
                 and max(b.rect[1]) <= 1.4 * est and min(b.rect[1]) >= 0.3 * est:
             add(b, False)   # a die partly out of view: flagged, never given a value
@@ -776,6 +789,38 @@ def _at_wall(fg: np.ndarray, core: np.ndarray, roi_mask: np.ndarray | None, est:
     thick = cv2.morphologyEx(fg & zone, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     out = (fg & inner) | (thick & zone)
     return cv2.morphologyEx(out, cv2.MORPH_OPEN, _K3)
+
+
+WALL_RUN = 2.0          # a straight run of foreground past the surface this many dice long is a wall ...
+WALL_FRAME = 0.25       # ... and this share of the frame's width (a run along x) or height (along y)
+
+
+def _wall_bands(past: np.ndarray, est: float) -> np.ndarray:
+    """The wall and rim bands in `past` (foreground just past the tray surface): its runs along
+    the frame's rows or columns WALL_RUN dice long or more. A die overhangs the surface by less
+    than its own side; a wall runs along the whole side. Without this, a die against a wall (or
+    a hair from it: its shadow joins them) kept the band beside it as part of its die-thick
+    blob, out to the frame's edge when a lowered camera puts the wall there: the die was
+    "partly out of view" (x1.15-1.2: every throw against the walls asked again)."""
+    h, w = past.shape[:2]
+    along_x, along_y = (max(3, int(round(max(WALL_RUN * est, WALL_FRAME * side)))) for side in (w, h))
+    rows = cv2.morphologyEx(past, cv2.MORPH_OPEN, np.ones((1, along_x), np.uint8))
+    cols = cv2.morphologyEx(past, cv2.MORPH_OPEN, np.ones((along_y, 1), np.uint8))
+    return rows | cols
+
+
+def _off_the_wall(b: _Blob, walls: np.ndarray, die_area: float) -> _Blob | None:
+    """The die in blob `b` (which reaches the frame's or the tray region's edge) once the wall
+    bands `walls` (work pixels, `_wall_bands`) are taken off it, when what is left is one die;
+    None otherwise (a hand, a heap, a die the frame cuts: they keep their blob)."""
+    m, ox, oy = _local_mask(b.contour)
+    hh, ww = m.shape
+    ys, xs = max(0, oy), max(0, ox)
+    sub = walls[ys:oy + hh, xs:ox + ww]
+    m[ys - oy:ys - oy + sub.shape[0], xs - ox:xs - ox + sub.shape[1]] &= cv2.bitwise_not(sub)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
+    parts = _parts(m, ox, oy, 0.4 * die_area)
+    return parts[0] if len(parts) == 1 and _die_like(parts[0], die_area) else None
 
 
 def _blobs(mask: np.ndarray) -> list[_Blob]:
