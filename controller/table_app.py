@@ -23,6 +23,7 @@ from display.view import MessageView
 from hardware import make_button_source
 from hardware.frame_reader import table_frames
 from vision import reader as vision_reader
+from vision.height_check import unchecked
 from vision.reader_input import black_picture
 from vision.settle import SettleTracker
 
@@ -266,6 +267,9 @@ class TableApp:
         if calibration:      # (`dicetable check` counts the knocks told since: see knock_notice)
             log.info("%s: tray %s, dice %s px (calibration %s)", CALIBRATION_WORDS, calibration.get("tray"),
                      calibration.get("die_px"), calibration_id(calibration))
+            old = unchecked(calibration)      # (an older calibration: vision/height_check.py)
+            if old is not None:
+                log.warning("camera: this calibration was %s: run dicetable calibrate again", old)
 
         def read(image):
             return vision_reader.read(image, calibration)
