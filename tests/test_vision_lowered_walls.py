@@ -6,9 +6,9 @@ wall overhangs the surface), and a die against the wall, or a hair from it (its 
 was die-thick together with the wall band beside it: one blob out to the frame's edge, "cut by
 the frame", so every such die was "partly out of view" and the throw asked again, though it lay
 whole in view (knock_bench, 6 styles x 6 throws: x1.15 28 of 36 right, x1.2 16). The wall is a
-band along the whole side of the tray: runs of foreground past the surface two dice long and a
-quarter of the frame are now left out of that test (`segment._wall_bands`), and the die is its
-own blob again.
+band along the whole side of the tray: a blob at the frame's edge now has the runs of foreground
+past the surface two dice and a quarter of the frame long taken off it (`segment._off_the_wall`),
+and the die left is its own blob again.
 
 Frames: `vision.synthetic` trays with 50 px of table round them, calibrated as `dicetable
 calibrate` does, a die against each wall and two in corners (`knock_bench.by_the_walls`), the
