@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from ._config import boolean, check_keys, positive, text, whole
+from .button_flicker import FlickerWatch
 from .buttons import (BUSY_AFTER_S, HOLD, PRESS, RELEASE, STUCK_AFTER_S, BusyFilter, ButtonEvent, Clock, SourceStatus,
                       StuckWatch, drain)
 from .device_paths import is_pattern, matches, stable_links
@@ -148,6 +149,10 @@ class SerialButtonSource:
         self._garbage_logged_at: float | None = None
         self._garbage_unlogged = 0
         self.flood = FloodGuard() if boolean(flood_guard, "flood_guard", "buttons") else None
+        # one button of the box pressing itself (a loose wire or a wet switch inside it): the flood
+        # guard above takes only what no hand can do over all buttons (more than 20 presses a second,
+        # or 20 ms apart), so an OK flickering 16 times a second played the game by itself
+        self._flicker = FlickerWatch(self.name) if self.flood is not None else None
         self.flood_dropped = 0                  # presses not let through (a flood, or too soon)
         self.replays_dropped = 0                # presses sent again by a box plugged back
         self.stale_dropped = 0                  # presses the port held when it was taken (see _drop_waiting)
@@ -233,7 +238,8 @@ class SerialButtonSource:
 
     @property
     def status(self) -> SourceStatus:
-        warning = self._stuck.warning
+        flicker = self._flicker.warning if self._flicker is not None else ""
+        warning = "; ".join(w for w in (self._stuck.warning, flicker) if w)
         return replace(self._status, warning=warning) if warning and self._status.connected else self._status
 
     def start(self) -> None:
@@ -260,6 +266,8 @@ class SerialButtonSource:
                 self._stuck.freed(event.name, now)
         for name, since in dict(self._held).items():    # (after the drain: a release queued is seen)
             self._stuck.is_stuck(name, since, now)
+        if self._flicker is not None:        # (a button that presses itself: put aside and named)
+            events = self._flicker.filter(events, now)
         return self._busy.filter(events, now)
 
     def feed(self, event: Any) -> bool:
