@@ -35,6 +35,7 @@ from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .knock_notice import CALIBRATION_WORDS, KnockWatch
 from .size_notice import SizeWatch
+from .slow_camera import SlowCameraWatch
 from .told_kept import ToldKept, calibration_id
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
@@ -215,6 +216,7 @@ class TableApp:
         self._last_frame_at: float | None = None    # (None: no picture yet, the camera is starting)
         self._black_since: float | None = None      # since when every picture has been black
         self._black_said = False
+        self.slow_camera = SlowCameraWatch()       # pictures too far apart: throws read slowly
         self._buttons_error = ""
         self._buttons_warning = ""      # a button stuck down, or a panel down: the others work
         self._last_failure = ""
@@ -597,8 +599,11 @@ class TableApp:
                 self.flow.say(f"Camera: {error}. Retrying...", "error")
             elif self.flow:
                 self.flow.say("Camera back.")
+            if error:
+                self.slow_camera.interrupted()
         if frame is not None:
             self._last_frame_at = self.clock()
+            self.slow_camera.frame(self._last_frame_at)
             self._watch_black(frame.image)
         if frame is not None and self.runner is not None:
             full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
@@ -680,6 +685,8 @@ class TableApp:
         if self._camera_black():
             return MessageView("Camera: the picture is black (too dark to see dice). Is the lens covered, or the "
                                "light over the tray off? Dice thrown now are not seen.", "error")
+        if self.slow_camera.slow_s is not None:
+            return MessageView(self.slow_camera.words(), "warning")
         if self._buttons_error:
             return MessageView(f"Buttons: {self._buttons_error}. Retrying...", "error")
         if self._buttons_warning:

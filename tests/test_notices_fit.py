@@ -25,6 +25,16 @@ from vision.die_size import smaller_told
 from vision.reader import _shift_words
 from vision.tray_moved import Knock, moved_words
 
+
+def _slow_words(gap: float) -> str:
+    """What the screen says of a camera sending a picture every `gap` s (controller/slow_camera.py)."""
+    from controller.slow_camera import SlowCameraWatch
+
+    watch = SlowCameraWatch()
+    watch.slow_s = gap
+    return watch.words()
+
+
 SIZES = [(320, 240), (480, 320), (800, 480)]
 BY_ID = "/dev/serial/by-id/usb-Arduino_LLC_Arduino_Leonardo-if00"
 
@@ -49,6 +59,9 @@ NOTICES = {
     "camera quiet": "Camera: no new picture for a few seconds. Dice thrown now are not seen; waiting for it...",
     "camera black": ("Camera: the picture is black (too dark to see dice). Is the lens covered, or the light over "
                      "the tray off? Dice thrown now are not seen."),
+    "camera slow": _slow_words(12.5),
+    "box button flickers": ("Buttons: serial: HOLD2 button presses itself: call staff; gpio: OK button stuck: call "
+                            "staff. The other buttons work."),
     "dice bigger": staff_notice_words("the dice are bigger than the ones calibrated (92 px, calibrated 61 px): run "
                                       "dicetable calibrate again with the dice played"),
     "dice smaller": staff_notice_words(smaller_told(24, 55).message),
