@@ -51,6 +51,10 @@ _NOT_SENT = bytes(b for b in range(256) if b >= 0x7F or (b < 0x20 and b not in (
 #: same press as the last one taken, as the first within this many seconds of reconnecting, is not
 #: taken again (ASSUMPTION: no player presses the same button again within a second of the replug)
 REPLAY_S = 1.0
+#: ASSUMPTION: a box sends a line in one go (64 bytes take 67 ms even at 9600 baud, and a USB bridge
+#: holds bytes back 16 ms at most): the start of a line followed by this long a silence was cut short
+#: (the box reset, or brown-out, mid-line) and its end is never coming
+CUT_LINE_S = 0.5
 #: ASSUMPTION: a box that sends the PING heartbeat (every 2 s, docs/hardware.md) and then nothing at
 #: all for this long has hung (its firmware stuck, the port still open): said, and its port reopened
 SILENT_AFTER_S = 10.0
@@ -157,6 +161,7 @@ class SerialButtonSource:
         self.replays_dropped = 0                # presses sent again by a box plugged back
         self.stale_dropped = 0                  # presses the port held when it was taken (see _drop_waiting)
         self._skip_to_newline = False           # the rest of a line cut as the port was taken
+        self._last_bytes_at: float | None = None   # when the box last sent anything (see _drop_cut_line)
         self._stuck = StuckWatch(positive(stuck_after_s, "stuck_after_s", "buttons", allow_zero=True), self.name)
         self._busy = BusyFilter(positive(busy_after_s, "busy_after_s", "buttons", allow_zero=True), self.name)
         self.silent_after_s = positive(silent_after_s, "silent_after_s", "buttons", allow_zero=True)
@@ -397,7 +402,20 @@ class SerialButtonSource:
         except Exception:
             log.debug("%s: error closing port", self.name, exc_info=True)
 
+    def _drop_cut_line(self, now: float) -> None:
+        """The start of a line followed by `CUT_LINE_S` of silence was cut short (the box reset
+        mid-line, a brown-out): dropped as garbage before what comes now. Before, it was glued to
+        the box's next line, so the first press after the cut ("P O" + "P OK": "P OP OK") was
+        garbage and did nothing, and a line end come late made a press of an old line."""
+        last, self._last_bytes_at = self._last_bytes_at, now
+        if last is None or now - last < CUT_LINE_S or not self._splitter.pending():
+            return
+        cut = self._splitter.drop_partial()
+        if cut:
+            self._garbage(f"a line cut short ({cut[:12]!r}), its end not sent within {CUT_LINE_S:g} s")
+
     def _handle(self, data: bytes) -> None:
+        self._drop_cut_line(self.clock())
         if self._wrong_bytes(data):
             self._garbage_moment("not text")
         if self._skip_to_newline:           # (the rest of a line cut as the port was taken: old too)

@@ -72,6 +72,15 @@ class LineSplitter:
         """Whether part of a line has come and not its end (a line cut by an unplug)."""
         return bool(self._buffer) or self._discarding
 
+    def drop_partial(self) -> bytes:
+        """Drop the start of a line whose end has not come (not an over-long line being discarded:
+        that one ends at its line end); what was dropped, b"" when nothing was."""
+        if self._discarding:
+            return b""
+        dropped = bytes(self._buffer)
+        self._buffer.clear()
+        return dropped
+
     def feed(self, data: bytes) -> list[bytes | None]:
         out: list[bytes | None] = []
         for byte in data:
