@@ -145,6 +145,9 @@ class SerialButtonSource:
         self._thread: threading.Thread | None = None
         self._splitter = LineSplitter()
         self._held: dict[str, float] = {}       # buttons the box said are held, and since when
+        self._held_garbled: set[str] = set()    # of them, those with garbage since (their R may be lost)
+        self._repeats_said: set[str] = set()    # of them, those whose hold the box has sent again
+        self.holds_repeated = 0                 # holds sent again with no release between, not taken
         self._last_press: tuple[str, str] | None = None   # (kind, name) of the last press let through
         self._replay: tuple[tuple[str, str], float] | None = None  # that press, and the reconnection's time
         self._garbage_run = 0                    # garbage lines since the last line understood
@@ -393,6 +396,8 @@ class SerialButtonSource:
         for name in sorted(self._held):
             self._queue.put(ButtonEvent(RELEASE, name, now, self.name))
         self._held.clear()
+        self._held_garbled.clear()
+        self._repeats_said.clear()
         if self._splitter.pending():
             self._last_press = None     # (a line cut by the unplug: the box sending it again is no replay)
 
@@ -438,6 +443,8 @@ class SerialButtonSource:
                 self.heartbeat = self.heartbeat or line.strip().upper() == HEARTBEAT.encode()
                 continue
             kind, name = parsed
+            if kind == HOLD and self._hold_repeated(name):
+                continue
             if kind in (PRESS, HOLD) and not self._let_through(name, self.last_heard):
                 continue
             if kind in (PRESS, HOLD) and self._replayed((kind, name), self.last_heard):
@@ -446,7 +453,26 @@ class SerialButtonSource:
                 self._held[name] = self.last_heard
             elif kind == RELEASE:
                 self._held.pop(name, None)
+                self._held_garbled.discard(name)
+                self._repeats_said.discard(name)
             self._queue.put(ButtonEvent(kind, name, self.last_heard, self.name))
+
+    def _hold_repeated(self, name: str) -> bool:
+        """Whether `H name` repeats the hold the box reported already, with no release between: a
+        firmware that sends H again while the button stays down (every hold time, as some button
+        libraries do), with the button jammed or held long. Each was a hold of its own: a jammed
+        ABANDON (or a long DOWN, its alias) abandoned the game in 2 s, and the button was never named
+        as stuck (each H took its time afresh). A hold after garbage is a new one (its R may have been
+        the garbage)."""
+        if name not in self._held or name in self._held_garbled:
+            self._held_garbled.discard(name)
+            return False
+        self.holds_repeated += 1
+        if name not in self._repeats_said:
+            self._repeats_said.add(name)
+            log.warning("%s: the button box sent H %s again with no R %s between: the same hold, not taken again",
+                        self.name, name, name)
+        return True
 
     def _replayed(self, press: tuple[str, str], now: float) -> bool:
         """Whether `press`, the first since the box was plugged back, is the last one taken before,
@@ -490,6 +516,7 @@ class SerialButtonSource:
         return bool(data) and (len(data.translate(None, _NOT_SENT)) < len(data) or self._splitter.discarding)
 
     def _garbage(self, reason: str) -> None:
+        self._held_garbled.update(self._held)   # (a release may have been this line)
         self.garbage_count += 1
         self.last_garbage = reason
         self._garbage_run += 1
