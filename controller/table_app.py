@@ -699,7 +699,10 @@ class TableApp:
     def _camera_quiet(self) -> bool:
         """Whether the camera has stopped sending pictures without saying why: the screen kept
         its last picture as if live, and dice thrown meanwhile were never read, without a word."""
-        return self._last_frame_at is not None and self.clock() - self._last_frame_at >= CAMERA_QUIET_SECONDS
+        # (a camera known to be slow, said so, is quiet only past twice its gap: a picture every 3.5 s
+        # made the screen flap between "no new picture" and the slow camera at every picture)
+        quiet_s = max(CAMERA_QUIET_SECONDS, 2 * (self.slow_camera.slow_s or 0.0))
+        return self._last_frame_at is not None and self.clock() - self._last_frame_at >= quiet_s
 
     def on_button(self, event: Any) -> None:
         self._note_over()

@@ -39,6 +39,12 @@ IDLE_S = 0.02
 #: the tray is still and a reading is wanted) before it reads the low-resolution one instead
 #: (ASSUMPTION: 2-5 frame periods at 10-30 fps; before, the loop waited for the camera however long)
 FULL_WAIT_S = 0.3
+#: a camera whose picture came after `ANSWER_S` or more is slow, not hung (a picture every 3.5 s: a
+#: webcam short of USB bandwidth): its reads are then given twice the longest such wait, up to this
+#: (V4L2's own limit), before it is said not to answer, until a read answers within half `ANSWER_S`
+#: again. Before, each of its pictures was "does not answer" then "Camera back.": three log lines a
+#: picture, and the screen flapping between the two
+SLOW_ANSWER_MAX_S = 10.0
 #: how long `close()` waits for the thread: a read hung in the driver may not end for 10 s, and
 #: the table must stop well within systemd's stop timeout (the thread is a daemon: it ends with
 #: the program)
@@ -81,6 +87,7 @@ class FrameReader:
         self._calling: _Call | None = None       # the call to the camera under way (the thread's)
         self._hung: tuple[_Call, FrameSourceError] | None = None     # that call said hung (the loop's)
         self._failed: FrameSourceError | None = None     # the thread itself failed (a bug)
+        self.patience_s: float | None = None     # a slow camera's reads: how long before "does not answer"
 
     @property
     def name(self) -> str:
@@ -165,13 +172,33 @@ class FrameReader:
     def _call(self, method: str, within: float | None = None) -> Any:
         """`source.method()`, timed: once it has waited `within` (else `answer_s`), `error` says the
         camera does not answer."""
-        call = _Call(self.clock(), self.answer_s if within is None else within)
+        if within is None:
+            within = max(self.answer_s, self.patience_s or 0.0)
+        call = _Call(self.clock(), within)
         self._calling = call                    # (one assignment: the loop sees a whole call or none)
+        result = None
         try:
-            return getattr(self.source, method)()
+            result = getattr(self.source, method)()
+            return result
         finally:
             self._calling = None
-            self.longest_wait_s = max(self.longest_wait_s, self.clock() - call.since)
+            waited = self.clock() - call.since
+            self.longest_wait_s = max(self.longest_wait_s, waited)
+            if method != "open":
+                self._paced(waited, result is not None)
+
+    def _paced(self, waited: float, answered: bool) -> None:
+        """A read took `waited`: a picture after `answer_s` or more is a slow camera (given more
+        time from now on, said once), one within half of it a camera quick again."""
+        if answered and waited >= self.answer_s:
+            patience = min(SLOW_ANSWER_MAX_S, 2 * waited)
+            if self.patience_s is None:
+                log.info("%s: a picture came after %.1f s: the camera is slow, not hung; %.0f s without a picture "
+                         "before it is said not to answer", self.name, waited, patience)
+            self.patience_s = max(self.patience_s or 0.0, patience)
+        elif answered and self.patience_s is not None and waited < self.answer_s / 2:
+            log.info("%s: the camera answers quickly again", self.name)
+            self.patience_s = None
 
     def _run(self) -> None:
         try:

@@ -119,3 +119,12 @@ def test_the_watch_lets_a_pause_of_the_tables_own_pass():
         t += gap
         watch.frame(t)
         assert watch.slow_s is None
+
+
+def test_a_camera_a_picture_every_3_5_s_is_named_slow_without_the_screen_flapping(tmp_path):
+    """Past the 3 s of "no new picture" at every picture: once named slow, the screen keeps saying
+    so, not "no new picture" and the slow camera in turn at every picture."""
+    app, _, clock = slow_table(tmp_path, 3.5)
+    run(app, clock, 40.0)
+    shown = run(app, clock, 30.0)
+    assert len(shown) == 1 and shown[0].startswith("Camera slow: a picture every 3.5 s"), shown
