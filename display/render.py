@@ -23,6 +23,7 @@ from .labels import distinct_cuts
 from .menu_rows import LABEL_SHARE, menu_label, menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
 from .sheet import draw_sheet
+from .status_fit import status_line
 from .tray_things import draw_things
 from .word_break import wrap_whole
 from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
@@ -218,9 +219,10 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
     title = text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True, max_width=w // 2)
     if view.status:
         # a long status keeps its first part (where the game is) and its last (what to do now),
-        # then only the last, in type no smaller than the least legible, cut only as a last resort
+        # then only the last, then its longest start that fits, in type no smaller than the least
+        # legible, cut only as a last resort (display.status_fit)
         room = w - title.right - 3 * margin
-        size, line = status_line(view.status, int(34 * s), theme.min_text(s), room)
+        size, line = status_line(view.status, int(34 * s), theme.min_text(s), room, _players(view))
         text(surface, line, (w - margin, margin + int(4 * s)), size, theme.ACCENT,
              anchor="topright", max_width=room, min_size=size)
     if view.mode == "final":
@@ -245,23 +247,6 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
             lower = pygame.Rect(lower.x, lower.y + used, lower.width, lower.height - used)
         _prompt(surface, prompt, lower, s, _players(view))
         _sheet_or_help(surface, view, right, s)
-
-
-def status_line(status: str, size: int, least: int, width: int) -> tuple[int, str]:
-    """The status to draw in `width` and its size: whole if it fits at a size from `size` down to
-    `least`; else without its middle " — " parts (Objective cards' "active: Ann, rolls used 1 of
-    3, dice ..." came out at 10 px on 800x480), else only its last part (what to do now)."""
-    parts = status.split(" — ")
-    tries = [status]
-    if len(parts) > 2:
-        tries.append(f"{parts[0]} — {parts[-1]}")
-    if len(parts) > 1:
-        tries.append(parts[-1])
-    for line in tries:
-        for k in range(max(size, least), least - 1, -1):
-            if theme.font(k).size(line)[0] <= width:
-                return k, line
-    return least, tries[-1]
 
 
 def render_tray(surface: pygame.Surface, view: TableView) -> pygame.Rect | None:
