@@ -16,6 +16,7 @@ from . import theme
 from .banner_beside import banner_over_sheet
 from .banner_fit import banner_pages
 from .device_names import on_screen
+from .caption_fit import caption_lines
 from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
@@ -271,7 +272,10 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
         return
     img = tray.image
     ih, iw = img.shape[:2]
-    caption_h = int(38 * s) if tray.caption else 0
+    # (on two lines where one would cut it: its values whole, the picture a line shorter)
+    captions = caption_lines(tray.caption, theme.min_text(s), rect.width - int(20 * s))
+    caption_step = theme.font(max(int(34 * s), theme.min_text(s)), True).get_linesize()
+    caption_h = int(38 * s) + (len(captions) - 1) * caption_step if captions else 0
     area = pygame.Rect(rect.x + 4, rect.y + 4, rect.width - 8, rect.height - 8 - caption_h)
     dst = fit_rect((iw, ih), area)
     if dst.width < 1 or dst.height < 1:
@@ -318,9 +322,9 @@ def _tray(surface: pygame.Surface, tray: TrayView | None, rect: pygame.Rect, s: 
             pygame.draw.rect(surface, theme.HELD, held_rect, border_radius=4)
             pygame.draw.rect(surface, theme.BG, held_rect, 1, border_radius=4)
             surface.blit(held_tag, held_tag.get_rect(center=held_rect.center))
-    if tray.caption:
-        text(surface, tray.caption, (rect.x + int(10 * s), rect.bottom - caption_h), int(34 * s), theme.TEXT,
-             bold=True, max_width=rect.width - int(20 * s))
+    for i, line in enumerate(captions):
+        text(surface, line, (rect.x + int(10 * s), rect.bottom - caption_h + i * caption_step), int(34 * s),
+             theme.TEXT, bold=True, max_width=rect.width - int(20 * s))
 
 
 def tray_marks(tray: TrayView, boxes: list[pygame.Rect], dst: pygame.Rect, s: float,
