@@ -23,6 +23,7 @@ from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
 from .menu_rows import LABEL_SHARE, menu_label, menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
+from .setup_fit import row_rooms, rows_room
 from .sheet import draw_sheet
 from .status_fit import status_line
 from .tray_things import draw_things
@@ -973,7 +974,7 @@ def _setup_foot(view: TableView, body: pygame.Rect, s: float, rows: int = 0) -> 
     with "..."). At 320x240 under a config mistake's four-line banner, the foot left the menu
     10 px: its cursor's bar 6 px high over its words."""
     foot = _whole_setup_foot(view, body, s)
-    least = setup_least_row(s) * (rows + 1)
+    least = rows_room(rows, setup_least_row(s), int(20 * s))
     while rows and body.height - foot.height < least and (foot.about or len(foot.hints) > 1):
         if foot.about:
             about = foot.about[:-1]
@@ -1038,16 +1039,21 @@ def _setup(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     y = body.y + int(20 * s)
     foot = _setup_foot(view, body, s, len(view.setup))
     line_h = min(int(60 * s), max(1, (body.height - foot.height) // max(1, len(view.setup) + 1)))
+    if line_h < setup_least_row(s) and view.setup:
+        # (a foot kept whole under a long banner: the rows at their least height under the top margin)
+        line_h = max(1, (body.height - foot.height - int(20 * s)) // len(view.setup))
     size = max(int(line_h * 0.75), theme.min_text(s))
     for item in view.setup:
         row = pygame.Rect(body.x + int(16 * s), y, body.width - int(32 * s), line_h - 4)
         if item.selected:
             pygame.draw.rect(surface, theme.ACCENT, row, border_radius=8)
         colour = theme.BG if item.selected else theme.TEXT
+        # (the label takes the room its value leaves: "Two pairs accepts ful... yes" at 320x240)
+        label_room, value_room = row_rooms(item.label, item.value, size, row.width - 2 * int(12 * s), int(16 * s))
         text(surface, item.label, (row.x + int(12 * s), row.centery), size, colour, bold=True, anchor="midleft",
-             max_width=row.width // 2)
+             max_width=label_room)
         text(surface, item.value, (row.right - int(12 * s), row.centery), size, colour, anchor="midright",
-             max_width=row.width // 2)
+             max_width=value_room)
         y += line_h
     for i, line in enumerate(foot.about):
         text(surface, line, (body.x + int(16 * s), body.bottom - foot.height + int(4 * s) + i * foot.about_h),
