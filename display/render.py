@@ -25,7 +25,7 @@ from .menu_rows import LABEL_SHARE, menu_label, menu_window, row_heights, row_te
 from .prompt_fit import prompt_fit
 from .setup_fit import row_rooms, rows_room
 from .sheet import draw_sheet
-from .status_fit import status_line
+from .status_fit import status_line, title_room
 from .tray_things import draw_things
 from .word_break import wrap_whole
 from .view import DieMark, HelpView, MessageView, PromptView, TableView, TrayView
@@ -218,7 +218,9 @@ def render_static(surface: pygame.Surface, view: TableView) -> None:
     surface.fill(theme.BG)
     w, h = surface.get_size()
     margin = int(10 * s)
-    title = text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True, max_width=w // 2)
+    # (the title takes the room the status can spare: display.status_fit)
+    title = text(surface, view.title, (margin, margin), int(44 * s), theme.TEXT, bold=True,
+                 max_width=title_room(view.title, view.status, w, 4 * margin, theme.min_text(s), _players(view)))
     if view.status:
         # a long status keeps its first part (where the game is) and its last (what to do now),
         # then only the last, then its longest start that fits, in type no smaller than the least

@@ -20,7 +20,8 @@ from .draw import printable
 # where a status may end short: between its parts, and before a parenthesis
 PART_ENDS = (" — ", " · ", " (")
 # and at a comma or a colon where no player's name follows it ("Round 8 of 13: Ann, choose a
-# category" ends at "Ann"), never in a list of names ("winners: Ann, Bob" would lose Bob, or both)
+# category" ends at "Ann"), never in a list of names ("winners: Ann, Bob" would lose Bob, or
+# both); before a name only where it ends the status's first words ("Game over: Cy wins ...")
 LIST_ENDS = (", ", ": ")
 
 
@@ -48,8 +49,13 @@ def status_starts(status: str, players: Sequence[str] = ()) -> list[str]:
             at = status.find(name, at + 1)
     ends = {i for sep in PART_ENDS for i in _all(status, sep)}
     if players:
-        ends |= {i for sep in LIST_ENDS for i in _all(status, sep)
-                 if not any(name and status.startswith(name, i + len(sep)) for name in players)}
+        lists = {i for sep in LIST_ENDS for i in _all(status, sep)}
+        before_name = {i for i in lists if any(name and status.startswith(name, i + 2) for name in players)}
+        ends |= lists - before_name
+        # (before a name, only where nothing has been said yet: "Game over: Cy wins with 377" is
+        # "Game over", never "... — winners" with no one after it)
+        first = min(ends, default=len(status))
+        ends |= {i for i in before_name if i < first}
     ends = sorted((i for i in ends if i > 0 and i not in inside), reverse=True)
     return [status[:i].rstrip(" ,:") for i in ends]
 
@@ -72,3 +78,16 @@ def status_line(status: str, size: int, least: int, width: int, players: Sequenc
                 return k, line
     parts = status.split(" — ")
     return least, parts[-1]
+
+
+def title_room(title: str, status: str, width: int, gaps: int, least: int, players: Sequence[str] = ()) -> int:
+    """The width the header's title may take of a header `width` wide, where `gaps` px go
+    around it and the status: half, as before, unless the title needs more (bold, at the least
+    type `least`) and the narrowest form of the status leaves it that room: at 320x240 the final
+    standings were titled "Classic poker dice: fina..." beside "winner: Ann", the header half empty."""
+    half = width // 2
+    need = theme.font(least, True).size(printable(title))[0]
+    if need <= half or not status:
+        return half
+    narrowest = min(theme.font(least).size(printable(form))[0] for form in status_forms(status, players))
+    return max(half, min(need, width - gaps - narrowest))

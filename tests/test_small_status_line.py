@@ -84,6 +84,10 @@ def test_a_list_of_names_is_never_left_short():
     status = "Round 8 of 13: Ann, choose a category (throw 2 of 3)"
     room = font.size("Round 8 of 13: Ann, ch")[0]
     assert status_line(status, 20, 20, room, NAMES)[1] == "Round 8 of 13: Ann"
+    status = "Game over: Cy wins with 377"
+    assert status_line(status, 20, 20, font.size("Game over: Cy")[0], NAMES)[1] == "Game over"
+    status = "Game over — winners: Ann, Bob"
+    assert status_line(status, 20, 20, font.size("Game over — win")[0], NAMES)[1] == "Game over"
 
 
 def test_where_the_status_fits_it_is_drawn_as_before():
@@ -96,3 +100,16 @@ def test_where_the_status_fits_it_is_drawn_as_before():
     assert status_line(status, 20, 20, font.size("Round 1 of 5 — Ann: choose a card")[0])[1] == \
         "Round 1 of 5 — Ann: choose a card"
     assert status_line(status, 20, 20, font.size("Ann: choose a card")[0])[1] == "Ann: choose a card"
+
+
+@pytest.mark.parametrize("game", ["classic", "poknroll", "school", "thirteen"])
+def test_the_final_standings_title_and_status_are_whole(game, monkeypatch):
+    """At 320x240 the final standings were titled "Classic poker dice: fina..." ("Pok'n Roll:
+    final standi...") beside "winner: Ann", half the header empty, and Thirteen's status read
+    "Game over: Cy wins...". The title takes the room the status can spare; the status is "Game
+    over" where it must be short. (Objective cards' "Game over after 10 rounds" has no shorter
+    form: its title is still cut there, as before.)"""
+    view = game_view(game, ["Ann", "Bartholomew", "Cy"], 1.0)
+    assert view.mode == "final"
+    line, cut = drawn_status(view, (320, 240), monkeypatch)
+    assert view.title not in cut and line not in cut, (view.title, line, cut)
