@@ -825,6 +825,11 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
     hint_size = theme.legible(28, s)
     hint_step = int(hint_size * 1.2)
     hints = view.prompt.hint.split(" · ") if view.prompt and view.prompt.hint else []
+    # each part on the lines it takes (at 320x240 "hold OK: correct Maximilianus's dice" was cut
+    # to "hold OK: correct...", whose dice never said): counted in lines by `need`; on one line
+    # each, cut, as before, where the lines would leave off a part that one line each keeps
+    wrapped = [wrap(part, hint_size, left.width - int(40 * s)) or [part] for part in hints]
+    hint_lines = wrapped
     head_width = left.width - int(32 * s)
     message = view.message
 
@@ -837,9 +842,16 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         top = pad + _banner_layout(message, left.width - 2 * pad, s)[2] if message and fit.message_here else int(16 * s)
         _, lines, step = heading(fit)
         return (top + len(lines) * step + int(10 * s) + len(view.standings) * _least_row(s) + int(10 * s)
-                + int(14 * s) + fit.hints * hint_step)
+                + int(14 * s) + sum(map(len, hint_lines[:fit.hints])) * hint_step)
 
     fit = final_fit(len(hints), message is not None, left.height, need)
+    if wrapped != [[part] for part in hints]:
+        hint_lines = [[part] for part in hints]
+        flat = final_fit(len(hints), message is not None, left.height, need)
+        if flat.hints <= fit.hints:
+            hint_lines = wrapped
+        else:
+            fit = flat
     y = left.y + int(16 * s)
     if message and fit.message_here:
         # at the top of the standings' own panel, above them: laid over the screen, "Game
@@ -855,11 +867,11 @@ def _final(surface: pygame.Surface, view: TableView, body: pygame.Rect, s: float
         text(surface, line, (left.x + int(16 * s), y), head_size, theme.WINNER, bold=True, max_width=head_width)
         y += head_step
     y += int(10 * s)
-    hints = hints[:fit.hints]
+    hints = [(line, k) for k, lines in enumerate(hint_lines[:fit.hints]) for line in lines]
     foot = left.bottom - int(14 * s) - len(hints) * hint_step
-    for i, hint in enumerate(hints):
+    for i, (hint, k) in enumerate(hints):
         text(surface, hint, (left.x + int(20 * s), foot + i * hint_step), hint_size,
-             theme.ACCENT if i == 0 else theme.MUTED, max_width=left.width - int(40 * s))
+             theme.ACCENT if k == 0 else theme.MUTED, max_width=left.width - int(40 * s))
     room = max(1, len(view.standings))
     line_h = min(int(64 * s), (foot - y - int(10 * s)) // room)
     # the names cut (at the least size `text` shrinks them to, in bold, the widest) so that they stay apart
