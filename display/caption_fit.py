@@ -10,6 +10,8 @@ the first (cut with "..." only if even that is too long: "Christopher's thr..." 
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from . import theme
 from .draw import printable
 
@@ -19,15 +21,17 @@ def caption_lines(caption: str, least: int, width: int) -> list[str]:
     it fits, else two, the second as many of its last words as fit ("recorded: 1 3 4 4 5", the
     values together), the first the rest."""
     font = theme.font(least, True)
+    return end_kept_lines(caption, lambda line: font.size(printable(line))[0] <= width)
 
-    def fits(line: str) -> bool:
-        return font.size(printable(line))[0] <= width
 
-    if not caption or fits(caption):
-        return [caption] if caption else []
-    words = caption.split()
+def end_kept_lines(line: str, fits: Callable[[str], bool]) -> list[str]:
+    """`line` whole where it `fits`, else on two lines: as many of its last words as fit on the
+    second, the rest on the first (to be cut with "..." if it does not fit)."""
+    if not line or fits(line):
+        return [line] if line else []
+    words = line.split()
     if len(words) < 2:
-        return [caption]
+        return [line]
     k = len(words) - 1                                  # the second line: words[k:]
     while k > 1 and fits(" ".join(words[k - 1:])):
         k -= 1

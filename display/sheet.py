@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 import pygame
 
 from . import theme
+from .caption_fit import end_kept_lines
 from .draw import panel, printable, render_line, text
 from .label_room import LABEL_MARGIN, label_form, label_width
 from .col_window import focus_column, window_room
@@ -145,6 +146,8 @@ def footer_lines(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int
     "Totals:" is left off as well: the second line was cut, "C... 1...", two totals lost."""
     f = theme.font(size)
     lines = _footer_split(footer_line(sheet, hidden), f, width)
+    if not footer_has_totals(sheet, hidden) and not _fit_lines(lines, f, width):
+        lines = not_shown_lines(footer_line(sheet, hidden), f, width)
     if footer_has_totals(sheet, hidden):
         # (down to the seat numbers, "#3": at "M..." the loop stopped short of them; never to a bare
         # "3", which read "3 105" as 3,105)
@@ -158,6 +161,27 @@ def footer_lines(sheet: dict[str, Any], hidden: list[dict[str, Any]], width: int
             if _fit_lines(lines, f, width):
                 break
     return lines[:1] + [" · ".join(lines[1:])] if len(lines) > 2 else lines
+
+
+def not_shown_lines(line: str, f: pygame.font.Font, width: int) -> list[str]:
+    """The "Not shown: ..." footer on two lines broken between words, else its titles alone
+    (without "Not shown:"), broken between words, else those with their end whole on the
+    second line and the first cut. At 320x240
+    Pok'n Roll's hand table, left off, was named on one line cut to "Not shown: Hand 12,
+    firs...": its title ("Hand 12, first player Cy — white dice: 2 5 5 3 2") is what the
+    players need of it, the first player and the white dice."""
+    for form in (line, line.removeprefix("Not shown: ")):
+        lines: list[str] = []
+        for word in form.split():
+            if lines and f.size(f"{lines[-1]} {word}")[0] <= width:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        if _fit_lines(lines, f, width):
+            return lines
+    # (else its end whole on the second line, the first cut: "Hand 22, first player Maxim..." over
+    # "— white dice: 2 4 6 2 4" on the final standings' narrower sheet)
+    return end_kept_lines(line.removeprefix("Not shown: "), lambda part: f.size(printable(part))[0] <= width)
 
 
 def _fit_lines(lines: list[str], f: pygame.font.Font, width: int) -> bool:
