@@ -30,8 +30,10 @@ def help_card(game: type[GameState] | GameState, options: Mapping[str, Any] | No
     `key`: the button that turns it (OK on a panel without HINT), named at its foot."""
     if not isinstance(game, type):
         options = game.options
+    # (short: the game's name alone, where "How to play ..." would be cut: "How to play Object... 1/8"
+    # beside the page at 320x240)
     return HelpView(f"How to play {game.title}", tuple(game.rules_card(options)), _with_key(CLOSE_HINT, key), page,
-                    _with_key(NEXT_PAGE_HINT, key))
+                    _with_key(NEXT_PAGE_HINT, key), short=(game.title,))
 
 
 def _with_key(foot: str, key: str) -> str:

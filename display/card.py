@@ -13,6 +13,7 @@ import pygame
 
 from . import theme
 from .draw import panel, text, wrap
+from .label_room import fitting_form
 from .view import HelpView
 
 
@@ -125,7 +126,9 @@ def draw_card(surface: pygame.Surface, help: HelpView, rect: pygame.Rect, s: flo
     room = frame.width
     if marker:
         room -= theme.font(frame.title_size, True).size(marker)[0] + int(12 * s)
-    text(surface, help.title, (frame.x, frame.top), frame.title_size, theme.ACCENT, bold=True, max_width=room)
+    # (its shorter form where it would be cut: "How to play Object... 1/8" at 320x240 is "Objective cards 1/8")
+    title = fitting_form(help.title, help.short, room, theme.font(theme.min_text(s), True))
+    text(surface, title, (frame.x, frame.top), frame.title_size, theme.ACCENT, bold=True, max_width=room)
     if marker:
         text(surface, marker, (frame.x + frame.width, frame.top), frame.title_size, theme.ACCENT, bold=True,
              anchor="topright")

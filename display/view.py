@@ -89,6 +89,7 @@ class HelpView:
     foot: str = ""                       # how to close it: "HINT again: back to the sheet"
     page: int = 0                        # the page shown, when the card is longer than its panel
     next_foot: str = ""                  # the foot of every page but the last: "HINT: next page"
+    short: tuple[str, ...] = ()          # shorter forms of `title`, drawn where it would be cut
 
 
 @dataclass(frozen=True)
