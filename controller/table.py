@@ -224,6 +224,9 @@ class TableFlow:
         # the config file's mistakes the table started without (set by the app): shown whenever
         # nothing else is, so that staff passing by see it during a game resumed at the start
         self.config_notice: MessageView | None = None
+        # the dice reader reading less well (a model file missing or damaged: set by the app,
+        # controller/reader_notice.py): shown whenever nothing else is, as the config's mistakes
+        self.reader_notice: MessageView | None = None
         # the camera or the buttons down (set by the app at each pass): shown whenever no
         # message is, for as long as it lasts
         self.device_notice: MessageView | None = None
@@ -1518,7 +1521,8 @@ class TableFlow:
                          self._message_now(advice), notes=sheet.notes, help=self._help())
 
     def _message_now(self, tray_advice: MessageView | None = None) -> MessageView | None:
-        message = self.message or self.device_notice or tray_advice or self.unsaved or self.config_notice
+        message = (self.message or self.device_notice or tray_advice or self.unsaved or self.config_notice
+                   or self.reader_notice)
         return self._in_pages(message) if message is not None and not message.pages else message
 
     def _banner_pages(self, text: str) -> list[str]:

@@ -22,6 +22,7 @@ from display.screen import Screen
 from display.view import MessageView
 from hardware import make_button_source
 from hardware.frame_reader import table_frames
+from vision import dicenet
 from vision import reader as vision_reader
 from vision.height_check import unchecked
 from vision.reader_input import black_picture
@@ -37,6 +38,7 @@ from .knock_notice import CALIBRATION_WORDS, KnockWatch
 from .size_notice import SizeWatch
 from .slow_camera import SlowCameraWatch
 from .told_kept import ToldKept, calibration_id
+from .reader_notice import ReaderNotices
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
@@ -228,11 +230,16 @@ class TableApp:
         # the archive's names as the last pruning listed them (see _prune), for the menu's games
         # put away: taken once, by the next _archived()
         self._listing: tuple[Path, list[str]] | None = None
+        self.reader_notices = ReaderNotices()   # the nets' troubles said (controller/reader_notice.py)
         self.resume()
         archived = self._archived()
         self._offer_kept(archived)
         self._remember_last_played(archived)
         self._say_config_problems()
+        # (the detector and classifier loaded now, not at the first throw: a model file missing or
+        # damaged is said at the start, and the first throw is not read late)
+        dicenet.available()
+        self._say_reader_troubles(at_start=True)
 
     def _say_config_problems(self) -> None:
         """The config's mistakes on screen at the start: on the menu (after what it says of the
@@ -246,6 +253,23 @@ class TableApp:
             self.menu.message = said
         else:
             self.menu.message = MessageView(f"{self.menu.message.text} {said.text}", "error")
+
+    def _say_reader_troubles(self, at_start: bool = False) -> None:
+        """The dice reader's troubles not said yet, each once as it comes (vision.dicenet logged
+        them): in the banner, and the lasting ones kept as the game's notice shown whenever
+        nothing else is. At the start, after what the menu or a resumed game says."""
+        fresh = self.reader_notices.new()
+        if not fresh:
+            return
+        text = " ".join(t.words for t in fresh)
+        if self.flow is not None:
+            self.flow.reader_notice = self.reader_notices.lasting()
+            if not at_start:
+                self.flow.say(text, "error", logged=False)
+        elif self.menu.message is None:
+            self.menu.message = MessageView(text, "error")
+        else:
+            self.menu.message = MessageView(f"{self.menu.message.text} {text}", "error")
 
     # ---------------------------------------------------------------------------- building
     @classmethod
@@ -473,6 +497,7 @@ class TableApp:
                               words=button_words(self.panel), screen_size=self.screen.size, panel=self.panel)
         self.flow.knocks = self.knocks      # (a knock told in the last game is not told again in this one)
         self.flow.sizes = self.sizes
+        self.flow.reader_notice = self.reader_notices.lasting()     # (a model file still missing)
         self.flow.on_staff_told = self.told_kept.save     # (kept across restarts: controller/told_kept.py)
         if held is not None:
             self.flow.restore_holds(*held)
@@ -664,6 +689,7 @@ class TableApp:
 
     def _step_screen(self) -> None:
         self._check_idle()
+        self._say_reader_troubles()
         notice = self._still_playing_notice() or self.device_notice()
         self._note_over()
         if self.flow is not None:

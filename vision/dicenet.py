@@ -13,10 +13,17 @@ ONNX files of 100 and 300 KB in vision/models and need nothing beyond OpenCV at 
 (onnxruntime, where it is installed, runs them faster: `vision.net_runtime`).
 
 Nothing here raises on a bad frame: `available()` is False when a model file is missing or
-broken, and the reader then falls back to the classical stages alone.
+broken, and the reader then falls back to the classical stages alone. A net that fails to run
+(onnxruntime raising mid-game: a model file replaced by another net, a library fault) is loaded
+again on OpenCV's dnn; one that fails there too is set aside (`NetFailed`: the reader reads the
+frame again without it). Each such trouble is logged once and kept in `troubles()`, for the
+table to tell the staff once on screen: before, a net that raised made every reading "the
+camera's picture cannot be used" for the rest of the evening, and a missing model file was
+said nowhere but by `dicetable check`.
 """
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +51,23 @@ VERIFY_SIZE = 32        # the verifier's crop side
 
 Box = tuple[float, float, float, float]      # x0, y0, x1, y1 in frame pixels
 
+log = logging.getLogger(__name__)
+
+
+class NetFailed(RuntimeError):
+    """A net failed to run on every runtime that loads it: it is set aside from now on, and the
+    reading under way must be done again without it."""
+
+
+@dataclass(frozen=True)
+class Trouble:
+    """What the staff are told once of the nets. `words`: the screen's (short); `lasting`: it
+    holds until the program is reinstalled (dice read less well), else it was put right at once
+    (onnxruntime failed, OpenCV's dnn took over: the same readings, a little slower)."""
+
+    words: str
+    lasting: bool
+
 
 @dataclass(frozen=True)
 class Found:
@@ -62,6 +86,11 @@ class Found:
 
 _NETS: dict[tuple[str | None, str], net_runtime.Net] = {}
 _BROKEN: set[tuple[str | None, str]] = set()
+_TROUBLES: dict[tuple[str | None, str], Trouble] = {}     # the last trouble of each net (see troubles)
+
+#: what the reader loses without each net (the verifier is optional: see verifier_available)
+_WITHOUT = {"face_verifier.onnx": "unsure dice are read less well"}
+_WITHOUT_MAIN = "dice are read by the classical stages alone, less well"
 
 
 def _net(path: Path) -> net_runtime.Net | None:
@@ -74,9 +103,80 @@ def _net(path: Path) -> net_runtime.Net | None:
         net = net_runtime.load(path)
         if net is None:
             _BROKEN.add(key)
+            _trouble(key, f"the model file {Path(path).name} {_what_is_wrong(Path(path))}", "")
             return None
         _NETS[key] = net
     return net
+
+
+def _what_is_wrong(path: Path) -> str:
+    """Why a model file does not load, in the staff's words."""
+    if path.is_dir():
+        return "is a folder, not a file"
+    if not path.exists():
+        return "is missing"
+    return "is damaged (cut short or not a model)"
+
+
+def _trouble(key: tuple[str | None, str], what: str, detail: str, lasting: bool = True) -> None:
+    """Log a net's trouble once and keep it for the screen (`troubles`)."""
+    name = Path(key[1]).name
+    if lasting:
+        words = f"Dice reader: {what}: {_WITHOUT.get(name, _WITHOUT_MAIN)}. Reinstall the program (dicetable check)."
+    else:
+        words = f"Dice reader: {what}; it now runs on OpenCV, a little slower. The game goes on."
+    log.log(logging.ERROR if lasting else logging.WARNING, "%s%s", words, f" ({detail})" if detail else "")
+    _TROUBLES[key] = Trouble(words, lasting)
+
+
+def troubles() -> tuple[Trouble, ...]:
+    """The troubles of the nets the reader uses now (the runtime asked for, these model files),
+    each told once in the log already: for the table to tell the staff on screen."""
+    wanted = net_runtime.wanted()
+    files = {str(DET_FILE), str(CLS_FILE), str(VERIFY_FILE)}
+    return tuple(t for (runtime, path), t in _TROUBLES.items() if runtime == wanted and path in files)
+
+
+def _run(path: Path, blob: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The net in `path` run on `blob`, its output checked to be `shape`. A net onnxruntime fails
+    to run is loaded again on OpenCV's dnn and run there; one that fails on OpenCV too is set
+    aside (NetFailed). Why: an exception here, every reading, made the table say "the camera's
+    picture cannot be used" at each throw. The shape, because another net in a model file's
+    place (the classifier copied over the detector) runs on OpenCV, and its output broke the
+    reader further on in the same way."""
+    key = (net_runtime.wanted(), str(path))
+    net = _net(path)
+    if net is None:
+        raise NetFailed(f"{Path(path).name} does not load")
+    try:
+        return _shaped(net.run(blob), shape)
+    except Exception as e:          # (onnxruntime's and OpenCV's errors have no common base)
+        err = f"{type(e).__name__}: {e}"
+        again = net_runtime.on_opencv(path) if net.runtime != net_runtime.OPENCV else None
+        if again is not None:
+            try:
+                out = _shaped(again.run(blob), shape)
+            except Exception as e2:
+                err = f"{err}; on OpenCV: {type(e2).__name__}: {e2}"
+            else:
+                _NETS[key] = again
+                _trouble(key, f"onnxruntime failed to run {Path(path).name} ({type(e).__name__})", err,
+                         lasting=False)
+                return out
+        _NETS.pop(key, None)
+        _BROKEN.add(key)
+        _trouble(key, f"the model file {Path(path).name} fails to run ({type(e).__name__})", err)
+        raise NetFailed(err) from e
+
+
+class WrongOutput(ValueError):
+    """A net's output is not the shape its caller reads (another net in its model file's place)."""
+
+
+def _shaped(out: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    if out.shape != shape:
+        raise WrongOutput(f"output {tuple(out.shape)}, not {shape}: another net in this model file's place?")
+    return out
 
 
 def use_models(folder: Path) -> list[str]:
@@ -121,7 +221,8 @@ def _heat(bgr: np.ndarray, scale: float, region: Box | None = None, area: np.nda
         x0, x1 = _on_grid(region[0] * sx, region[2] * sx, sw)
         y0, y1 = _on_grid(region[1] * sy, region[3] * sy, sh)
         small = small[y0:y1, x0:x1]
-    out = _net(DET_FILE).run(_blob(small))[0]
+    blob = _blob(small)
+    out = _run(DET_FILE, blob, (1, 4, blob.shape[2] // DET_STRIDE, blob.shape[3] // DET_STRIDE))[0]
     if x0 or y0:
         out[2] += x0 / DET_STRIDE
         out[3] += y0 / DET_STRIDE
@@ -280,7 +381,7 @@ def classify(batch: np.ndarray, model: Path | None = None) -> np.ndarray:
     (or by `model`, the verifier)."""
     if len(batch) == 0:
         return np.zeros((0, 7), np.float32)
-    net = _net(model or CLS_FILE)
+    path = model or CLS_FILE
     blob = _blob(batch)
     logits = np.empty((len(batch), 7), np.float32)
     # Crop by crop: an OpenCV net re-plans its layers whenever its input's shape differs from
@@ -288,7 +389,7 @@ def classify(batch: np.ndarray, model: Path | None = None) -> np.ndarray:
     # dice, their second views, the verifier's doubtful ones, the turned ones). One crop at a
     # time the shape never changes; a crop's output is the same bit for bit alone or in a batch.
     for i in range(len(batch)):
-        logits[i] = net.run(blob[i:i + 1]).reshape(7)
+        logits[i] = _run(path, blob[i:i + 1], (1, 7))[0]
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 

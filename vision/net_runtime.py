@@ -9,6 +9,8 @@ OpenCV's dnn, always there, stays the fallback. A net is an object with `run(blo
 Nothing here raises on a missing or broken model file: `load` returns None, and the reader then
 falls back to its classical stages (as before). An onnxruntime that is installed but cannot be
 imported, or cannot read a file that OpenCV can, leaves the nets (that net) to OpenCV, logged.
+A net that onnxruntime fails to *run* (mid-game) is loaded again on OpenCV by `vision.dicenet`
+(`on_opencv`).
 """
 from __future__ import annotations
 
@@ -108,7 +110,18 @@ def load(path: Path) -> Net | None:
             return OrtNet(path, ort)
         except Exception as e:          # (onnxruntime's own errors have no common base worth naming)
             if Path(path).is_file():
-                log.warning("onnxruntime cannot read %s (%s): it runs on OpenCV's dnn", path, e)
+                net = on_opencv(path)
+                if net is not None:
+                    log.warning("onnxruntime cannot read %s (%s): it runs on OpenCV's dnn", path, e)
+                return net
+    return on_opencv(path)
+
+
+def on_opencv(path: Path) -> OpenCvNet | None:
+    """The net in `path` on OpenCV's dnn, or None when OpenCV cannot read it either. Why apart
+    from `load`: a net onnxruntime loaded but then fails to run is loaded again here."""
+    if not Path(path).is_file():       # (a directory in its place: OpenCV's own message is obscure)
+        return None
     try:
         return OpenCvNet(path)
     except (cv2.error, OSError, SystemError):

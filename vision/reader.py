@@ -85,6 +85,13 @@ def read(frame: np.ndarray, calibration: dict | None = None, learned: bool = USE
     are missing)."""
     t0 = time.perf_counter()
     try:
+        # a net that fails to run on any runtime is set aside by dicenet (told once): the frame
+        # is read again without it, as when its model file is missing (at most once a net)
+        for _ in range(3):
+            try:
+                return _read(frame, calibration, t0, learned)
+            except dicenet.NetFailed:
+                pass
         return _read(frame, calibration, t0, learned)
     except Exception as exc:  # noqa: BLE001 - last line of defence: the table must keep going
         size = _size_of(frame)
