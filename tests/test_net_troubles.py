@@ -11,7 +11,10 @@ Driven through the real table app on rendered trays, as test_knock_told_once's g
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +24,8 @@ from controller.setup_menu import SetupResult
 from test_knock_told_once import Table, calibrated_tray
 from vision import dicenet, net_runtime, reader
 from vision.synthetic import TrayStyle, render_tray
+
+ROOT = Path(__file__).resolve().parents[1]
 
 try:
     import onnxruntime  # noqa: F401
@@ -162,3 +167,15 @@ def test_a_verifier_that_fails_to_run_leaves_the_classifier_reading(fresh, monke
     assert "face_verifier.onnx fails to run" in dicenet.troubles()[0].words
     assert not dicenet.verifier_available()
 
+
+@needs_ort
+def test_onnxruntime_writes_no_telemetry_in_the_tables_home(tmp_path):
+    """onnxruntime 1.32 wrote a device id and an SQLite database under $HOME/.cache/Microsoft at
+    each start (the service's HOME is /var/lib/dicetable, on the SD card), and ran a thread for it."""
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.pop("ORT_DISABLE_TELEMETRY", None)
+    code = ("from vision import dicenet, net_runtime\n"
+            "assert dicenet.available() and dicenet.verifier_available()\n"
+            "assert net_runtime.describe().startswith('onnxruntime')\n")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=120)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == []
