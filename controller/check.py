@@ -92,6 +92,12 @@ def check_models() -> list[Finding]:
     if not dicenet.verifier_available():
         return [Finding("reader", WARN, "the verifier model file is missing: unsure dice are read less well. "
                                         "Reinstall the program.")]
+    # (each net run once: a file that loads but does not run, another net in its place, failed
+    # only at the first throw, where every reading then failed)
+    ran = [t.words.removeprefix("Dice reader: ").replace(" (dicetable check)", "") for t in dicenet.tried()]
+    if ran:
+        level = FAIL if not dicenet.available() else WARN
+        return [Finding("reader", level, " ".join(ran))]
     from vision import net_runtime
 
     return [Finding("reader", OK, f"model files load (run by {net_runtime.describe()})")]

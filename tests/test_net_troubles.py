@@ -179,3 +179,39 @@ def test_onnxruntime_writes_no_telemetry_in_the_tables_home(tmp_path):
             "assert net_runtime.describe().startswith('onnxruntime')\n")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=120)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == []
+
+
+@needs_ort
+def test_a_session_onnxruntime_cannot_make_is_said_once_and_opencv_reads(fresh, tmp_path, calibration, caplog):
+    """onnxruntime refusing to make a session of a good model file (a library fault, a CPU it was
+    not built for): OpenCV's dnn reads it. Before, only a warning in the log said so; now the
+    menu too, once, and the throws are read as well."""
+    def refuse(self, path, ort):
+        raise RuntimeError("[ONNXRuntimeError] : 1 : FAIL : session could not be created")
+    fresh.setattr(net_runtime.OrtNet, "__init__", refuse)
+    fresh.setattr(net_runtime, "refused", {}, raising=False)
+    with caplog.at_level(logging.INFO):
+        table = Table(tmp_path, calibration, new=False)
+        menu = table.app.menu.message
+        assert menu is not None and "onnxruntime cannot load dice_detector.onnx" in menu.text
+        assert "onnxruntime cannot load face_classifier.onnx" in menu.text and "read as well" in menu.text
+        table.app.menu.done = SetupResult("thirteen", ("Ann",), {})
+        table.app.start_new()
+        for _ in range(2):
+            table.throw(0)
+    assert thrown(table) == [rendered_values(i) for i in range(2)]
+    told = said(caplog, "onnxruntime cannot load")
+    assert len(told) == len(set(told)) and all(any(f"load {n};" in t for t in told)
+                                               for n in ("dice_detector.onnx", "face_classifier.onnx")), told
+    assert table.app.flow.reader_notice is None
+
+
+def test_dicetable_check_runs_each_net_once(fresh, tmp_path):
+    """The detector's file holding the classifier loads: `dicetable check` said *model files load*
+    and the table failed at the first throw. Now check runs each net and says it fails."""
+    from controller.check import FAIL, check_models
+
+    shutil.copy(dicenet.CLS_FILE, tmp_path / dicenet.DET_FILE.name)
+    fresh.setattr(dicenet, "DET_FILE", tmp_path / dicenet.DET_FILE.name)
+    [found] = check_models()
+    assert found.level == FAIL and "dice_detector.onnx fails to run" in found.text, found

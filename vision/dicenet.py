@@ -105,6 +105,9 @@ def _net(path: Path) -> net_runtime.Net | None:
             _BROKEN.add(key)
             _trouble(key, f"the model file {Path(path).name} {_what_is_wrong(Path(path))}", "")
             return None
+        refused = net_runtime.refused.pop(str(path), None)
+        if refused is not None:       # (no session of it: onnxruntime's own fault, OpenCV reads it)
+            _trouble(key, f"onnxruntime cannot load {Path(path).name}", refused, lasting=False)
         _NETS[key] = net
     return net
 
@@ -124,9 +127,23 @@ def _trouble(key: tuple[str | None, str], what: str, detail: str, lasting: bool 
     if lasting:
         words = f"Dice reader: {what}: {_WITHOUT.get(name, _WITHOUT_MAIN)}. Reinstall the program (dicetable check)."
     else:
-        words = f"Dice reader: {what}; it now runs on OpenCV, a little slower. The game goes on."
+        words = f"Dice reader: {what}; it runs on OpenCV instead, a little slower: the dice are read as well."
     log.log(logging.ERROR if lasting else logging.WARNING, "%s%s", words, f" ({detail})" if detail else "")
     _TROUBLES[key] = Trouble(words, lasting)
+
+
+def tried() -> tuple[Trouble, ...]:
+    """Each net loaded and run once on a blank input of its size, for `dicetable check`: a model
+    file that loads but does not run (another net in its place) is found before a game. Returns
+    the nets' troubles then (`troubles`)."""
+    for path, size in ((DET_FILE, DET_PATCH), (CLS_FILE, CLS_SIZE), (VERIFY_FILE, VERIFY_SIZE)):
+        blob = np.zeros((1, 3, size, size), np.float32)
+        shape = (1, 4, size // DET_STRIDE, size // DET_STRIDE) if path == DET_FILE else (1, 7)
+        try:
+            _run(path, blob, shape)
+        except NetFailed:
+            pass
+    return troubles()
 
 
 def troubles() -> tuple[Trouble, ...]:

@@ -37,6 +37,9 @@ RUNTIMES = (OPENCV, ONNXRUNTIME)
 _wanted: str | None = None          # None: onnxruntime when importable, else OpenCV
 _ort: Any = None                    # the onnxruntime module once imported
 _ort_failed: str | None = None      # why it could not be imported
+#: the model files onnxruntime could not make a session of though OpenCV reads them, and why
+#: (for vision.dicenet to tell the staff once: the table reads as well, a little slower)
+refused: dict[str, str] = {}
 
 
 class Net(Protocol):
@@ -121,7 +124,7 @@ def load(path: Path) -> Net | None:
             if Path(path).is_file():
                 net = on_opencv(path)
                 if net is not None:
-                    log.warning("onnxruntime cannot read %s (%s): it runs on OpenCV's dnn", path, e)
+                    refused[str(path)] = f"{type(e).__name__}: {e}"
                 return net
     return on_opencv(path)
 
