@@ -47,6 +47,8 @@ DET_THRESHOLD = 0.3     # centre heat needed for a die
 CLS_SIZE = 32           # classifier crop side
 CLS_MARGIN = 1.3        # crop side = this x die side: the die and a rim of what is around it
 VERIFY_SIZE = 32        # the verifier's crop side
+DET_OUTPUT = (1, 4, None, None)     # heat, log side, x and y offsets on the input's grid
+CLS_OUTPUT = (1, 7)                 # "not a die", then the values 1..6 (the classifier's and the verifier's)
 
 
 Box = tuple[float, float, float, float]      # x0, y0, x1, y1 in frame pixels
@@ -138,7 +140,7 @@ def tried() -> tuple[Trouble, ...]:
     the nets' troubles then (`troubles`)."""
     for path, size in ((DET_FILE, DET_PATCH), (CLS_FILE, CLS_SIZE), (VERIFY_FILE, VERIFY_SIZE)):
         blob = np.zeros((1, 3, size, size), np.float32)
-        shape = (1, 4, size // DET_STRIDE, size // DET_STRIDE) if path == DET_FILE else (1, 7)
+        shape = DET_OUTPUT if path == DET_FILE else CLS_OUTPUT
         try:
             _run(path, blob, shape)
         except NetFailed:
@@ -154,8 +156,9 @@ def troubles() -> tuple[Trouble, ...]:
     return tuple(t for (runtime, path), t in _TROUBLES.items() if runtime == wanted and path in files)
 
 
-def _run(path: Path, blob: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The net in `path` run on `blob`, its output checked to be `shape`. A net onnxruntime fails
+def _run(path: Path, blob: np.ndarray, shape: tuple[int | None, ...]) -> np.ndarray:
+    """The net in `path` run on `blob`, its output checked to be `shape` (None: any size there:
+    the detector's grid is not checked, only that it gives its four maps). A net onnxruntime fails
     to run is loaded again on OpenCV's dnn and run there; one that fails on OpenCV too is set
     aside (NetFailed). Why: an exception here, every reading, made the table say "the camera's
     picture cannot be used" at each throw. The shape, because another net in a model file's
@@ -190,8 +193,9 @@ class WrongOutput(ValueError):
     """A net's output is not the shape its caller reads (another net in its model file's place)."""
 
 
-def _shaped(out: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    if out.shape != shape:
+def _shaped(out: np.ndarray, shape: tuple[int | None, ...]) -> np.ndarray:
+    """`out` when it is `shape` (None: any size there), else WrongOutput."""
+    if len(out.shape) != len(shape) or any(n is not None and n != m for n, m in zip(shape, out.shape)):
         raise WrongOutput(f"output {tuple(out.shape)}, not {shape}: another net in this model file's place?")
     return out
 
@@ -239,7 +243,7 @@ def _heat(bgr: np.ndarray, scale: float, region: Box | None = None, area: np.nda
         y0, y1 = _on_grid(region[1] * sy, region[3] * sy, sh)
         small = small[y0:y1, x0:x1]
     blob = _blob(small)
-    out = _run(DET_FILE, blob, (1, 4, blob.shape[2] // DET_STRIDE, blob.shape[3] // DET_STRIDE))[0]
+    out = _run(DET_FILE, blob, DET_OUTPUT)[0]
     if x0 or y0:
         out[2] += x0 / DET_STRIDE
         out[3] += y0 / DET_STRIDE
@@ -406,7 +410,7 @@ def classify(batch: np.ndarray, model: Path | None = None) -> np.ndarray:
     # dice, their second views, the verifier's doubtful ones, the turned ones). One crop at a
     # time the shape never changes; a crop's output is the same bit for bit alone or in a batch.
     for i in range(len(batch)):
-        logits[i] = _run(path, blob[i:i + 1], (1, 7))[0]
+        logits[i] = _run(path, blob[i:i + 1], CLS_OUTPUT)[0]
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 
