@@ -194,8 +194,10 @@ class WrongOutput(ValueError):
 
 
 def _shaped(out: np.ndarray, shape: tuple[int | None, ...]) -> np.ndarray:
-    """`out` when it is `shape` (None: any size there), else WrongOutput."""
-    if len(out.shape) != len(shape) or any(n is not None and n != m for n, m in zip(shape, out.shape)):
+    """`out` when it is `shape` (None: any size there), else WrongOutput. (The exact shape first:
+    a crop's check is then a tuple compare, 0.1 us, not the 2 us of the general one.)"""
+    got = out.shape
+    if got != shape and (len(got) != len(shape) or any(n is not None and n != m for n, m in zip(shape, got))):
         raise WrongOutput(f"output {tuple(out.shape)}, not {shape}: another net in this model file's place?")
     return out
 
