@@ -238,7 +238,8 @@ class TableApp:
         self._say_config_problems()
         # (the detector and classifier loaded now, not at the first throw: a model file missing or
         # damaged is said at the start, and the first throw is not read late)
-        dicenet.available()
+        if vision_reader.USE_LEARNED:
+            dicenet.available()
         self._say_reader_troubles(at_start=True)
 
     def _say_config_problems(self) -> None:
