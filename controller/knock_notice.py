@@ -89,10 +89,17 @@ class KnockWatch:
         """The knock last told (None: none, or the tray is back)."""
         return self._watch.told
 
-    def restore(self, knock: Knock | None, words: str) -> None:
-        """Take up the knock told before a restart (controller/told_kept.py): the same knock is
-        not told again, one further is, and the tray back is a line."""
-        self._watch.told, self.words = knock, words if knock is not None else ""
+    @property
+    def clear(self) -> int:
+        """Settled readings in a row that showed the knock told gone (kept across restarts)."""
+        return self._watch.clear
+
+    def restore(self, knock: Knock | None, words: str, clear: int = 0) -> None:
+        """Take up the knock told before a restart (controller/told_kept.py) and the readings
+        since that showed it gone: the same knock is not told again, one further is, and the tray
+        back is a line, after as many readings as without the restart."""
+        self._watch.restore(knock, clear)
+        self.words = words if knock is not None else ""
 
     def seen(self, message: str | None) -> str:
         """A settled reading's `camera_moved` message (None: it had none). "tell": say it (a new

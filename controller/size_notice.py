@@ -108,12 +108,14 @@ class SizeWatch:
         """The reader's words for the dice's size told ("" with none told)."""
         return self._dice_message if self.dice.told is not None else ""
 
-    def restore(self, dice: DiceSize | None, dice_words: str, frames: str | None) -> None:
-        """Take up the sizes told before a restart (controller/told_kept.py): the same size is not
-        told again, another is, and the size gone is a line (`dice_words` name the calibrated
-        size the dice are measured against)."""
-        self.dice.told, self._dice_message = dice, dice_words if dice is not None else ""
-        self.frames.told = frames
+    def restore(self, dice: DiceSize | None, dice_words: str, frames: str | None,
+                dice_clear: int = 0, frames_clear: int = 0) -> None:
+        """Take up the sizes told before a restart (controller/told_kept.py), and the readings
+        since that showed each gone: the same size is not told again, another is, and the size
+        gone is a line (`dice_words` name the calibrated size the dice are measured against)."""
+        self.dice.restore(dice, dice_clear)
+        self._dice_message = dice_words if dice is not None else ""
+        self.frames.restore(frames, frames_clear)
 
     def seen(self, reading: Reading) -> list[tuple[str, str]]:
         """What to say of a settled `reading`'s size notices, in order."""

@@ -211,7 +211,7 @@ class TableFlow:
         self.knocks = KnockWatch()
         # dice or frames of another size than calibrated told once too (controller/size_notice.py)
         self.sizes = SizeWatch()
-        # called when a staff notice was told or said gone (the app keeps them across restarts)
+        # called after each settled reading the staff notices saw (the app keeps what they hold across restarts)
         self.on_staff_told: Callable[[], None] = lambda: None
         self._seen_while_correcting: Reading | None = None   # the tray's last reading during a correction
         self._held_when_amended: tuple[list[int], list[bool]] = ([], [])   # the tray and holds a late correction found
@@ -443,8 +443,9 @@ class TableFlow:
         sizes = self.sizes.seen(reading)
         for what, words in sizes:
             self._tell_staff(what, words, size_banner_words)
-        if told or sizes:
-            self.on_staff_told()
+        # (kept across restarts at each settled reading, the readings counted toward a notice's
+        # being gone included: controller/told_kept.py writes only what changed)
+        self.on_staff_told()
         if self.phase == OVER:
             return
         if self.phase == CORRECT:

@@ -23,13 +23,14 @@ import logging
 import math
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from .journal import sync_folder
 from .knock_notice import Knock, KnockWatch
 from .knock_notice import short_words as knock_words
 from .size_notice import DiceSize, SizeWatch
 from .size_notice import short_words as size_words
+from .told_once import BACK_AFTER
 
 log = logging.getLogger("dicetable")
 
@@ -74,9 +75,34 @@ def _object(data: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
     return value
 
 
-def parse(text: str) -> tuple[str, Knock | None, str, DiceSize | None, str, str | None]:
-    """(calibration, knock, its words, dice size, its words, frames' words) of a kept file's
-    text. Raises BadFile for anything this table would not have written."""
+class Kept(NamedTuple):
+    """What a kept file holds: the calibration it was told against, and for each condition what
+    was told (None: nothing, or it is gone), the reader's words, and the settled readings since
+    that showed it gone (`*_clear`, under BACK_AFTER: the count goes on across a restart)."""
+
+    calibration: str
+    knock: Knock | None
+    knock_said: str
+    dice: DiceSize | None
+    dice_said: str
+    frames: str | None
+    knock_clear: int = 0
+    dice_clear: int = 0
+    frames_clear: int = 0
+
+
+def _count(data: Mapping[str, Any], key: str) -> int:
+    """A count of readings showing a condition gone; absent (files kept before the counts were):
+    0, as before them."""
+    value = data.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < BACK_AFTER:
+        raise BadFile(f"{key} is not a count of readings under {BACK_AFTER}")
+    return value
+
+
+def parse(text: str) -> Kept:
+    """What a kept file's text holds. Raises BadFile for anything this table would not have
+    written."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -86,26 +112,27 @@ def parse(text: str) -> tuple[str, Knock | None, str, DiceSize | None, str, str 
     if data.get("format") != FORMAT:
         raise BadFile(f"format {data.get('format')!r}, this table writes {FORMAT}")
     calibration = _text(data, "calibration")
-    knock, knock_said = None, ""
+    knock, knock_said, knock_clear = None, "", 0
     kn = _object(data, "knock")
     if kn is not None:
         knock = Knock(_number(kn, "dx"), _number(kn, "dy"), _number(kn, "turn"), _text(kn, "side"),
                       _number(kn, "scale") if "scale" in kn else 1.0)     # (files kept before heights were told)
-        knock_said = _text(kn, "words")
-    dice, dice_said = None, ""
+        knock_said, knock_clear = _text(kn, "words"), _count(kn, "gone")
+    dice, dice_said, dice_clear = None, "", 0
     di = _object(data, "dice")
     if di is not None:
         way = _text(di, "way")
         if way not in ("bigger", "smaller"):
             raise BadFile(f"dice way {way!r}")
-        dice, dice_said = DiceSize(way, _number(di, "times")), _text(di, "words")
+        dice, dice_said, dice_clear = DiceSize(way, _number(di, "times")), _text(di, "words"), _count(di, "gone")
     frames = data.get("frames")
     if frames is not None and not isinstance(frames, str):
         raise BadFile("frames is not text")
-    return calibration, knock, knock_said, dice, dice_said, frames
+    frames_clear = _count(data, "frames_gone") if frames is not None else 0
+    return Kept(calibration, knock, knock_said, dice, dice_said, frames, knock_clear, dice_clear, frames_clear)
 
 
-def read_kept(path: Path) -> tuple[str, Knock | None, str, DiceSize | None, str, str | None] | None:
+def read_kept(path: Path) -> Kept | None:
     """What the kept file at `path` holds (as `parse`); None when there is none. Raises BadFile
     for a file this table would not have written, OSError for one that cannot be read."""
     try:
@@ -153,15 +180,16 @@ class ToldKept:
             return
         if found is None:
             return
-        calibration, knock, knock_said, dice, dice_said, frames = found
-        if calibration != self.calibration:
+        if found.calibration != self.calibration:
             log.info("camera: the notices told before were told against another calibration: a new "
                      "calibration starts afresh")
             self.save()
             return
-        self.knocks.restore(knock, knock_said)
-        self.sizes.restore(dice, dice_said, frames)
+        self.knocks.restore(found.knock, found.knock_said, found.knock_clear)
+        self.sizes.restore(found.dice, found.dice_said, found.frames, found.dice_clear, found.frames_clear)
         self._written = self.text()
+        knock, knock_said, dice, dice_said, frames = found.knock, found.knock_said, found.dice, found.dice_said, \
+            found.frames
         held = [knock_words(knock_said)] if knock is not None else []
         held += [size_words(w) for w in (dice_said if dice is not None else None, frames) if w]
         if held:
@@ -175,15 +203,18 @@ class ToldKept:
         data = {"format": FORMAT, "calibration": self.calibration,
                 "knock": None if knock is None else {"dx": knock.dx, "dy": knock.dy, "turn": knock.turn,
                                                      "side": knock.side, "scale": knock.scale,
-                                                     "words": self.knocks.words},
+                                                     "words": self.knocks.words, "gone": self.knocks.clear},
                 "dice": None if dice is None else {"way": dice.way, "times": dice.times,
-                                                   "words": self.sizes.dice_words},
+                                                   "words": self.sizes.dice_words, "gone": self.sizes.dice.clear},
                 "frames": self.sizes.frames.told}
+        if self.sizes.frames.told is not None:
+            data["frames_gone"] = self.sizes.frames.clear
         return json.dumps(data, ensure_ascii=False) + "\n"
 
     def save(self) -> None:
-        """Write what the watchers hold, whole (called when a notice was told or said gone). A
-        folder that cannot be written is said once in the log: the table and the game go on."""
+        """Write what the watchers hold, whole (called after each settled reading: written only
+        when a notice was told, said gone, or a reading counted toward its being gone). A folder
+        that cannot be written is said once in the log: the table and the game go on."""
         text = self.text()
         if text == self._written:
             return

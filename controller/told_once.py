@@ -24,7 +24,16 @@ class ToldOnce(Generic[C]):
         told again."""
         self.changed, self.back_after = changed, back_after
         self.told: C | None = None     # the condition last told (None: none, or it is gone)
-        self._clear = 0                # readings in a row showing it gone
+        #: settled readings in a row showing it gone, kept across restarts with what was told
+        #: (controller/told_kept.py): counted from 0 again at each start, a camera put back on a
+        #: table restarted every few throws was never said back
+        self.clear = 0
+
+    def restore(self, told: C | None, clear: int = 0) -> None:
+        """Take up what was told before a restart and the readings since that showed it gone
+        (a count that cannot be right, under 0 or at `back_after` and over, is read as none)."""
+        self.told = told
+        self.clear = clear if told is not None and 0 <= clear < self.back_after else 0
 
     def seen(self, condition: C | None, gone: bool | None = True) -> str:
         """A settled reading's condition (None: it did not name one). With none, `gone` says what
@@ -35,14 +44,14 @@ class ToldOnce(Generic[C]):
             if self.told is None or gone is None:
                 return ""
             if not gone:
-                self._clear = 0
+                self.clear = 0
                 return ""
-            self._clear += 1
-            if self._clear < self.back_after:
+            self.clear += 1
+            if self.clear < self.back_after:
                 return ""
-            self.told, self._clear = None, 0
+            self.told, self.clear = None, 0
             return "back"
-        self._clear = 0
+        self.clear = 0
         if self.told is not None and not self.changed(condition, self.told):
             return ""
         self.told = condition

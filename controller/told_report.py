@@ -32,9 +32,10 @@ def kept_said(journal_dir: Path, calibration: Mapping[str, Any] | None,
         found = read_kept(Path(journal_dir) / KEPT)
     except (OSError, BadFile):
         return []
-    if found is None or found[0] != calibration_id(calibration):
+    if found is None or found.calibration != calibration_id(calibration):
         return []
-    _, knock, knock_words, dice, dice_words, frames = found
+    knock, knock_words, dice, dice_words, frames = found.knock, found.knock_said, found.dice, found.dice_said, \
+        found.frames
     log = lines if isinstance(lines, list) else []
     sizes = sizes_in_log(log)
     out = []
