@@ -63,7 +63,7 @@ def check_config(path: Path, user: TableUser | None = None) -> tuple[Config | No
     asking)? Root reads a file of mode 0600 that the table, run as `dicetable`, cannot: the check
     said "read" and the table stopped on its error screen. (The config root read is still
     returned, so that the other checks say what else to fix.)"""
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():     # (a link to no file: load_config says where it points)
         copy = copy_example(path)
         return Config(), [Finding("config", WARN, f"no file at {path}: the built-in defaults are used "
                                                   f"(copy the example there, docs/install.md step 5: {copy})")]

@@ -16,16 +16,21 @@ from __future__ import annotations
 import codecs
 import logging
 import math
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from .plain_file import NotAFile, TooBig, read_plain
+
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("/etc/dicetable/config.toml")
 DEFAULT_JOURNAL_DIR = Path("/var/lib/dicetable")
+#: a config file is a few kB (a calibrated one 6 kB): one larger is not read into memory
+MOST_BYTES = 1024 * 1024
 
 #: keys `dicetable calibrate` writes into [vision] (see vision.calibrate.Calibration)
 CALIBRATION_KEYS = ("tray", "die_px", "frame_size", "background_bgr", "background_std", "brightness",
@@ -120,13 +125,13 @@ def load_config(path: str | Path | None = None, *, lenient: bool = False) -> Con
     using the default in its place (Config.problems says which): a café's table edited with a
     typo must still start and say what to fix, not wait on an error screen until someone does."""
     path = Path(path) if path is not None else DEFAULT_PATH
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         log.warning("no config file at %s: using the built-in defaults", path)
         return Config()
     try:
         text, not_utf8 = read_config_text(path)
     except OSError as exc:
-        error = ConfigError(f"{path}: cannot read the config file: {exc.strerror or exc}")
+        error = ConfigError(f"{path}: cannot read the config file: {unreadable_words(path, exc)}")
         if not lenient:
             raise error from None
         return _all_defaults(path, [], error)
@@ -149,7 +154,7 @@ def read_config_text(path: str | Path) -> tuple[str, list[tuple[int, str]]]:
     UTF-8 does not have) was not read at all: the table started with the built-in defaults, its
     camera and buttons too, and the staff read "'utf-8' codec can't decode byte 0xeb in position
     39". Only the lines with such bytes are left out now, each said."""
-    data = Path(path).read_bytes()
+    data = read_plain(path, MOST_BYTES)      # (a FIFO hung the start, a link to /dev/zero never ended)
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -170,6 +175,21 @@ def read_config_text(path: str | Path) -> tuple[str, list[tuple[int, str]]]:
             lines.append("")        # (blank, not removed: the other lines keep their numbers)
             bad.append((number, line.decode("utf-8", "replace").rstrip("\r")))
     return "\n".join(lines), bad
+
+
+def unreadable_words(path: Path, exc: OSError) -> str:
+    """Why the config file could not be read, and what to do, in the staff's words. A FIFO, a
+    folder or a device where the file belongs hung or ended the start, or was read as an empty
+    file (a link to /dev/null: the defaults, nothing said); a link to a file that is not there
+    was "no config file", the table on its defaults with nothing on screen."""
+    if isinstance(exc, NotAFile):
+        return f"it is {exc.kind}, not a file: put the config file there in its place (docs/install.md, step 5)"
+    if isinstance(exc, TooBig):
+        return f"{exc.strerror}: put the config file there in its place (docs/install.md, step 5)"
+    if isinstance(exc, FileNotFoundError) and path.is_symlink():
+        return (f"it is a link to {os.readlink(path)}, which is not there: link it to the config file, or put "
+                "the file there in its place (docs/install.md, step 5)")
+    return str(exc.strerror or exc)
 
 
 def not_utf8_problem(path: Path, number: int, line: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
+from .plain_file import NotAFile, read_plain
 from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds, without_taken_back
 from .rules import GameState
 from .tablelog import FORMAT, NO_FSYNC, LogError, TableLog, replay
@@ -227,9 +228,13 @@ class Journal:
         newlines), so a stray non-UTF-8 byte is the damage of one line, not of the file.
         """
         try:
-            lines = Path(path).read_bytes().split(b"\n")
+            lines = read_plain(path).split(b"\n")    # (a FIFO hung the start, a link to /dev/zero never ended)
+        except NotAFile as exc:
+            raise NotAJournal(f"journal {path} is {exc.kind}, not a file",
+                              f"its journal is {exc.kind}, not a file") from None
         except OSError as exc:
-            raise LogError(f"cannot read journal {path}: {exc.strerror or exc}") from None
+            why = exc.strerror or str(exc)
+            raise NotAJournal(f"cannot read journal {path}: {why}", f"its journal cannot be read ({why})") from None
         if lines[-1] == b"":
             lines.pop()                       # the newline that ends the last line
         if not lines:
@@ -282,6 +287,16 @@ class Journal:
                           damaged[1] if damaged and len(inputs) <= damaged[0] else None, undone)
         except LogError as exc:
             raise type(exc)(f"journal {path}: {exc}") from None     # (OtherVersion stays one)
+
+
+class NotAJournal(LogError):
+    """The journal cannot be read at all: a folder, a FIFO or a device lies under its name, or the
+    system refuses to read it (no permission). Not damage of the card's, which the staff were
+    told it was: `words` say what it is, for the screen."""
+
+    def __init__(self, message: str, words: str) -> None:
+        super().__init__(message)
+        self.words = words
 
 
 #: a hold line's content: the player deciding, and the values of the dice they hold

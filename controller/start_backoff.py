@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from .plain_file import read_plain
+
 log = logging.getLogger("dicetable")
 
 RECORD = "starts"               # the file, in the service's runtime folder
@@ -44,7 +46,8 @@ class Starts:
 def load(path: Path) -> Starts | None:
     """The record, or None: none yet, or one that cannot be read (counted as a first start)."""
     try:
-        streak, at = path.read_text(encoding="ascii").split()
+        # (not read_text: a FIFO there hung every start before the table's first line)
+        streak, at = read_plain(path, 64).decode("ascii").split()
         starts = Starts(int(streak), float(at))
     except (OSError, ValueError, UnicodeDecodeError):
         return None

@@ -39,10 +39,11 @@ from .size_notice import SizeWatch
 from .slow_camera import SlowCameraWatch
 from .told_kept import ToldKept, calibration_id
 from .reader_notice import ReaderNotices
+from .plain_file import not_a_folder
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
-from .journal import Held, Journal, damaged_line, recover, sync_folder
+from .journal import Held, Journal, NotAJournal, damaged_line, recover, sync_folder
 from .rules import find_game
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
@@ -69,6 +70,8 @@ def unresumable(exc: Exception) -> str:
     """Why a journal could not be resumed, in the staff's words: after an update that renamed a
     game's option, "damaged" sent them looking for a failing card; and a header the rules refuse
     (9 players, a name twice: edited by hand) was said to be of another version."""
+    if isinstance(exc, NotAJournal):
+        return exc.words
     if isinstance(exc, OtherVersion):
         return "it was saved by another version of the program"
     if isinstance(exc, RefusedGame):
@@ -475,10 +478,13 @@ class TableApp:
             # no storage for the journal (a full, read-only or missing card): the players may
             # still play, told that a power cut would lose the game, rather than face a table
             # that does nothing when they press OK
-            log.error("cannot journal games in %s: %s", self.journal_dir, exc)
+            # (journal_dir a file, not a folder: "File exists" said nothing the staff could act on)
+            lies = not_a_folder(self.journal_dir)
+            why = f"{self.journal_dir} is {lies}, not a folder" if lies else exc.strerror or exc
+            log.error("cannot journal games in %s: %s%s", self.journal_dir, why,
+                      ": move it away, or set journal_dir in the config to a folder" if lies else "")
             self.journal = None
             # (a game resumed keeps what its journal has: only the moves from now on are at risk)
-            why = exc.strerror or exc
             unsaved = (f"The journal cannot be written ({why}): this finished game cannot be put away, and "
                        "new games cannot be saved. Please tell the staff." if resumed and state.is_over else
                        f"This game can no longer be saved ({why}): a power cut would lose the "

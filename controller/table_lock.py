@@ -19,6 +19,8 @@ import logging
 import os
 from pathlib import Path
 
+from .plain_file import not_a_folder
+
 log = logging.getLogger(__name__)
 
 PROC_LOCKS = Path("/proc/locks")
@@ -48,7 +50,9 @@ def hold_table_lock(folder: Path) -> FolderLock | None:
         folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
-        log.warning("cannot lock the journal folder %s: %s", folder, exc.strerror or exc)
+        lies = not_a_folder(folder)         # (a file there: "File exists" said nothing to act on)
+        log.warning("cannot lock the journal folder %s: %s", folder,
+                    f"it is {lies}, not a folder" if lies else exc.strerror or exc)
         return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

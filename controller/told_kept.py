@@ -27,6 +27,7 @@ from typing import Any, Mapping, NamedTuple
 
 from .journal import sync_folder
 from .knock_notice import Knock, KnockWatch
+from .plain_file import NotAFile, TooBig, read_plain
 from .knock_notice import short_words as knock_words
 from .size_notice import DiceSize, SizeWatch
 from .size_notice import short_words as size_words
@@ -134,14 +135,14 @@ def parse(text: str) -> Kept:
 
 def read_kept(path: Path) -> Kept | None:
     """What the kept file at `path` holds (as `parse`); None when there is none. Raises BadFile
-    for a file this table would not have written, OSError for one that cannot be read."""
+    for a file this table would not have written, OSError for one that cannot be read (NotAFile:
+    a FIFO, a folder, a device, which are not opened to wait on, nor read without end)."""
     try:
-        with path.open("rb") as fh:
-            raw = fh.read(MOST_BYTES + 1)
+        raw = read_plain(path, MOST_BYTES)
     except FileNotFoundError:
         return None
-    if len(raw) > MOST_BYTES:
-        raise BadFile(f"over {MOST_BYTES} bytes")
+    except TooBig:
+        raise BadFile(f"over {MOST_BYTES} bytes") from None
     if not raw.strip():
         raise BadFile("empty")
     try:
@@ -169,6 +170,14 @@ class ToldKept:
         why, and a good file replaces it (the next start is quiet)."""
         try:
             found = read_kept(self.path)
+        except NotAFile as exc:
+            # (a FIFO hung the start, a link to a device read without end: now neither is opened
+            # to wait on nor read, and the table's own file is written in its place)
+            log.warning("camera: ignored %s: it is %s: the table writes its own file there (a folder "
+                        "there must be removed: sudo rm -r %s); a camera notice still true is told again",
+                        self.path, exc.strerror, self.path)
+            self.save()
+            return
         except OSError as exc:
             log.warning("camera: ignored %s (%s): a camera notice still true is told again", self.path,
                         exc.strerror or exc)

@@ -1,0 +1,84 @@
+"""The table's own files read safely: a plain file, or an OSError that says what is there instead.
+
+The table reads its config, its journal and what it told the staff (told.json) as it starts, by
+name, with Path.read_bytes() or open(). Where that name was something else than a plain file,
+the start hung or never ended: a FIFO (a named pipe, left by a tool or a mistyped `mkfifo`) is
+opened to wait for a writer that never comes, and a link to a device (/dev/zero, /dev/urandom)
+is read without end, the table's memory filling up. systemd's watchdog then killed it, and it
+started again into the same wait: a black screen, and not a line in the log saying which file.
+
+`read_plain` opens without waiting (O_NONBLOCK: a FIFO opens at once), looks at what it opened
+(fstat) and reads only a regular file, at most `most` bytes of it. Anything else is `NotAFile`
+(an OSError, so the callers' `except OSError` says it as any unreadable file: `strerror` is
+"a FIFO (named pipe), not a file"); a file over `most` is `TooBig`.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+#: what a name that is not a plain file is, in the staff's words
+KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
+         (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+class NotAFile(OSError):
+    """The name is a folder, a FIFO, a device or a socket, not a file: not read."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
+        super().__init__(errno.EISDIR if kind == "a folder" else errno.EINVAL, f"{kind}, not a file", str(path))
+        self.kind = kind
+
+
+class TooBig(OSError):
+    """A plain file larger than the caller reads (not one the table wrote)."""
+
+    def __init__(self, path: str | os.PathLike[str], most: int) -> None:
+        super().__init__(errno.EFBIG, f"over {most} bytes, not a file the table wrote", str(path))
+
+
+def kind_of(mode: int) -> str | None:
+    """What a file of `mode` (st_mode) is in words, None for a plain file."""
+    return next((words for test, words in KINDS if test(mode)), None) if not stat.S_ISREG(mode) else None
+
+
+def read_plain(path: str | os.PathLike[str], most: int | None = None) -> bytes:
+    """The bytes of the plain file at `path` (a link followed), at most `most` of them (None: all).
+
+    Raises NotAFile for a folder, FIFO, device or socket (without waiting on it nor reading it),
+    TooBig for a file over `most` bytes, and the OSError of a name that cannot be opened
+    (FileNotFoundError for none, or a dangling link; PermissionError)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(Path(path), flags)
+    try:
+        kind = kind_of(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotAFile(path, kind)
+        chunks, left = [], (most + 1) if most is not None else None
+        while left is None or left > 0:
+            chunk = os.read(fd, 1 << 16 if left is None else min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if left is not None:
+                left -= len(chunk)
+        data = b"".join(chunks)
+    finally:
+        os.close(fd)
+    if most is not None and len(data) > most:
+        raise TooBig(path, most)
+    return data
+
+
+def not_a_folder(path: str | os.PathLike[str]) -> str | None:
+    """What lies at `path` where a folder is expected ("a file", "a FIFO (named pipe)", ...);
+    None for a folder, nothing at all, or a name that cannot be looked at."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        return None
+    return "a file" if stat.S_ISREG(mode) else kind_of(mode)

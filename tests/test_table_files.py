@@ -1,0 +1,235 @@
+"""The table's own files where something else than a file lies under their name.
+
+The table reads its config, its journal (`current.jsonl`), what it told the staff (`told.json`)
+and its count of starts (`/run/dicetable/starts`) by name as it starts. A FIFO under one of those
+names (a named pipe, left by a tool or a mistyped command) hung the start for good, opened to wait
+for a writer that never comes: systemd's watchdog killed the table and started it into the same
+wait, a black screen with no line saying which file (measured with `dicetable run`: config.toml,
+current.jsonl and told.json each hung it; a link to /dev/zero read without end). A link to
+/dev/null was read as an empty file (the config "empty (a save cut short?)", the journal
+"damaged"), a link to a config file that is not there was "no config file", nothing on screen.
+
+Now (controller/plain_file.py) none is opened to wait on nor read without end: the start goes
+on, the game on the table resumes where it can, and the log and the screen name the file, what
+lies there, and what to do. Each test is made of the bad file itself; a start that would hang is
+caught by running it on a thread (`started`) and unblocking the FIFO after a generous wait, so
+that the old code fails rather than hangs the suite."""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from controller import start_backoff
+from controller.check import FAIL, check_config
+from controller.config import load_config
+from controller.setup_menu import SetupResult
+from controller.table_app import config_message
+from controller.table_lock import hold_table_lock
+from controller.told_report import kept_said
+from test_knock_told_once import KNOCK, Table, calibrated_tray, warnings
+from test_told_kept import KEPT, restarted
+
+#: far longer than any start takes, even on a loaded machine: a start still under way then waits on a FIFO
+HUNG_AFTER_S = 120.0
+
+
+@pytest.fixture(scope="module")
+def calibration():
+    return calibrated_tray()
+
+
+def started(start: Callable[[], Any], *fifos: Path) -> Any:
+    """What `start()` returns, run on a thread; fails the test if it waits on one of `fifos` (a
+    writer opened then closed on each after HUNG_AFTER_S lets it go, so the suite goes on)."""
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["value"] = start()
+        except BaseException as exc:        # (raised again in the test's own thread)
+            done["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(HUNG_AFTER_S)
+    if thread.is_alive():
+        for fifo in fifos:
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        thread.join(30)
+        pytest.fail(f"the start hung on {', '.join(map(str, fifos))}: opened to wait for a writer")
+    if "error" in done:
+        raise done["error"]
+    return done["value"]
+
+
+def put(path: Path, what: str) -> None:
+    """Something else than a file under `path`'s name."""
+    if path.is_dir() and not path.is_symlink():
+        path.rmdir()
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+    if what == "a FIFO":
+        os.mkfifo(path)
+    elif what == "a folder":
+        path.mkdir()
+    elif what == "a link to /dev/null":
+        path.symlink_to("/dev/null")
+    elif what == "a link to nowhere":
+        path.symlink_to(path.parent / "gone" / "config.toml")
+    else:
+        raise AssertionError(what)
+
+
+KINDS = {"a FIFO": "a FIFO (named pipe), not a file", "a link to /dev/null": "a device, not a file",
+         "a folder": "a folder, not a file"}
+
+
+# ------------------------------------------------------------------------------------ told.json
+@pytest.mark.parametrize("what", list(KINDS))
+def test_told_json_that_is_not_a_file_does_not_stop_the_table_nor_its_game(tmp_path, calibration, caplog, what):
+    """A game under way, the knock told; told.json made a FIFO, a link to a device or a folder, and
+    the table restarted. Before: the FIFO hung the start (the game never came back); the device was
+    "a bad file", the folder "Is a directory", neither saying what to do. Now the game resumes, the
+    log names the file, what lies there and what to do, and the table's own file is written in
+    its place (the folder: it cannot be, said once): the knock told once more at worst."""
+    tables = [Table(tmp_path, calibration)]
+    tables[-1].throw(10)
+    put(tmp_path / KEPT, what)
+    with caplog.at_level(logging.INFO):
+        table = started(lambda: restarted(tmp_path, calibration, tables), tmp_path / KEPT)
+        table.throw(10)
+        table.throw(10)
+    said = [m for m in warnings(caplog) if str(tmp_path / KEPT) in m]
+    assert said and KINDS[what] in said[0], said
+    if what == "a folder":
+        assert f"sudo rm -r {tmp_path / KEPT}" in said[0]
+        assert len([m for m in warnings(caplog) if "cannot keep what the staff were told" in m]) == 1
+    else:
+        assert (tmp_path / KEPT).is_file() and not (tmp_path / KEPT).is_symlink()
+        assert '"knock": {' in (tmp_path / KEPT).read_text(encoding="utf-8")
+    assert len([m for m in warnings(caplog) if KNOCK in m]) <= 2       # (told before the restart, and once more)
+    assert len(table.app.flow.log.inputs) >= 3           # the game went on
+
+
+def test_dicetable_check_does_not_wait_on_a_told_json_fifo(tmp_path):
+    """`dicetable check` reads told.json for the notices the log no longer holds: a FIFO there hung
+    the check. Now it is passed over (the table's own start says what it is)."""
+    os.mkfifo(tmp_path / KEPT)
+    assert started(lambda: kept_said(tmp_path, {"die_px": 50}, []), tmp_path / KEPT) == []
+
+
+# ---------------------------------------------------------------------------------- config.toml
+CONFIG_KINDS = {**KINDS, "a link to nowhere": "it is a link to {path}, which is not there"}
+
+
+@pytest.mark.parametrize("what", list(CONFIG_KINDS))
+def test_a_config_that_is_not_a_file_is_named_on_screen_with_what_to_do(tmp_path, what):
+    """/etc/dicetable/config.toml made a FIFO, a link to /dev/null, a folder, or a link to a file
+    that is not there. Before: the FIFO hung the start (and `dicetable check`); /dev/null was read
+    as an empty file ("a save cut short?") and the link to nowhere as no file, the table on its
+    defaults (another camera, the keyboard) with nothing on screen; the folder was "Is a
+    directory". Now each starts the table on its defaults with the file named on screen, in the
+    log and by the check, and what to do."""
+    config = tmp_path / "config.toml"
+    put(config, what)
+    read = started(lambda: load_config(config, lenient=True), config)
+    words = CONFIG_KINDS[what].format(path=tmp_path / "gone" / "config.toml")
+    assert len(read.problems) == 1 and read.problems[0].startswith(f"{config}: cannot read the config file")
+    assert words in read.problems[0] and "in its place (docs/install.md, step 5)" in read.problems[0], read.problems
+    shown = config_message(read.problems)
+    assert shown is not None and shown.level == "error" and words.split(" {")[0] in shown.text
+    _, found = started(lambda: check_config(config), config)
+    assert [f.level for f in found] == [FAIL] and words in found[0].text and str(config) in found[0].text
+
+
+# -------------------------------------------------------------------------------- current.jsonl
+JOURNAL_KINDS = {"a FIFO": "a FIFO (named pipe), not a file", "a link to /dev/null": "a device, not a file"}
+
+
+@pytest.mark.parametrize("what", list(JOURNAL_KINDS))
+def test_a_journal_that_is_not_a_file_is_set_aside_and_the_next_game_is_saved(tmp_path, calibration, what):
+    """current.jsonl made a FIFO or a link to /dev/null, the table restarted. Before: the FIFO hung
+    the start; /dev/null was "its journal is damaged" (the staff sent to look at a failing card).
+    Now it is set aside saying what lay there, and the next game is journaled as ever."""
+    Table(tmp_path, calibration).throw(0)
+    journal = tmp_path / "current.jsonl"
+    put(journal, what)
+    table = started(lambda: Table(tmp_path, calibration, new=False), journal)
+    said = table.app.menu.message
+    assert said is not None and f"its journal is {JOURNAL_KINDS[what]}" in said.text and "damaged" not in said.text, said
+    table.app.menu.done = SetupResult("thirteen", ("Ann",), {})
+    table.app.start_new()
+    table.throw(0)
+    assert journal.is_file() and not journal.is_symlink()
+    assert len(table.app.flow.log.inputs) >= 1 and '"thirteen"' in journal.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------------- /run/dicetable/starts
+def test_a_starts_record_that_is_a_fifo_is_a_first_start(tmp_path):
+    """The count of quick restarts (controller/start_backoff.py), read before anything else of the
+    program: a FIFO there hung every start before its first line. Now it counts as a first start,
+    and the record is written in its place."""
+    os.mkfifo(tmp_path / start_backoff.RECORD)
+    starts = started(lambda: start_backoff.before_start(tmp_path, clock=lambda: 100.0, sleep=lambda s: None),
+                     tmp_path / start_backoff.RECORD)
+    assert starts.streak == 0
+    assert start_backoff.load(tmp_path / start_backoff.RECORD) == starts
+
+
+# ------------------------------------------------------------------------------ the journal folder
+def test_a_journal_folder_that_is_a_file_is_named_on_screen(tmp_path, calibration, caplog):
+    """journal_dir names a file (a backup copied over the folder's name). Before: the players were
+    told "This game cannot be saved (File exists)", the log "cannot lock ...: File exists", nothing
+    the staff could act on. Now the screen and the log say the folder is a file, and the log what
+    to do; the game is played all the same."""
+    from vision.calibrate import save_calibration
+
+    (tmp_path / "games").write_text("a backup\n", encoding="utf-8")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[table]\njournal_dir = "{tmp_path / "games"}"\n', encoding="utf-8")
+    save_calibration(calibration, config)
+    with caplog.at_level(logging.INFO):
+        assert hold_table_lock(tmp_path / "games") is None          # (as `dicetable run` starts)
+        table = Table(tmp_path, calibration)
+        table.throw(0)
+    words = f"{tmp_path / 'games'} is a file, not a folder"
+    assert table.app.flow.unsaved is not None and words in table.app.flow.unsaved.text, table.app.flow.unsaved
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any(words in m and "set journal_dir in the config to a folder" in m for m in said), said
+    assert any("cannot lock the journal folder" in m and "it is a file, not a folder" in m for m in said), said
+    assert len(table.app.flow.log.inputs) >= 1
+
+
+def test_a_journal_the_table_may_not_read_is_not_called_damaged(tmp_path, calibration, monkeypatch):
+    """current.jsonl that the table's user may not read (copied back by root, mode 0600): the menu
+    said "its journal is damaged", sending the staff to look at a failing card. Now it says the
+    journal cannot be read, and why. (The refusal is injected: the tests may run as root.)"""
+    import errno
+
+    import controller.journal as journal_module
+
+    Table(tmp_path, calibration).throw(0)
+
+    def refusing(read: Callable[..., bytes]) -> Callable[..., bytes]:
+        def refused(path, *args, **kwargs) -> bytes:
+            if Path(path).name == "current.jsonl":
+                raise PermissionError(errno.EACCES, "Permission denied", str(path))
+            return read(path, *args, **kwargs)
+        return refused
+
+    # (however the journal is read: Path.read_bytes before plain_file, read_plain now)
+    monkeypatch.setattr(Path, "read_bytes", refusing(Path.read_bytes))
+    if hasattr(journal_module, "read_plain"):
+        monkeypatch.setattr(journal_module, "read_plain", refusing(journal_module.read_plain))
+    table = Table(tmp_path, calibration, new=False)
+    said = table.app.menu.message
+    assert said is not None and "its journal cannot be read (Permission denied)" in said.text, said
+    assert "damaged" not in said.text
