@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .plain_file import NotAFile, read_plain
+from .plain_file import NotAFile, open_new, read_plain
 from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds, without_taken_back
 from .rules import GameState
 from .tablelog import FORMAT, NO_FSYNC, LogError, TableLog, replay
@@ -89,7 +89,7 @@ class Journal:
                   "options": table_log.options}
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            with tmp.open("w", encoding="utf-8") as fh:
+            with open_new(tmp) as fh:         # (not tmp.open("w"): a FIFO there waited for a reader for ever)
                 fh.write(json.dumps(header) + "\n")
                 for data in _body(table_log, held) if lines is None else lines:
                     fh.write(json.dumps(data) + "\n")

@@ -11,6 +11,11 @@ started again into the same wait: a black screen, and not a line in the log sayi
 (fstat) and reads only a regular file, at most `most` bytes of it. Anything else is `NotAFile`
 (an OSError, so the callers' `except OSError` says it as any unreadable file: `strerror` is
 "a FIFO (named pipe), not a file"); a file over `most` is `TooBig`.
+
+`open_new` opens the file a whole file is written in before it is renamed over the real one
+(`told.json.tmp`, `current.jsonl.tmp`): open("w") on a FIFO left under that name waited for a
+reader for ever, the table hung at the first notice told or the first game started. Whatever
+lies there (a FIFO, a link, a file a cut left) is removed and the file made anew.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import IO
 
 #: what a name that is not a plain file is, in the staff's words
 KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
@@ -82,3 +88,25 @@ def not_a_folder(path: str | os.PathLike[str]) -> str | None:
     if stat.S_ISDIR(mode):
         return None
     return "a file" if stat.S_ISREG(mode) else kind_of(mode)
+
+
+def open_new(path: str | os.PathLike[str], encoding: str = "utf-8") -> IO[str]:
+    """`path` opened for writing as a new, empty plain file (text in `encoding`): what lay under
+    its name is removed first (a folder is not: IsADirectoryError, an OSError as any failed write),
+    and the file is made exclusively ("x": O_CREAT | O_EXCL), so a link made meanwhile is never
+    followed."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    return Path(path).open("x", encoding=encoding)
+
+
+def not_writable_over(path: str | os.PathLike[str]) -> str | None:
+    """What lies at `path` that a program writing the file by name (pygame's PNG, not ours to
+    open) would wait on or fail at: a FIFO, a folder, a device, a socket. None for nothing there,
+    a plain file, or a name that cannot be looked at (the write then says why)."""
+    try:
+        return kind_of(os.stat(path).st_mode)
+    except OSError:
+        return None

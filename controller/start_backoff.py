@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .plain_file import read_plain
+from .plain_file import open_new, read_plain
 
 log = logging.getLogger("dicetable")
 
@@ -59,7 +59,8 @@ def save(path: Path, starts: Starts) -> None:
     costs the back-off, never the start."""
     try:
         part = path.with_name(path.name + ".part")
-        part.write_text(f"{starts.streak} {starts.at!r}\n", encoding="ascii")
+        with open_new(part, encoding="ascii") as fh:     # (a FIFO there waited for a reader for ever)
+            fh.write(f"{starts.streak} {starts.at!r}\n")
         os.replace(part, path)
     except OSError as exc:
         log.warning("cannot note this start in %s (%s): a table that keeps stopping as it starts will be "

@@ -540,8 +540,10 @@ class TableApp:
             target.parent.mkdir(parents=True, exist_ok=True)
             (copy_file if copy else os.replace)(path, target)
         except OSError as exc:   # the table goes on; the journal stays where it is
-            log.error("cannot archive the journal %s: %s", path, exc)
-            self.archive_error = exc.strerror or str(exc)
+            lies = not_a_folder(folder)       # (games a file: "File exists" said nothing to act on)
+            self.archive_error = f"{folder} is {lies}, not a folder" if lies else exc.strerror or str(exc)
+            log.error("cannot archive the journal %s: %s%s", path, self.archive_error,
+                      ": move it away (the table makes the folder)" if lies else "")
             return None
         try:   # the name in games/, then its absence here: a power cut must not bring an ended game back
             sync_folder(target.parent)

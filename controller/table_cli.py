@@ -31,6 +31,7 @@ from .draws import draw_first_player, first_player_words
 from .journal import Journal
 from .names import drawable_players, players_from
 from .peak_memory import peak_rss_mb
+from .plain_file import not_writable_over
 from .rules import GAMES, OptionError, new_game
 from .rules.base import shown
 from .table import CONFIRM, DECIDE, OVER, WAIT_DICE, TableFlow
@@ -122,7 +123,12 @@ def play_demo_game(game: str, players: list[str], screen: Screen | None, *, seed
     def shoot(name: str) -> None:
         if screen is not None and shots is not None:
             runner.draw()
-            path = screen.screenshot(shots / f"{_slug(game)}-{len(report.screenshots) + 1:02d}-{name}.png")
+            target = shots / f"{_slug(game)}-{len(report.screenshots) + 1:02d}-{name}.png"
+            lies = not_writable_over(target)     # (a FIFO there: the PNG's write waited for ever)
+            if lies:
+                print(f"dicetable demo: screenshot {target} not written: it is {lies}, not a file", file=sys.stderr)
+                return
+            path = screen.screenshot(target)
             report.screenshots.append(str(path))
 
     halfway = {"thirteen": 13, "classic": 2, "objective-cards": 5, "poknroll": 6, "school": 45}.get(game, 10)
@@ -380,7 +386,12 @@ class FixturePlayer:
     def screenshot(self, name: str) -> None:
         if self.screen is not None and self.shots is not None:
             self.runner.draw()
-            self.screen.screenshot(self.shots / f"{name}.png")
+            target = self.shots / f"{name}.png"
+            lies = not_writable_over(target)     # (a FIFO there: the PNG's write waited for ever)
+            if lies:
+                self._error(f"screenshot {target} not written: it is {lies}, not a file")
+                return
+            self.screen.screenshot(target)
 
     def run(self) -> TableFlow:
         """Play the steps. A step that cannot mean anything (a bare `game`, `choose` without a

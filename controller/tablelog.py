@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from .plain_file import open_new
 from .rules import GameState, IllegalInput, find_game
 from .rules.base import Input, RulesError, cut, resolve_options, shown
 
@@ -99,7 +100,7 @@ class TableLog:
         delayed allocation), the game's log lost though the rename had been done."""
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
+        with open_new(tmp) as fh:       # (not open(tmp, "w"): a FIFO there waited for a reader for ever)
             fh.write(json.dumps(self.to_json(), indent=1) + "\n")
             fh.flush()
             synced(fh.fileno())

@@ -27,7 +27,7 @@ from typing import Any, Mapping, NamedTuple
 
 from .journal import sync_folder
 from .knock_notice import Knock, KnockWatch
-from .plain_file import NotAFile, TooBig, read_plain
+from .plain_file import NotAFile, TooBig, open_new, read_plain
 from .knock_notice import short_words as knock_words
 from .size_notice import DiceSize, SizeWatch
 from .size_notice import short_words as size_words
@@ -230,7 +230,7 @@ class ToldKept:
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with tmp.open("w", encoding="utf-8") as fh:
+            with open_new(tmp) as fh:        # (not tmp.open("w"): a FIFO there waited for a reader for ever)
                 fh.write(text)
                 fh.flush()
                 if self.fsync:

@@ -45,7 +45,8 @@ def calibration():
 
 def started(start: Callable[[], Any], *fifos: Path) -> Any:
     """What `start()` returns, run on a thread; fails the test if it waits on one of `fifos` (a
-    writer opened then closed on each after HUNG_AFTER_S lets it go, so the suite goes on)."""
+    writer, or a reader, opened then closed on each after HUNG_AFTER_S lets it go, so the suite
+    goes on)."""
     done: dict[str, Any] = {}
 
     def run() -> None:
@@ -58,13 +59,14 @@ def started(start: Callable[[], Any], *fifos: Path) -> Any:
     thread.start()
     thread.join(HUNG_AFTER_S)
     if thread.is_alive():
-        for fifo in fifos:
-            try:
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
+        for fifo in fifos:             # (a reader waits for a writer, a writer for a reader)
+            for way in (os.O_WRONLY, os.O_RDONLY):
+                try:
+                    os.close(os.open(fifo, way | os.O_NONBLOCK))
+                except OSError:
+                    pass
         thread.join(30)
-        pytest.fail(f"the start hung on {', '.join(map(str, fifos))}: opened to wait for a writer")
+        pytest.fail(f"it hung on {', '.join(map(str, fifos))}: a FIFO opened, waiting for its other end")
     if "error" in done:
         raise done["error"]
     return done["value"]
@@ -164,7 +166,8 @@ def test_a_journal_that_is_not_a_file_is_set_aside_and_the_next_game_is_saved(tm
     put(journal, what)
     table = started(lambda: Table(tmp_path, calibration, new=False), journal)
     said = table.app.menu.message
-    assert said is not None and f"its journal is {JOURNAL_KINDS[what]}" in said.text and "damaged" not in said.text, said
+    assert said is not None and f"its journal is {JOURNAL_KINDS[what]}" in said.text, said
+    assert "damaged" not in said.text
     table.app.menu.done = SetupResult("thirteen", ("Ann",), {})
     table.app.start_new()
     table.throw(0)
@@ -233,3 +236,84 @@ def test_a_journal_the_table_may_not_read_is_not_called_damaged(tmp_path, calibr
     said = table.app.menu.message
     assert said is not None and "its journal cannot be read (Permission denied)" in said.text, said
     assert "damaged" not in said.text
+
+
+
+# ------------------------------------------------------------- the files written whole, then renamed
+def test_a_fifo_left_where_the_journal_is_written_whole_does_not_hang_the_resume(tmp_path, calibration):
+    """A resume writes the journal whole beside it (current.jsonl.tmp) and renames it over: a FIFO
+    under that name was opened to write and waited for a reader for ever (the table hung as it
+    resumed). Now the name is made a new file: the game resumes, its journal whole."""
+    table = Table(tmp_path, calibration)
+    table.throw(0)
+    before = table.app.flow.state.snapshot()
+    os.mkfifo(tmp_path / "current.jsonl.tmp")
+    again = started(lambda: Table(tmp_path, calibration, new=False), tmp_path / "current.jsonl.tmp")
+    assert again.app.flow is not None and again.app.flow.state.snapshot() == before
+    assert not (tmp_path / "current.jsonl.tmp").exists() and (tmp_path / "current.jsonl").is_file()
+
+
+def test_a_fifo_left_where_told_json_is_written_whole_does_not_hang_the_table(tmp_path, calibration, caplog):
+    """told.json is written beside as told.json.tmp and renamed over: a FIFO there hung the table
+    at the first knock it told (in the middle of a game). Now the knock is told and kept."""
+    os.mkfifo(tmp_path / (KEPT + ".tmp"))
+    table = Table(tmp_path, calibration)
+    with caplog.at_level(logging.INFO):
+        started(lambda: table.throw(10), tmp_path / (KEPT + ".tmp"))
+    assert len([m for m in warnings(caplog) if KNOCK in m]) == 1
+    assert '"knock": {' in (tmp_path / KEPT).read_text(encoding="utf-8")
+
+
+def test_fifos_left_where_the_starts_and_a_table_log_are_written_do_not_hang(tmp_path):
+    """The same for the count of starts (starts.part) and `dicetable play --log` (LOG.json.tmp)."""
+    from controller.tablelog import TableLog
+
+    os.mkfifo(tmp_path / (start_backoff.RECORD + ".part"))
+    started(lambda: start_backoff.before_start(tmp_path, clock=lambda: 5.0, sleep=lambda s: None),
+            tmp_path / (start_backoff.RECORD + ".part"))
+    assert start_backoff.load(tmp_path / start_backoff.RECORD) == start_backoff.Starts(0, 5.0)
+    os.mkfifo(tmp_path / "game.json.tmp")
+    table_log = TableLog("thirteen", ["Ann"]).with_every_option()
+    started(lambda: table_log.save(tmp_path / "game.json"), tmp_path / "game.json.tmp")
+    assert TableLog.load(tmp_path / "game.json").players == ["Ann"]
+
+
+def test_an_archive_folder_that_is_a_file_is_named_as_a_game_is_put_away(tmp_path, calibration, caplog):
+    """games/ (the archive) a file: a game ended could not be put away, and the menu said "(File
+    exists)". Now it names the folder that is a file, and the log what to do; the game stays on
+    the card (it comes back as finished at the next start, as the menu says)."""
+    table = Table(tmp_path, calibration)
+    table.throw(0)
+    archive = tmp_path / "games"
+    if archive.is_dir():
+        archive.rmdir()
+    archive.write_text("not a folder\n", encoding="utf-8")
+    with caplog.at_level(logging.INFO):
+        said = table.app.finish_game()
+    assert said is not None and f"({archive} is a file, not a folder)" in said.text, said
+    assert any("move it away" in m for m in warnings(caplog))
+    assert (tmp_path / "current.jsonl").is_file()
+
+
+def test_a_fifo_among_the_screenshots_does_not_hang_play(tmp_path):
+    """`dicetable play --fixtures ... --screenshots DIR` with a FIFO named final.png in DIR (a
+    folder reused): the PNG's write waited for a reader for ever (in pygame, holding Python's
+    lock: run as its own program here, so that a hang is caught), and the game's result was never
+    printed. Now that screenshot is left out, said on stderr, and the game is played to its end."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    fixtures = root / "tests" / "fixtures"
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    os.mkfifo(shots / "final.png")
+    try:
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--fixtures", str(fixtures / "table"),
+                               "--script", str(fixtures / "scripts" / "thirteen.txt"), "--screenshots", str(shots)],
+                              cwd=root, capture_output=True, text=True, timeout=HUNG_AFTER_S,
+                              env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"dicetable play hung on {shots / 'final.png'}: a FIFO opened, waiting for its other end")
+    assert done.returncode == 0 and "Winner: Ann" in done.stdout, done.stderr
+    assert f"screenshot {shots / 'final.png'} not written: it is a FIFO (named pipe), not a file" in done.stderr
