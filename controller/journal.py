@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .plain_file import NotAFile, open_new, read_plain
+from .plain_file import NotAFile, kind_of, open_new, read_plain
 from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds, without_taken_back
 from .rules import GameState
 from .tablelog import FORMAT, NO_FSYNC, LogError, TableLog, replay
@@ -65,6 +65,9 @@ class Journal:
         self.path = Path(path)
         self.fsync = fsync
         self.stamp = stamp
+        #: the journal's lines as written (its header first), to write it again whole should it be
+        #: removed or replaced under the table (see `append`); None: not known (appended to as found)
+        self._lines: list[dict[str, Any]] | None = None
         #: hold lines appended since the journal was last written whole (see `hold`)
         self.holds_appended = 0
         if lines is not None:
@@ -87,14 +90,19 @@ class Journal:
         whole, not half of it. A copy that could not be finished is removed."""
         header = {"format": JOURNAL_FORMAT, "game": table_log.game, "players": table_log.players,
                   "options": table_log.options}
+        self._write_whole([header, *(_body(table_log, held) if lines is None else lines)])
+
+    def _write_whole(self, lines: list[dict[str, Any]]) -> None:
+        """The journal's `lines` (its header first) written beside it and renamed over it (until
+        the rename, the journal on the card is the one `_lines` knew)."""
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             with open_new(tmp) as fh:         # (not tmp.open("w"): a FIFO there waited for a reader for ever)
-                fh.write(json.dumps(header) + "\n")
-                for data in _body(table_log, held) if lines is None else lines:
+                for data in lines:
                     fh.write(json.dumps(data) + "\n")
                 self._sync(fh)
             os.replace(tmp, self.path)
+            self._lines = list(lines)
             if self.fsync:
                 sync_folder(self.path.parent)
         finally:
@@ -134,9 +142,34 @@ class Journal:
         return True
 
     def append(self, data: dict[str, Any]) -> None:
+        """`data` appended as a line, on the card before the move counts. A journal removed while
+        the game was played (a staff "clean-up", a sync tool) was made again by the append as a
+        file without its header: the game's moves lost at the next start ("damaged"). A FIFO put
+        in its place hung the table at the next move. Either way it is now written again whole,
+        from the lines this journal wrote, with `data` (said in the log): the game is kept."""
+        lies = self._replaced()
+        if lies is not None and self._lines is not None:
+            log.error("journal %s was %s while the game was played: written again whole (%d lines)",
+                      self.path, lies, len(self._lines) + 1)
+            self._write_whole([*self._lines, data])
+            return
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(data) + "\n")
             self._sync(fh)
+        if self._lines is not None:
+            self._lines.append(data)
+
+    def _replaced(self) -> str | None:
+        """How the journal's name no longer holds the journal ("removed", "replaced by a FIFO
+        (named pipe)"); None when it does (a plain file), or it cannot be told."""
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            return "removed"
+        except OSError:
+            return None
+        kind = kind_of(mode)
+        return None if kind is None else f"replaced by {kind}"
 
     def take_back(self) -> None:
         """The last input was taken back: journal that, so that a resume does not replay it.

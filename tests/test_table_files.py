@@ -317,3 +317,25 @@ def test_a_fifo_among_the_screenshots_does_not_hang_play(tmp_path):
         pytest.fail(f"dicetable play hung on {shots / 'final.png'}: a FIFO opened, waiting for its other end")
     assert done.returncode == 0 and "Winner: Ann" in done.stdout, done.stderr
     assert f"screenshot {shots / 'final.png'} not written: it is a FIFO (named pipe), not a file" in done.stderr
+
+
+# ------------------------------------------------------------------ a journal that changes under the table
+@pytest.mark.parametrize("what", ["removed", "a FIFO"])
+def test_a_journal_removed_or_replaced_while_the_game_is_played_keeps_the_game(tmp_path, calibration, caplog, what):
+    """current.jsonl removed during a game (a staff "clean-up", a sync tool), or a FIFO put in its
+    place. Before: the next move's append made a file without its header, and the next start
+    called the game's journal damaged and set it aside (measured: 6 moves, the game lost); the
+    FIFO hung the table at the next move. Now the journal is written again whole, said in the
+    log, and the game resumes after a restart with every move."""
+    tables = [Table(tmp_path, calibration)]
+    tables[-1].throw(0)
+    journal = tmp_path / "current.jsonl"
+    journal.unlink()
+    if what == "a FIFO":
+        os.mkfifo(journal)
+    with caplog.at_level(logging.INFO):
+        started(lambda: tables[-1].throw(0), journal)
+    again = restarted(tmp_path, calibration, tables)          # (the same game, every move: see restarted)
+    assert again.app.menu.message is None and len(again.app.flow.log.inputs) >= 3
+    said = [m for m in warnings(caplog) if "while the game was played" in m]
+    assert len(said) == 1 and str(journal) in said[0], warnings(caplog)
