@@ -79,15 +79,22 @@ def read_plain(path: str | os.PathLike[str], most: int | None = None) -> bytes:
 
 
 def not_a_folder(path: str | os.PathLike[str]) -> str | None:
-    """What lies at `path` where a folder is expected ("a file", "a FIFO (named pipe)", ...);
-    None for a folder, nothing at all, or a name that cannot be looked at."""
+    """What lies at `path` where a folder is expected, as the end of "PATH is ...": "a file, not a
+    folder", "a FIFO (named pipe), not a folder", "a link to /mnt/usb/games, which is not there"
+    (a card or stick not mounted); None for a folder, nothing at all, or a name that cannot be
+    looked at."""
     try:
         mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        try:
+            return f"a link to {os.readlink(path)}, which is not there"
+        except OSError:
+            return None
     except OSError:
         return None
     if stat.S_ISDIR(mode):
         return None
-    return "a file" if stat.S_ISREG(mode) else kind_of(mode)
+    return f"{'a file' if stat.S_ISREG(mode) else kind_of(mode)}, not a folder"
 
 
 def open_new(path: str | os.PathLike[str], encoding: str = "utf-8") -> IO[str]:

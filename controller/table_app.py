@@ -480,9 +480,10 @@ class TableApp:
             # that does nothing when they press OK
             # (journal_dir a file, not a folder: "File exists" said nothing the staff could act on)
             lies = not_a_folder(self.journal_dir)
-            why = f"{self.journal_dir} is {lies}, not a folder" if lies else exc.strerror or exc
-            log.error("cannot journal games in %s: %s%s", self.journal_dir, why,
-                      ": move it away, or set journal_dir in the config to a folder" if lies else "")
+            why = f"{self.journal_dir} is {lies}" if lies else exc.strerror or exc
+            fix = "mount or make that folder" if lies and lies.startswith("a link") else "move it away"
+            todo = f": {fix}, or set journal_dir in the config to a folder" if lies else ""
+            log.error("cannot journal games in %s: %s%s", self.journal_dir, why, todo)
             self.journal = None
             # (a game resumed keeps what its journal has: only the moves from now on are at risk)
             unsaved = (f"The journal cannot be written ({why}): this finished game cannot be put away, and "
@@ -541,7 +542,7 @@ class TableApp:
             (copy_file if copy else os.replace)(path, target)
         except OSError as exc:   # the table goes on; the journal stays where it is
             lies = not_a_folder(folder)       # (games a file: "File exists" said nothing to act on)
-            self.archive_error = f"{folder} is {lies}, not a folder" if lies else exc.strerror or str(exc)
+            self.archive_error = f"{folder} is {lies}" if lies else exc.strerror or str(exc)
             log.error("cannot archive the journal %s: %s%s", path, self.archive_error,
                       ": move it away (the table makes the folder)" if lies else "")
             return None

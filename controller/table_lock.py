@@ -52,7 +52,7 @@ def hold_table_lock(folder: Path) -> FolderLock | None:
     except OSError as exc:
         lies = not_a_folder(folder)         # (a file there: "File exists" said nothing to act on)
         log.warning("cannot lock the journal folder %s: %s", folder,
-                    f"it is {lies}, not a folder" if lies else exc.strerror or exc)
+                    f"it is {lies}" if lies else exc.strerror or exc)
         return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

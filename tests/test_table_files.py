@@ -188,14 +188,23 @@ def test_a_starts_record_that_is_a_fifo_is_a_first_start(tmp_path):
 
 
 # ------------------------------------------------------------------------------ the journal folder
-def test_a_journal_folder_that_is_a_file_is_named_on_screen(tmp_path, calibration, caplog):
-    """journal_dir names a file (a backup copied over the folder's name). Before: the players were
-    told "This game cannot be saved (File exists)", the log "cannot lock ...: File exists", nothing
-    the staff could act on. Now the screen and the log say the folder is a file, and the log what
-    to do; the game is played all the same."""
+FOLDER_KINDS = {"a file": "is a file, not a folder", "a link to nowhere": "is a link to {usb}, which is not there"}
+
+
+@pytest.mark.parametrize("what", list(FOLDER_KINDS))
+def test_a_journal_folder_that_is_a_file_is_named_on_screen(tmp_path, calibration, caplog, what):
+    """journal_dir names a file (a backup copied over the folder's name), or a link to a folder
+    that is not there (a USB stick not mounted). Before: the players were told "This game cannot
+    be saved (File exists)", the log "cannot lock ...: File exists", nothing the staff could act
+    on. Now the screen and the log say what lies there, and the log what to do; the game is
+    played all the same."""
     from vision.calibrate import save_calibration
 
-    (tmp_path / "games").write_text("a backup\n", encoding="utf-8")
+    usb = tmp_path / "usb" / "games"
+    if what == "a file":
+        (tmp_path / "games").write_text("a backup\n", encoding="utf-8")
+    else:
+        (tmp_path / "games").symlink_to(usb)
     config = tmp_path / "config.toml"
     config.write_text(f'[table]\njournal_dir = "{tmp_path / "games"}"\n', encoding="utf-8")
     save_calibration(calibration, config)
@@ -203,11 +212,11 @@ def test_a_journal_folder_that_is_a_file_is_named_on_screen(tmp_path, calibratio
         assert hold_table_lock(tmp_path / "games") is None          # (as `dicetable run` starts)
         table = Table(tmp_path, calibration)
         table.throw(0)
-    words = f"{tmp_path / 'games'} is a file, not a folder"
+    words = f"{tmp_path / 'games'} {FOLDER_KINDS[what].format(usb=usb)}"
     assert table.app.flow.unsaved is not None and words in table.app.flow.unsaved.text, table.app.flow.unsaved
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert any(words in m and "set journal_dir in the config to a folder" in m for m in said), said
-    assert any("cannot lock the journal folder" in m and "it is a file, not a folder" in m for m in said), said
+    assert any("cannot lock the journal folder" in m and FOLDER_KINDS[what].format(usb=usb) in m for m in said), said
     assert len(table.app.flow.log.inputs) >= 1
 
 
