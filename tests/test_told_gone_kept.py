@@ -20,7 +20,7 @@ import pytest
 
 from test_knock_told_once import KNOCK, Table, calibrated_tray, calibration_warnings, warnings
 from test_size_told_once import BIGGER, throw as throw_dice
-from test_told_kept import GOOD, IGNORED, KEPT, restarted
+from test_told_kept import GOOD, IGNORED, KEPT, over_starts, restarted
 
 BACK = "back where it was calibrated"
 DICE_BACK = "the dice are read at the calibrated size again"
@@ -70,6 +70,24 @@ def test_a_camera_put_back_is_said_back_after_three_throws_however_often_the_tab
     assert kept["knock"] is None, kept
     assert calibration_warnings(tmp_path / "config.toml", []) == []     # the check names no knock held
     assert len(tables[-1].app.flow.log.inputs) >= 8                   # the game went on across the starts
+
+
+def test_a_camera_put_back_is_said_back_over_starts_of_two_throws(tmp_path, calibration, caplog):
+    """A game over three starts of two throws each (test_told_kept.over_starts): knocked for the
+    first start's two, put back for the next four. Before: two readings a start, never three in a
+    row, never said back; now once, at the third throw put back (the next start's first)."""
+    numbered = Numbered()
+    with caplog.at_level(logging.INFO):
+        caplog.handler.addFilter(numbered)
+
+        def throw(table: Table) -> None:
+            numbered.throw = table.throws + 1
+            table.throw(10 if table.throws < 2 else 0)
+
+        tables = over_starts(tmp_path, calibration, 3, throw)
+    assert len([m for m in warnings(caplog) if KNOCK in m]) == 1
+    assert throws_until_said(caplog, BACK) == [5]
+    assert len(tables) == 3
 
 
 def test_a_knock_seen_again_between_starts_starts_the_count_afresh(tmp_path, calibration, caplog):
