@@ -188,6 +188,9 @@ class ToldKept:
             self.save()
             return
         if found is None:
+            # (no file is nothing told: not written until something is, now that `save` is
+            # called at every settled reading)
+            self._written = self.text()
             return
         if found.calibration != self.calibration:
             log.info("camera: the notices told before were told against another calibration: a new "

@@ -143,3 +143,15 @@ def test_a_count_the_table_would_not_write_is_a_bad_file(tmp_path, calibration, 
     with caplog.at_level(logging.INFO):
         restarted(tmp_path, calibration, tables).throw(10)
     assert len([r for r in caplog.records if IGNORED in r.getMessage()]) == 1
+
+
+def test_a_table_that_told_nothing_writes_no_kept_file(tmp_path, calibration):
+    """Kept at every settled reading now (the count toward 'gone'), the file was written at the
+    first reading of every start with nothing in it (d9df3d1: a write and an fsync a start, a
+    file on tables never told anything; caught by test_bench_evening's count of files). Nothing
+    told is no file, as before."""
+    table = Table(tmp_path, calibration)
+    for _ in range(3):
+        table.throw(0)
+    restarted(tmp_path, calibration, [table]).throw(0)
+    assert not (tmp_path / KEPT).exists()
