@@ -544,7 +544,7 @@ def run_checks(config_path: Path, *, camera: bool = True, **inject: Any) -> list
     lines = inject.get("service_log", read_service_log)()      # (journalctl read once)
     found += check_knocks(lines)
     found += [Finding("calibration", level, text) for level, text in sizes_said(lines)]
-    # (what the table holds as told and its log does not say: told before the log's 30 days)
+    # (what the table holds as told and its log does not say: told before the log's last lines read)
     found += [Finding("calibration", level, text)
               for level, text in kept_said(Path(config.table.journal_dir), config.vision.calibration, lines)]
     found += check_corrections(Path(config.table.journal_dir), lambda: lines)

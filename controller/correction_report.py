@@ -28,8 +28,14 @@ ARCHIVED = "journal archived as "
 TAKEN_UP = re.compile(r"put-away game (.+) taken up\s*$")
 #: how many of the last games the check reports
 LAST_GAMES = 5
-#: what the check reads: the service's log as journald keeps it (messages alone), the last weeks
-JOURNALCTL = ("journalctl", "-u", "dicetable", "-o", "cat", "--no-pager", "-q", "--since", "-30 days")
+#: how much of the log the check reads: its last lines, some weeks of play at a busy café
+#: (~100 lines a game). A number, not a time: journald stamps each line with the wall clock, and a
+#: Pi (no clock battery) writes its lines in 1970, or at the time fake-hwclock saved before a month
+#: closed, until the network sets its clock; "--since -30 days", counted back from the clock set,
+#: left out the morning's game up to then (its start, its first corrections)
+LOG_LINES = 100_000
+#: what the check reads: the service's log as journald keeps it (messages alone), its last lines
+JOURNALCTL = ("journalctl", "-u", "dicetable", "-o", "cat", "--no-pager", "-q", "-n", str(LOG_LINES))
 _CHANGED = re.compile(r"die \d+: \d -> \d")
 
 
@@ -130,7 +136,7 @@ def corrections_said(lines: list[str] | str, journal_dir: Path | None = None,
         return "ok", f"not read: {lines}"
     games = games_in_log(lines, journal_dir)[-last:]
     if not games:
-        return "ok", "no game in the table's log yet (the last 30 days)"
+        return "ok", f"no game in the table's log yet (its last {LOG_LINES:,} lines)"
     said = "; ".join(g.words() for g in games)
     text = f"dice corrected by hand in the last {len(games)} game{'s' if len(games) > 1 else ''}: {said}"
     if any(g.too_many() for g in games):

@@ -1,9 +1,10 @@
 """What the table still holds as told (told.json), for `dicetable check` where its log is silent.
 
 `dicetable check` names a knocked camera or dice of another size from the table's log
-(knock_report.py, size_report.py: the last 30 days of `journalctl -u dicetable`). Before the table
+(knock_report.py, size_report.py: the last lines of `journalctl -u dicetable`,
+correction_report.LOG_LINES). Before the table
 kept what it told across restarts, each start told it again, so the log always held it. Now it is
-told once (controller/told_kept.py): a camera left knocked for more than the log's 30 days, or a
+told once (controller/told_kept.py): a camera left knocked for longer than those lines, or a
 check run by a user who may not read the log, found no line and said the calibration was fine
 while the table held the knock as told and said nothing more. The check now reads the table's
 kept file too, for what the log says nothing of (neither told nor gone).
