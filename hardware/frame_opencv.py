@@ -25,6 +25,7 @@ import cv2
 
 from ._config import boolean, check_keys, positive, text, whole
 from . import device_paths
+from .device_clock import DeviceClock
 from .device_paths import is_pattern, matches
 from .device_words import camera_words
 from .frames import BaseFrameSource, Clock, Frame, FrameSourceError, to_bgr_uint8
@@ -243,7 +244,7 @@ class OpenCVFrameSource(BaseFrameSource):
         self.buffers = 0                      # the buffers the capture says it keeps (0: unknown)
         self.frame_period_s = DEFAULT_FRAME_PERIOD_S
         self._last_read_at: float | None = None
-        self._last_device_ts: float | None = None
+        self._device_clock = DeviceClock(self.name)   # (device_timestamps: the driver's frame times)
 
     @classmethod
     def from_config(
@@ -389,7 +390,7 @@ class OpenCVFrameSource(BaseFrameSource):
         self.cap = cap
         self.failures = 0
         self._last_read_at = None
-        self._last_device_ts = None
+        self._device_clock.reset()
 
     def _close(self) -> None:
         cap, self.cap = self.cap, None
@@ -532,12 +533,9 @@ class OpenCVFrameSource(BaseFrameSource):
             self._failed(f"empty pictures ({'x'.join(map(str, getattr(image, 'shape', ())[:2])) or '0x0'})")
             return None
         if self.device_timestamps:
-            device_ts = float(self.cap.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
-            if device_ts > 0:
-                if self._last_device_ts is not None and device_ts <= self._last_device_ts:
-                    self.dropped += 1
-                    return None
-                self._last_device_ts = device_ts
+            if not self._device_clock.fresh(float(self.cap.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0):
+                self.dropped += 1
+                return None
         try:
             bgr = to_bgr_uint8(image, "camera image")
         except ValueError as exc:
