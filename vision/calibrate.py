@@ -683,11 +683,35 @@ def _dice(n: int) -> str:
     return "1 die" if n == 1 else f"{n} dice"
 
 
+# A frame with no picture in it: black (a lens cap, the camera's cable, a lamp and room both off),
+# white, or one flat colour (a blank image). As the empty tray, it was measured as a tray of felt
+# "BGR 0, 0, 0", "lighting looks fine" (the dice of the throws being bright), and saved over the
+# café's calibration: the table then read nothing until calibrated again.
+BLACK_MEAN, WHITE_MEAN, FLAT_SPREAD = 6.0, 250.0, 3.0
+
+
+def no_picture(frame: np.ndarray) -> str | None:
+    """What the staff should check when `frame` shows nothing (black, white, one flat colour), or None."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame[:, :, :3], cv2.COLOR_BGR2GRAY)
+    mean = float(grey.mean())
+    if mean < BLACK_MEAN:
+        return ("the picture is black: is the lens cap off, the camera's cable in, the lamp over the tray on?")
+    if mean > WHITE_MEAN:
+        return "the picture is white: the camera is dazzled (a lamp or the sun straight into it?)."
+    lo, hi = np.percentile(grey, (1, 99))
+    if float(hi - lo) <= FLAT_SPREAD:
+        return "the picture is one flat colour, no tray in it: is the camera covered, or is this the right image?"
+    return None
+
+
 def empty_tray_problem(reader: Reader, frame: np.ndarray) -> str | None:
     """What is wrong with `frame` as an empty tray (dice, a hand or an object in it), or None.
     Dice in the empty frames would be taken for the felt, and a throw measured against them; a
     hand was blended into the felt's colour and its walls, and gave the advice to set mains_hz
     for a flickering lamp."""
+    blank = no_picture(frame)
+    if blank:
+        return blank
     reading = reader(frame)
     n = len(reading.dice)
     if n:
