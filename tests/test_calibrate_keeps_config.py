@@ -1,7 +1,12 @@
 """`dicetable calibrate` as café staff run it, over a café's config that holds a good calibration:
-a black picture. Each says what to do in one line, and the old calibration is never lost."""
+a black picture, Ctrl-C, a full card, a power cut, a FIFO or a link to nowhere where the config
+belongs. Each says what to do in one line, and the old calibration is never lost."""
 from __future__ import annotations
 
+import errno
+import io
+import os
+import threading
 
 import cv2
 import numpy as np
@@ -9,6 +14,7 @@ import pytest
 
 import vision.calibrate as calibrate_module
 from controller.cli import main
+from vision.calibrate import Calibration, load_calibration, save_calibration
 from vision.synthetic import TrayStyle, render_tray
 
 CAFE = """# The Blue Door café, table 2
@@ -45,6 +51,10 @@ def _run(cfg, paths, empty=("e0", "e1"), throw=("t0", "t1")):
                  "--config", str(cfg)])
 
 
+def _left_behind(cfg):
+    return sorted(p.name for p in cfg.parent.iterdir() if p.name.startswith(".config-"))
+
+
 def test_a_black_empty_tray_is_refused_and_the_calibration_kept(cafe, capsys):
     """Before: a black frame as the empty tray (the lens cap on, the lamp and the room off) was
     measured as felt of "BGR 0, 0, 0", "lighting looks fine", and saved over the café's
@@ -62,3 +72,109 @@ def test_pictures_with_a_tray_are_not_taken_for_blank_ones():
     assert calibrate_module.no_picture(dim) is None
     assert "white" in calibrate_module.no_picture(np.full((240, 320, 3), 255, np.uint8))
     assert "one flat colour" in calibrate_module.no_picture(np.full((240, 320, 3), 128, np.uint8))
+
+
+class _FullCard(io.StringIO):
+    """A file on a card that fills up after `room` characters."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__()
+        self.room = room
+
+    def write(self, s: str) -> int:
+        if self.tell() + len(s) > self.room:
+            super().write(s[:self.room - self.tell()])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(s)
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "no file")
+
+
+def test_a_full_card_mid_write_keeps_the_old_config_whole_and_says_so(cafe, capsys, monkeypatch):
+    """Before: "[Errno 28] No space left on device: '.../.config-k2j1.toml'", naming a file the
+    staff never made, and not saying whether the calibration was still there."""
+    cfg, paths = cafe
+    real_fdopen = os.fdopen
+
+    def fdopen(fd, *args, **kwargs):
+        os.close(fd)
+        return _FullCard(room=40)
+
+    monkeypatch.setattr(calibrate_module.os, "fdopen", fdopen)
+    code = _run(cfg, paths)
+    monkeypatch.setattr(calibrate_module.os, "fdopen", real_fdopen)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "the disk (SD card) is full: make room" in err
+    assert f"{cfg} was left as it was, with its old calibration" in err
+    assert cfg.read_text(encoding="utf-8") == CAFE and not _left_behind(cfg)
+
+
+def test_the_new_config_reaches_the_card_before_it_replaces_the_old(tmp_path, monkeypatch):
+    """Before: renamed over the old config with its bytes still in memory, a power cut in the
+    next seconds (the table unplugged once calibrated) could leave an empty config.toml."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(CAFE, encoding="utf-8")
+    events: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append("fsync folder" if os.path.isdir(f"/proc/self/fd/{fd}") else "fsync file")
+        real_fsync(fd)
+
+    def replace(src, dst):
+        events.append("replace")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    save_calibration(Calibration(tray=(40, 30, 600, 450), die_px=61.0, frame_size=(640, 480)), cfg)
+    assert events == ["fsync file", "replace", "fsync folder"]
+    assert load_calibration(cfg).die_px == 61.0
+
+
+@pytest.mark.parametrize("what", ["fifo", "folder", "dangling link"])
+def test_a_config_that_is_not_a_file_is_named_for_what_it_is(cafe, capsys, what):
+    """Before: a FIFO or a folder was "... is not a file"; a link to nowhere "no config file
+    there: copy the example" with a cp that would write through the link."""
+    cfg, paths = cafe
+    there = cfg.parent / "other.toml"
+    if what == "fifo":
+        os.mkfifo(there)
+    elif what == "folder":
+        there.mkdir()
+    else:
+        there.symlink_to(cfg.parent / "usb" / "config.toml")
+    assert _run(there, paths) == 2
+    err = capsys.readouterr().err
+    words = {"fifo": "is a FIFO (named pipe), not a file: put the table's config file there in its place",
+             "folder": "is a folder, not a file: put the table's config file there in its place",
+             "dangling link": f"is a link to {cfg.parent / 'usb' / 'config.toml'}, which is not there"}[what]
+    assert f"{there} {words}" in err and "Traceback" not in err
+
+
+def test_a_fifo_put_in_the_configs_place_before_the_save_does_not_hang_it(tmp_path, monkeypatch):
+    """--camera looks at the config before the frames and saves minutes later: a FIFO put there
+    meanwhile was read with read_text(), which waits for a writer for ever."""
+    cfg = tmp_path / "config.toml"
+    os.mkfifo(cfg)
+    monkeypatch.setattr(calibrate_module, "missing_config", lambda path: None)    # (as it was at the check)
+    outcome: list[BaseException | None] = []
+
+    def save() -> None:
+        try:
+            save_calibration(Calibration(tray=(0, 0, 640, 480), die_px=60.0), cfg)
+            outcome.append(None)
+        except BaseException as exc:            # noqa: BLE001 (what happened is the test's answer)
+            outcome.append(exc)
+
+    worker = threading.Thread(target=save, daemon=True)
+    worker.start()
+    worker.join(60)                            # (a hang guard, not a measure of speed)
+    if worker.is_alive():
+        with open(os.open(cfg, os.O_WRONLY | os.O_NONBLOCK), "w"):      # free the waiting reader
+            pass
+        worker.join(10)
+        pytest.fail("the save hung on a FIFO")
+    assert isinstance(outcome[0], OSError) and "FIFO" in str(outcome[0])

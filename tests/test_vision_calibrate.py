@@ -204,7 +204,7 @@ def test_a_missing_config_is_refused_never_created(tmp_path):
                                          r"/opt/dicetable/src/systemd/config.example.toml"):
         save_calibration(cal, path)
     assert not path.parent.exists()
-    with pytest.raises(ValueError, match="is not a file"):
+    with pytest.raises(ValueError, match="is a folder, not a file"):
         save_calibration(cal, tmp_path)
 
 

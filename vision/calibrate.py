@@ -28,6 +28,7 @@ passes a `capture` that takes the frames with the table's own camera.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
@@ -43,12 +44,15 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
+from controller.plain_file import NotAFile, read_plain
+
 from .die_size import box_side
 from .tray_moved import SIDES, felt_edges, felt_past_tray, walled_sides
 from .types import BAD_FRAME, BLURRED, FOREIGN_OBJECT, TOO_BRIGHT, TOO_DARK, Reading
 
 DEFAULT_CONFIG = "/etc/dicetable/config.toml"
 SECTION = "vision"
+MOST_CONFIG_BYTES = 1024 * 1024          # as controller/config.py reads it
 
 Box = tuple[int, int, int, int]
 Reader = Callable[[np.ndarray], Reading]
@@ -582,7 +586,14 @@ def missing_config(path: str | os.PathLike[str]) -> str | None:
     if path.is_file():
         return None
     if path.exists():
-        return f"{path} is not a file"
+        # (a FIFO was "is not a file", the staff left to guess what to put there)
+        kind = _kind_at(path)
+        return (f"{path} is {kind}, not a file: put the table's config file there in its place "
+                "(docs/install.md step 5)")
+    if path.is_symlink():
+        # (a link to nowhere was "no config file", with a cp that would write through the link)
+        return (f"{path} is a link to {os.readlink(path)}, which is not there: link it to the table's "
+                f"config file, or put the file there in its place (docs/install.md step 5)")
     mkdir = "" if path.parent.is_dir() else f"sudo mkdir -p {path.parent} && "
     # a misspelt --config beside the table's own file: copying the example there would calibrate
     # a file the table never reads
@@ -594,6 +605,38 @@ def missing_config(path: str | os.PathLike[str]) -> str | None:
                 f"step 5: {copy})")
     return (f"no config file at {path}: the calibration is saved into the table's config, so copy "
             f"the example there first (docs/install.md step 5): {copy}")
+
+
+def _kind_at(path: Path) -> str:
+    """What `path` (a link followed) is, in the staff's words: "a folder", "a FIFO (named pipe)"..."""
+    try:
+        read_plain(path, 0)
+    except NotAFile as exc:
+        return exc.kind
+    except OSError:
+        pass
+    return "something else"
+
+
+#: what a failed write of the config means for the staff (the old config is always left whole)
+WRITE_FAILED = {
+    errno.ENOSPC: "the disk (SD card) is full: make room (sudo apt-get clean; sudo journalctl --vacuum-size=50M) "
+                  "and calibrate again",
+    errno.EDQUOT: "the disk quota is full: make room and calibrate again",
+    errno.EROFS: "the SD card is mounted read-only (a card failing, or a read-only setup): see docs/install.md",
+    errno.EACCES: "this login may not write there: put sudo before the command (docs/install.md step 7)",
+    errno.EPERM: "this login may not write there: put sudo before the command (docs/install.md step 7)",
+    errno.EIO: "the SD card failed to write (input/output error): it may be wearing out",
+}
+
+
+def write_failed(path: str | os.PathLike[str], exc: OSError) -> str:
+    """Why the calibration could not be written into `path`, what to do, and that the old
+    config is left as it was. Before: "[Errno 28] No space left on device: '/etc/dicetable/.config-x1b2.toml'",
+    naming a file the staff never made and not saying whether the old calibration was still there."""
+    what = WRITE_FAILED.get(exc.errno) if exc.errno is not None else None
+    return (f"not saved: {what or exc.strerror or exc}. {path} was left as it was, with its old "
+            "calibration")
 
 
 def _may_write(folder: Path) -> bool:
@@ -617,13 +660,20 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
     sections, its mode and its owner (the service's user must still read it after `sudo`).
 
     Raises ValueError if the file is missing (see missing_config) or not valid TOML (it is left
-    alone), OSError if it cannot be written."""
+    alone), OSError if it cannot be written (the old file is then left whole).
+
+    The new file is written beside it, flushed to the card (fsync) and only then renamed over
+    the old, the folder flushed after: renamed before its bytes reached the card, a power cut
+    in the next seconds (the staff unplugging the table once calibrated) could leave an empty
+    config, every setting and the calibration lost. Read without waiting (plain_file): a FIFO
+    put there while --camera took its frames hung the save."""
     path = Path(os.path.realpath(path))    # a symlinked config: write the file, keep the link
     problem = missing_config(path)
     if problem:
         raise ValueError(problem)
     try:
-        old = path.read_text(encoding="utf-8-sig")    # (a BOM an editor put first: dropped, see config.py)
+        # (a BOM an editor put first: dropped, see config.py)
+        old = read_plain(path, MOST_CONFIG_BYTES).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not UTF-8 text (saved in another encoding, such as Windows' \"ANSI\"): "
                          "save it as UTF-8 first (nano does; Notepad: Save as, Encoding UTF-8)") from None
@@ -638,6 +688,8 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, st.st_mode & 0o7777)
         if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
             os.chown(tmp, st.st_uid, st.st_gid)    # (mkstemp's file is ours)
@@ -645,6 +697,21 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the rename in `folder` to the card (best effort: some file systems refuse it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
@@ -817,7 +884,10 @@ def cmd_calibrate(args: argparse.Namespace, capture: Capture | None = None) -> i
         return 1
     try:
         save_calibration(cal, args.config)
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        print(f"calibrate: cannot save to {args.config}: {write_failed(args.config, exc)}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
         print(f"calibrate: cannot save to {args.config}: {exc}", file=sys.stderr)
         return 1
     print(f"saved to [{SECTION}] in {args.config}")
