@@ -74,6 +74,21 @@ def test_pictures_with_a_tray_are_not_taken_for_blank_ones():
     assert "one flat colour" in calibrate_module.no_picture(np.full((240, 320, 3), 128, np.uint8))
 
 
+def test_ctrl_c_while_measuring_says_nothing_was_saved(cafe, capsys, monkeypatch):
+    """Before: `dicetable calibrate` returned 130 without a word (`python -m vision.calibrate`:
+    a traceback), the staff left to wonder whether the café's calibration was still there."""
+    cfg, paths = cafe
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(calibrate_module, "calibrate", interrupted)
+    assert _run(cfg, paths) == 130
+    err = capsys.readouterr().err
+    assert f"stopped (Ctrl-C): nothing was saved, {cfg} is as it was" in err
+    assert cfg.read_text(encoding="utf-8") == CAFE and not _left_behind(cfg)
+
+
 class _FullCard(io.StringIO):
     """A file on a card that fills up after `room` characters."""
 

@@ -854,7 +854,26 @@ def _need_config(path: str) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace, capture: Capture | None = None) -> int:
-    """Handler for `dicetable calibrate`: 0 saved, 1 no dice found or cannot save, 2 bad input."""
+    """Handler for `dicetable calibrate`: 0 saved, 1 no dice found or cannot save, 2 bad input,
+    130 stopped by Ctrl-C.
+
+    Ctrl-C while the frames were measured (the nets take seconds on a Pi) printed a Python
+    traceback, and the staff could not tell whether the café's calibration was still there.
+    It is now one line saying so: the config is only ever replaced whole, at the very end."""
+    saving = [False]
+    try:
+        return _calibrate_and_save(args, capture, saving)
+    except KeyboardInterrupt:
+        if saving[0]:
+            print(f"calibrate: stopped (Ctrl-C) while saving: {args.config} holds its old calibration or the "
+                  "new one, whole; calibrate again to be sure", file=sys.stderr)
+        else:
+            print(f"calibrate: stopped (Ctrl-C): nothing was saved, {args.config} is as it was", file=sys.stderr)
+        return 130
+
+
+def _calibrate_and_save(args: argparse.Namespace, capture: Capture | None, saving: list[bool]) -> int:
+    """cmd_calibrate's work; `saving[0]` is set once the config is being written."""
     try:
         if getattr(args, "camera", False):
             if args.empty or args.throw:
@@ -882,6 +901,7 @@ def cmd_calibrate(args: argparse.Namespace, capture: Capture | None = None) -> i
     if cal.die_px <= 0:
         print("calibrate: not saved: no die size could be measured", file=sys.stderr)
         return 1
+    saving[0] = True
     try:
         save_calibration(cal, args.config)
     except OSError as exc:
