@@ -193,3 +193,15 @@ def test_a_fifo_put_in_the_configs_place_before_the_save_does_not_hang_it(tmp_pa
         worker.join(10)
         pytest.fail("the save hung on a FIFO")
     assert isinstance(outcome[0], OSError) and "FIFO" in str(outcome[0])
+
+
+def test_an_image_of_another_size_is_named(cafe, capsys, tmp_path):
+    """Before: "all frames must have the same size; got 320x240 and 640x480", no file named."""
+    cfg, paths = cafe
+    small = str(tmp_path / "phone.png")
+    cv2.imwrite(small, cv2.resize(cv2.imread(paths["t1"]), (320, 240)))
+    paths["phone"] = small
+    assert _run(cfg, paths, throw=("t0", "phone")) == 2
+    err = capsys.readouterr().err
+    assert f"of the size of --empty {paths['e0']} (640x480):\n  --throw {small}: 320x240" in err
+    assert cfg.read_text(encoding="utf-8") == CAFE

@@ -826,6 +826,19 @@ def check_images(reader: Reader, empty: Sequence[tuple[str, np.ndarray]],
                        "--camera, where k keeps a frame it refuses.)")
 
 
+def check_sizes(named: Sequence[tuple[str, np.ndarray]]) -> None:
+    """Raise ValueError naming each image not of the first one's size. Before: "all frames must
+    have the same size; got 320x240 and 640x480", the staff left to open every still to find
+    the one taken at another size (a phone's picture, an old still of another camera)."""
+    (first, img0), others = named[0], named[1:]
+    size = img0.shape[:2]
+    wrong = [f"{name}: {img.shape[1]}x{img.shape[0]}" for name, img in others if img.shape[:2] != size]
+    if wrong:
+        raise ValueError(f"not calibrated: the images are not all of the size of {first} ({size[1]}x{size[0]}):"
+                         + "".join(f"\n  {w}" for w in wrong)
+                         + "\n(Take them all with the table's camera at main_size in [camera], or use --camera.)")
+
+
 def describe(cal: Calibration) -> str:
     x0, y0, x1, y1 = cal.tray
     lines = [
@@ -891,6 +904,8 @@ def _calibrate_and_save(args: argparse.Namespace, capture: Capture | None, savin
         from .reader import read     # (the nets load only when calibrating)
 
         if not getattr(args, "camera", False):     # (--camera checked each frame as it took it)
+            check_sizes([(f"--empty {p}", img) for p, img in zip(args.empty, empty)]
+                        + [(f"--throw {p}", img) for p, img in zip(args.throw, throws)])
             check_images(read, list(zip(args.empty, empty)), list(zip(args.throw, throws)))
 
         cal = calibrate(empty, throws, reader=read)
