@@ -133,7 +133,10 @@ def capture_from_camera(args: argparse.Namespace) -> tuple[list[np.ndarray], lis
         return CameraCalibration(source, config.vision.settle_config(), lambda image: read(image)).run(
             n_throws=args.throws)
     except FrameSourceError as exc:
-        raise ValueError(f"the camera failed: {exc}") from None
+        # (an unplugged camera: "the camera failed: ..." alone, the staff not told the old
+        # calibration was still there nor what to do)
+        raise ValueError(f"the camera failed: {exc}. Check its cable (plug it back in with the table off) "
+                         f"and calibrate again; nothing was saved, {args.config} is as it was") from None
     except KeyboardInterrupt:
         raise ValueError("cancelled; nothing was saved") from None
     finally:

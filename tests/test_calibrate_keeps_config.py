@@ -205,3 +205,33 @@ def test_an_image_of_another_size_is_named(cafe, capsys, tmp_path):
     err = capsys.readouterr().err
     assert f"of the size of --empty {paths['e0']} (640x480):\n  --throw {small}: 320x240" in err
     assert cfg.read_text(encoding="utf-8") == CAFE
+
+
+def test_a_camera_unplugged_mid_calibration_says_what_to_do_and_keeps_the_config(tmp_path, capsys, monkeypatch):
+    """The camera (a folder of frames) gone after the first empty frame. Before: "the camera
+    failed: folder: cannot read image ...", no word of what to do nor of the old calibration."""
+    import shutil
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    style = TrayStyle.preset("green", border_px=40)
+    for i, kind in enumerate("eett"):
+        img = render_tray([] if kind == "e" else [1, 2, 3, 4, 5], seed=60 + i, style=style, die_px=50).image
+        cv2.imwrite(str(frames / f"{i:02d}-{kind}.png"), img)
+    cfg = tmp_path / "config.toml"
+    text = f'[camera]\ntype = "folder"\npath = "{frames}"\nrepeat = 8\n\n' + CAFE.split("\n", 1)[1]
+    cfg.write_text(text, encoding="utf-8")
+    asked: list[str] = []
+
+    def ask(prompt: str = "") -> str:
+        asked.append(prompt)
+        if len(asked) == 2:
+            shutil.rmtree(frames)                  # unplugged
+        return ""
+
+    monkeypatch.setattr("builtins.input", ask)
+    assert main(["calibrate", "--camera", "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert "the camera failed: " in err and "Check its cable" in err
+    assert f"nothing was saved, {cfg} is as it was" in err and "Traceback" not in err
+    assert cfg.read_text(encoding="utf-8") == text
