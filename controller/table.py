@@ -36,6 +36,7 @@ from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, mu
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
+from .tray_owner import tray_head
 from .tray_words import (LEFT_WORDS, asked_in_glare, check_words, die_trouble_words, glare_ask_words, glare_count_words,
                          glare_words, glared, named_trouble, staff_notice_words)
 
@@ -1641,8 +1642,13 @@ class TableFlow:
             # "Bob: throw all 5 dice" and beside Bob's dice refused, "Dice: <Ann's>" misled)
             return "Held: " + _fmt(exp.held, exp) if exp.held else ""
         if self.tray_values:
-            return "Dice: " + " ".join(_face(v, faces) for v in self.tray_values)
+            return self._tray_head() + " ".join(_face(v, faces) for v in self.tray_values)
         return ""
+
+    def _tray_head(self) -> str:
+        """ "Dice: ", or "Cy's throw: " over another player's whole throw (controller.tray_owner)."""
+        return tray_head(self.expect, self.phase == DECIDE, bool(self.tray_boxes), self.log.inputs,
+                         self.tray_values, self.state.player_name)
 
     def _named(self, prompt: PromptView) -> PromptView:
         """The prompt with its buttons named as this panel has them."""
