@@ -121,7 +121,8 @@ def play_round(state, first, commits, rerolls=(), stop=True):
     pending = {seat: list(keys) for seat, keys in commits.items()}
     while state.phase == "choose":
         exp = state.expects()
-        assert isinstance(exp, Decide) and exp.secret
+        # (secret while there is a choice; round 10's last card is known to all: no secret)
+        assert isinstance(exp, Decide) and exp.secret == (state.round < 10)
         state = state.apply(choose_input(exp.player, pending[exp.player].pop(0)))
     for keep, new in rerolls:
         state = state.apply(reroll_input(active, keep))

@@ -277,6 +277,11 @@ class ObjectiveCards(GameState):
             met = satisfied(self.dice, self.options)
             opts = tuple(Option(k, f"{LABEL[k]} ({POINTS[k]})", POINTS[k] if k in met else 0, row=k, group="card")
                          for k in self._legal_cards(seat))
+            if last_cards(self.hands[seat], self.per_round - len(self.commits[seat])):
+                # (round 10: the card left is no secret, the sheet shows it in hand; the table had
+                # each player open a secret menu, the others look away, to pick the only card)
+                left = [f"{LABEL[k]} ({POINTS[k]})" for k in KEYS for _ in range(self.hands[seat][INDEX[k]])]
+                return Decide(seat, opts, prompt=last_cards_words(self.players[seat], left))
             which = ("first " if not self.commits[seat] else "second ") if self.per_round == 2 else ""
             return Decide(seat, opts, prompt=f"{self.players[seat]}: choose your {which}objective card in secret",
                           secret=True)
@@ -485,6 +490,19 @@ class ObjectiveCards(GameState):
             "captured": list(self.captured), "scores": list(self.scores),
             "last": None if self.last is None else {**self.last, "events": [list(e) for e in self.last["events"]]},
         }
+
+
+def last_cards(hand: Sequence[int], to_commit: int) -> bool:
+    """Whether a player's cards left in `hand` (a count per objective) are all to be committed now:
+    no choice and no secret (spec §2 SECRET_CHOICE hides a choice; the cards in hand are public)."""
+    return sum(hand) <= to_commit
+
+
+def last_cards_words(name: str, labels: Sequence[str]) -> str:
+    """The prompt of a forced pick: "Bob: play your last card: Joker (1), known to all"."""
+    if len(labels) == 1:
+        return f"{name}: play your last card: {labels[0]}, known to all"
+    return f"{name}: play your last cards: {' and '.join(labels)}, known to all"
 
 
 def _fate(taker: str | None, times: int) -> tuple[str, str]:
