@@ -393,7 +393,10 @@ class PoknRoll(GameState):
             return Throw(self.first, count, held=self.white, prompt=prompt, purpose="white")
         if self.stage == "decide":
             seat = self._next_decider()
-            simultaneous = self.options["decision_order"] == "simultaneous"
+            # a lone player still in decides in the open: nobody else decides this turn to be kept
+            # from reacting, and the choice shows at once (the cup lifted, or the next white die);
+            # the table had him open a secret menu while the others looked away
+            simultaneous = self.options["decision_order"] == "simultaneous" and sum(self.inhand) > 1
             # (the table cannot grey out ABANDON without a combination: it cannot see under the cup)
             label = "Abandon (needs a combination)" if self.options["abandon_without_combination"] == "forbidden" \
                 else "Abandon"
