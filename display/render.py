@@ -23,6 +23,7 @@ from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
 from .menu_rows import LABEL_SHARE, menu_label, menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
+from .prompt_parts import question_start, whole_part_lines
 from .setup_fit import row_rooms, rows_room
 from .sheet import draw_sheet
 from .status_fit import status_line, title_room
@@ -606,11 +607,35 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         more_h = int(more_size * 1.1) if marked else 0
         return t * text_step + h * hint_step + _menu_least(prompt, cursor_h, int(6 * s), more_h, inline)
 
+    # (with no menu the question is what to do now: it keeps its lines before the hint's later ones;
+    # at 320x240 "Ann: throw all 5..." was cut beside three lines of hint)
     n_text, n_hint, marked = prompt_fit(cap, len(hints), rect.height - 2 * pad, need,
-                                        keys_in_question=bool(prompt.short) and not prompt.options)
-    # what does not fit goes on the last line kept, cut there with "...": the player sees there is more
-    questions = questions[:n_text - 1] + [" ".join(questions[n_text - 1:])] if n_text else []
-    hints = hints[:n_hint - 1] + [hint_rest(prompt.hint, hints, n_hint - 1)] if n_hint else []
+                                        keys_in_question=not prompt.options)
+    def kept(t: int) -> tuple[list[str], bool, int]:
+        # the question kept to `t` lines, whether it is cut there, and the hint's lines left beside it
+        # (a question kept to a shorter start may leave the hint a line more)
+        lines, cut = _question_kept(prompt.text, questions, t, big, width)
+        h = n_hint
+        while h < len(hints) and need(len(lines), h + 1, marked) <= rect.height - 2 * pad:
+            h += 1
+        return lines, cut, h
+
+    def hint_whole(h: int) -> bool:
+        return h == len(hints) or bool(whole_part_lines(prompt.hint, hints, h))
+
+    kept_questions, _, n_hint = kept(n_text)
+    if n_hint and not hint_whole(n_hint) and not (prompt.short and not prompt.options):
+        # where the hint's first part would be cut, a shorter start of the question that leaves it
+        # whole: "Ann: throw 3 dice again" and "Throw, then let the dice settle" rather than
+        # "Ann: throw 3 dice again (throw 2 of 3)" and "Throw, then l..." (never a question that
+        # says what to press: "Is this right? OK accepts · hold OK to correct ..." keeps its keys)
+        for t in range(n_text - 1, 0, -1):
+            lines, cut, h = kept(t)
+            if not cut and hint_whole(h):
+                kept_questions, n_hint = lines, h
+                break
+    questions = kept_questions
+    hints = _hint_kept(prompt.hint, hints, n_hint)
     last = pygame.Rect(x, y, width, 0)
     for line in questions:
         last = text(surface, line, (x, y), big, theme.ACCENT, bold=True, max_width=width)
@@ -668,6 +693,28 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     for i, line in enumerate(hints):
         text(surface, line, (x, rect.bottom - pad - hint_h + int(2 * s) + i * hint_step), hint_size, theme.MUTED,
              max_width=width)
+
+
+def _question_kept(question: str, lines: list[str], n_text: int, big: int, width: int) -> tuple[list[str], bool]:
+    """The question's lines drawn when only `n_text` of its `lines` fit, and whether the last is
+    cut: its longest start that ends a sentence or a clause (display.prompt_parts); where none
+    fits, what does not goes on the last line kept, cut there with "..." (the player sees there
+    is more)."""
+    if not 0 < n_text < len(lines):
+        return lines[:n_text], False
+    start = question_start(question, lambda q: len(wrap(q, big, width, bold=True)) <= n_text)
+    if start:
+        return wrap(start, big, width, bold=True), False
+    return lines[:n_text - 1] + [" ".join(lines[n_text - 1:])], True
+
+
+def _hint_kept(hint: str, lines: list[str], n_hint: int) -> list[str]:
+    """The hint's lines drawn when only `n_hint` of its `lines` fit: its first whole parts; where
+    not even the first fits, the rest on the last line kept, cut there with "..."."""
+    if not 0 < n_hint < len(lines):
+        return lines[:n_hint]
+    whole = whole_part_lines(hint, lines, n_hint)
+    return lines[:whole] if whole else lines[:n_hint - 1] + [hint_rest(hint, lines, n_hint - 1)]
 
 
 def strike_out(surface: pygame.Surface, label: pygame.Rect, colour, s: float) -> None:

@@ -19,6 +19,9 @@ from .draw import printable
 
 # where a status may end short: between its parts, and before a parenthesis
 PART_ENDS = (" — ", " · ", " (")
+# and before what says when, which the screen under it shows: Objective cards' "Game over after 10
+# rounds" had no shorter form, and at 320x240 both it and the title beside it were cut
+WHEN_ENDS = (" after ",)
 # and at a comma or a colon where no player's name follows it ("Round 8 of 13: Ann, choose a
 # category" ends at "Ann"), never in a list of names ("winners: Ann, Bob" would lose Bob, or
 # both); before a name only where it ends the status's first words ("Game over: Cy wins ...")
@@ -38,7 +41,7 @@ def status_forms(status: str, players: Sequence[str] = ()) -> list[str]:
 
 
 def status_starts(status: str, players: Sequence[str] = ()) -> list[str]:
-    """The starts of `status` that end where one of its parts does (`PART_ENDS`, and `LIST_ENDS`
+    """The starts of `status` that end where one of its parts does (`PART_ENDS`, `WHEN_ENDS`, and `LIST_ENDS`
     before anything but a player's name when the players are known), longest first, none ending
     inside a player's name."""
     inside = set()
@@ -47,7 +50,7 @@ def status_starts(status: str, players: Sequence[str] = ()) -> list[str]:
         while at >= 0:
             inside.update(range(at + 1, at + len(name)))
             at = status.find(name, at + 1)
-    ends = {i for sep in PART_ENDS for i in _all(status, sep)}
+    ends = {i for sep in PART_ENDS + WHEN_ENDS for i in _all(status, sep)}
     if players:
         lists = {i for sep in LIST_ENDS for i in _all(status, sep)}
         before_name = {i for i in lists if any(name and status.startswith(name, i + 2) for name in players)}

@@ -71,7 +71,8 @@ def test_a_hint_cut_on_its_first_line_reads_as_written(options, monkeypatch):
     """A hint part wrapped over two lines and then put on one line (the panel's room for one),
     cut there: it was joined as if its lines were parts, "Taken only with OK: the · g..." (at
     480x320 under a reading's whole question). It reads "Taken only with OK: the glare ...";
-    the parts themselves are still joined by " · "."""
+    the parts themselves are still joined by " · ". (Where the first part fits whole, the hint is
+    kept to its whole parts, "OK accepts", not cut: display.prompt_parts.)"""
     from display.view import OptionView, PromptView
     from test_small_screen import texts_drawn
 
@@ -79,7 +80,7 @@ def test_a_hint_cut_on_its_first_line_reads_as_written(options, monkeypatch):
     pad, big, text_step, hint_size, hint_step, row_h = render_module._prompt_metrics(s)
     rows = tuple(OptionView(f"Row {i}", selected=i == 0) for i in range(options))
     for hint, whole in [("Taken only with OK: the glare may hide pips", "Taken only with OK: the glare"),
-                        ("OK accepts · hold OK to correct · BACK to throw again", "OK accepts · hold OK")]:
+                        ("OK accepts · hold OK to correct · BACK to throw again", "OK accepts")]:
         prompt = PromptView("Ann", "Is this right?", rows, hint=hint)
         height = 2 * pad + text_step + hint_step + (int(6 * s) + row_h if options else 0) + 2
         seen = texts_drawn(monkeypatch, render_module)
