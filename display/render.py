@@ -607,15 +607,10 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         more_h = int(more_size * 1.1) if marked else 0
         return t * text_step + h * hint_step + _menu_least(prompt, cursor_h, int(6 * s), more_h, inline)
 
-    # (with no menu the question is what to do now: it keeps its lines before the hint's later ones;
-    # at 320x240 "Ann: throw all 5..." was cut beside three lines of hint)
-    n_text, n_hint, marked = prompt_fit(cap, len(hints), rect.height - 2 * pad, need,
-                                        keys_in_question=not prompt.options)
-    def kept(t: int) -> tuple[list[str], bool, int]:
+    def kept(t: int, h: int, marked: bool) -> tuple[list[str], bool, int]:
         # the question kept to `t` lines, whether it is cut there, and the hint's lines left beside it
         # (a question kept to a shorter start may leave the hint a line more)
         lines, cut = _question_kept(prompt.text, questions, t, big, width)
-        h = n_hint
         while h < len(hints) and need(len(lines), h + 1, marked) <= rect.height - 2 * pad:
             h += 1
         return lines, cut, h
@@ -623,18 +618,32 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     def hint_whole(h: int) -> bool:
         return h == len(hints) or bool(whole_part_lines(prompt.hint, hints, h))
 
-    kept_questions, _, n_hint = kept(n_text)
-    if n_hint and not hint_whole(n_hint) and not (prompt.short and not prompt.options):
-        # where the hint's first part would be cut, a shorter start of the question that leaves it
-        # whole: "Ann: throw 3 dice again" and "Throw, then let the dice settle" rather than
-        # "Ann: throw 3 dice again (throw 2 of 3)" and "Throw, then l..." (never a question that
-        # says what to press: "Is this right? OK accepts · hold OK to correct ..." keeps its keys)
-        for t in range(n_text - 1, 0, -1):
-            lines, cut, h = kept(t)
-            if not cut and hint_whole(h):
-                kept_questions, n_hint = lines, h
-                break
-    questions = kept_questions
+    def laid_out(question_first: bool) -> tuple[list[str], int, bool, int]:
+        # the question's lines and the hint's count drawn, the "more" lines, and how many of the two are cut
+        n_text, n_hint, marked = prompt_fit(cap, len(hints), rect.height - 2 * pad, need,
+                                            keys_in_question=question_first)
+        lines, cut, n_hint = kept(n_text, n_hint, marked)
+        if n_hint and not hint_whole(n_hint) and not (prompt.short and not prompt.options):
+            # where the hint's first part would be cut, a shorter start of the question that leaves it
+            # whole: "Ann: throw 3 dice again" and "Throw, then let the dice settle" rather than
+            # "Ann: throw 3 dice again (throw 2 of 3)" and "Throw, then l..." (never a question that
+            # says what to press: "Is this right? OK accepts · hold OK to correct ..." keeps its keys)
+            for t in range(n_text - 1, 0, -1):
+                shorter, shorter_cut, h = kept(t, n_hint, marked)
+                if not shorter_cut and hint_whole(h):
+                    lines, cut, n_hint = shorter, False, h
+                    break
+        return lines, n_hint, marked, cut + (0 < n_hint and not hint_whole(n_hint))
+
+    # the hint's later lines go before the question's, as they did; with no menu the question's go
+    # first where that cuts fewer of the two: at 320x240 "Ann: throw all 5..." was cut beside three
+    # lines of hint (a secret choice's "... press OK to see your choices" keeps its hint whole)
+    layout = laid_out(bool(prompt.short) and not prompt.options)
+    if not prompt.options and not prompt.short:
+        question_first = laid_out(True)
+        if question_first[3] < layout[3]:
+            layout = question_first
+    questions, n_hint, marked, _ = layout
     hints = _hint_kept(prompt.hint, hints, n_hint)
     last = pygame.Rect(x, y, width, 0)
     for line in questions:

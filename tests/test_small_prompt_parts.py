@@ -156,3 +156,19 @@ def test_a_question_never_ends_before_its_other_choice():
     assert question_start("Ann: stop, or hold dice and throw again (throw 1 of 3)", lambda s: len(s) <= 20) is None
     assert question_start("Ann: throw the other 3 dice once more, with your held Q Q back",
                           lambda s: len(s) <= 40) == "Ann: throw the other 3 dice once more"
+
+
+def test_a_secret_choices_hint_stays_whole_beside_a_long_question(monkeypatch):
+    """The question's lines go first only where that cuts less: a secret choice's long question
+    beside "Bartholomew: press OK to see your choices" keeps the hint whole, as on main (the
+    first version of this change drew the question whole and cut the hint to "Bartholomew: p...")."""
+    from dataclasses import replace
+
+    from display.view import PromptView
+    view = wait_view("thirteen")
+    prompt = PromptView("Bartholomew", "Bartholomew: your choice is secret. Everyone else, please look away.",
+                        hint="Bartholomew: press OK to see your choices")
+    view = replace(view, prompt=prompt, sheet={**view.sheet, "players": ["Bartholomew", "Ann"]})
+    question, hint, cut = prompt_drawn(view, (320, 240), monkeypatch)
+    assert not [s for s in cut if s in prompt.hint], cut
+    assert " ".join(hint) == prompt.hint, hint
