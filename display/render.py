@@ -633,11 +633,13 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                 if not shorter_cut and hint_whole(h):
                     lines, cut, n_hint = shorter, False, h
                     break
-        return lines, n_hint, marked, cut + (0 < n_hint and not hint_whole(n_hint))
+        # (cut on its one line, the question loses who acts and what: that counts in a tie)
+        return lines, n_hint, marked, 2 * (cut + (0 < n_hint and not hint_whole(n_hint))) + (cut and len(lines) == 1)
 
     # the hint's later lines go before the question's, as they did; with no menu the question's go
-    # first where that cuts fewer of the two: at 320x240 "Ann: throw all 5..." was cut beside three
-    # lines of hint (a secret choice's "... press OK to see your choices" keeps its hint whole)
+    # first where that cuts fewer of the two, or as many but not the question on its one line: at
+    # 320x240 "Ann: throw all 5..." was cut beside three lines of hint, Classic's "Ann: throw the
+    # o..." beside a blank line (a secret choice's "... press OK to see your choices" keeps its hint)
     layout = laid_out(bool(prompt.short) and not prompt.options)
     if not prompt.options and not prompt.short:
         question_first = laid_out(True)

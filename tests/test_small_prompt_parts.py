@@ -172,3 +172,19 @@ def test_a_secret_choices_hint_stays_whole_beside_a_long_question(monkeypatch):
     question, hint, cut = prompt_drawn(view, (320, 240), monkeypatch)
     assert not [s for s in cut if s in prompt.hint], cut
     assert " ".join(hint) == prompt.hint, hint
+
+
+def test_classics_throw_once_more_keeps_who_throws_what(monkeypatch):
+    """Classic's "Ann: throw the other 3 dice once more, with your held A A back in the tray. Pips
+    count as ..." at 320x240: on main "Ann: throw the / other 3 dice once / more, with your h..." over
+    "Throw, then l..."; with the hint first, "Ann: throw the o..." over a blank line. Now the clause
+    whole, "Ann: throw the other 3 dice once more" (its hint's first part the one line cut)."""
+    flow, rest = played_to("classic", NAMES, 0.0)
+    flow._enter_phase()
+    while rest and not (flow.phase == WAIT_DICE and "once more" in flow.view(None).prompt.text):
+        flow.state = flow.state.apply(rest.pop(0))
+        flow._enter_phase()
+    view = flow.view(None)
+    question, hint, cut = prompt_drawn(view, (320, 240), monkeypatch)
+    assert not [s for s in cut if s in view.prompt.text], cut
+    assert " ".join(question).endswith("once more") and ends_a_clause(view.prompt.text, " ".join(question)), question
