@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any, Callable
 
 
@@ -16,6 +17,24 @@ class FakeClock:
 
     def advance(self, dt: float) -> None:
         self.t += dt
+
+
+def box_on_loop(t0: float) -> Iterator[tuple[Any, Any, FakeClock]]:
+    """A USB box's source (its real reader thread) reading a pyserial loop:// port on a clock
+    starting at `t0`: what a test writes to the port is what the box sends. For a fixture to
+    `yield from`; the reader is stopped and the port closed after the test."""
+    import serial
+
+    from hardware.button_serial import SerialButtonSource
+
+    port = serial.serial_for_url("loop://", timeout=0.01)
+    clock = FakeClock(t0)
+    source = SerialButtonSource("loop://", opener=lambda: port, read_timeout_s=0.01, clock=clock, busy_after_s=0)
+    source.start()
+    wait_for(lambda: source.status.connected, what="the box connected")
+    yield source, port, clock
+    source.stop()
+    port.close()
 
 
 def kinds(events) -> list[tuple[str, str]]:

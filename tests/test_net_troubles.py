@@ -22,17 +22,12 @@ import pytest
 
 from controller.setup_menu import SetupResult
 from test_knock_told_once import Table, calibrated_tray
+from test_vision_net_runtime import needs_ort
 from vision import dicenet, net_runtime, reader
 from vision.synthetic import TrayStyle, render_tray
 
 ROOT = Path(__file__).resolve().parents[1]
 
-try:
-    import onnxruntime  # noqa: F401
-    HAVE_ORT = True
-except ImportError:
-    HAVE_ORT = False
-needs_ort = pytest.mark.skipif(not HAVE_ORT, reason="onnxruntime not installed (32-bit Pi OS: no wheel)")
 
 
 @pytest.fixture()

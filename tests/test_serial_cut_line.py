@@ -8,22 +8,14 @@ from __future__ import annotations
 import logging
 
 import pytest
-import serial
-from hw_helpers import FakeClock, wait_for
+from hw_helpers import FakeClock, box_on_loop, wait_for
 
 from hardware.button_serial import SerialButtonSource
 
 
 @pytest.fixture
 def box():
-    port = serial.serial_for_url("loop://", timeout=0.01)
-    clock = FakeClock(50.0)
-    source = SerialButtonSource("loop://", opener=lambda: port, read_timeout_s=0.01, clock=clock, busy_after_s=0)
-    source.start()
-    wait_for(lambda: source.status.connected, what="the box connected")
-    yield source, port, clock
-    source.stop()
-    port.close()
+    yield from box_on_loop(50.0)
 
 
 def send(source: SerialButtonSource, port, clock: FakeClock, data: bytes) -> None:

@@ -11,8 +11,7 @@ import logging
 from typing import Any
 
 import pytest
-import serial
-from hw_helpers import FakeClock, wait_for
+from hw_helpers import FakeClock, box_on_loop, wait_for
 
 from hardware.button_serial import SerialButtonSource
 
@@ -20,14 +19,7 @@ from hardware.button_serial import SerialButtonSource
 @pytest.fixture
 def box():
     """The box's source reading a loop:// port (what is written to it is what the box sends)."""
-    port = serial.serial_for_url("loop://", timeout=0.01)
-    clock = FakeClock(100.0)
-    source = SerialButtonSource("loop://", opener=lambda: port, read_timeout_s=0.01, clock=clock, busy_after_s=0)
-    source.start()
-    wait_for(lambda: source.status.connected, what="the box connected")
-    yield source, port, clock
-    source.stop()
-    port.close()
+    yield from box_on_loop(100.0)
 
 
 def send(source: SerialButtonSource, port: Any, clock: FakeClock, data: bytes) -> None:
