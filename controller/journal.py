@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .plain_file import NotAFile, kind_of, open_new, read_plain
+from .plain_file import NO_FSYNC, NotAFile, kind_of, open_new, read_plain, sync_folder
 from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds, without_taken_back
 from .rules import GameState
-from .tablelog import FORMAT, NO_FSYNC, LogError, TableLog, replay
+from .tablelog import FORMAT, LogError, TableLog, replay
 
 log = logging.getLogger(__name__)
 
@@ -409,21 +409,6 @@ def load_any(path: str | Path) -> TableLog:
     --resume` take both (play took only logs, and said of a journal "not valid JSON: Extra data at
     line 2")."""
     return Journal.load(path) if is_journal(path) else TableLog.load(path)
-
-
-def sync_folder(folder: Path) -> None:
-    """fsync a folder after a file was renamed into it or out of it: a file's name is the folder's
-    data, and without this a power cut soon after can lose the rename though the file's own data
-    were synced (a game started whose journal is not found, or an archived game back on the
-    table). A folder that cannot be opened or synced is a failed write, as in Journal._sync."""
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in NO_FSYNC:
-            raise
-    finally:
-        os.close(fd)
 
 
 @dataclass

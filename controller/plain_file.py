@@ -117,3 +117,29 @@ def not_writable_over(path: str | os.PathLike[str]) -> str | None:
         return kind_of(os.stat(path).st_mode)
     except OSError:
         return None
+
+
+#: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
+NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
+
+
+def synced(fd: int) -> None:
+    """fsync `fd`; a filesystem without fsync (EINVAL) is let go, any other error (EIO, ENOSPC)
+    is a write that failed and is raised (the file was not saved)."""
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in NO_FSYNC:
+            raise
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder after a file was renamed into it or out of it: a file's name is the folder's
+    data, and without this a power cut soon after can lose the rename though the file's own data
+    were synced (a game started whose journal is not found, or an archived game back on the
+    table). A folder that cannot be opened or synced is a failed write, as in Journal._sync."""
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        synced(fd)
+    finally:
+        os.close(fd)

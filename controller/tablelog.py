@@ -6,14 +6,13 @@ The format is documented in docs/table-log.md.
 from __future__ import annotations
 
 import copy
-import errno
 import json
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from .plain_file import open_new
+from .plain_file import open_new, sync_folder, synced
 from .rules import GameState, IllegalInput, find_game
 from .rules.base import Input, RulesError, cut, resolve_options, shown
 
@@ -105,11 +104,7 @@ class TableLog:
             fh.flush()
             synced(fh.fileno())
         os.replace(tmp, path)
-        folder = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            synced(folder)
-        finally:
-            os.close(folder)
+        sync_folder(path.parent)
 
     def start(self) -> GameState:
         """The game before its first input. A game or an option this version does not know is
@@ -150,17 +145,3 @@ def replay(log: TableLog, inputs: Iterable[Input] | None = None) -> GameState:
         except IllegalInput as exc:
             raise LogError(f"input {index} is illegal: {cut(str(exc), REASON)}", index) from None
     return state
-
-
-#: what fsync says on a filesystem that cannot do it at all (not a failure of the card)
-NO_FSYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP})
-
-
-def synced(fd: int) -> None:
-    """fsync `fd`; a filesystem without fsync (EINVAL) is let go, any other error (EIO, ENOSPC)
-    is a write that failed and is raised (the log was not saved)."""
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in NO_FSYNC:
-            raise

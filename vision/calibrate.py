@@ -44,7 +44,7 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
-from controller.plain_file import NotAFile, read_plain
+from controller.plain_file import NotAFile, read_plain, sync_folder
 
 from .die_size import box_side
 from .tray_moved import SIDES, felt_edges, felt_past_tray, walled_sides
@@ -697,21 +697,12 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush the rename in `folder` to the card (best effort: some file systems refuse it)."""
     try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
+        sync_folder(path.parent)       # (best effort: the new config is whole already)
     except OSError:
         pass
-    finally:
-        os.close(fd)
+
+
 
 
 def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
