@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from .plain_file import NO_FSYNC, NotAFile, kind_of, open_new, read_plain, sync_folder
+from .plain_file import NO_FSYNC, NotAFile, kind_of, read_plain, sync_folder, write_whole
 from .journal_compact import HOLDS_BEFORE_COMPACTING, without_superseded_holds, without_taken_back
 from .rules import GameState
 from .tablelog import FORMAT, LogError, TableLog, replay
@@ -93,23 +93,14 @@ class Journal:
         self._write_whole([header, *(_body(table_log, held) if lines is None else lines)])
 
     def _write_whole(self, lines: list[dict[str, Any]]) -> None:
-        """The journal's `lines` (its header first) written beside it and renamed over it (until
-        the rename, the journal on the card is the one `_lines` knew)."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            with open_new(tmp) as fh:         # (not tmp.open("w"): a FIFO there waited for a reader for ever)
-                for data in lines:
-                    fh.write(json.dumps(data) + "\n")
-                self._sync(fh)
-            os.replace(tmp, self.path)
-            self._lines = list(lines)
-            if self.fsync:
-                sync_folder(self.path.parent)
-        finally:
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
+        """The journal's `lines` (its header first) written beside it (current.jsonl.tmp) and
+        renamed over it (until the rename, the journal on the card is the one `_lines` knew).
+        Synced by the journal's own `_sync` (the file's time stamped first); the folder is synced
+        here, not by write_whole, so that `_lines` follows the file as soon as it is renamed."""
+        write_whole(self.path, "".join(json.dumps(data) + "\n" for data in lines), sync=self._sync, folder="no")
+        self._lines = list(lines)
+        if self.fsync:
+            sync_folder(self.path.parent)
 
     def _holds(self, table_log: TableLog) -> bool:
         """Is the journal on the card already `table_log`'s game, undamaged, so that appending to

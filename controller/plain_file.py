@@ -16,14 +16,23 @@ started again into the same wait: a black screen, and not a line in the log sayi
 (`told.json.tmp`, `current.jsonl.tmp`): open("w") on a FIFO left under that name waited for a
 reader for ever, the table hung at the first notice told or the first game started. Whatever
 lies there (a FIFO, a link, a file a cut left) is removed and the file made anew.
+
+`write_whole` is the table's one way of writing a whole file (the game's log, told.json, a
+journal rewritten at a resume, the count of starts, the config calibrated): written beside under
+another name, flushed to the card, renamed over the old, the folder flushed. A power cut or a
+full card leaves the old file or the new one, never half of one, and no half-written file beside
+it. Each caller says how it differs (no fsync where losing the file costs nothing; a folder sync
+only tried where the file is whole already): before, six copies of these lines each differed a
+little, some without meaning to (a fsync refused by the filesystem failed one save and not another).
 """
 from __future__ import annotations
 
 import errno
 import os
 import stat
+import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, Callable, Literal
 
 #: what a name that is not a plain file is, in the staff's words
 KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
@@ -97,16 +106,16 @@ def not_a_folder(path: str | os.PathLike[str]) -> str | None:
     return f"{'a file' if stat.S_ISREG(mode) else kind_of(mode)}, not a folder"
 
 
-def open_new(path: str | os.PathLike[str], encoding: str = "utf-8") -> IO[str]:
-    """`path` opened for writing as a new, empty plain file (text in `encoding`): what lay under
-    its name is removed first (a folder is not: IsADirectoryError, an OSError as any failed write),
-    and the file is made exclusively ("x": O_CREAT | O_EXCL), so a link made meanwhile is never
-    followed."""
+def open_new(path: str | os.PathLike[str], encoding: str | None = "utf-8") -> IO[Any]:
+    """`path` opened for writing as a new, empty plain file (text in `encoding`; None: bytes):
+    what lay under its name is removed first (a folder is not: IsADirectoryError, an OSError as
+    any failed write), and the file is made exclusively ("x": O_CREAT | O_EXCL), so a link made
+    meanwhile is never followed."""
     try:
         os.unlink(path)
     except FileNotFoundError:
         pass
-    return Path(path).open("x", encoding=encoding)
+    return Path(path).open("xb") if encoding is None else Path(path).open("x", encoding=encoding)
 
 
 def not_writable_over(path: str | os.PathLike[str]) -> str | None:
@@ -143,3 +152,71 @@ def sync_folder(folder: Path) -> None:
         synced(fd)
     finally:
         os.close(fd)
+
+
+#: how the folder is flushed after the rename: "sync" (an error is a failed write), "try" (an error
+#: is let go: the new file is whole already), "no" (not flushed: a file losing which costs nothing)
+FolderSync = Literal["sync", "try", "no"]
+
+
+def flush_and_sync(fh: IO[Any]) -> None:
+    """What `write_whole` does before the rename by default: flush, then fsync (`synced`)."""
+    fh.flush()
+    synced(fh.fileno())
+
+
+def write_whole(path: str | os.PathLike[str], data: str | bytes, *, tmp: str | os.PathLike[str] | None = None,
+                unique: bool = False, sync: bool | Callable[[IO[Any]], None] = True,
+                folder: FolderSync = "sync", like: os.stat_result | None = None) -> None:
+    """Replace the file at `path` by `data` (str: UTF-8 text; bytes as they are), whole or not at all.
+
+    `data` is written to `tmp` (default: `path` + ".tmp", beside it) opened with `open_new` (a
+    FIFO or a link left under that name is removed, never waited on nor followed), then `sync`
+    (True: flushed and fsynced, a filesystem without fsync let go; False: flushed only; a callable:
+    the caller's own, given the open file), the mode and owner of `like` given to it, renamed over
+    `path`, and the folder flushed as `folder` says. `unique`: `tmp` is a new name of
+    tempfile.mkstemp's (".NAME-xxxx.SUFFIX" beside `path`, made O_EXCL, mode 0600 until `like`'s)
+    instead, for a file that two commands may write at once (two `dicetable calibrate` run side
+    by side must not rename each other's half-written file over the config).
+
+    On any failure (an OSError such as ENOSPC, or Ctrl-C) the file written beside is removed and
+    the exception raised: `path` is as it was."""
+    path = Path(path)
+    text = isinstance(data, str)
+    if unique:
+        fd, made = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
+        part = Path(made)
+    else:
+        part = Path(tmp) if tmp is not None else path.with_name(path.name + ".tmp")
+    try:
+        if unique:
+            fh: IO[Any] = os.fdopen(fd, "w" if text else "wb", **({"encoding": "utf-8"} if text else {}))
+        else:
+            fh = open_new(part, "utf-8" if text else None)
+        with fh:
+            fh.write(data)
+            if callable(sync):
+                sync(fh)
+            elif sync:
+                flush_and_sync(fh)
+            else:
+                fh.flush()
+        if like is not None:
+            os.chmod(part, like.st_mode & 0o7777)
+            if (like.st_uid, like.st_gid) != (os.geteuid(), os.getegid()):
+                os.chown(part, like.st_uid, like.st_gid)
+        os.replace(part, path)
+    except BaseException:
+        try:
+            part.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
+    if folder == "sync":
+        sync_folder(path.parent)
+    elif folder == "try":
+        try:
+            sync_folder(path.parent)
+        except OSError:
+            pass
+

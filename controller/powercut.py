@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .plain_file import write_whole
 from .resume_words import moves_replayed
 from .rules import Decide, GameState, Throw, new_game
 from .rules.base import Input, RerollSpec, choose_input, dice_input, reroll_input
@@ -189,10 +190,11 @@ class Tray:
         were only covered by a hand); () the tray empty."""
         self.values = tuple(values)
         self.throws += bool(values)
-        tmp = self.path.with_name("." + self.path.name)
         image, self.order = self._image(tuple(sorted(values)), self.throws if values else 0)
-        tmp.write_bytes(image)
-        os.replace(tmp, self.path)
+        # whole, so the folder camera never reads half an image; beside as a hidden name (the
+        # camera reads every image in the folder), and not synced: the harness is never cut,
+        # only the table is (the page cache outlives a killed process)
+        write_whole(self.path, image, tmp=self.path.with_name("." + self.path.name), sync=False, folder="no")
 
     def _image(self, values: tuple[int, ...], throw: int) -> tuple[bytes, list[int]]:
         """A throw of `values` that the reader reads right and surely (tried until one is):

@@ -18,12 +18,11 @@ Standard library only: this runs before the program's own imports, which are wha
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .plain_file import open_new, read_plain
+from .plain_file import read_plain, write_whole
 
 log = logging.getLogger("dicetable")
 
@@ -55,13 +54,12 @@ def load(path: Path) -> Starts | None:
 
 
 def save(path: Path, starts: Starts) -> None:
-    """Written whole (a new file moved over the old one); a folder that cannot be written only
-    costs the back-off, never the start."""
+    """Written whole (a new file, RECORD.part, moved over the old one); a folder that cannot be
+    written only costs the back-off, never the start. Not synced, on purpose: a record a power
+    cut loses is read as none, a first start, and this runs at every start of the table."""
     try:
-        part = path.with_name(path.name + ".part")
-        with open_new(part, encoding="ascii") as fh:     # (a FIFO there waited for a reader for ever)
-            fh.write(f"{starts.streak} {starts.at!r}\n")
-        os.replace(part, path)
+        write_whole(path, f"{starts.streak} {starts.at!r}\n", tmp=path.with_name(path.name + ".part"),
+                    sync=False, folder="no")
     except OSError as exc:
         log.warning("cannot note this start in %s (%s): a table that keeps stopping as it starts will be "
                     "restarted every 2 s", path, exc.strerror or exc)

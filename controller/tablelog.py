@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from .plain_file import open_new, sync_folder, synced
+from .plain_file import write_whole
 from .rules import GameState, IllegalInput, find_game
 from .rules.base import Input, RulesError, cut, resolve_options, shown
 
@@ -97,14 +96,7 @@ class TableLog:
         fsynced before the rename and the folder after it: without them a cut within the kernel's
         writeback (some 30 s) could leave the new name on an empty or half-written file (ext4's
         delayed allocation), the game's log lost though the rename had been done."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        with open_new(tmp) as fh:       # (not open(tmp, "w"): a FIFO there waited for a reader for ever)
-            fh.write(json.dumps(self.to_json(), indent=1) + "\n")
-            fh.flush()
-            synced(fh.fileno())
-        os.replace(tmp, path)
-        sync_folder(path.parent)
+        write_whole(path, json.dumps(self.to_json(), indent=1) + "\n")     # (beside as PATH.tmp)
 
     def start(self) -> GameState:
         """The game before its first input. A game or an option this version does not know is

@@ -21,13 +21,11 @@ import hashlib
 import json
 import logging
 import math
-import os
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from .journal import sync_folder
 from .knock_notice import Knock, KnockWatch
-from .plain_file import NotAFile, TooBig, open_new, read_plain
+from .plain_file import NotAFile, TooBig, read_plain, write_whole
 from .knock_notice import short_words as knock_words
 from .size_notice import DiceSize, SizeWatch
 from .size_notice import short_words as size_words
@@ -41,7 +39,6 @@ FORMAT = 1
 #: a file larger than this is not the table's (a few hundred bytes): not read into memory
 MOST_BYTES = 64 * 1024
 
-
 def calibration_id(calibration: Mapping[str, Any] | None) -> str:
     """A short name for a calibration (its values hashed): two calibrations taken with the table's
     camera differ in their measured background at least, so a new one has another name."""
@@ -50,10 +47,8 @@ def calibration_id(calibration: Mapping[str, Any] | None) -> str:
     text = json.dumps(calibration, sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
-
 class BadFile(ValueError):
     """The kept file is not one this table wrote whole."""
-
 
 def _number(data: Mapping[str, Any], key: str) -> float:
     value = data.get(key)
@@ -61,20 +56,17 @@ def _number(data: Mapping[str, Any], key: str) -> float:
         raise BadFile(f"{key} is not a number")
     return float(value)
 
-
 def _text(data: Mapping[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
         raise BadFile(f"{key} is not text")
     return value
 
-
 def _object(data: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
     value = data.get(key)
     if value is not None and not isinstance(value, dict):
         raise BadFile(f"{key} is not an object")
     return value
-
 
 class Kept(NamedTuple):
     """What a kept file holds: the calibration it was told against, and for each condition what
@@ -91,7 +83,6 @@ class Kept(NamedTuple):
     dice_clear: int = 0
     frames_clear: int = 0
 
-
 def _count(data: Mapping[str, Any], key: str) -> int:
     """A count of readings showing a condition gone; absent (files kept before the counts were):
     0, as before them."""
@@ -99,7 +90,6 @@ def _count(data: Mapping[str, Any], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < BACK_AFTER:
         raise BadFile(f"{key} is not a count of readings under {BACK_AFTER}")
     return value
-
 
 def parse(text: str) -> Kept:
     """What a kept file's text holds. Raises BadFile for anything this table would not have
@@ -132,7 +122,6 @@ def parse(text: str) -> Kept:
     frames_clear = _count(data, "frames_gone") if frames is not None else 0
     return Kept(calibration, knock, knock_said, dice, dice_said, frames, knock_clear, dice_clear, frames_clear)
 
-
 def read_kept(path: Path) -> Kept | None:
     """What the kept file at `path` holds (as `parse`); None when there is none. Raises BadFile
     for a file this table would not have written, OSError for one that cannot be read (NotAFile:
@@ -150,7 +139,6 @@ def read_kept(path: Path) -> Kept | None:
     except UnicodeDecodeError:
         raise BadFile("not UTF-8 text") from None
     return parse(text)
-
 
 class ToldKept:
     """The app's knock and size watchers, taken up from `folder`/told.json as the table starts
@@ -230,25 +218,14 @@ class ToldKept:
         text = self.text()
         if text == self._written:
             return
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open_new(tmp) as fh:        # (not tmp.open("w"): a FIFO there waited for a reader for ever)
-                fh.write(text)
-                fh.flush()
-                if self.fsync:
-                    os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-            if self.fsync:
-                sync_folder(self.path.parent)
+            # (told.json.tmp beside; not synced in tests that write it thousands of times)
+            write_whole(self.path, text, sync=self.fsync, folder="sync" if self.fsync else "no")
         except (OSError, ValueError) as exc:     # (ValueError: a path the system refuses, a NUL in it)
             if not self._cannot:
                 log.warning("camera: cannot keep what the staff were told in %s (%s): after a restart a "
                             "camera notice still true is told again", self.path, exc.strerror or exc)
             self._cannot = True
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
             return
         self._written, self._cannot = text, False
