@@ -113,7 +113,7 @@ class CameraCalibration:
 
 
 def capture_from_camera(args: argparse.Namespace) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """`vision.calibrate.Capture` for `dicetable calibrate --camera`: the camera of the config
+    """`controller.calibrate.Capture` for `dicetable calibrate --camera`: the camera of the config
     being calibrated. Every failure is a ValueError whose message says what to do."""
     if args.throws < 1:
         raise ValueError("--throws must be at least 1")

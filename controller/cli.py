@@ -49,7 +49,7 @@ def parse_options(pairs: list[str] | None) -> dict:
 def cmd_games(args: argparse.Namespace) -> int:
     """Each option's line is TOML, its explanation a comment: staff copy it into the config's
     [table.options.GAME]. Printed as Python (True, 'shared'), a copied line stopped the table."""
-    from vision.calibrate import toml_value
+    from .calibrate import toml_value
 
     for name in sorted(GAMES):
         cls = GAMES[name]
@@ -355,8 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def register_tools(sub) -> None:
-    """Subcommands that live with their package (vision: read, bench, calibrate)."""
-    from vision import calibrate, cli as vision_cli
+    """Subcommands that live with their package (vision: read, bench; the table's: calibrate)."""
+    from vision import cli as vision_cli
+
+    from . import calibrate
 
     vision_cli.add_bench_target("rules", cmd_bench_rules, ("limit",))
     vision_cli.add_bench_target("table", cmd_bench_table, ("limit",))

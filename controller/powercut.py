@@ -278,7 +278,7 @@ class Table:
         self.logs: list[Path] = []
 
     def write_config(self, options: dict, extra: str = "") -> None:
-        from vision.calibrate import toml_section, toml_value
+        from .calibrate import toml_section, toml_value
 
         port = self.listener.getsockname()[1]
         text = (f"[table]\ngame = {json.dumps(self.game)}\nplayers = {toml_value(self.players)}\n"

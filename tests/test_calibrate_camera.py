@@ -12,7 +12,7 @@ import pytest
 from controller.calibrate_camera import CameraCalibration
 from controller.cli import main
 from hardware.frame_folder import FolderFrameSource
-from vision.calibrate import load_calibration
+from controller.calibrate import load_calibration
 from vision.settle import SettleConfig
 from vision.synthetic import TrayStyle, render_tray
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import tomllib
 
 from controller.config import load_config
-from vision.calibrate import Calibration, load_calibration, save_calibration
+from controller.calibrate import load_calibration, save_calibration
+from vision.calibrate import Calibration
 
 CAFE = """# The Blue Door café, table 2
 [table]

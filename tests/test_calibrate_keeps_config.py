@@ -12,9 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.calibrate as calibrate_module
+import controller.calibrate as calibrate_module
 from controller.cli import main
-from vision.calibrate import Calibration, load_calibration, save_calibration
+from controller.calibrate import load_calibration, save_calibration
+from vision.calibrate import Calibration
 from vision.synthetic import TrayStyle, render_tray
 
 CAFE = """# The Blue Door café, table 2

@@ -22,7 +22,8 @@ from controller.table_app import TableApp
 from display.screen import Screen
 from test_table_e2e import FakeButtons
 from table_helpers import Clock
-from vision.calibrate import Calibration, calibrate, save_calibration
+from controller.calibrate import save_calibration
+from vision.calibrate import Calibration, calibrate
 from vision.height_check import unchecked
 from vision.reader import read
 from vision.synthetic import STYLES, render_tray

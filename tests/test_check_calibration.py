@@ -10,7 +10,8 @@ from controller import check
 from controller.check import OK, WARN, check_calibration
 from controller.cli import main
 from controller.config import load_config
-from vision.calibrate import calibrate, save_calibration
+from controller.calibrate import save_calibration
+from vision.calibrate import calibrate
 from vision.reader import read
 from vision.synthetic import TrayStyle, render_tray
 

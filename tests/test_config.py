@@ -314,7 +314,7 @@ def test_example_options_start_a_game():
 
 
 def test_example_survives_calibrate_rewriting_vision():
-    from vision.calibrate import replace_section
+    from controller.calibrate import replace_section
 
     before = load_config(EXAMPLE)
     text = replace_section(EXAMPLE.read_text(encoding="utf-8"), "vision",

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from controller.check import OK, check_config
 from controller.config import load_config
-from vision.calibrate import Calibration, load_calibration, save_calibration
+from controller.calibrate import load_calibration, save_calibration
+from vision.calibrate import Calibration
 
 BOM = "\ufeff"
 CAFE = ('[table]\ngame = "classic"\nplayers = ["Window", "Bar"]\nconfirm_seconds = 2.5\n\n'

@@ -9,7 +9,8 @@ import pytest
 
 from controller.check import FAIL, OK, check_config
 from controller.config import ConfigError, load_config
-from vision.calibrate import Calibration, save_calibration
+from controller.calibrate import save_calibration
+from vision.calibrate import Calibration
 
 CAFE = ('[table]\ngame = "classic"\nplayers = ["Zoë", "Bar"]\n\n'
         '[camera]\ntype = "folder"\npath = "/srv/tray"\n\n[buttons]\ntype = "keyboard"\n')

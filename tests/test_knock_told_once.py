@@ -27,7 +27,8 @@ from controller.table_app import TableApp
 from display.screen import Screen
 from table_helpers import Clock
 from test_table_e2e import FakeButtons
-from vision.calibrate import Calibration, calibrate, save_calibration
+from controller.calibrate import save_calibration
+from vision.calibrate import Calibration, calibrate
 from vision.knock_bench import shifted
 from vision.reader import read
 from vision.synthetic import STYLES, render_tray

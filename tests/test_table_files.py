@@ -198,7 +198,7 @@ def test_a_journal_folder_that_is_a_file_is_named_on_screen(tmp_path, calibratio
     be saved (File exists)", the log "cannot lock ...: File exists", nothing the staff could act
     on. Now the screen and the log say what lies there, and the log what to do; the game is
     played all the same."""
-    from vision.calibrate import save_calibration
+    from controller.calibrate import save_calibration
 
     usb = tmp_path / "usb" / "games"
     if what == "a file":

@@ -21,7 +21,8 @@ import pytest
 
 from test_knock_told_once import KNOCK, STYLE, Table, calibrated_tray, calibration_warnings, warnings
 from test_size_told_once import BIGGER, throw as throw_dice
-from vision.calibrate import calibrate, save_calibration
+from controller.calibrate import save_calibration
+from vision.calibrate import calibrate
 from vision.reader import read
 from vision.synthetic import render_tray
 

@@ -10,10 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.calibrate as calibrate_module
-from vision.calibrate import (
-    Calibration, calibrate, load_calibration, register, replace_section, save_calibration,
-)
+import controller.calibrate as calibrate_module
+from controller.calibrate import load_calibration, register, replace_section, save_calibration
+from vision.calibrate import Calibration, calibrate
 from vision.synthetic import HandSpec, TrayStyle, render_tray, tray_rect
 from vision.types import Die, Reading
 

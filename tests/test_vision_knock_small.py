@@ -14,7 +14,8 @@ import re
 import cv2
 import pytest
 
-from vision.calibrate import Calibration, calibrate, load_calibration, save_calibration
+from controller.calibrate import load_calibration, save_calibration
+from vision.calibrate import Calibration, calibrate
 from vision.knock_bench import by_the_walls, shifted, turned
 from vision.reader import read
 from vision.size_bench import verdict
