@@ -27,7 +27,6 @@ import math
 import os
 import re
 import sys
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -36,7 +35,7 @@ import numpy as np
 
 from vision.calibrate import Calibration, calibrate, check_images, check_sizes, describe, no_picture
 
-from .plain_file import NotAFile, read_plain, sync_folder
+from .plain_file import NotAFile, read_plain, write_whole
 
 __all__ = ["Calibration", "calibrate", "no_picture", "save_calibration", "load_calibration", "register",
            "cmd_calibrate", "replace_section", "toml_section", "toml_value"]
@@ -260,26 +259,10 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
         raise ValueError(f"{path} is not valid TOML ({exc}); fix or move it before saving") from None
     text = replace_section(old, SECTION, cal.to_dict())
     tomllib.loads(text)                    # never write something we cannot read back
-    st = path.stat()
-    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, st.st_mode & 0o7777)
-        if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
-            os.chown(tmp, st.st_uid, st.st_gid)    # (mkstemp's file is ours)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:
-        sync_folder(path.parent)       # (best effort: the new config is whole already)
-    except OSError:
-        pass
-
-
+    # (a name of mkstemp's beside, .config-xxxx.toml: two calibrations run at once must not
+    # rename each other's half-written file over the config; the folder sync only tried: the new
+    # config is whole already, and a failure then would say "not saved" of a saved calibration)
+    write_whole(path, text, unique=True, like=path.stat(), folder="try")
 
 
 def load_calibration(path: str | os.PathLike[str]) -> Calibration | None:
