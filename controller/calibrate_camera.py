@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import time
+import tomllib
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -22,7 +25,7 @@ from hardware.frames import FrameSource, FrameSourceError
 from vision.calibrate import empty_tray_problem, throw_problem
 from vision.settle import SettleConfig, SettleTracker
 
-from .config import load_config
+from .config import Config, ConfigError, load_config, read_config_text
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +115,49 @@ class CameraCalibration:
         return throw_problem(self.reader, frame)
 
 
+def camera_config(path: str | Path) -> Config:
+    """The config whose camera `calibrate --camera` takes the frames with.
+
+    Read strictly, the whole file had to be right: a café with one typo in [buttons] (a panel
+    `type = "gpoi"`) could not calibrate, though calibrating never touches the buttons. Now a
+    mistake elsewhere is left out as the table's own start leaves it out (load_config(lenient=True)),
+    and said, so that the staff fix it, and the frames are taken. Still refused, with the words of
+    before: a [camera] the table could not use as written (calibrating another camera than the
+    table's would be worse than not calibrating), and a file that is not valid TOML or cannot be
+    read (the calibration could not be saved into it either)."""
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        strict = exc
+    if not strict.place or strict.place[0] == "camera":
+        raise strict
+    config = load_config(path, lenient=True)
+    if not camera_as_written(config, path):
+        raise next((ConfigError(p.split("\n")[0]) for p in config.problems if "[camera]" in p), strict)
+    print("calibrate: the config has mistakes outside [camera] (logged above): calibrating goes on, as it "
+          "uses only the camera; fix them afterwards, the table starts without them until then:"
+          + "".join(f"\n  {p.split(chr(10))[0]}" for p in config.problems), file=sys.stderr)
+    return config
+
+
+def camera_as_written(config: Config, path: str | Path) -> bool:
+    """Is `config`'s camera (read leniently) the [camera] of the file at `path` as written, none of
+    it left out? (A line of it left out, a type misspelt: the built-in camera instead.)"""
+    try:
+        written = tomllib.loads(read_config_text(path)[0]).get("camera")
+    except (OSError, ValueError):            # (tomllib's TOMLDecodeError is a ValueError)
+        return False
+    if written is None:
+        return config.camera == Config().camera
+    return isinstance(written, dict) and config.camera == {"type": "picamera2", **written}
+
+
 def capture_from_camera(args: argparse.Namespace) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """`controller.calibrate.Capture` for `dicetable calibrate --camera`: the camera of the config
     being calibrated. Every failure is a ValueError whose message says what to do."""
     if args.throws < 1:
         raise ValueError("--throws must be at least 1")
-    config = load_config(args.config)          # a ConfigError is a ValueError
+    config = camera_config(args.config)        # a ConfigError is a ValueError
     for warning in config.warnings:
         log.warning("config: %s", warning)
     try:
