@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.segment import colour_distance
+from vision.surface_model import colour_distance
 
 BAND = (0.03, 0.07)     # the band looked at past each side, as fractions of the frame's width/height
-FELT_NEAR = 30.0        # segment.colour_distance from the felt's colour that is still felt
+FELT_NEAR = 30.0        # surface_model.colour_distance from the felt's colour that is still felt
 FELT_SHARE = 0.35       # share of the band past a side that must be felt (dice may lie on the rest)
 WALL_SHARE = 0.1        # at calibration, a side with less felt than this past it has a wall
 WORK_WIDTH = 160        # the frame is looked at this wide (nearest pixels): only broad regions matter
