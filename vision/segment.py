@@ -29,6 +29,9 @@ from vision.surface_model import (  # noqa: F401 - colour_distance, painted, pla
     SHADOW, _gt, _median, _odd, _robust_threshold, background_lab, colour_distance, distance_to_colour, fill_holes,
     foreground_mask, frame_contrast, gradient, painted, planes, surface_distance,
 )
+from vision.blob_shape import (  # noqa: F401 - _squareish: re-exported
+    ROUND, _K3, _K5, _Blob, _blob, _blobs, _die_like, _fill_mask, _local_mask, _parts, _squareish,
+)
 
 DEBUG = False
 WORK_SIDE = 320          # long side of the segmentation image
@@ -42,8 +45,7 @@ MAX_DIE_FRAC = 0.25      # largest
 FOREIGN_DICE = 2.0       # blobs bigger than this many dice may be foreign objects
 FOREIGN_EDGES = 0.13     # edge pixels per blob pixel below which a big blob is not a heap of dice
 LEANING_ASPECT = 1.3     # outline aspect above which a die surely shows a second face
-ROUND = 0.84             # area / enclosing-circle area above this: a disc, not a square (0.64)
-DISC = 0.9               # ... above this a true disc (coins, tokens): no die's blob comes near
+DISC = 0.9               # roundness over this (ROUND: blob_shape): a true disc (coins, tokens), never a die
 DISC_AREA = (0.3, 2.5)   # discs of these areas (x a die's) are die-sized round things: see Segmentation.discs
 SEEN_AREA = (0.02, 3.0)  # blobs of these areas (x a die's) may be or hold a die: see Segmentation.seen
 SEEN_PIP = 0.2           # ... those under this area only if compact (a pip, not a line of the rim)
@@ -142,31 +144,6 @@ class Segmentation:
                 _mark(r, self.glare)
             self._refined[id(c)] = self._refined[id(r)] = r
         return r
-
-
-@dataclass
-class _Blob:
-    area: float
-    rect: tuple
-    fill: float
-    aspect: float
-    roundness: float
-    contour: np.ndarray
-    circle: tuple[float, float, float]   # the enclosing circle its roundness is measured by: x, y, r
-
-
-def _blob(cnt: np.ndarray) -> _Blob:
-    area = float(cv2.contourArea(cnt))
-    rect = cv2.minAreaRect(cnt)
-    rw, rh = rect[1]
-    fill = area / max(rw * rh, 1e-6)
-    aspect = max(rw, rh) / max(min(rw, rh), 1e-6)
-    (x, y), r = cv2.minEnclosingCircle(cnt)
-    return _Blob(area, rect, fill, aspect, area / max(np.pi * r * r, 1e-6), cnt, (x, y, r))
-
-
-def _squareish(b: _Blob) -> bool:
-    return b.fill > 0.72 and b.aspect < 1.45 and b.roundness < ROUND
 
 
 def _estimate_die_side(blobs: list[_Blob], long_side: float) -> float | None:
@@ -475,10 +452,6 @@ def _refine(bgr: np.ndarray, c: Candidate, bg: np.ndarray, scale: float, thr: fl
         roundness=b.roundness)
 
 
-def _die_like(b: _Blob, die_area: float) -> bool:
-    return 0.4 * die_area <= b.area <= 1.9 * die_area and _squareish(b)
-
-
 def _mask(lab: np.ndarray, grad: np.ndarray, kfrac: float, roi_mask: np.ndarray | None,
           contrast: float, off: np.ndarray | None = None, fill: np.ndarray | None = None,
           keep: np.ndarray | None = None, floors: tuple[float, float] = (0.0, 0.0)
@@ -495,8 +468,6 @@ def _mask(lab: np.ndarray, grad: np.ndarray, kfrac: float, roi_mask: np.ndarray 
     return fill_holes(mask, max_hole=mask.size / 40), bg, thr, gthr
 
 
-_K3 = np.ones((3, 3), np.uint8)
-_K5 = np.ones((5, 5), np.uint8)
 SURFACE_DIST = 25.0     # colour distance (shading forgiven) within which a pixel is tray surface
 
 
@@ -645,39 +616,6 @@ def _off_the_wall(b: _Blob, walls: np.ndarray, die_area: float) -> _Blob | None:
     m = cv2.morphologyEx(m, cv2.MORPH_OPEN, _K3)
     parts = _parts(m, ox, oy, 0.4 * die_area)
     return parts[0] if len(parts) == 1 and _die_like(parts[0], die_area) else None
-
-
-def _blobs(mask: np.ndarray) -> list[_Blob]:
-    # CCOMP, not EXTERNAL: dice sit inside the hole of a tray-rim blob and must still be seen.
-    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    out = []
-    for i, c in enumerate(contours):
-        if hier[0][i][3] >= 0 or len(c) < 5 or cv2.contourArea(c) < 12:
-            continue
-        out.append(_blob(c))
-    return out
-
-
-def _fill_mask(cnt: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    m = np.zeros(shape, np.uint8)
-    cv2.drawContours(m, [cnt], -1, 255, cv2.FILLED)
-    return m
-
-
-def _local_mask(cnt: np.ndarray, pad: int = 2) -> tuple[np.ndarray, int, int]:
-    x, y, w, h = cv2.boundingRect(cnt)
-    m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
-    cv2.drawContours(m, [cnt], -1, 255, cv2.FILLED, offset=(-x + pad, -y + pad))
-    return m, x - pad, y - pad
-
-
-def _parts(m: np.ndarray, ox: int, oy: int, min_area: float) -> list[_Blob]:
-    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = []
-    for c in cs:
-        if len(c) >= 5 and cv2.contourArea(c) >= min_area:
-            out.append(_blob(c + np.array([ox, oy], dtype=c.dtype)))
-    return out
 
 
 def _chroma_x2(lab: np.ndarray) -> np.ndarray:
