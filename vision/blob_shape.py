@@ -4,7 +4,7 @@ Why its own module: the segmenter (vision/segment.py), the wall peeling (vision/
 and the cutting of touching dice (vision/touching_dice.py) all look at blobs through the same
 measures -- area, rotated rectangle, fill, aspect, roundness -- and the same masks of one blob
 (drawn in a small window around it, not the whole frame). Moved out of segment.py unchanged;
-`segment` still re-exports every name.
+`segment` re-exports the names used through it.
 """
 from __future__ import annotations
 

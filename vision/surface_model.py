@@ -5,7 +5,7 @@ Why its own module: these are the segmenter's per-pixel measures -- a smooth mod
 follow the frame's own noise and contrast, hole filling -- with no notion of blobs or dice. The
 segmenter (vision/segment.py) builds its masks from them, and the moved-tray checks
 (vision/tray_moved.py) measure the felt with the same colour distance. Moved out of segment.py
-unchanged; `segment` still re-exports every name.
+unchanged; `segment` re-exports the names used through it.
 """
 from __future__ import annotations
 
