@@ -33,7 +33,7 @@ SATURATED = 245            # a pixel this bright in every channel is washed out 
 
 
 class Looked(Protocol):
-    """What a die of the reader's exposes to be looked at again (vision.reader._Pending)."""
+    """What a die of the reader's exposes to be looked at again (vision.pending_dice._Pending)."""
 
     value: int | None
     box: tuple[int, int, int, int]
