@@ -4,6 +4,11 @@
 Reading with a problem and no dice, because the game loop must keep running whatever the
 camera sends. Pipeline: normalise the frame -> segment die bodies (vision.segment) -> read each
 face on a rotated canonical crop (vision.pips) -> attach problems -> sort left to right.
+
+This module keeps that flow and the nets' steps; its inputs and checks have modules of their
+own: vision/reader_input.py (the frame), vision/reader_calibration.py (the calibration's
+hints), vision/pending_dice.py (the read dice and the frame-wide doubts on them) and
+vision/blur.py (focus and camera shake).
 """
 from __future__ import annotations
 

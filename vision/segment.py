@@ -16,6 +16,11 @@ transform peaks, then k-means on the expected count), long straight bands (tray 
 are peeled off, round blobs (fixtures, coins, glare spots) and thin ones are rejected, and big
 compact ones (a hand) are reported as foreign objects. Work is done at reduced resolution: die
 bodies are large, only the pips need full detail.
+
+This module runs those steps and judges each blob; the steps live in their own modules:
+vision/surface_model.py (the surface model, distances, thresholds), vision/blob_shape.py (a
+blob's measures and masks), vision/touching_dice.py (cutting a blob into dice) and
+vision/tray_walls.py (the felt and the walls past it).
 """
 from __future__ import annotations
 
