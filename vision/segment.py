@@ -267,11 +267,12 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
     inv = 1.0 / scale
     border = 1.5
 
-    def add(b: _Blob, touching: bool, isolated: bool = True) -> None:
+    def add(b: _Blob, touching: bool, isolated: bool = True) -> Candidate | None:
+        """The blob as a candidate, or None when a candidate is already there (the same die seen twice)."""
         (cx, cy), (rw, rh), ang = b.rect
         for o in cands:  # a die inside a rim blob's hole is seen twice: keep the first
             if np.hypot(o.centre[0] * scale - cx, o.centre[1] * scale - cy) < 0.5 * est:
-                return
+                return None
         bx, by, bw, bh = cv2.boundingRect(b.contour)
         at_border = bx <= rx0 + border or by <= ry0 + border or bx + bw >= rx1 - border \
             or by + bh >= ry1 - border
@@ -280,6 +281,7 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
             box=_full_box((bx, by, bw, bh), inv, W, H), area=b.area * inv * inv, fill=b.fill,
             touching=touching, at_border=at_border, contour=b.contour, roundness=b.roundness,
             isolated=isolated))
+        return cands[-1]
 
     # Glare: washed-out patches bigger than half a die (a specular spot, a lamp reflection).
     sat = fw.sat
@@ -332,8 +334,9 @@ def segment(bgr: np.ndarray, die_px: float | None = None,
         cut_by_frame = cut_by(b)
         if cut_by_frame and b.area <= 1.3 * die_area and b.fill > 0.72 and b.roundness < ROUND \
                 and max(b.rect[1]) <= 1.4 * est and min(b.rect[1]) >= 0.3 * est:
-            add(b, False)   # a die partly out of view: flagged, never given a value
-            cands[-1].partial = True if cands and cands[-1].contour is b.contour else False
+            cut = add(b, False)   # a die partly out of view: flagged, never given a value
+            if cut is not None:   # (when it was a die seen twice, the first one's flag is left as it is)
+                cut.partial = True
             continue
         if b.area < 0.3 * die_area:
             continue
