@@ -24,6 +24,7 @@ from display.view import DieMark, HelpView, MessageView, OptionView, PromptView,
 from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
+from .die_faces import face_name, sorted_faces
 from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept, leave_words
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
@@ -37,6 +38,7 @@ from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, mu
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
 from .tray_owner import tray_head
+from .tray_places import box_distance, row_boxes, same_spot, scaled_boxes
 from .tray_words import (LEFT_WORDS, asked_in_glare, check_words, die_trouble_words, glare_ask_words, glare_count_words,
                          glare_words, glared, named_trouble, staff_notice_words)
 
@@ -343,7 +345,7 @@ class TableFlow:
                  else "the imaginary player's" if exp.purpose == "imaginary" else "its own")
         before = self.message
         if self._apply(data):
-            drew = f"The table drew {whose} dice: {_fmt(values, exp)}."
+            drew = f"The table drew {whose} dice: {sorted_faces(values, exp)}."
             news = self.message if self.message is not before else None   # what the throw decided
             self._page = None      # (its page, if it is one, said with the draw: not again after it)
             self.say(f"{drew} {news.text}" if news else drew)
@@ -478,7 +480,8 @@ class TableFlow:
             # game up for good: the players may enter the dice themselves
             where = f" ({len(held)} held + {exp.count} thrown)" if held else ""
             seen = "1 die" if found == 1 else f"{found} dice"
-            fix = (f"Put the held {_fmt(held, exp)} back in the tray beside them" if self._held_taken_out(reading, exp)
+            fix = (f"Put the held {sorted_faces(held, exp)} back in the tray beside them"
+                   if self._held_taken_out(reading, exp)
                    else glare_count_words(reading, found < want) or "Fix the tray or throw again")
             self.say(f"I see {seen}; the game needs {want}{where}. {fix}, or hold OK to enter the values.", "warning")
             self._offer_correction(reading)
@@ -498,7 +501,8 @@ class TableFlow:
             return
         values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
         if not multiset_contains(values, held):
-            self.say(f"A held die changed: the held dice should be {_fmt(held, exp)}, I see {_fmt(values, exp)}. "
+            self.say(f"A held die changed: the held dice should be {sorted_faces(held, exp)}, "
+                     f"I see {sorted_faces(values, exp)}. "
                      "Put them back as they were, or hold OK to enter the values.", "warning")
             self._offer_correction(reading)
             return
@@ -616,7 +620,7 @@ class TableFlow:
                  "scaled" if scale is not None else "forgotten (another view)")
         if scale is None and self.played:
             self._places_lost = Counter(v for v, _ in self.played)
-        self._move_places(lambda boxes: _scaled(boxes, scale) if scale is not None else [])
+        self._move_places(lambda boxes: scaled_boxes(boxes, scale) if scale is not None else [])
 
     def _lost_dice_again(self, reading: Reading, exp: Throw) -> bool:
         """Whether `reading` may be the dice last played, whose places were forgotten for another
@@ -686,10 +690,10 @@ class TableFlow:
         odd = next((d for d in reading.dice if not self._lies_as_before(d)), None)
         which = "A die"
         if odd is not None and self.tray_boxes:
-            k = min(range(len(self.tray_boxes)), key=lambda k: _distance(self.tray_boxes[k], odd.box))
+            k = min(range(len(self.tray_boxes)), key=lambda k: box_distance(self.tray_boxes[k], odd.box))
             which = f"Die {k + 1}"
         # (or thrown before the menu was: a die thrown again looks the same)
-        keeps = " ".join(_face(v, self._faces) for v in self.tray_values)
+        keeps = " ".join(face_name(v, self._faces) for v in self.tray_values)
         self.say(f"{which} was turned over. The game keeps {keeps}: put it back as it was, or to throw it "
                  "again choose that on the menu first.", "warning")
 
@@ -704,7 +708,7 @@ class TableFlow:
         for i, die in enumerate(dice):
             if die.value is not None and die.confidence >= MIN_CONFIDENCE:
                 continue
-            value = next((v for v, box in self.played if held[v] > 0 and _same_spot(box, die.box)), None)
+            value = next((v for v, box in self.played if held[v] > 0 and same_spot(box, die.box)), None)
             if value is not None:
                 held[value] -= 1
                 dice[i] = replace(die, value=value, confidence=MIN_CONFIDENCE,
@@ -733,7 +737,7 @@ class TableFlow:
         same = 0
         for die in reading.dice:
             hit = next((k for k, (value, box) in enumerate(left)
-                        if value == die.value and _same_spot(box, die.box)), None)
+                        if value == die.value and same_spot(box, die.box)), None)
             if hit is not None:
                 left.pop(hit)
                 same += 1
@@ -754,7 +758,7 @@ class TableFlow:
 
     def _lies_as_before(self, die: Die) -> bool:
         """Whether a die lies where a die of its face lay on the tray decided on."""
-        return any(v == die.value and _same_spot(b, die.box) for v, b in zip(self.tray_values, self.tray_boxes))
+        return any(v == die.value and same_spot(b, die.box) for v, b in zip(self.tray_values, self.tray_boxes))
 
     def _holds_carried(self, reading: Reading) -> list[bool]:
         """The holds for the dice of `reading` (the tray decided on, some dice slid): each die
@@ -769,7 +773,7 @@ class TableFlow:
             same = [k for k in old if self.tray_values[k] == die.value]
             if not same:
                 continue
-            k = min(same, key=lambda k: _distance(self.tray_boxes[k], die.box) if self.tray_boxes else k)
+            k = min(same, key=lambda k: box_distance(self.tray_boxes[k], die.box) if self.tray_boxes else k)
             old.remove(k)
             holds[i] = self.holds[k]
         return holds
@@ -843,12 +847,8 @@ class TableFlow:
         return values, boxes, unsure
 
     def _row_boxes(self, count: int, side: int | None = None) -> list[tuple[int, int, int, int]]:
-        """Places for `count` dice the camera has no place for, in a row along the bottom of its
-        image (`side`: the dice's size, else a twelfth of the image's width)."""
-        side = side or max(16, self._frame_size[0] // 12)
-        height = self._frame_size[1]
-        return [(6 + k * (side + side // 2), height - side - 6, 6 + k * (side + side // 2) + side, height - 6)
-                for k in range(count)]
+        """Places for `count` dice the camera has no place for, along the bottom of the image last shown."""
+        return row_boxes(count, self._frame_size, side)
 
     def _tell_staff(self, what: str, words: str, banner: Callable[[str], str]) -> None:
         """A staff notice as its watcher decided: "tell" logs the reader's `words` as a warning
@@ -874,7 +874,7 @@ class TableFlow:
             return
         values, boxes = self.pending, self.pending_boxes
         if not multiset_contains(values, exp.held):
-            self.say(f"The held dice are {_fmt(exp.held, exp)}: the corrected values must include them. "
+            self.say(f"The held dice are {sorted_faces(exp.held, exp)}: the corrected values must include them. "
                      "Correct again, or BACK.", "warning")
             self.phase = CORRECT
             return
@@ -1169,7 +1169,7 @@ class TableFlow:
         if exp.reroll is not None:
             for i, v in enumerate(self.tray_values):
                 state = "release" if self.holds[i] else "hold"
-                entries.append(MenuEntry(f"Die {i + 1} ({_face(v, self._faces)}): {state}", "die", index=i))
+                entries.append(MenuEntry(f"Die {i + 1} ({face_name(v, self._faces)}): {state}", "die", index=i))
         if not self.hint_button:
             # the panel has no HINT: the card is a menu line, last (never where the cursor starts)
             entries.append(MenuEntry(HOW_TO_PLAY, "help"))
@@ -1253,7 +1253,7 @@ class TableFlow:
     def _chosen(self, entry: MenuEntry) -> str:
         """A menu line as the choice it makes, for the take-back messages."""
         if entry.action == "reroll":
-            kept = [_face(v, self._faces) for v, h in zip(self.tray_values, self.holds) if h]
+            kept = [face_name(v, self._faces) for v, h in zip(self.tray_values, self.holds) if h]
             return entry.label + (f", keeping {' '.join(kept)}" if kept else "")
         if entry.points is not None:
             label = f"{entry.label}: {entry.note}" if entry.note else entry.label
@@ -1416,7 +1416,7 @@ class TableFlow:
 
     def held_text(self) -> str:
         """The dice held, as the menu names them ("K K")."""
-        return " ".join(_face(v, self._faces) for v in self.held_values)
+        return " ".join(face_name(v, self._faces) for v in self.held_values)
 
     def _take_back_choice(self) -> None:
         """BACK, twice within a few seconds: the last choice is undone and the same player
@@ -1581,7 +1581,7 @@ class TableFlow:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
             # numbered where the prompt names dice by number: the ones to check, and every die
             # while correcting (HOLD1..5 pick the die to correct)
-            return [DieMark(tuple(b), _face(v, faces), selected=(self.phase == CORRECT and i == self.correct_index),
+            return [DieMark(tuple(b), face_name(v, faces), selected=(self.phase == CORRECT and i == self.correct_index),
                             doubtful=i in self.pending_check, sure=i in self.pending_sure,
                             position=i + 1 if self.phase == CORRECT or i in self.pending_check else 0)
                     for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
@@ -1602,7 +1602,7 @@ class TableFlow:
                 if is_held:
                     held[d.value] -= 1
                 doubtful = d.value is None or d.confidence < MIN_CONFIDENCE or named_trouble(d)
-                marks.append(DieMark(tuple(d.box), _face(d.value, faces) if d.value else "?", held=is_held,
+                marks.append(DieMark(tuple(d.box), face_name(d.value, faces) if d.value else "?", held=is_held,
                                      doubtful=doubtful, position=i + 1 if doubtful and numbered else 0))
             return marks
         return []
@@ -1610,7 +1610,7 @@ class TableFlow:
     def _decision_marks(self, boxes: Sequence, faces) -> list[DieMark]:
         """The dice decided on, at `boxes`: held, under the cursor, numbered for HOLD1..5."""
         cur = self._under_cursor()
-        return [DieMark(tuple(b), _face(v, faces), held=bool(self.holds and self.holds[i]),
+        return [DieMark(tuple(b), face_name(v, faces), held=bool(self.holds and self.holds[i]),
                         selected=bool(cur and cur.action == "die" and cur.index == i),
                         position=i + 1 if self.holds and self.choices_shown else 0)
                 for i, (v, b) in enumerate(zip(self.tray_values, boxes))]
@@ -1628,21 +1628,21 @@ class TableFlow:
         in a game resumed after a power cut, unmarked dice until they are found on it)."""
         image, boxes = dice_picture(tuple(self.tray_values), self._frame_size)
         who = self.state.player_name(getattr(self.expect, "player", None))
-        caption = f"{who}'s throw, as recorded: {' '.join(_face(v, faces) for v in self.tray_values)}"
+        caption = f"{who}'s throw, as recorded: {' '.join(face_name(v, faces) for v in self.tray_values)}"
         return TrayView(image, tuple(self._decision_marks(boxes, faces)), caption)
 
     def _caption(self, faces) -> str:
         if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
             # (while correcting, the values are the players', stand-ins for unread dice included)
             word = "Read: " if self.phase == CONFIRM else "Setting: "
-            return word + " ".join(_face(v, faces) for v in self.pending)
+            return word + " ".join(face_name(v, faces) for v in self.pending)
         exp = self.expect
         if self.phase == WAIT_DICE and isinstance(exp, Throw):
             # (the dice of the throw before, maybe another player's, are not this throw's: under
             # "Bob: throw all 5 dice" and beside Bob's dice refused, "Dice: <Ann's>" misled)
-            return "Held: " + _fmt(exp.held, exp) if exp.held else ""
+            return "Held: " + sorted_faces(exp.held, exp) if exp.held else ""
         if self.tray_values:
-            return self._tray_head() + " ".join(_face(v, faces) for v in self.tray_values)
+            return self._tray_head() + " ".join(face_name(v, faces) for v in self.tray_values)
         return ""
 
     def _tray_head(self) -> str:
@@ -1679,7 +1679,7 @@ class TableFlow:
         if isinstance(exp, Throw):
             text = exp.prompt or f"{who}: throw {exp.count} dice"
             if exp.held and not self.tray_boxes:
-                text += f", with your held {_fmt(exp.held, exp)} back in the tray"
+                text += f", with your held {sorted_faces(exp.held, exp)} back in the tray"
             elif exp.held:     # (into the prompt's own brackets: "(throw 2 of 3, 2 held stay)")
                 note = f"{len(exp.held)} held stay"
                 text = text[:-1] + f", {note})" if text.endswith(")") else f"{text} ({note})"
@@ -1798,32 +1798,3 @@ def _final(exp: Decide, data: Input) -> bool:
 def _is_abandon(option) -> bool:
     """A game's own abandon choice (Pok'n Roll's hand), which the ABANDON button makes."""
     return option.key == "ABANDON" or option.group == "abandon"
-
-
-def _distance(a: Sequence[int], b: Sequence[int]) -> float:
-    """Between the centres of two boxes, in pixels."""
-    dx = (a[0] + a[2] - b[0] - b[2]) / 2
-    dy = (a[1] + a[3] - b[1] - b[3]) / 2
-    return (dx * dx + dy * dy) ** 0.5
-
-
-def _scaled(boxes: Sequence[Sequence[int]], scale: float) -> list[tuple[int, ...]]:
-    """`boxes` in the pixels of a frame `scale` times as wide."""
-    return [tuple(int(round(v * scale)) for v in box) for box in boxes]
-
-
-def _same_spot(a: Sequence[int], b: Sequence[int], tolerance: float = 0.3) -> bool:
-    """Whether two boxes are one die left where it was: centres within `tolerance` x its side
-    (the settle tracker's own test of a moved die, with a little more room)."""
-    side = max(1.0, ((a[2] - a[0]) * (a[3] - a[1])) ** 0.5)
-    return _distance(a, b) <= tolerance * side
-
-
-def _face(value: int | None, faces: Sequence[str] | None) -> str:
-    if value is None:
-        return "?"
-    return faces[value - 1] if faces else str(value)
-
-
-def _fmt(values, exp: Throw) -> str:
-    return " ".join(_face(v, exp.faces) for v in sorted(values)) or "none"

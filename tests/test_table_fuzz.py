@@ -48,7 +48,8 @@ from controller.powercut import player_input
 from controller.rules import Decide, Throw
 from controller.rules.base import dice_input
 from controller.setup_menu import SetupResult
-from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE, _same_spot
+from controller.table import CONFIRM, CORRECT, DECIDE, OVER, WAIT_DICE
+from controller.tray_places import same_spot as _same_spot
 from controller.table_app import CURRENT, TableApp, archive_order
 from controller.tablelog import TableLog, replay
 from display.screen import Screen
