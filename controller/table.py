@@ -24,6 +24,8 @@ from display.view import DieMark, HelpView, MessageView, OptionView, PromptView,
 from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
+from .decision_menu import (MenuEntry, chosen_words, decision_menu, first_entry, holds_fit, holds_of, is_abandon,
+                            is_final, secret_chosen_words)
 from .die_faces import face_name, sorted_faces
 from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept, leave_words
 from .draws import draw
@@ -31,9 +33,9 @@ from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .knock_notice import BACK_WORDS, KnockWatch, banner_words
 from .size_notice import SizeWatch
 from .size_notice import banner_words as size_banner_words
-from .help_card import HOW_TO_PLAY, SMALLEST_SCREEN, help_card, hint_pressed
+from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
-from .rules.base import (Expectation, Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
+from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 from .tablelog import LogError, TableLog, replay
@@ -71,20 +73,6 @@ CONFIRM = "confirm"          # a fitting reading is shown for a moment before it
 CORRECT = "correct"          # players are correcting a misread die with the buttons
 DECIDE = "decide"            # the game expects a decision: menu and holds
 OVER = "over"
-
-
-@dataclass
-class MenuEntry:
-    """One line of the decision menu: a game option, 'throw again', or a die to hold."""
-
-    label: str
-    action: str              # "option" | "reroll" | "die" | "help" (the card, on a panel without HINT)
-    key: str = ""            # option key
-    index: int = -1          # die position
-    points: int | None = None
-    enabled: bool = True     # shown greyed: the rules would refuse it as things stand
-    note: str = ""           # what it does besides its points ("give up", "+10 early"): Option.note
-    short: tuple[str, ...] = ()   # shorter forms of `label` for a narrow menu: Option.short
 
 
 @dataclass(frozen=True)
@@ -317,17 +305,7 @@ class TableFlow:
         # cards in the 2-player variant follow on the menu they opened); BACK closes it too
         if not (keep_open and exp.secret):
             self._open_for = None
-        entries = self.menu()
-        # start on the first real choice: "throw again" if offered, else the best-scoring option
-        first = next((i for i, e in enumerate(entries) if e.action == "reroll"), None)
-        if first is None:
-            scored = [(e.points, -i) for i, e in enumerate(entries) if e.action == "option" and e.points is not None]
-            # (never on an abandon: a quick double OK would give up the hand)
-            quits = {o.key for o in exp.options if _is_abandon(o)}
-            options = [i for i, e in enumerate(entries) if e.action == "option"]
-            first = (-max(scored)[1] if scored
-                     else next((i for i in options if entries[i].key not in quits), options[0] if options else 0))
-        self.cursor = first
+        self.cursor = first_entry(exp, self.menu())
 
     @property
     def choices_shown(self) -> bool:
@@ -1153,27 +1131,11 @@ class TableFlow:
         self._page = self.message = None
 
     def menu(self) -> list[MenuEntry]:
+        """The decision's menu as it stands (controller/decision_menu.py); none while no decision is awaited."""
         exp = self.expect
         if not isinstance(exp, Decide):
             return []
-        entries: list[MenuEntry] = []
-        if exp.reroll is not None:
-            n_held = sum(self.holds)
-            rethrow = len(self.tray_values) - n_held
-            label = f"Throw {rethrow} again" if rethrow else "Keep all"
-            allowed = exp.reroll.min_rethrow <= rethrow <= exp.reroll.max_rethrow
-            entries.append(MenuEntry(label, "reroll", enabled=allowed))
-        for opt in exp.options:
-            entries.append(MenuEntry(opt.label, "option", key=opt.key, points=opt.points, note=opt.note,
-                                     short=opt.short))
-        if exp.reroll is not None:
-            for i, v in enumerate(self.tray_values):
-                state = "release" if self.holds[i] else "hold"
-                entries.append(MenuEntry(f"Die {i + 1} ({face_name(v, self._faces)}): {state}", "die", index=i))
-        if not self.hint_button:
-            # the panel has no HINT: the card is a menu line, last (never where the cursor starts)
-            entries.append(MenuEntry(HOW_TO_PLAY, "help"))
-        return entries
+        return decision_menu(exp, self.tray_values, self.holds, self._faces, self.hint_button)
 
     def _button_decide(self, kind: str, name: str) -> None:
         exp = self.expect
@@ -1247,18 +1209,12 @@ class TableFlow:
             if not self._apply(data):
                 return
             if exp.secret and self.message is before:
-                self.say(_secret_chosen(self.state.player_name(exp.player), exp, self.expect))
-        self._last_choice = None if _final(exp, data) else choice
+                self.say(secret_chosen_words(self.state.player_name(exp.player), exp, self.expect))
+        self._last_choice = None if is_final(exp, data) else choice
 
     def _chosen(self, entry: MenuEntry) -> str:
         """A menu line as the choice it makes, for the take-back messages."""
-        if entry.action == "reroll":
-            kept = [face_name(v, self._faces) for v, h in zip(self.tray_values, self.holds) if h]
-            return entry.label + (f", keeping {' '.join(kept)}" if kept else "")
-        if entry.points is not None:
-            label = f"{entry.label}: {entry.note}" if entry.note else entry.label
-            return f"{label}, {entry.points} point{'' if entry.points in (1, -1) else 's'}"
-        return entry.label
+        return chosen_words(entry, self.tray_values, self.holds, self._faces)
 
     def _button_over(self, kind: str, name: str) -> None:
         if name == "BACK" and self.take_back_offered is not None:
@@ -1283,7 +1239,7 @@ class TableFlow:
         before_log = self._log_before(inputs)
         before = replay(before_log)
         exp = before.expects()
-        if not isinstance(exp, Decide) or _final(exp, data) or data.get("type") not in ("choose", "reroll"):
+        if not isinstance(exp, Decide) or is_final(exp, data) or data.get("type") not in ("choose", "reroll"):
             return        # (a throw is corrected with a long OK; a final choice is not offered back)
         menu = TableFlow(before, before_log, clock=self.clock, words=self.words, screen_size=self.screen_size)
         menu.hold_buttons, menu.hint_button, menu._faces = self.hold_buttons, self.hint_button, self._faces
@@ -1407,11 +1363,8 @@ class TableFlow:
         them: which of two alike dice is marked does not matter. False where they do not fit."""
         if self.phase != DECIDE or not holds_fit(self.expect, player, values):
             return False
-        left = list(values)
-        for i, v in enumerate(self.tray_values):
-            self.holds[i] = v in left
-            if v in left:
-                left.remove(v)
+        for i, held in enumerate(holds_of(self.tray_values, values)):
+            self.holds[i] = held
         return any(self.holds)
 
     def held_text(self) -> str:
@@ -1449,7 +1402,7 @@ class TableFlow:
     def _abandon(self) -> None:
         exp = self.expect
         if isinstance(exp, Decide):
-            opt = next((o for o in exp.options if _is_abandon(o)), None)
+            opt = next((o for o in exp.options if is_abandon(o)), None)
             if opt is not None:
                 if not self.choices_shown:
                     # anyone may press it: a secret choice is its player's, made on the opened menu
@@ -1738,14 +1691,6 @@ def _first_faces(table_log: TableLog) -> tuple[str, ...] | None:
     return exp.faces if isinstance(exp, Throw) else None
 
 
-def holds_fit(exp, player: int, values: Sequence[int]) -> bool:
-    """Whether dice of `values` can be held by `player` at the expectation `exp`: a decision in
-    the open (a secret one's holds are never shown before its player opens the menu) where they
-    may throw again, with those dice among its own."""
-    return (isinstance(exp, Decide) and exp.reroll is not None and not exp.secret and exp.player == player
-            and multiset_contains(exp.reroll.dice, list(values)))
-
-
 def _new_notes(before: Sequence[str], after: Sequence[str]) -> list[str]:
     """The notes a move added to a sheet's: those after the old ones when it kept them
     (Pok'n Roll's hand, Classic's roll-off), those before them when they follow (Objective
@@ -1775,26 +1720,3 @@ def _without_previews(sheet: dict) -> dict:
                "rows": [{**r, "cells": [cell(c) for c in r["cells"]]} for r in t["rows"]]}
               for t in sheet.get("tables", ())]
     return {**sheet, "tables": tables}
-
-
-def _secret_chosen(who: str, made: Decide, now: Expectation) -> str:
-    """The banner after `who`'s secret choice `made`: said to be all theirs only when it is. A
-    player with a second secret choice to make (the 2-player variant's second card, on the menu
-    they opened) was told *Ann has chosen (kept secret)* over that open menu: she could take it
-    for done and turn away, leaving her hand on the shared screen and her choice to the next
-    presses, anyone's."""
-    if isinstance(now, Decide) and now.secret and now.player == made.player:
-        return f"{who} has chosen (kept secret). {who}: one more choice, on this menu."
-    return f"{who} has chosen (kept secret)."
-
-
-def _final(exp: Decide, data: Input) -> bool:
-    """Whether a choice stands for good, never offered back by BACK twice: a secret one (anyone
-    could press BACK, and its player alone knows whether it was a slip), or one that showed what
-    was secret (objective cards' STOP turns every card over: chosen again, knowing them)."""
-    return exp.secret or exp.reveals(data)
-
-
-def _is_abandon(option) -> bool:
-    """A game's own abandon choice (Pok'n Roll's hand), which the ABANDON button makes."""
-    return option.key == "ABANDON" or option.group == "abandon"
