@@ -19,15 +19,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Protocol, Sequence
 
-from display.recorded import dice_picture
-from display.view import DieMark, HelpView, MessageView, OptionView, PromptView, Standing, TableView, TrayView
+from display.view import HelpView, MessageView, TableView
 from vision.left_things import left_boxes, same_place
 from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
 
 from .decision_menu import (MenuEntry, chosen_words, decision_menu, first_entry, holds_fit, holds_of, is_abandon,
                             is_final, secret_chosen_words)
 from .die_faces import face_name, sorted_faces
-from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept, leave_words
+from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept
 from .draws import draw
 from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
 from .knock_notice import BACK_WORDS, KnockWatch, banner_words
@@ -38,11 +37,13 @@ from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
+# (the app and the tests import the phases from here)
+from .table_phases import CONFIRM, CORRECT, DECIDE, MIN_CONFIDENCE, OVER, WAIT_DICE
+from .table_screen import table_view
 from .tablelog import LogError, TableLog, replay
-from .tray_owner import tray_head
 from .tray_places import box_distance, row_boxes, same_spot, scaled_boxes
-from .tray_words import (LEFT_WORDS, asked_in_glare, check_words, die_trouble_words, glare_ask_words, glare_count_words,
-                         glare_words, glared, named_trouble, staff_notice_words)
+from .tray_words import (LEFT_WORDS, asked_in_glare, die_trouble_words, glare_ask_words, glare_count_words,
+                         glare_words, glared, staff_notice_words)
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +54,6 @@ BLOCKING = {"die_leaning", "foreign_object", "dice_covered", "partly_out_of_view
 # view instead of the calibrated tray), so the game goes on with the notice on screen.
 STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE, DIE_SIZE}
 CORRECTED_WORDS = "Corrected values accepted."
-CONFIRM_KEYS = "OK accepts · hold OK to correct · BACK to throw again"   # (a reading's buttons)
-# A die read at least this sure (0.5 included) is taken; below, it is asked for as unread.
-MIN_CONFIDENCE = 0.5
 # A die read with a value but less surely than this is outlined for the players to check, and the
 # reading waits longer before it counts (`check_seconds`). On the Byler photos the reader never
 # trained on, 26 of 440 valued dice fall below 0.9, two of them among the four read wrong.
@@ -67,12 +65,6 @@ class ButtonLike(Protocol):
     name: str
 
 
-# phases of the table (not of the game)
-WAIT_DICE = "wait_dice"      # the game expects dice: waiting for a final reading that fits
-CONFIRM = "confirm"          # a fitting reading is shown for a moment before it is applied
-CORRECT = "correct"          # players are correcting a misread die with the buttons
-DECIDE = "decide"            # the game expects a decision: menu and holds
-OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -1425,60 +1417,16 @@ class TableFlow:
     # ---------------------------------------------------------------------------------- view
     def view(self, image=None, camera_note: str = "", tray_advice: MessageView | None = None,
              things: tuple[tuple[int, int, int, int], ...] = ()) -> TableView:
-        """What the screen shows now. `camera_note` (e.g. "Dice moving...") stands in the
-        caption while there is no reading to show; `tray_advice` (what keeps the tray from being
-        read, and what to do) in the banner while a throw is awaited or a reading shown (whose
-        moment it holds) and nothing else is said; `things` (boxes in `image`'s pixels: a phone
-        left in the tray, a hand) are outlined on the camera's picture."""
-        state = self.state
+        """What the screen shows now (controller/table_screen.py). `camera_note` (e.g. "Dice
+        moving...") stands in the caption while there is no reading to show; `tray_advice` (what
+        keeps the tray from being read, and what to do) in the banner while a throw is awaited or
+        a reading shown (whose moment it holds) and nothing else is said; `things` (boxes in
+        `image`'s pixels: a phone left in the tray, a hand) are outlined on the camera's picture."""
         if image is not None:
             self._frame_size = (int(image.shape[1]), int(image.shape[0]))
             if self._places_size is not None:
                 self._places_at(self._frame_size)
-        sheet, sheet_json = self._sheet(self._focus())
-        faces = self._faces
-        caption = self._caption(faces)
-        if camera_note and self.phase == WAIT_DICE:
-            caption = camera_note
-        # (a note in the caption says the tray is not the last reading's: moving, empty, or not to
-        # be read; its marks stood over a hand, a new throw or bare felt, "5" on a die gone)
-        marks = () if camera_note and self.phase == WAIT_DICE else tuple(self._marks(faces))
-        tray = (self._recorded_tray(faces) if self._decided_off_tray
-                else TrayView(image, marks, caption, tuple(things) if image is not None else ()))
-        if self.phase == OVER:
-            result = state.result()
-            standings = []
-            place = 1
-            for group in result.ranking:
-                for i in group:
-                    # (an abandoned game has no winner: its scores are only as far as it went)
-                    standings.append(Standing(state.players[i], result.scores[i], place,
-                                              i in result.winners and not self.abandoned))
-                place += len(group)
-            title = "Game abandoned" if self.abandoned else f"{state.title}: final standings"
-            if self.abandoned:
-                sheet_json = _without_previews(sheet_json)
-            status = f"{state.title} abandoned: the scores so far" if self.abandoned else sheet.status
-            hint = " · ".join(h for h in (self.over_hint, self._late_fix_hint()) if h)
-            prompt = self._named(PromptView("", "", hint=hint)) if hint else None
-            message = self._message_now()
-            if message is None and result.tie_break and not self.abandoned:
-                # equal scores placed apart (or played off): the standings alone do not say why
-                message = self._in_pages(MessageView(f"Tie-break: {result.tie_break}", "info"))
-            return TableView("final", title, status, sheet_json, tray, prompt, message,
-                             standings=tuple(standings), notes=sheet.notes, help=self._help())
-        advice = tray_advice if self.phase in (WAIT_DICE, CONFIRM) else None    # (CONFIRM: held by it)
-        prompt = self._prompt(faces)
-        if self.phase == CONFIRM and advice is not None and not self.waits_for_ok:
-            # (a hand resting in the tray holds the reading's moment: "in a moment" was not so)
-            prompt = replace(prompt, hint="Accepted once the tray is still again")
-        return TableView("play", state.title, sheet.status, sheet_json, tray, self._named(prompt),
-                         self._message_now(advice), notes=sheet.notes, help=self._help())
-
-    def _message_now(self, tray_advice: MessageView | None = None) -> MessageView | None:
-        message = (self.message or self.device_notice or tray_advice or self.unsaved or self.config_notice
-                   or self.reader_notice)
-        return self._in_pages(message) if message is not None and not message.pages else message
+        return table_view(self, image, camera_note, tray_advice, things)
 
     def _banner_pages(self, text: str) -> list[str]:
         """`text` as the pages the banner of this screen draws whole (one when it fits)."""
@@ -1498,14 +1446,17 @@ class TableFlow:
         page = pages[int((self.clock() - since) // self.message_seconds) % len(pages)]
         return replace(message, text=page, pages=tuple(pages))
 
+
     @property
     def help_shown(self) -> bool:
         """Whether the HINT card is on screen."""
         return self.help_page is not None
 
+
     def _help(self) -> HelpView | None:
         key = "HINT" if self.hint_button else "OK"
         return None if self.help_page is None else help_card(self.state, page=self.help_page, key=key)
+
 
     def _sheet(self, focus: str | None = None) -> tuple[Sheet, dict]:
         """The game's sheet and its JSON while the menu's cursor is on option `focus` (see
@@ -1517,168 +1468,6 @@ class TableFlow:
             self._sheet_cache = (sheet, sheet.to_json())
             self._sheet_of, self._sheet_focus = self.state, focus
         return self._sheet_cache
-
-    def _focus(self) -> str | None:
-        """The key of the option under the menu's cursor, if the menu is shown and the cursor is
-        on an option: its sheet previews what that option writes (School's "School 2, bank 1"
-        writes 6 where the best of the cell, "School 2", shows 8)."""
-        entry = self._under_cursor() if self.phase == DECIDE else None
-        return entry.key if entry is not None and entry.action == "option" else None
-
-    def _under_cursor(self) -> MenuEntry | None:
-        """The menu's entry under the cursor (None: the menu is not shown, or it is empty)."""
-        entries = self.menu() if self.choices_shown else []
-        return entries[self.cursor] if 0 <= self.cursor < len(entries) else None
-
-    def _marks(self, faces) -> list[DieMark]:
-        if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
-            # numbered where the prompt names dice by number: the ones to check, and every die
-            # while correcting (HOLD1..5 pick the die to correct)
-            return [DieMark(tuple(b), face_name(v, faces), selected=(self.phase == CORRECT and i == self.correct_index),
-                            doubtful=i in self.pending_check, sure=i in self.pending_sure,
-                            position=i + 1 if self.phase == CORRECT or i in self.pending_check else 0)
-                    for i, (v, b) in enumerate(zip(self.pending, self.pending_boxes))]
-        if self.phase == DECIDE and self.tray_boxes:
-            return self._decision_marks(self.tray_boxes, faces)
-        if self.last_reading is not None:
-            exp = self.expect
-            # held dice are marked where the tray is the one decided on; after other players'
-            # throws (betting Classic) the tray holds their dice, not the held ones
-            held = Counter(exp.held) if isinstance(exp, Throw) and self.tray_boxes else Counter()
-            # (numbered while a throw is awaited, the count right: the message names such a die by its
-            # number; with a die too many or too few it names none, and the correction numbers anew)
-            numbered = (self.phase == WAIT_DICE and isinstance(exp, Throw)
-                        and len(self.last_reading.dice) == len(exp.held) + exp.count)
-            marks = []
-            for i, d in enumerate(self.last_reading.dice):
-                is_held = d.value is not None and held[d.value] > 0
-                if is_held:
-                    held[d.value] -= 1
-                doubtful = d.value is None or d.confidence < MIN_CONFIDENCE or named_trouble(d)
-                marks.append(DieMark(tuple(d.box), face_name(d.value, faces) if d.value else "?", held=is_held,
-                                     doubtful=doubtful, position=i + 1 if doubtful and numbered else 0))
-            return marks
-        return []
-
-    def _decision_marks(self, boxes: Sequence, faces) -> list[DieMark]:
-        """The dice decided on, at `boxes`: held, under the cursor, numbered for HOLD1..5."""
-        cur = self._under_cursor()
-        return [DieMark(tuple(b), face_name(v, faces), held=bool(self.holds and self.holds[i]),
-                        selected=bool(cur and cur.action == "die" and cur.index == i),
-                        position=i + 1 if self.holds and self.choices_shown else 0)
-                for i, (v, b) in enumerate(zip(self.tray_values, boxes))]
-
-    @property
-    def _decided_off_tray(self) -> bool:
-        """Whether the dice decided on are not the tray's: in betting Classic everyone throws
-        before the bets, then each decides on their own first throw while the tray holds the
-        last thrower's dice."""
-        return self.phase == DECIDE and bool(self.tray_values) and not self.tray_boxes
-
-    def _recorded_tray(self, faces) -> TrayView:
-        """The dice decided on, drawn in place of the camera image, named as the player's: the
-        live tray there showed another player's dice under this player's name and menu (and,
-        in a game resumed after a power cut, unmarked dice until they are found on it)."""
-        image, boxes = dice_picture(tuple(self.tray_values), self._frame_size)
-        who = self.state.player_name(getattr(self.expect, "player", None))
-        caption = f"{who}'s throw, as recorded: {' '.join(face_name(v, faces) for v in self.tray_values)}"
-        return TrayView(image, tuple(self._decision_marks(boxes, faces)), caption)
-
-    def _caption(self, faces) -> str:
-        if self.phase in (CONFIRM, CORRECT) and self.pending is not None:
-            # (while correcting, the values are the players', stand-ins for unread dice included)
-            word = "Read: " if self.phase == CONFIRM else "Setting: "
-            return word + " ".join(face_name(v, faces) for v in self.pending)
-        exp = self.expect
-        if self.phase == WAIT_DICE and isinstance(exp, Throw):
-            # (the dice of the throw before, maybe another player's, are not this throw's: under
-            # "Bob: throw all 5 dice" and beside Bob's dice refused, "Dice: <Ann's>" misled)
-            return "Held: " + sorted_faces(exp.held, exp) if exp.held else ""
-        if self.tray_values:
-            return self._tray_head() + " ".join(face_name(v, faces) for v in self.tray_values)
-        return ""
-
-    def _tray_head(self) -> str:
-        """ "Dice: ", or "Cy's throw: " over another player's whole throw (controller.tray_owner)."""
-        return tray_head(self.expect, self.phase == DECIDE, bool(self.tray_boxes), self.log.inputs,
-                         self.tray_values, self.state.player_name)
-
-    def _named(self, prompt: PromptView) -> PromptView:
-        """The prompt with its buttons named as this panel has them."""
-        return replace(prompt, text=reworded(prompt.text, self.words), hint=reworded(prompt.hint, self.words),
-                       short=reworded(prompt.short, self.words))
-
-    def _prompt(self, faces) -> PromptView:
-        exp = self.expect
-        who = self.state.player_name(getattr(exp, "player", None))
-        if self.phase == CONFIRM:
-            check = check_words(self.pending_check, self.pending_sure)
-            # (short: at 320x240 under a glare banner the question was cut to "Is this right? Ch...";
-            # the dice to check are outlined and tagged on the tray, and the banner names them)
-            return PromptView(who, f"Is this right? {check}{CONFIRM_KEYS}",
-                              hint="Taken only with OK: the glare may hide pips" if self.waits_for_ok
-                              else "Accepted automatically in a moment",
-                              short=f"Is this right? {CONFIRM_KEYS}")
-        if self.phase == CORRECT:
-            # (OK on the last die ends the correction, and a long OK on any: the hint said only
-            # BACK, and players fixing die 1 pressed OK through every die to get out)
-            last = self.pending is not None and self.correct_index >= len(self.pending) - 1
-            origin = self._opened.origin if self._opened else BLANK
-            # ("Enter" where nothing was read: the banner that said so makes way for the prompt)
-            verb = "Enter" if origin == BLANK and self._amending is None else "Correct"
-            return PromptView(who, f"{verb} die {self.correct_index + 1}: UP/DOWN change it, "
-                                   + ("OK: done" if last else "OK next"),
-                              hint=leave_words(origin, late=self._amending is not None))
-        if isinstance(exp, Throw):
-            text = exp.prompt or f"{who}: throw {exp.count} dice"
-            if exp.held and not self.tray_boxes:
-                text += f", with your held {sorted_faces(exp.held, exp)} back in the tray"
-            elif exp.held:     # (into the prompt's own brackets: "(throw 2 of 3, 2 held stay)")
-                note = f"{len(exp.held)} held stay"
-                text = text[:-1] + f", {note})" if text.endswith(")") else f"{text} ({note})"
-            key = ""
-            if exp.faces:
-                # the camera reads pips: a game of other faces is played with ordinary dice, and
-                # the players need the key to read their own throw
-                key = ". Pips count as " + " ".join(f"{i}={f}" for i, f in enumerate(exp.faces, 1))
-            # a long OK corrects the dice just accepted while it can, else enters the throw by hand
-            by_hand = "" if self.correction_offered is not None or exp.drawn else "hold OK: enter the dice"
-            how = "HINT: how to play" if self.hint_button else "OK: how to play"
-            hint = " · ".join(h for h in ("Throw, then let the dice settle", self._late_fix_hint(), by_hand, how) if h)
-            return PromptView(who, text + key, hint=hint)
-        assert isinstance(exp, Decide)
-        if not self.choices_shown:
-            # (in few words: at 320x240 "...: your choice is secret. Everyone else, please look
-            # away." and "...: press OK to see your choices" took 8 lines of a panel that holds 6,
-            # and the question was cut to "your choice is s...": the others never read to look away)
-            return PromptView(who, f"{who}: secret choice. Everyone else, look away.",
-                              hint="press OK to see your choices")
-        entries = self.menu()
-        options = tuple(OptionView(e.label, e.points, selected=(i == self.cursor), enabled=e.enabled, note=e.note,
-                                   short=e.short)
-                        for i, e in enumerate(entries))
-        hint = "UP/DOWN choose · OK confirm"
-        if exp.reroll is not None:
-            hint = ("HOLD 1-5 keep dice" if self.hold_buttons else "OK on a die holds it") + " · " + hint
-        if exp.secret:
-            hint += " · BACK hides"
-        if self._late_fix_hint():
-            hint += " · " + self._late_fix_hint()
-        return PromptView(who, exp.prompt or f"{who}: decide", options, hint)
-
-    def _late_fix_hint(self) -> str:
-        """How to undo the last thing applied, while it can be (it is always the last input)."""
-        last = self.correction_offered
-        if last is not None:
-            # (once the next player is asked to throw, a long OK still reopens the throw before:
-            # say whose, or players take it for their own)
-            thrower = getattr(last.state.expects(), "player", None)
-            if thrower is not None and thrower != getattr(self.expect, "player", None):
-                return f"hold OK: correct {self.state.player_name(thrower)}'s dice"
-            return "hold OK: correct the dice"
-        undo = self.take_back_offered
-        return f"BACK twice: undo {self.state.player_name(undo.player)}'s choice" if undo else ""
-
 
 def _first_faces(table_log: TableLog) -> tuple[str, ...] | None:
     """The faces of the game's dice if not pips, as its first throw names them. They were known
@@ -1703,20 +1492,3 @@ def _new_notes(before: Sequence[str], after: Sequence[str]) -> list[str]:
     if before and after[-len(before):] == before:
         return list(after[:-len(before)])
     return list(after)
-
-
-def _without_previews(sheet: dict) -> dict:
-    """A sheet's JSON without what the decision never made would have scored: an abandoned
-    game's "scores so far" showed the last dice's previews like scores, its player's column lit.
-    A cell that shows points earned beside points pending says which are earned (`settled`):
-    Thirteen's second joker ("40 +40") and Pok'n Roll's ticks with the one a choice would add
-    kept their pending points on the final sheet, the previews alone being blanked."""
-    def cell(c: dict) -> dict:
-        if "settled" in c:
-            return c["settled"]
-        return {"text": "", "kind": "empty"} if c.get("kind") == "preview" else c
-
-    tables = [{**t, "active_column": None,
-               "rows": [{**r, "cells": [cell(c) for c in r["cells"]]} for r in t["rows"]]}
-              for t in sheet.get("tables", ())]
-    return {**sheet, "tables": tables}
