@@ -40,6 +40,7 @@ from .short_panel import aliased, button_words, has_button, has_hold_buttons, re
 # (the app and the tests import the phases from here)
 from .table_phases import CONFIRM, CORRECT, DECIDE, MIN_CONFIDENCE, OVER, WAIT_DICE
 from .table_screen import table_view
+from .table_banner import Banner, new_notes
 from .tablelog import LogError, TableLog, replay
 from .tray_places import box_distance, row_boxes, same_spot, scaled_boxes
 from .tray_words import (LEFT_WORDS, asked_in_glare, die_trouble_words, glare_ask_words, glare_count_words,
@@ -143,7 +144,6 @@ class TableFlow:
         # the HINT button's card (how the game is played) over the sheet: the page shown, None when
         # closed; its pages are counted for the screen it is drawn on
         self.help_page: int | None = None
-        self.screen_size = screen_size
         self.on_apply = on_apply
         self.on_take_back = on_take_back
         # the dice held at a decision, journaled at each change (a power cut before the throw
@@ -153,19 +153,8 @@ class TableFlow:
         self.confirm_seconds = confirm_seconds
         self.check_below = check_below
         self.check_seconds = check_seconds
-        self.message_seconds = message_seconds
-        self.message: MessageView | None = None
-        self._message_until = 0.0
-        self._message_since = 0.0
-        # the notes of moves still to be shown, a banner's page each, with the number of inputs
-        # of the move that made them; the page on screen and its move (see `_announce`)
-        self._note_pages: list[tuple[int, str, tuple[str, ...]]] = []     # (+ the page's set: `_next_page`)
-        self._page: MessageView | None = None
-        self._page_move = 0
-        # the pages of notes already logged, with their move: a page cut short by another message
-        # ("I see 4 dice") is shown again after it, and was logged again, the log then reading as
-        # if "Ann scored 22 in Chance" had been scored twice
-        self._pages_logged: set[tuple[int, str]] = set()
+        # what the table says and the notes of the moves, page by page, for this screen's size
+        self.banner = Banner(clock, message_seconds, self.words, screen_size, lambda: self.phase == OVER)
         self.tray_values: list[int] = []              # dice on the tray, left to right (last accepted)
         self.tray_boxes: list[tuple[int, int, int, int]] = []
         # the dice last accepted from the tray, as they lay, held dice included (never trimmed
@@ -235,17 +224,30 @@ class TableFlow:
         device down, a move that could not be handled), a "warning" one is not: those are the
         players' (*I see 4 dice*, a cocked die, ABANDON to press again), a part of play, and as
         warnings they filled the staff's view of what is wrong (3 of a rough game's 7 lines)."""
-        if self._page_shown:
-            # a note cut short by another message ("I see 4 dice") is shown again after it
-            self._note_pages.insert(0, (self._page_move, self._page.text, self._page.pages))
-        self._page = None
-        text = reworded(text, self.words)
-        self.message = MessageView(text, level)
-        self._message_since = self.clock()
-        # a message longer than the banner holds is shown in pages (see _in_pages), each for as long
-        self._message_until = self._message_since + self.message_seconds * len(self._banner_pages(text))
-        if logged:
-            (log.warning if (level == "error" if staff is None else staff) else log.info)("%s", text)
+        self.banner.say(text, level, logged, staff)
+
+    @property
+    def message(self) -> MessageView | None:
+        """The message on the banner now (None: nothing said, or faded)."""
+        return self.banner.message
+
+    @message.setter
+    def message(self, message: MessageView | None) -> None:
+        self.banner.message = message
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        """The screen's size, in pixels: the banner's pages and the help card's are counted for it."""
+        return self.banner.screen_size
+
+    @screen_size.setter
+    def screen_size(self, size: tuple[int, int]) -> None:
+        self.banner.screen_size = size
+
+    @property
+    def message_seconds(self) -> float:
+        """How long a message (a page of one) stays on the banner."""
+        return self.banner.message_seconds
 
     @property
     def confirm_due(self) -> float:
@@ -255,10 +257,7 @@ class TableFlow:
     def tick(self) -> None:
         """Time passes: confirmations fall due, messages fade."""
         now = self.clock()
-        if self.message and now >= self._message_until:
-            self.message = None
-        if self.message is None and self._note_pages:
-            self._next_page()
+        self.banner.tick(now)
         if self.phase == CONFIRM and now >= self._confirm_at:
             self._commit_pending()
 
@@ -271,7 +270,7 @@ class TableFlow:
         exp = self.expect
         if self.abandoned or isinstance(exp, GameOver):
             self.phase = OVER
-            if not self.abandoned and not self._page_shown:
+            if not self.abandoned and not self.banner.page_shown:
                 # the standings speak for themselves; not for the last move's notes (School's
                 # last entry: its awards were never on screen)
                 self.message = None
@@ -317,7 +316,7 @@ class TableFlow:
         if self._apply(data):
             drew = f"The table drew {whose} dice: {sorted_faces(values, exp)}."
             news = self.message if self.message is not before else None   # what the throw decided
-            self._page = None      # (its page, if it is one, said with the draw: not again after it)
+            self.banner.page_done()      # (its page, if it is one, said with the draw: not again after it)
             self.say(f"{drew} {news.text}" if news else drew)
 
     def _apply(self, data: Input) -> bool:
@@ -347,52 +346,15 @@ class TableFlow:
         turn (`tick`), each for `message_seconds` (the last two alone were shown, joined: School's
         last entry, with a row award, a column award and "Game over", never showed the row award).
         A move's notes are shown at once, from their first page: the pages of earlier moves still
-        to come give way to them (`_give_way`). They waited behind those pages, and in fast play
+        to come give way to them (Banner.add_notes). They waited behind those pages, and in fast play
         the banner fell moves behind the game: Bob's score was still reading "Ann scored ..."
         and his own note came long after, while Cy played."""
         notes = tuple(self._sheet()[0].notes)
-        new = _new_notes(self._notes, notes)
+        new = new_notes(self._notes, notes)
         self._notes = notes
         if not new:
             return
-        from display.render import note_pages      # (pygame: only where a screen shows them)
-        mode = "final" if isinstance(self.expect, GameOver) else "play"
-        move = len(self.log.inputs)
-        pages = tuple(note_pages(new, mode, self.screen_size))
-        self._give_way(move)
-        self._note_pages += [(move, page, pages) for page in pages]
-        if not self._page_shown:
-            self._next_page()
-
-    def _give_way(self, move: int) -> None:
-        """Forget the pages of notes of the moves before `move` (the log's length after it), the
-        one on the banner too: a note shown after a later move's would be read as that move's."""
-        self._note_pages = [page for page in self._note_pages if page[0] >= move]
-        self._pages_logged = {page for page in self._pages_logged if page[0] >= move}
-        if self._page_shown and self._page_move < move:
-            self._page = self.message = None
-
-    @property
-    def _page_shown(self) -> bool:
-        """Whether the banner shows a page of notes now."""
-        return self._page is not None and self.message is self._page
-
-    def _next_page(self) -> None:
-        """The next page of notes on the banner."""
-        move, text, pages = self._note_pages.pop(0)
-        self.say(text, logged=(move, text) not in self._pages_logged)
-        self._pages_logged.add((move, text))
-        if len(pages) > 1:      # the banner sized for the set's tallest page: the screen under it stays put
-            self.message = replace(self.message, pages=tuple(reworded(page, self.words) for page in pages))
-        self._page, self._page_move = self.message, move
-
-    def _drop_pages_after(self, inputs: int) -> None:
-        """Forget the notes of moves taken back (the game no longer has them)."""
-        self._note_pages = [page for page in self._note_pages if page[0] <= inputs]
-        # (a move made again is said again)
-        self._pages_logged = {page for page in self._pages_logged if page[0] <= inputs}
-        if self._page_shown and self._page_move > inputs:
-            self.message = None
+        self.banner.add_notes(new, "final" if isinstance(self.expect, GameOver) else "play", len(self.log.inputs))
 
     # ------------------------------------------------------------------------------ readings
     def on_reading(self, reading: Reading) -> None:
@@ -478,7 +440,7 @@ class TableFlow:
             return
         glare = glared(reading.dice)
         check = [i for i, d in enumerate(reading.dice) if d.confidence < self.check_below or i in glare]
-        if self.message is before and not self._page_shown:
+        if self.message is before and not self.banner.page_shown:
             # (about an earlier tray: "I see 4 dice" beside "Is this right?"; not the last move's
             # notes, whose page went, unread and for good, as the next player's dice were read)
             self.message = None
@@ -1051,8 +1013,7 @@ class TableFlow:
             self.say(text, "warning", staff=True)
         else:       # (what the move said, a draw or a box's note, first: the notice as the page after it)
             log.warning("%s", text)
-            pages = tuple(self._banner_pages(text))
-            self._note_pages += [(len(self.log.inputs), page, pages) for page in pages]
+            self.banner.add_after(text, len(self.log.inputs))
 
     def _checked_by_players(self) -> None:
         """The die under the cursor was set or passed by the players: no longer in doubt (its
@@ -1117,10 +1078,7 @@ class TableFlow:
         if note:
             self.say(note, logged=False)
             return
-        if self._page_shown:
-            # (a move's note cut short comes back after it, as it does after a message)
-            self._note_pages.insert(0, (self._page_move, self._page.text, self._page.pages))
-        self._page = self.message = None
+        self.banner.clear()      # (a move's note cut short comes back after it, as it does after a message)
 
     def menu(self) -> list[MenuEntry]:
         """The decision's menu as it stands (controller/decision_menu.py); none while no decision is awaited."""
@@ -1318,7 +1276,7 @@ class TableFlow:
         self.state = before
         self.log.inputs.pop()
         self._notes = tuple(self._sheet()[0].notes)
-        self._drop_pages_after(len(self.log.inputs))
+        self.banner.drop_pages_after(len(self.log.inputs))
 
     def _journal(self, write: Callable[..., None] | None, *args) -> None:
         """Save a move (or a take-back) to the journal. When the storage fails (a full or
@@ -1428,25 +1386,6 @@ class TableFlow:
                 self._places_at(self._frame_size)
         return table_view(self, image, camera_note, tray_advice, things)
 
-    def _banner_pages(self, text: str) -> list[str]:
-        """`text` as the pages the banner of this screen draws whole (one when it fits)."""
-        from display.render import note_pages      # (pygame: only where a screen shows them)
-        return note_pages([text], "final" if self.phase == OVER else "play", self.screen_size)
-
-    def _in_pages(self, message: MessageView) -> MessageView:
-        """`message` as the page of it shown now, each for `message_seconds`, when the banner does
-        not hold it whole: at 320x240 the banner's four lines cut "I see 5 dice; the game needs 7
-        ... Fix the tray, or hold OK to enter the values" after "Fix the tray or", and a player
-        never read what to do; and two ties broken on the final screen lost their rule. A message
-        said (`say`) turns from its first page; one that stays (a tie-break, a notice) by the clock."""
-        pages = self._banner_pages(message.text)
-        if len(pages) < 2:
-            return message
-        since = self._message_since if message is self.message else 0.0
-        page = pages[int((self.clock() - since) // self.message_seconds) % len(pages)]
-        return replace(message, text=page, pages=tuple(pages))
-
-
     @property
     def help_shown(self) -> bool:
         """Whether the HINT card is on screen."""
@@ -1478,17 +1417,3 @@ def _first_faces(table_log: TableLog) -> tuple[str, ...] | None:
     except LogError:
         return None
     return exp.faces if isinstance(exp, Throw) else None
-
-
-def _new_notes(before: Sequence[str], after: Sequence[str]) -> list[str]:
-    """The notes a move added to a sheet's: those after the old ones when it kept them
-    (Pok'n Roll's hand, Classic's roll-off), those before them when they follow (Objective
-    cards' reveal before the last round's), else all of them: the game wrote a new list (School's
-    move, Classic's round, Pok'n Roll's next hand), whose notes may read as an older one did
-    ("Turn 1: Bob abandons" in two hands running was taken for old and never shown)."""
-    before, after = tuple(before), tuple(after)
-    if after[:len(before)] == before:
-        return list(after[len(before):])
-    if before and after[-len(before):] == before:
-        return list(after[:-len(before)])
-    return list(after)

@@ -63,7 +63,7 @@ def table_view(flow: TableFlow, image=None, camera_note: str = "", tray_advice: 
         message = _message_now(flow)
         if message is None and result.tie_break and not flow.abandoned:
             # equal scores placed apart (or played off): the standings alone do not say why
-            message = flow._in_pages(MessageView(f"Tie-break: {result.tie_break}", "info"))
+            message = flow.banner.in_pages(MessageView(f"Tie-break: {result.tie_break}", "info"))
         return TableView("final", title, status, sheet_json, tray, prompt, message,
                          standings=tuple(standings), notes=sheet.notes, help=flow._help())
     advice = tray_advice if flow.phase in (WAIT_DICE, CONFIRM) else None    # (CONFIRM: held by it)
@@ -80,7 +80,7 @@ def _message_now(flow: TableFlow, tray_advice: MessageView | None = None) -> Mes
     being read, else the lasting notices (an unsaved game, the config's mistakes, a weak reader)."""
     message = (flow.message or flow.device_notice or tray_advice or flow.unsaved or flow.config_notice
                or flow.reader_notice)
-    return flow._in_pages(message) if message is not None and not message.pages else message
+    return flow.banner.in_pages(message) if message is not None and not message.pages else message
 
 
 def _focus(flow: TableFlow) -> str | None:

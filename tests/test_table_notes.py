@@ -268,7 +268,8 @@ def _note_sets(game: str, players: list[str], size, pace: random.Random):
     the next, the dice through the camera's path (read, shown, counted after 1.5 s): for each
     move that wrote notes, its pages as the banner holds them, the time until the next move
     that wrote notes (None: none came), and the banner's texts in that time, in turn."""
-    from controller.table import CONFIRM, _new_notes
+    from controller.table import CONFIRM
+    from controller.table_banner import new_notes as _new_notes
     from display.render import note_pages
     from test_table_flow import reading
     flow = flow_of(game, players, size)
