@@ -16,7 +16,7 @@ import logging
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Callable, Mapping, Protocol, Sequence
 
 from display.view import HelpView, MessageView, TableView
@@ -41,7 +41,8 @@ from .short_panel import aliased, button_words, has_button, has_hold_buttons, re
 from .table_phases import CONFIRM, CORRECT, DECIDE, MIN_CONFIDENCE, OVER, WAIT_DICE
 from .table_screen import table_view
 from .table_banner import Banner, new_notes
-from .tablelog import LogError, TableLog, replay
+from .take_backs import AppliedChoice, AppliedReading, choice_offered, dice_offered, log_before
+from .tablelog import LogError, TableLog
 from .tray_places import box_distance, row_boxes, same_spot, scaled_boxes
 from .tray_words import (LEFT_WORDS, asked_in_glare, die_trouble_words, glare_ask_words, glare_count_words,
                          glare_words, glared, staff_notice_words)
@@ -66,25 +67,6 @@ class ButtonLike(Protocol):
     name: str
 
 
-
-
-@dataclass(frozen=True)
-class AppliedChoice:
-    """The last choice made on the menu, kept so that it can be taken back (BACK twice): the
-    game and the table as they were just before it. A mis-press on the menu (a box scored one
-    line too low, the wrong die held) is the commonest slip at a table, and until anything else
-    happens it harms nobody to undo."""
-
-    state: GameState
-    inputs: int                   # the log's length right after the choice: anything since ends it
-    player: int | None
-    label: str                    # the menu line chosen, to name it when asking and confirming
-    tray_values: tuple[int, ...]
-    tray_boxes: tuple
-    holds: tuple[bool, ...]
-    cursor: int
-
-
 #: what the screen says as dice already accepted are corrected (a long OK, or a resume in the middle of it)
 CORRECTING_READ = ("Correcting the dice read: UP/DOWN change the die, OK next die, hold OK when done, "
                    "BACK leaves them as read.")
@@ -102,18 +84,6 @@ def final_line(state: GameState) -> str:
     winners = " and ".join(state.players[i] for i in result.winners)
     won = f"{winners} {'win' if len(result.winners) > 1 else 'wins'}" if winners else "no winner"
     return f"game over: {state.title} for {', '.join(state.players)}: {scores}; {won}"
-
-
-@dataclass(frozen=True)
-class AppliedReading:
-    """The last dice read and applied, kept so that a misread noticed only after the reading was
-    accepted (it is, by itself, after a second and a half) can still be corrected with a long OK,
-    until anything else is applied."""
-
-    state: GameState              # the game just before these dice
-    inputs: int                   # the log's length right after them
-    values: tuple[int, ...]       # the whole tray as read, held dice included
-    boxes: tuple
 
 
 class TableFlow:
@@ -1176,61 +1146,19 @@ class TableFlow:
         self.say("The game is over.")
 
     def offer_take_back(self, inputs: int, held: tuple[int, Sequence[int]] | None = None) -> None:
-        """After a resume: the game's input number `inputs` (its last when it was resumed), if it
-        was a choice BACK twice could take back, can be taken back again, as if the power had
-        not gone. The table kept the choice only in memory, so a slip made just before a power
-        cut stood for good after it. What the choice needs is rebuilt from the journal: the
-        game before it (a replay), and the menu as it was (that game's, with the holds the
-        choice kept, or for a box scored the dice `held` then, as the journal has them) for
-        its line and cursor."""
-        if not 0 < inputs <= len(self.log.inputs):
-            return
-        data = self.log.inputs[inputs - 1]
-        before_log = self._log_before(inputs)
-        before = replay(before_log)
-        exp = before.expects()
-        if not isinstance(exp, Decide) or is_final(exp, data) or data.get("type") not in ("choose", "reroll"):
-            return        # (a throw is corrected with a long OK; a final choice is not offered back)
-        menu = TableFlow(before, before_log, clock=self.clock, words=self.words, screen_size=self.screen_size)
-        menu.hold_buttons, menu.hint_button, menu._faces = self.hold_buttons, self.hint_button, self._faces
-        if data["type"] == "reroll":
-            menu.restore_holds(exp.player, data.get("keep", []))
-        elif held is not None:
-            menu.restore_holds(*held)          # (where they do not fit the decision: none)
-        entries = menu.menu()
-        wanted = ("reroll", None) if data["type"] == "reroll" else ("option", data.get("option"))
-        at = next((i for i, e in enumerate(entries) if (e.action, e.key if e.action == "option" else None) == wanted),
-                  None)
-        if at is None:
-            return
-        self._last_choice = AppliedChoice(before, inputs, exp.player, menu._chosen(entries[at]),
-                                          tuple(menu.tray_values), tuple(menu.tray_boxes), tuple(menu.holds), at)
+        """After a resume: the game's input number `inputs` (its last when it was resumed), if it was
+        a choice BACK twice could take back, can be taken back again (controller/take_backs.py)."""
+        offer = choice_offered(self, inputs, held)
+        if offer is not None:
+            self._last_choice = offer
 
     def offer_correction(self, inputs: int) -> None:
-        """After a resume: the dice of the game's input number `inputs` (its last when it was
-        resumed), if they were read from the tray or entered by hand, can be corrected with a
-        long OK again, as if the power had not gone: the table kept them only in memory, so a
-        misread noticed just after a cut stood for good. Rebuilt from the journal: the game
-        before them (a replay) and their values, the held dice included (see `_placed` for
-        where they lie). Not dice the table drew, nor secret ones (a correction shows them).
-
-        When that input is a choice made on the dice before it, those dice are offered: a long
-        OK corrects them once the choice is taken back (BACK twice), as at a table that never
-        went off (they are the last move again). Only the choice's dice were kept, and a game
-        resumed then offered nothing after the take-back, where a second cut offered them."""
-        if not 0 < inputs <= len(self.log.inputs):
-            return
-        data = self.log.inputs[inputs - 1]
-        if data.get("type") in ("choose", "reroll"):
-            inputs -= 1                   # (offered once the choice is taken back: `_still_last`)
-            data = self.log.inputs[inputs - 1] if inputs > 0 else {}
-        if data.get("type") != "dice":
-            return
-        before = replay(self._log_before(inputs))
-        exp = before.expects()
-        if not isinstance(exp, Throw) or exp.drawn or exp.secret:
-            return
-        self._last_read = AppliedReading(before, inputs, tuple(exp.held) + tuple(data["values"]), ())
+        """After a resume: the dice of the game's input number `inputs` (or of the input before,
+        when that one is a choice made on them) can be corrected with a long OK again
+        (controller/take_backs.py)."""
+        offer = dice_offered(self.log, inputs)
+        if offer is not None:
+            self._last_read = offer
 
     def resume_correction(self, values: Sequence[int]) -> bool:
         """After a resume whose journal ends with these dice (`values`, the input's: held dice not
@@ -1254,10 +1182,8 @@ class TableFlow:
         return True
 
     def _log_before(self, inputs: int) -> TableLog:
-        """The game's log before its input number `inputs` (what a take-back or a correction
-        rebuilt after a resume replays)."""
-        return TableLog(self.log.game, list(self.log.players), dict(self.log.options),
-                        list(self.log.inputs[:inputs - 1]))
+        """The game's log before its input number `inputs` (controller/take_backs.py)."""
+        return log_before(self.log, inputs)
 
     @property
     def take_back_offered(self) -> AppliedChoice | None:
@@ -1391,11 +1317,9 @@ class TableFlow:
         """Whether the HINT card is on screen."""
         return self.help_page is not None
 
-
     def _help(self) -> HelpView | None:
         key = "HINT" if self.hint_button else "OK"
         return None if self.help_page is None else help_card(self.state, page=self.help_page, key=key)
-
 
     def _sheet(self, focus: str | None = None) -> tuple[Sheet, dict]:
         """The game's sheet and its JSON while the menu's cursor is on option `focus` (see
