@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 import pygame
 
@@ -21,6 +21,7 @@ from .card import card_frame, card_layout, draw_card
 from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
+from .menu_question import menu_question
 from .menu_rows import LABEL_SHARE, menu_label, menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
 from .prompt_parts import question_start, whole_part_lines
@@ -599,10 +600,12 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
     cursor_h = heights[sel] if heights else line_h
 
-    def need(t: int, h: int, marked: bool) -> int:
+    def need(t: int, h: int, marked: bool, lines: Sequence[str] | None = None) -> int:
         # ("more above" and "more below" at the ends of the question's and the hint's last lines, when
-        # those are whole and leave room; lines of their own, else)
-        inline = (0 < t == len(questions) and theme.font(big, True).size(questions[-1])[0] + more_w <= width
+        # those are whole and leave room; lines of their own, else; `lines`: the question's, when
+        # not all of `questions`)
+        lines = questions if lines is None else lines
+        inline = (0 < t == len(lines) and theme.font(big, True).size(lines[-1])[0] + more_w <= width
                   and 0 < h == len(hints) and theme.font(hint_size).size(hints[-1])[0] + more_w <= width)
         more_h = int(more_size * 1.1) if marked else 0
         return t * text_step + h * hint_step + _menu_least(prompt, cursor_h, int(6 * s), more_h, inline)
@@ -634,7 +637,8 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                     lines, cut, n_hint = shorter, False, h
                     break
         # (cut on its one line, the question loses who acts and what: that counts in a tie)
-        return lines, n_hint, marked, 2 * (cut + (0 < n_hint and not hint_whole(n_hint))) + (cut and len(lines) == 1)
+        return (lines, n_hint, marked, 2 * (cut + (0 < n_hint and not hint_whole(n_hint))) + (cut and len(lines) == 1),
+                cut)
 
     # the hint's later lines go before the question's, as they did; with no menu the question's go
     # first where that cuts fewer of the two, or as many but not the question on its one line: at
@@ -645,7 +649,11 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         question_first = laid_out(True)
         if question_first[3] < layout[3]:
             layout = question_first
-    questions, n_hint, marked, _ = layout
+    if prompt.options and layout[4]:
+        # (a question over a menu before the hint: "Ann: choose a r..." over two lines of hint)
+        layout = _over_menu(prompt, hints, rect.height - 2 * pad, cap, lambda q: wrap(q, big, width, bold=True),
+                            need, line_h) or layout
+    questions, n_hint, marked = layout[:3]
     hints = _hint_kept(prompt.hint, hints, n_hint)
     last = pygame.Rect(x, y, width, 0)
     for line in questions:
@@ -704,6 +712,27 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
     for i, line in enumerate(hints):
         text(surface, line, (x, rect.bottom - pad - hint_h + int(2 * s) + i * hint_step), hint_size, theme.MUTED,
              max_width=width)
+
+
+def _over_menu(prompt: PromptView, hints: list[str], height: int, cap: int, lines_of: Callable[[str], list[str]],
+               need: Callable[..., int], row_h: int) -> tuple[list[str], int, bool] | None:
+    """The question's lines, the hint's count and whether the menu's "more" lines are drawn, for a
+    menu whose question `_prompt`'s usual order cuts: the question whole first (in the fewest words
+    of display.menu_question where the game's leave no room for the whole hint and a second row of
+    the menu, `row_h`), then the
+    menu's cursor row, then the hint's first whole parts, then the "more" lines, all within
+    `height` as `need(question lines, hint lines, more, lines)` counts them. None where no form
+    of the question fits whole."""
+    most = max((t for t in range(1, cap + 1) if need(t, 0, False) <= height), default=0)
+    lines = menu_question(prompt.text, lines_of, most,
+                          lambda t: need(t, len(hints), False) + row_h <= height) if most else None
+    if lines is None:
+        return None
+    t = len(lines)
+    n_hint = max((h for h in range(len(hints) + 1) if need(t, h, False, lines) <= height), default=0)
+    if n_hint < len(hints):
+        n_hint = whole_part_lines(prompt.hint, hints, n_hint)
+    return lines, n_hint, need(t, n_hint, True, lines) <= height
 
 
 def _question_kept(question: str, lines: list[str], n_text: int, big: int, width: int) -> tuple[list[str], bool]:
