@@ -27,9 +27,10 @@ ROWS = ("S1", "S2", "S3", "S4", "S5", "S6", "PAIR", "TWO_PAIRS", "TRIPLET", "SMA
 ROW_LABELS = dict(zip(ROWS, (
     "School 1", "School 2", "School 3", "School 4", "School 5", "School 6", "Pair", "Two pairs",
     "Triplet", "Small straight", "Large straight", "Full house", "Four of a kind", "Poker", "Chance")))
-# (the screen draws these where a label would be cut: 320x240's "Small s...", "Four of...")
-ROW_SHORT = {"SMALL_STRAIGHT": ("Small str.",), "LARGE_STRAIGHT": ("Large str.",),
-             "FOUR_OF_A_KIND": ("4 of a kind",)}
+# (the screen draws these where a label would be cut: 320x240's "Small s...", "Four of..."; the
+# shortest for the menu's "Cross ..." beside its points, 92 px there: "Cross Small str." was cut)
+ROW_SHORT = {"SMALL_STRAIGHT": ("Small str.", "Sm. str."), "LARGE_STRAIGHT": ("Large str.", "Lg. str."),
+             "FOUR_OF_A_KIND": ("4 of a kind", "4 kind"), "TWO_PAIRS": ("2 pairs",), "FULL_HOUSE": ("Full",)}
 ROW_INDEX = {r: i for i, r in enumerate(ROWS)}
 NROWS, NCOLS = 15, 3
 NCELLS = NROWS * NCOLS
