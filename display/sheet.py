@@ -21,6 +21,7 @@ from .number_cut import numbers_need
 from .head_lines import staggered_heads
 from .labels import distinct_cuts
 from .row_fit import rows_shown
+from .tick_count import count_said
 from .title_fit import title_form
 
 MIN_TABLE_WIDTH_PER_COLUMN = 70
@@ -650,7 +651,10 @@ def draw_ticks(surface: pygame.Surface, s: str, rect: pygame.Rect, colour, tail:
     # boxes a quarter of their side apart, all inside `rect`
     side = min(rect.height * 6 // 10, int((rect.width - tail_w) / (n + 0.25 * (n - 1))) if n else 0)
     if side < 10:  # too small to see from across the table: say how many instead
-        count = f"{s.count('■')}/{n}" + (f" {tail}" if tail else "")
+        # (its shorter forms where "2/6" would be cut: four players' Pok'n Roll board at 320x240
+        # was "..." in every cell)
+        least = theme.font(theme.min_text(theme.scale(surface)), True)
+        count = count_said(s, tail, lambda form: least.size(form)[0] <= rect.width)
         text(surface, count, rect.center, int(rect.height * 0.8), colour, bold=True,
              anchor="center", max_width=rect.width)
         return
