@@ -50,7 +50,7 @@ def panel_drawn(view, size, monkeypatch) -> tuple[list[str], list[str], list[str
     hint: list[str] = []
     surface = pygame.Surface(size)
     lower = render_module._columns_for(surface, view)[1]
-    labels = {o.label for o in view.prompt.options}
+    labels = {form for o in view.prompt.options for form in (o.label, *o.short)}
     real = render_module.text
 
     def text(surface, s, pos, size, colour=theme.TEXT, *a, **k):

@@ -275,7 +275,9 @@ class ObjectiveCards(GameState):
         if self.phase == "choose":
             seat = self._chooser()
             met = satisfied(self.dice, self.options)
-            opts = tuple(Option(k, f"{LABEL[k]} ({POINTS[k]})", POINTS[k] if k in met else 0, row=k, group="card")
+            # (the sheet's shorter names where a menu row's 92 px at 320x240 cut "Long straight (7)")
+            opts = tuple(Option(k, f"{LABEL[k]} ({POINTS[k]})", POINTS[k] if k in met else 0, row=k, group="card",
+                                short=(f"{SHORT[k]} ({POINTS[k]})",) if k in SHORT else ())
                          for k in self._legal_cards(seat))
             if last_cards(self.hands[seat], self.per_round - len(self.commits[seat])):
                 # (round 10: the card left is no secret, the sheet shows it in hand; the table had
@@ -287,7 +289,8 @@ class ObjectiveCards(GameState):
                           secret=True)
         # reroll decision
         # STOP turns every card over (OTHERS_REVEAL): it reveals, so no table takes it back
-        stop = Option(STOP, "Stop: the dice are final", self._active_points_now(), group="stop", reveals=True)
+        stop = Option(STOP, "Stop: the dice are final", self._active_points_now(), group="stop", reveals=True,
+                      short=("Stop: dice final", "Stop"))
         return Decide(self.active, (stop,), reroll=RerollSpec(self.dice, 1, 5),
                       prompt=f"{who}: stop, or hold dice and throw again (throw {self.rolls} of {MAX_ROLLS})")
 
