@@ -20,38 +20,33 @@ from dataclasses import replace
 from typing import Callable, Mapping, Protocol, Sequence
 
 from display.view import HelpView, MessageView, TableView
-from vision.left_things import left_boxes, same_place
-from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, UNSURE_VALUE, Die, Reading, view_scale
+from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, Reading
 
 from .decision_menu import (MenuEntry, chosen_words, decision_menu, first_entry, holds_fit, holds_of, is_abandon,
                             is_final, secret_chosen_words)
 from .die_faces import face_name, sorted_faces
 from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept
 from .draws import draw
-from .gathered import DROPPED_WORDS, GATHERED_WORDS, looks_gathered
-from .knock_notice import BACK_WORDS, KnockWatch, banner_words
+from .knock_notice import KnockWatch
 from .size_notice import SizeWatch
-from .size_notice import banner_words as size_banner_words
 from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
+from .reading_intake import (dice_slid, hand_entry, pending_gathered, places_at, take_found_tray, take_reading,
+                             take_settled, tray_disturbed, tray_emptied)
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
 from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
 # (the app and the tests import the phases from here)
-from .table_phases import CONFIRM, CORRECT, DECIDE, MIN_CONFIDENCE, OVER, WAIT_DICE
+from .table_phases import CONFIRM, CORRECT, DECIDE, MIN_CONFIDENCE, OVER, WAIT_DICE  # noqa: F401
 from .table_screen import table_view
 from .table_banner import Banner, new_notes
 from .take_backs import AppliedChoice, AppliedReading, choice_offered, dice_offered, log_before
 from .tablelog import LogError, TableLog
-from .tray_places import box_distance, row_boxes, same_spot, scaled_boxes
-from .tray_words import (LEFT_WORDS, asked_in_glare, die_trouble_words, glare_ask_words, glare_count_words,
-                         glare_words, glared, staff_notice_words)
+from .tray_places import row_boxes
+from .tray_words import staff_notice_words
 
 log = logging.getLogger(__name__)
 
-# Problems that make a reading unusable as it is (players must fix the tray or correct it).
-BLOCKING = {"die_leaning", "foreign_object", "dice_covered", "partly_out_of_view", "bad_frame", "too_dark",
-            "too_bright", "blurred", "unsure_value"}
 # Problems for the staff, not the players: the reading is still good (the reader read the whole
 # view instead of the calibrated tray), so the game goes on with the notice on screen.
 STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE, DIE_SIZE}
@@ -128,7 +123,7 @@ class TableFlow:
         self.tray_values: list[int] = []              # dice on the tray, left to right (last accepted)
         self.tray_boxes: list[tuple[int, int, int, int]] = []
         # the dice last accepted from the tray, as they lay, held dice included (never trimmed
-        # to the held ones): a tray that still shows them is not a new throw (see _lying_as_played)
+        # to the held ones): a tray that still shows them is not a new throw (see reading_intake.lying_as_played)
         self.played: list[tuple[int, tuple]] = []
         self.last_reading: Reading | None = None
         self.pending: list[int] | None = None         # full tray values awaiting confirmation
@@ -177,7 +172,7 @@ class TableFlow:
         self._correctable: tuple[list[int], list, list[int]] | None = None
         self._frame_size = (640, 480)     # the camera image's, as last shown (where dice entered by hand go)
         self._places_size: tuple[int, int] | None = None   # the frames the dice's places were read on
-        # the values of the dice played whose places were forgotten for another view (see _places_for)
+        # the values of the dice played whose places were forgotten for another view (see reading_intake.places_for)
         self._places_lost: Counter | None = None
         self._faces: tuple[str, ...] | None = _first_faces(table_log)
         self._sheet_of: GameState | None = None     # the state whose sheet is cached (see _sheet)
@@ -327,439 +322,35 @@ class TableFlow:
         self.banner.add_notes(new, "final" if isinstance(self.expect, GameOver) else "play", len(self.log.inputs))
 
     # ------------------------------------------------------------------------------ readings
+    # (what each reading does: controller/reading_intake.py)
     def on_reading(self, reading: Reading) -> None:
         """A final reading from the settle tracker (the tray is still and readings agree)."""
-        before = self.message
-        self._take_reading(reading)
-        if self.phase == WAIT_DICE and self.message is not before and self.message is not None:
-            self._said_of_tray = self.message      # (why this tray is not taken: stale once it changes)
-
-    def _take_reading(self, reading: Reading) -> None:
-        """on_reading's work: the reading taken, refused with a reason, or staged."""
-        self._places_for(reading)
-        self.last_reading = reading
-        before = self.message
-        # (a knock, dice or frames of another size told once, not at every throw: see
-        # controller/knock_notice.py, size_notice.py; the reader read where the tray now is, at
-        # the dice's own size or the whole view: the game goes on)
-        moved = next((p.message for p in reading.problems if p.code == CAMERA_MOVED), None)
-        told = self.knocks.seen(moved)
-        self._tell_staff(told, BACK_WORDS if told == "back" else moved or "", banner_words)
-        sizes = self.sizes.seen(reading)
-        for what, words in sizes:
-            self._tell_staff(what, words, size_banner_words)
-        # (kept across restarts at each settled reading, the readings counted toward a notice's
-        # being gone included: controller/told_kept.py writes only what changed)
-        self.on_staff_told()
-        if self.phase == OVER:
-            return
-        if self.phase == CORRECT:
-            # players are correcting by hand: the camera does not overrule them; the tray is read
-            # if they leave the correction with BACK (they may have fixed it meanwhile)
-            self._seen_while_correcting = reading
-            return
-        if self.phase == CONFIRM:
-            self.pending = None  # a newer still tray replaces the one being shown
-            self.phase = WAIT_DICE
-        self._correctable = None  # (an older reading's offer goes with it)
-        exp = self.expect
-        if not isinstance(exp, Throw):
-            if self.phase == DECIDE and reading.dice and self._tray_changed(reading):
-                if self._mostly_as_before(reading):
-                    self._say_turned(reading)       # (a hand knocked a die: nobody threw)
-                else:
-                    self.say(f"{self.state.player_name(exp.player)}: decide first (OK on the menu), then throw.",
-                             "warning")
-            elif self.phase == DECIDE and reading.dice:
-                # the same dice, slid by a hand large enough for the tracker to call it a throw
-                self._follow_tray(reading)
-            return
-        held = list(exp.held)
-        want = len(held) + exp.count
-        found = len(reading.dice)
-        if found != want:
-            # a die the camera cannot see (or a thing it takes for one) would otherwise hold the
-            # game up for good: the players may enter the dice themselves
-            where = f" ({len(held)} held + {exp.count} thrown)" if held else ""
-            seen = "1 die" if found == 1 else f"{found} dice"
-            fix = (f"Put the held {sorted_faces(held, exp)} back in the tray beside them"
-                   if self._held_taken_out(reading, exp)
-                   else glare_count_words(reading, found < want) or "Fix the tray or throw again")
-            self.say(f"I see {seen}; the game needs {want}{where}. {fix}, or hold OK to enter the values.", "warning")
-            self._offer_correction(reading)
-            return
-        if self._lost_dice_again(reading, exp):
-            self.on_found_tray(reading)     # (the dice last played, seen by a camera with another view)
-            return
-        if self._lying_as_played(reading, exp):
-            self.say(f"Those are the dice read before, only moved, not thrown. {self._throw_asked(exp)}", "warning")
-            return
-        reading = self._held_as_set(reading, exp)
-        problems = [p for p in reading.problems if p.code in BLOCKING]
-        doubtful = [i for i, d in enumerate(reading.dice) if d.value is None or d.confidence < MIN_CONFIDENCE]
-        if problems or doubtful:
-            self.say(die_trouble_words(reading.dice, problems, doubtful), "warning")
-            self._offer_correction(reading)
-            return
-        values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
-        if not multiset_contains(values, held):
-            self.say(f"A held die changed: the held dice should be {sorted_faces(held, exp)}, "
-                     f"I see {sorted_faces(values, exp)}. "
-                     "Put them back as they were, or hold OK to enter the values.", "warning")
-            self._offer_correction(reading)
-            return
-        glare = glared(reading.dice)
-        check = [i for i, d in enumerate(reading.dice) if d.confidence < self.check_below or i in glare]
-        if self.message is before and not self.banner.page_shown:
-            # (about an earlier tray: "I see 4 dice" beside "Is this right?"; not the last move's
-            # notes, whose page went, unread and for good, as the next player's dice were read)
-            self.message = None
-        asked = asked_in_glare(reading.dice)
-        # (outlined only for the glare, read surely: no "I am not sure" said of them, no "3?")
-        sure = [i for i in glare if i not in asked and reading.dice[i].confidence >= self.check_below]
-        if asked:
-            self.say(glare_ask_words(asked), "warning")
-        elif glare:
-            self.say(glare_words(glare), "warning")
-        else:
-            self._tell_left(reading)
-        gathered = looks_gathered(values, [v for v, _box in self.played], held, exp.count)
-        if gathered:
-            self.say(GATHERED_WORDS, "warning")
-        self._stage(values, [d.box for d in reading.dice], exp, check, wait_for_ok=bool(asked), sure=sure)
-        self._gathered_for = self.pending if gathered else None
-
-    def _tell_left(self, reading: Reading) -> None:
-        """Say once that the dice were read around a thing left lying in the tray (a phone, a
-        cup), the first time a throw is taken with it there: the players see why it did not stop
-        the throw, and that it is better out. Not again while it lies there."""
-        lying = left_boxes(reading)
-        told = [box for box in self._left_told if same_place(box, lying)]    # (a thing taken out: forgotten)
-        new = [box for box in lying if not same_place(box, told)]
-        self._left_told = told + new
-        if new:
-            self.say(LEFT_WORDS)
+        take_settled(self, reading)
 
     def on_found_tray(self, reading: Reading) -> None:
-        """The tray as the table found it on starting, nothing seen moving yet: dice left from
-        the game before, or lying there through a restart. They were not thrown now (they
-        used to count as the first player's throw after the usual moment); they are taken as
-        the dice already played, so that moving them is not a throw either. At a decision they
-        are the dice decided on, found on the tray."""
-        exp = self.expect
-        if self.phase == DECIDE:
-            self._found_at_decision(reading)
-            return
-        if self.phase == CORRECT:
-            self.on_reading(reading)
-            self._found_while_correcting(reading)
-            return
-        if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn:
-            self.on_reading(reading)
-            return
-        self._places_for(reading)
-        self._places_lost = None
-        self.last_reading = reading
-        self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
-        if reading.dice:
-            self.say(f"The dice in the tray were there before: they do not count. {self._throw_asked(exp)}")
-
-    def _found_while_correcting(self, reading: Reading) -> None:
-        """The tray found as a game resumes in the middle of a correction (resume_correction): the
-        dice being corrected are marked where they lie when they are the same dice and the players
-        have changed none yet (as `_placed` places dice offered after a resume). Before, they were
-        numbered in a row along the bottom of the picture, away from the dice they stand for."""
-        amending = self._amending
-        found = [(int(d.value), tuple(d.box)) for d in reading.dice if d.value is not None]
-        if (amending is None or len(found) != len(reading.dice) or list(self.pending or ()) != list(amending.values)
-                or Counter(v for v, _ in found) != Counter(amending.values)):
-            return
-        values, boxes = [v for v, _ in found], [b for _, b in found]
-        self._amending = replace(amending, values=tuple(values), boxes=tuple(boxes))
-        self.pending, self.pending_boxes = list(values), list(boxes)
-        self.tray_values, self.tray_boxes = list(values), list(boxes)
-        self.played = found
-
-    def _found_at_decision(self, reading: Reading) -> None:
-        """The tray found at a decision (a game resumed there): the dice decided on, found on it;
-        or, where the table knows none (a decision with no dice to throw again: Pok'n Roll's
-        abandon, Objective cards' cards, Classic's bets, the last throw's box), the dice it shows,
-        as the table had them before the cut; or another player's (betting Classic's decision
-        on dice thrown before). Never a throw: nobody threw while the table was off. It was
-        taken for one at every decision of the second kind (*Ann: decide first (OK on the
-        menu), then throw.* as the table came back), and its dice were not shown."""
-        if self.tray_values and not self._tray_changed(reading):
-            self.on_reading(reading)            # (the dice decided on: their places, holds kept)
-            return
-        self._places_for(reading)
-        self.last_reading = reading
-        if self.tray_values:
-            self.played = [(int(d.value), d.box) for d in reading.dice if d.value is not None]
-        elif all(d.value is not None for d in reading.dice):
-            self._follow_tray(reading)
-
-    def _places_for(self, reading: Reading) -> None:
-        """Bring the dice's places the table keeps (the dice played, decided on, staged, to correct or
-        to take back) to the pixels of `reading`'s frame. A camera plugged back may send another size:
-        the places kept, in the old frame's pixels, then matched no die of the new frames, and the dice
-        lying as played, swept over by a hand, were taken as the next player's throw. The same view at
-        another size is scaled; another shape (another crop of the sensor) cannot be placed: the
-        places are forgotten, as after a power cut, and the same dice seen next while a throw is
-        awaited are taken as found lying there, not thrown (the throw is asked for again)."""
-        self._places_at((int(reading.size[0]), int(reading.size[1])))
-
-    def _places_at(self, size: tuple[int, int]) -> None:
-        """The dice's places brought to frames of `size` (see _places_for); the view's picture
-        brings them too, so that the marks and HOLD numbers stay on their dice before the next
-        reading (none comes while the dice lie still)."""
-        if size[0] <= 0 or size[1] <= 0:
-            return
-        old, self._places_size = self._places_size, size
-        if old is None or old == size:
-            return
-        scale = view_scale(old, size)
-        log.info("camera frames now %dx%d (were %dx%d): the dice's places %s", *size, *old,
-                 "scaled" if scale is not None else "forgotten (another view)")
-        if scale is None and self.played:
-            self._places_lost = Counter(v for v, _ in self.played)
-        self._move_places(lambda boxes: scaled_boxes(boxes, scale) if scale is not None else [])
-
-    def _lost_dice_again(self, reading: Reading, exp: Throw) -> bool:
-        """Whether `reading` may be the dice last played, whose places were forgotten for another
-        view: the same faces, none placed since. Other faces are a throw, and count at once."""
-        return (self._places_lost is not None and not self.played and not exp.drawn
-                and Counter(d.value for d in reading.dice) == self._places_lost)
-
-    def _move_places(self, move: Callable[[Sequence], list]) -> None:
-        """Apply `move` (boxes -> boxes; [] forgets them) to every die place the flow keeps."""
-        self.tray_boxes = move(self.tray_boxes)
-        played = move([box for _, box in self.played])
-        self.played = list(zip((v for v, _ in self.played), played))
-        self.pending_boxes = move(self.pending_boxes) or self._row_boxes(len(self.pending_boxes))
-        if self._correctable is not None:
-            values, boxes, unsure = self._correctable
-            self._correctable = (values, move(boxes) or self._row_boxes(len(values)), unsure)
-        for name, field in (("_last_read", "boxes"), ("_amending", "boxes"), ("_last_choice", "tray_boxes"),
-                            ("_take_back_armed_for", "tray_boxes")):
-            kept = getattr(self, name)
-            if kept is not None:
-                setattr(self, name, replace(kept, **{field: tuple(move(getattr(kept, field)))}))
-
-    def _throw_asked(self, exp: Throw) -> str:
-        """The throw still awaited, in the prompt's own words ("Ann: throw all 5 dice."), so that a
-        message beside the prompt does not word the same throw another way."""
-        if exp.prompt:
-            return exp.prompt.rstrip(".") + "."
-        return f"{self.state.player_name(exp.player)}: throw {exp.count} {'die' if exp.count == 1 else 'dice'}."
+        """The tray as the table found it on starting, nothing seen moving yet: not a throw."""
+        take_found_tray(self, reading)
 
     def on_tray_empty(self) -> None:
-        """The tray was seen empty: the dice last accepted were taken out, so dice that lie
-        there next were thrown (or put) anew, wherever they lie. Dice shown that looked
-        gathered up (the faces read before, moved) and are picked up before they counted were
-        not a throw: they are dropped (see gathered.py)."""
-        if self._pending_gathered():
-            exp = self.expect
-            log.info("dice with the faces read before (%s) picked up before they counted: not taken", self.pending)
-            self.pending, self._gathered_for = None, None
-            self.phase = WAIT_DICE
-            self.say(DROPPED_WORDS + (f" {self._throw_asked(exp)}" if isinstance(exp, Throw) else ""))
-        self.played = []
-        self._places_lost = None
+        """The tray was seen empty: dice that lie there next were thrown (or put) anew."""
+        tray_emptied(self)
 
     def on_dice_moved(self, reading: Reading, changed: Sequence[int]) -> None:
-        """Dice were slid by hand, not thrown. While waiting for a throw this may be the throw
-        (a gentle one); during a decision it only moves the dice, unless a value changed."""
-        self._places_for(reading)
-        if self.phase in (WAIT_DICE, CONFIRM):
-            self.on_reading(reading)
-            return
-        self.last_reading = reading
-        if self.phase != DECIDE:
-            return
-        if not self._tray_changed(reading):
-            self._follow_tray(reading)
-        elif changed and self.tray_boxes:    # (else the tray is not the one decided on: betting Classic)
-            self._say_turned(reading)
+        """Dice were slid by hand, not thrown (a gentle throw while one is awaited)."""
+        dice_slid(self, reading, changed)
 
-    def _mostly_as_before(self, reading: Reading) -> bool:
-        """Whether most dice of `reading` lie, unchanged, where the dice decided on lay."""
-        return bool(self.tray_boxes) and len(reading.dice) == len(self.tray_values) and \
-            2 * sum(self._lies_as_before(d) for d in reading.dice) > len(reading.dice)
-
-    def _say_turned(self, reading: Reading) -> None:
-        """A die of the tray decided on shows another face: named by its number on screen (the
-        marks stay where the dice were decided on; the reading's order is not theirs)."""
-        odd = next((d for d in reading.dice if not self._lies_as_before(d)), None)
-        which = "A die"
-        if odd is not None and self.tray_boxes:
-            k = min(range(len(self.tray_boxes)), key=lambda k: box_distance(self.tray_boxes[k], odd.box))
-            which = f"Die {k + 1}"
-        # (or thrown before the menu was: a die thrown again looks the same)
-        keeps = " ".join(face_name(v, self._faces) for v in self.tray_values)
-        self.say(f"{which} was turned over. The game keeps {keeps}: put it back as it was, or to throw it "
-                 "again choose that on the menu first.", "warning")
-
-    def _held_as_set(self, reading: Reading, exp: Throw) -> Reading:
-        """`reading` with each unread die that lies just where a held die lay given the value
-        it had (players set it by hand when the camera could not read it), to be checked
-        (outlined) rather than entered by hand again at every throw. A held die never read
-        surely otherwise stopped every throw after it: "I cannot read die 3 for sure"."""
-        held = Counter(exp.held)
-        dice = list(reading.dice)
-        filled: list[tuple] = []
-        for i, die in enumerate(dice):
-            if die.value is not None and die.confidence >= MIN_CONFIDENCE:
-                continue
-            value = next((v for v, box in self.played if held[v] > 0 and same_spot(box, die.box)), None)
-            if value is not None:
-                held[value] -= 1
-                dice[i] = replace(die, value=value, confidence=MIN_CONFIDENCE,
-                                  problems=tuple(c for c in die.problems if c != UNSURE_VALUE))
-                filled.append(tuple(die.box))
-        if not filled:
-            return reading
-        problems = tuple(p for p in reading.problems if not (p.code == UNSURE_VALUE and p.box is not None
-                                                             and tuple(p.box) in filled))
-        return replace(reading, dice=tuple(dice), problems=problems)
-
-    def _held_taken_out(self, reading: Reading, exp: Throw) -> bool:
-        """Whether the tray shows just the dice thrown, the held ones taken out to keep them
-        safe: "throw again" would then be a second try at the throw, not a fix."""
-        values = [d.value for d in reading.dice]
-        return (bool(exp.held) and len(values) == exp.count and None not in values
-                and not multiset_contains(values, list(exp.held)))
-
-    def _lying_as_played(self, reading: Reading, exp: Throw) -> bool:
-        """Whether most of the dice to throw still lie just where the last accepted dice lay,
-        with the same faces (beyond the held dice, which stay). A hand reaching in for the dice
-        nudges one of them, or sweeps over the tray: the tracker sees a moved die or a large
-        motion, but the tray was not thrown, and its dice (already in the game) must not count
-        again as the next throw. (One die of a real throw may land where one lay: most do not.)"""
-        left = list(self.played)
-        same = 0
-        for die in reading.dice:
-            hit = next((k for k, (value, box) in enumerate(left)
-                        if value == die.value and same_spot(box, die.box)), None)
-            if hit is not None:
-                left.pop(hit)
-                same += 1
-        return same - len(exp.held) > exp.count / 2
-
-    def _follow_tray(self, reading: Reading) -> None:
-        """The dice decided on, slid by hand: their marks, HOLD numbers and holds follow them
-        (a mark left on an empty spot named the die there no longer). Dice decided on whose
-        places were not known (a game resumed after a power cut) are found on the tray."""
-        moved = bool(self.tray_boxes) and not all(self._lies_as_before(d) for d in reading.dice)
-        holds = self._holds_carried(reading) if self.holds else []
-        self.tray_values = [int(d.value) for d in reading.dice]  # type: ignore[arg-type]
-        self.tray_boxes = [d.box for d in reading.dice]
-        self.played = list(zip(self.tray_values, self.tray_boxes))
-        self.holds = holds
-        if moved:
-            self.say("Dice moved: the dice held stay held." if any(holds) else "Dice moved.")
-
-    def _lies_as_before(self, die: Die) -> bool:
-        """Whether a die lies where a die of its face lay on the tray decided on."""
-        return any(v == die.value and same_spot(b, die.box) for v, b in zip(self.tray_values, self.tray_boxes))
-
-    def _holds_carried(self, reading: Reading) -> list[bool]:
-        """The holds for the dice of `reading` (the tray decided on, some dice slid): each die
-        keeps the hold of the die it was, the one left in its place, else the nearest of its
-        face. A knocked die must not release the dice a player has just held (they threw them
-        all again without noticing); and keeping is by faces, so two dice of a face are alike."""
-        old = list(range(len(self.tray_values)))
-        order = sorted(range(len(reading.dice)), key=lambda i: not self._lies_as_before(reading.dice[i]))
-        holds = [False] * len(reading.dice)
-        for i in order:
-            die = reading.dice[i]
-            same = [k for k in old if self.tray_values[k] == die.value]
-            if not same:
-                continue
-            k = min(same, key=lambda k: box_distance(self.tray_boxes[k], die.box) if self.tray_boxes else k)
-            old.remove(k)
-            holds[i] = self.holds[k]
-        return holds
-
-    def _tray_changed(self, reading: Reading) -> bool:
-        return Counter(d.value for d in reading.dice) != Counter(self.tray_values)
-
-    def _stage(self, values: list[int], boxes: list, exp: Throw, check: Sequence[int] = (),
-               wait_for_ok: bool = False, sure: Sequence[int] = ()) -> None:
-        """Show the reading for the players to check: taken by itself after its moment, or,
-        `wait_for_ok` (a die in the glare read unsurely), only with their OK or correction.
-        `sure`: the dice of `check` read surely, outlined only for the lamp's glare."""
-        if not self.hint_button:
-            self.help_page = None    # (OK is the reading's now, not the card's: "OK accepts")
-        self.pending = values
-        self.pending_new = multiset_minus(values, exp.held)
-        self.pending_boxes = boxes
-        self.pending_check = list(check)
-        self.pending_sure = list(sure)
-        self.phase = CONFIRM
-        wait = max(self.confirm_seconds, self.check_seconds) if check else self.confirm_seconds
-        self._confirm_at = float("inf") if wait_for_ok else self.clock() + wait
+    def on_tray_disturbed(self) -> None:
+        """Something moves in the tray, or rests there, while a reading is shown: it waits."""
+        tray_disturbed(self)
 
     @property
     def waits_for_ok(self) -> bool:
         """Whether the reading shown is taken only with the players' OK (never by itself)."""
         return self.phase == CONFIRM and self._confirm_at == float("inf")
 
-    def on_tray_disturbed(self) -> None:
-        """Something moves in the tray, or rests there (a hand), while a reading is shown: a
-        player reaching in to throw a cocked die again or to straighten one. The reading shown is
-        of the tray before: it is not accepted by itself until the tray has been still for its
-        moment again (OK still accepts it at once). It was: the dice under the hand went in after
-        the moment, and the die thrown again was refused (*decide first, then throw*)."""
-        if self.phase == CONFIRM:
-            wait = max(self.confirm_seconds, self.check_seconds) if self.pending_check else self.confirm_seconds
-            self._confirm_at = max(self._confirm_at, self.clock() + wait)
-        elif self.phase == WAIT_DICE and self.message is not None and self.message is self._said_of_tray:
-            # why the tray before was not taken ("Die 5 is partly out of the camera's view") stood
-            # over the hand, the new throw or the blurred picture, the caption saying otherwise
-            self.message = None
-
-    def _pending_gathered(self) -> bool:
-        """Whether the reading shown is the one that looked gathered up (not since corrected)."""
-        return self.phase == CONFIRM and self.pending is not None and self.pending is self._gathered_for
-
-    def _offer_correction(self, reading: Reading) -> None:
-        """Keep the reading at hand so that a long OK can correct it."""
-        exp = self.expect
-        assert isinstance(exp, Throw)
-        self._correctable = self._hand_entry(exp, reading.dice)
-
-    def _hand_entry(self, exp: Throw, dice: Sequence[Die]) -> tuple[list[int], list, list[int]]:
-        """The dice as players start entering them by hand: those read, in their order (the
-        surest when the tray shows more than the game needs); then, for each die the camera
-        did not see, a held value the reading lacks, else 1, drawn in a row along the bottom
-        of the camera image (it has no place of its own). Last, the positions of the dice
-        whose value is a stand-in (unread, unsure or unseen), for the players to set first."""
-        want = len(exp.held) + exp.count
-        kept = sorted(sorted(range(len(dice)), key=lambda i: -dice[i].confidence)[:want])
-        values = [dice[i].value or 1 for i in kept]
-        boxes = [tuple(dice[i].box) for i in kept]
-        unsure = [k for k, i in enumerate(kept) if dice[i].value is None or dice[i].confidence < MIN_CONFIDENCE]
-        if kept:    # (with nothing read, every die is entered: none stands out)
-            unsure += list(range(len(kept), want))
-        unseen = multiset_minus(list(exp.held), values)
-        sides = sorted(b[2] - b[0] for b in boxes)
-        missing = want - len(values)
-        values += [unseen[k] if k < len(unseen) else 1 for k in range(missing)]
-        boxes += self._row_boxes(missing, sides[len(sides) // 2] if sides else None)
-        return values, boxes, unsure
-
     def _row_boxes(self, count: int, side: int | None = None) -> list[tuple[int, int, int, int]]:
         """Places for `count` dice the camera has no place for, along the bottom of the image last shown."""
         return row_boxes(count, self._frame_size, side)
-
-    def _tell_staff(self, what: str, words: str, banner: Callable[[str], str]) -> None:
-        """A staff notice as its watcher decided: "tell" logs the reader's `words` as a warning
-        and shows their `banner` form; "back" logs that the condition told is gone; "" nothing."""
-        if what == "back":
-            log.info("%s", words)
-        elif what == "tell":
-            log.warning("%s", staff_notice_words(words))
-            self.say(banner(words), "warning", logged=False)
 
     def _correction_takeable(self) -> bool:
         """Whether the dice set now would be taken: they keep the dice held. The table said
@@ -849,7 +440,7 @@ class TableFlow:
         if name == "OK" and kind == "hold" and isinstance(exp, Throw) and not exp.drawn:
             # nothing read at all (a camera that sees none of these dice, or no camera): the
             # players enter the whole throw, as they read it, rather than wait for ever
-            values, boxes, _ = self._hand_entry(exp, ())
+            values, boxes, _ = hand_entry(self, exp, ())
             self._correct(values, boxes, "Enter the dice: UP/DOWN change the die, OK next die, hold OK when done.")
             return
         if name == "BACK" and self.take_back_offered is not None:
@@ -925,7 +516,7 @@ class TableFlow:
         if seen is not None:
             self.pending = None
             self.phase = WAIT_DICE
-            self._take_reading(seen)
+            take_reading(self, seen)
             if self.message is None:
                 self.say("Correction cancelled: the dice as the camera reads them now.")
             return
@@ -1029,7 +620,7 @@ class TableFlow:
         do) goes to the log; the banner shows only `note`, what the prompt does not say."""
         self._seen_while_correcting = None
         self._opened = Opened(origin, tuple(values), tuple(boxes), tuple(unsure), self._confirm_at,
-                              gathered=origin == SHOWN and self._pending_gathered())
+                              gathered=origin == SHOWN and pending_gathered(self))
         self.pending, self.pending_boxes = list(values), list(boxes)
         self.pending_check = list(unsure)
         if origin != SHOWN:
@@ -1309,7 +900,7 @@ class TableFlow:
         if image is not None:
             self._frame_size = (int(image.shape[1]), int(image.shape[0]))
             if self._places_size is not None:
-                self._places_at(self._frame_size)
+                places_at(self, self._frame_size)
         return table_view(self, image, camera_note, tray_advice, things)
 
     @property
