@@ -7,7 +7,7 @@ dice the game waits for, the dice held (they must still be there, with their fac
 already played (a tray only nudged or swept over is not a throw), the dice's places on a camera
 plugged back at another size, a die in the glare, a thing left lying in the tray (told once).
 A tray it cannot take is said in the players' words and kept at hand for a long OK, which enters
-the dice by hand (TableFlow's corrections take it from there).
+the dice by hand (controller/dice_correcting.py takes it from there).
 
 These are functions of the flow (controller/table.py), as the screen's are (table_screen.py): the
 state stays on `TableFlow`, where the screen, the resume and the tests read it; only the deciding
@@ -189,7 +189,7 @@ def take_found_tray(flow: TableFlow, reading: Reading) -> None:
 def found_while_correcting(flow: TableFlow, reading: Reading) -> None:
     """The tray found as a game resumes in the middle of a correction (resume_correction): the
     dice being corrected are marked where they lie when they are the same dice and the players
-    have changed none yet (as TableFlow._placed places dice offered after a resume). Before, they were
+    have changed none yet (as dice_correcting.placed places dice offered after a resume). Before, they were
     numbered in a row along the bottom of the picture, away from the dice they stand for."""
     amending = flow._amending
     found = [(int(d.value), tuple(d.box)) for d in reading.dice if d.value is not None]

@@ -16,7 +16,7 @@ import logging
 import random
 import time
 from collections import Counter
-from dataclasses import replace
+from functools import partial
 from typing import Callable, Mapping, Protocol, Sequence
 
 from display.view import HelpView, MessageView, TableView
@@ -24,18 +24,20 @@ from vision.types import CALIBRATION_SIZE, CAMERA_MOVED, DIE_SIZE, Reading
 
 from .decision_menu import (MenuEntry, chosen_words, decision_menu, first_entry, holds_fit, holds_of, is_abandon,
                             is_final, secret_chosen_words)
+from .dice_correcting import (amend, correction_button, count_throw, hold_again, left_out, resume_correction,
+                              start_correction)
 from .die_faces import face_name, sorted_faces
-from .correction import BLANK, OFFERED, SHOWN, Opened, Tally, changed_dice, holds_kept
+from .correction import OFFERED, SHOWN, Opened, Tally
 from .draws import draw
 from .knock_notice import KnockWatch
 from .size_notice import SizeWatch
 from .help_card import SMALLEST_SCREEN, help_card, hint_pressed
-from .reading_intake import (dice_slid, hand_entry, pending_gathered, places_at, take_found_tray, take_reading,
-                             take_settled, tray_disturbed, tray_emptied)
+from .reading_intake import (dice_slid, hand_entry, places_at, take_found_tray, take_settled, tray_disturbed,
+                             tray_emptied)
 from .rules import Decide, GameOver, GameState, IllegalInput, Throw
 from .rules.base import (Input, Sheet, choose_input, dice_input, multiset_contains, multiset_minus,
                          reroll_input)
-from .short_panel import aliased, button_words, has_button, has_hold_buttons, reworded
+from .short_panel import aliased, button_words, has_button, has_hold_buttons
 # (the app and the tests import the phases from here)
 from .table_phases import CONFIRM, CORRECT, DECIDE, MIN_CONFIDENCE, OVER, WAIT_DICE  # noqa: F401
 from .table_screen import table_view
@@ -43,14 +45,12 @@ from .table_banner import Banner, new_notes
 from .take_backs import AppliedChoice, AppliedReading, choice_offered, dice_offered, log_before
 from .tablelog import LogError, TableLog
 from .tray_places import row_boxes
-from .tray_words import staff_notice_words
 
 log = logging.getLogger(__name__)
 
 # Problems for the staff, not the players: the reading is still good (the reader read the whole
 # view instead of the calibrated tray), so the game goes on with the notice on screen.
 STAFF_NOTICES = {CAMERA_MOVED, CALIBRATION_SIZE, DIE_SIZE}
-CORRECTED_WORDS = "Corrected values accepted."
 # A die read with a value but less surely than this is outlined for the players to check, and the
 # reading waits longer before it counts (`check_seconds`). On the Byler photos the reader never
 # trained on, 26 of 440 valued dice fall below 0.9, two of them among the four read wrong.
@@ -62,9 +62,6 @@ class ButtonLike(Protocol):
     name: str
 
 
-#: what the screen says as dice already accepted are corrected (a long OK, or a resume in the middle of it)
-CORRECTING_READ = ("Correcting the dice read: UP/DOWN change the die, OK next die, hold OK when done, "
-                   "BACK leaves them as read.")
 TAKE_BACK_SECONDS = 5.0   # the second BACK must follow the first within this (as for ABANDON)
 # an OK this soon after a move is the move's OK pressed twice: waiting for a throw it does not
 # open the card (a panel without HINT), which would hide the sheet just scored
@@ -322,7 +319,7 @@ class TableFlow:
         self.banner.add_notes(new, "final" if isinstance(self.expect, GameOver) else "play", len(self.log.inputs))
 
     # ------------------------------------------------------------------------------ readings
-    # (what each reading does: controller/reading_intake.py)
+    # (what each reading does: controller/reading_intake.py; the dice set by hand: dice_correcting.py)
     def on_reading(self, reading: Reading) -> None:
         """A final reading from the settle tracker (the tray is still and readings agree)."""
         take_settled(self, reading)
@@ -352,13 +349,6 @@ class TableFlow:
         """Places for `count` dice the camera has no place for, along the bottom of the image last shown."""
         return row_boxes(count, self._frame_size, side)
 
-    def _correction_takeable(self) -> bool:
-        """Whether the dice set now would be taken: they keep the dice held. The table said
-        *Corrected values accepted.* before refusing a held die set to another value, and the log
-        the staff read had the correction accepted and refused at once."""
-        exp = self.expect
-        return self.pending is not None and isinstance(exp, Throw) and multiset_contains(self.pending, exp.held)
-
     def _commit_pending(self, corrected: bool = False) -> None:
         """Apply the dice shown (or set by the players: `corrected`, counted and logged)."""
         exp = self.expect
@@ -384,8 +374,8 @@ class TableFlow:
             if isinstance(self.expect, Decide):
                 self._reset_decision(self.expect, keep_open=True)  # tray now known: holds line up with it
                 if late is not None:
-                    self._hold_again(late.values, values)
-            self._count_throw(values, late if corrected else None, corrected, inputs)
+                    hold_again(self, late.values, values)
+            count_throw(self, values, late if corrected else None, corrected, inputs)
         else:
             self.phase = WAIT_DICE
 
@@ -404,7 +394,8 @@ class TableFlow:
         if name == "ABANDON":
             self._abandon()
             return
-        handler = {WAIT_DICE: self._button_wait, CONFIRM: self._button_confirm, CORRECT: self._button_correct,
+        handler = {WAIT_DICE: self._button_wait, CONFIRM: self._button_confirm,
+                   CORRECT: partial(correction_button, self),
                    DECIDE: self._button_decide, OVER: self._button_over}[self.phase]
         handler(kind, name)
 
@@ -430,18 +421,19 @@ class TableFlow:
     def _button_wait(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold" and self._correctable:
             (values, boxes, unsure), self._correctable = self._correctable, None
-            self._correct(values, boxes, "Correcting: UP/DOWN change the die, OK next die, hold OK when done.",
-                          unsure, origin=OFFERED, note=self._left_out(len(values)).strip())
+            start_correction(self, values, boxes, "Correcting: UP/DOWN change the die, OK next die, hold OK when "
+                             "done.", unsure, origin=OFFERED, note=left_out(self, len(values)).strip())
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
-            self._amend()
+            amend(self)
             return
         exp = self.expect
         if name == "OK" and kind == "hold" and isinstance(exp, Throw) and not exp.drawn:
             # nothing read at all (a camera that sees none of these dice, or no camera): the
             # players enter the whole throw, as they read it, rather than wait for ever
             values, boxes, _ = hand_entry(self, exp, ())
-            self._correct(values, boxes, "Enter the dice: UP/DOWN change the die, OK next die, hold OK when done.")
+            start_correction(self, values, boxes,
+                             "Enter the dice: UP/DOWN change the die, OK next die, hold OK when done.")
             return
         if name == "BACK" and self.take_back_offered is not None:
             self._take_back_choice()
@@ -453,20 +445,11 @@ class TableFlow:
             return
         self._nothing_now(name)
 
-    def _left_out(self, kept: int) -> str:
-        """What the entry of a tray with more dice than the game needs leaves out (the surest are
-        kept): the players saw a die unmarked on the tray, and nothing said it did not count."""
-        extra = len(self.last_reading.dice) - kept if self.last_reading is not None else 0
-        if extra <= 0:
-            return ""
-        return (" The die not outlined does not count." if extra == 1
-                else f" The {extra} dice not outlined do not count.")
-
     def _button_confirm(self, kind: str, name: str) -> None:
         if name == "OK" and kind == "hold":
             assert self.pending is not None
-            self._correct(self.pending, self.pending_boxes, "Correcting: UP/DOWN change the die, OK next die, "
-                                                            "hold OK when done.", self.pending_check, origin=SHOWN)
+            start_correction(self, self.pending, self.pending_boxes, "Correcting: UP/DOWN change the die, OK next "
+                             "die, hold OK when done.", self.pending_check, origin=SHOWN)
         elif name == "OK":
             self._commit_pending()
         elif name == "BACK":
@@ -476,170 +459,10 @@ class TableFlow:
         else:
             self.say("Checking the reading: OK accepts, hold OK to correct, BACK to throw again.")
 
-    def _button_correct(self, kind: str, name: str) -> None:
-        assert self.pending is not None
-        n = len(self.pending)
-        if name.startswith("HOLD") and name[4:].isdigit() and 1 <= int(name[4:]) <= n:
-            self.correct_index = int(name[4:]) - 1
-        elif name in ("UP", "DOWN"):
-            step = 1 if name == "UP" else -1
-            self.pending[self.correct_index] = (self.pending[self.correct_index] - 1 + step) % 6 + 1
-            self._checked_by_players()
-        elif name == "OK":
-            self._checked_by_players()      # (passed with OK: the players say its value is right)
-            if kind == "hold" or self.correct_index >= n - 1:
-                if self._correction_takeable():   # (else _commit_pending says why not: not both)
-                    self.say(CORRECTED_WORDS)
-                self._confirm_at = self.clock()
-                self.phase = CONFIRM
-                self._commit_pending(corrected=True)
-            else:
-                self.correct_index += 1
-        elif name == "BACK":
-            if self._amending is not None:      # the dice go back in as they were read
-                self.pending, self.pending_boxes = list(self._amending.values), list(self._amending.boxes)
-                self._commit_pending()
-                self.say("Correction cancelled: the dice stay as they were read.")
-                return
-            self._leave_correction()
-
-    def _leave_correction(self) -> None:
-        """BACK while correcting (not a late correction): back where the correction started. A
-        reading shown is shown again as read, counting as it would have (BACK again drops it); a
-        refused tray's dice stay offered to a long OK; else nothing is left. It was "throw again"
-        for all: a right reading opened by a slow OK and left with BACK was lost, the dice lying
-        unread in the tray, and a refused tray's dice came back at a second long OK as five 1s.
-        A tray read while they corrected is taken instead, as it would have been: a die pushed
-        into view during the entry was never read, the table waiting for a throw over five dice."""
-        opened, self._opened = self._opened, None
-        seen, self._seen_while_correcting = self._seen_while_correcting, None
-        if seen is not None:
-            self.pending = None
-            self.phase = WAIT_DICE
-            take_reading(self, seen)
-            if self.message is None:
-                self.say("Correction cancelled: the dice as the camera reads them now.")
-            return
-        if opened is not None and opened.origin == SHOWN:
-            self.pending, self.pending_boxes = list(opened.values), list(opened.boxes)
-            self.pending_check = list(opened.doubtful)
-            self._gathered_for = self.pending if opened.gathered else None
-            self.phase = CONFIRM
-            if opened.confirm_at != float("inf"):      # (its moment again: they looked at it for a while)
-                wait = max(self.confirm_seconds, self.check_seconds) if self.pending_check else self.confirm_seconds
-                self._confirm_at = self.clock() + wait
-            else:
-                self._confirm_at = opened.confirm_at
-            self.say("Correction cancelled: the dice as read. OK accepts, BACK to throw again.")
-            return
-        self.pending = None
-        self.phase = WAIT_DICE
-        if opened is not None and opened.origin == OFFERED:
-            self._correctable = (list(opened.values), list(opened.boxes), list(opened.doubtful))
-            self.say("Correction cancelled: nothing entered. Throw again, or hold OK to enter the values.")
-            return
-        self.say("Correction cancelled: throw again.")
-
-    def _hold_again(self, read: Sequence[int], final: Sequence[int]) -> None:
-        """After a late correction (or one left as read), the dice the player had held before it
-        are held again (controller.correction.holds_kept), journaled and named."""
-        tray, holds = self._held_when_amended
-        self._held_when_amended = ([], [])
-        if not any(holds) or len(self.holds) != len(final):
-            return
-        self.holds = holds_kept(tray, holds, read, final)
-        if any(self.holds):
-            self._journal_holds()
-            if self.message is not None and self.message.text.startswith(CORRECTED_WORDS):
-                self.say(f"{CORRECTED_WORDS} Still held: {self.held_text()}.")
-
-    def _count_throw(self, values: Sequence[int], late: AppliedReading | None, corrected: bool,
-                     at: int | None = None) -> None:
-        """Count a throw applied in the game's tally; a correction is logged with the dice read and
-        set, and the staff are told when the players keep correcting (controller.correction.Tally)."""
-        misread: list[int] = []
-        if corrected:
-            read, stand_ins = ((late.values, ()) if late is not None
-                               else self._opened.read() if self._opened is not None else ((), ()))
-            misread = changed_dice(read, stand_ins, values)
-            log.info("dice corrected by hand: read %s, set %s (%s)",
-                     " ".join("?" if i in stand_ins else str(v) for i, v in enumerate(read)) or "nothing",
-                     " ".join(map(str, values)),
-                     ", ".join(f"die {i + 1}: {read[i]} -> {values[i]}" for i in misread) or "no die read changed")
-        words = self.tally.add(new_throw=late is None, misread=bool(misread), at=at)
-        if words is None:
-            return
-        text = staff_notice_words(words)
-        if self.message is None or self.message.text.startswith(CORRECTED_WORDS):
-            self.say(text, "warning", staff=True)
-        else:       # (what the move said, a draw or a box's note, first: the notice as the page after it)
-            log.warning("%s", text)
-            self.banner.add_after(text, len(self.log.inputs))
-
-    def _checked_by_players(self) -> None:
-        """The die under the cursor was set or passed by the players: no longer in doubt (its
-        outline and "?" go)."""
-        if self.correct_index in self.pending_check:
-            self.pending_check.remove(self.correct_index)
-
     @property
     def correction_offered(self) -> AppliedReading | None:
         """The dice last read, while a long OK can still correct them: nothing applied since."""
         return self._last_read if self._still_last(self._last_read) else None
-
-    def _amend(self) -> None:
-        """A long OK after the dice were accepted: they are taken out of the game again (and the
-        journal says so) and corrected as during the confirmation. BACK puts them back as read."""
-        last = self.correction_offered
-        assert last is not None
-        last = self._placed(last)
-        self._held_when_amended = (list(self.tray_values), list(self.holds)) if self.phase == DECIDE else ([], [])
-        self._undo_last_input(last.state)
-        self._last_read = self._last_choice = None
-        self._amending = last
-        self.tray_values, self.tray_boxes = list(last.values), list(last.boxes)
-        self._correct(last.values, last.boxes, CORRECTING_READ)
-
-    def _placed(self, last: AppliedReading) -> AppliedReading:
-        """`last` with the places of its dice. Dice offered again after a resume have none (the
-        journal keeps values, not places): they are the dice the camera found on the tray if
-        those are the same, else set in a row along the bottom of the image, as dice entered by
-        hand are."""
-        if last.boxes:
-            return last
-        if Counter(v for v, _ in self.played) == Counter(last.values):
-            return replace(last, values=tuple(v for v, _ in self.played), boxes=tuple(b for _, b in self.played))
-        return replace(last, boxes=tuple(self._row_boxes(len(last.values))))
-
-    def _correct(self, values: Sequence[int], boxes: Sequence, message: str, unsure: Sequence[int] = (),
-                 origin: str = BLANK, note: str = "") -> None:
-        """Players set the dice with the buttons, from `values` (CORRECT). The first of the
-        `unsure` dice (outlined) is selected, else the first die: an unread die stood in as a 1,
-        captioned "Read: ... 1 ..." under die 1's cursor, and one long OK took it for a 1.
-        `origin`: where BACK goes back to (controller.correction). `message` (what the buttons
-        do) goes to the log; the banner shows only `note`, what the prompt does not say."""
-        self._seen_while_correcting = None
-        self._opened = Opened(origin, tuple(values), tuple(boxes), tuple(unsure), self._confirm_at,
-                              gathered=origin == SHOWN and pending_gathered(self))
-        self.pending, self.pending_boxes = list(values), list(boxes)
-        self.pending_check = list(unsure)
-        if origin != SHOWN:
-            self.pending_sure = []      # (those of a reading shown before: not these dice)
-        self.correct_index = unsure[0] if unsure else 0
-        self.phase = CORRECT
-        log.info("%s", reworded(message, self.words))
-        self._show_only(note)
-
-    def _show_only(self, note: str) -> None:
-        """The banner during a correction: `note` alone (the die left out of an entry), else
-        none. It said again what the prompt says ("Correcting: UP/DOWN change the die, OK next
-        die, hold OK when done."): at 320x240 that took the prompt's room, which then showed
-        "Correct die 1: UP..." and never its hint (hold OK: done, what BACK does); at 480x320
-        the late correction's banner lost its end ("BACK leaves them as")."""
-        if note:
-            self.say(note, logged=False)
-            return
-        self.banner.clear()      # (a move's note cut short comes back after it, as it does after a message)
 
     def menu(self) -> list[MenuEntry]:
         """The decision's menu as it stands (controller/decision_menu.py); none while no decision is awaited."""
@@ -662,7 +485,7 @@ class TableFlow:
                 self._gate_message = self.message
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
-            self._amend()
+            amend(self)
             return
         entries = self.menu()
         if name.startswith("HOLD") and name[4:].isdigit():
@@ -732,7 +555,7 @@ class TableFlow:
             self._take_back_choice()
             return
         if name == "OK" and kind == "hold" and self.correction_offered is not None:
-            self._amend()
+            amend(self)
             return
         self.say("The game is over.")
 
@@ -752,25 +575,10 @@ class TableFlow:
             self._last_read = offer
 
     def resume_correction(self, values: Sequence[int]) -> bool:
-        """After a resume whose journal ends with these dice (`values`, the input's: held dice not
-        in them) taken back by a long OK: the power went while the players corrected them. The
-        table comes back correcting them, from the values as read (what they had changed is
-        lost; BACK leaves them as read, as before the cut). Before, the game came back asking for
-        the throw again: dice already thrown and read were thrown a second time, and the dice in
-        the tray were "there before". The journal already says they were taken back: nothing is
-        written until the players accept or cancel. False where the game does not wait for such
-        a throw (dice the table draws, secret ones): the throw is then asked again."""
-        exp = self.expect
-        if self.phase != WAIT_DICE or not isinstance(exp, Throw) or exp.drawn or exp.secret:
-            return False
-        if len(values) != exp.count or not all(type(v) is int and 1 <= v <= 6 for v in values):
-            return False
-        read = self._placed(AppliedReading(self.state, len(self.log.inputs) + 1,
-                                           tuple(exp.held) + tuple(values), ()))
-        self._amending = read
-        self.tray_values, self.tray_boxes = list(read.values), list(read.boxes)
-        self._correct(read.values, read.boxes, CORRECTING_READ)
-        return True
+        """After a resume whose journal ends with these dice taken back by a long OK (the power went
+        while the players corrected them): the table comes back correcting them, from the values as
+        read (controller/dice_correcting.py). False where the game does not wait for such a throw."""
+        return resume_correction(self, values)
 
     def _log_before(self, inputs: int) -> TableLog:
         """The game's log before its input number `inputs` (controller/take_backs.py)."""
