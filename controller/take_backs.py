@@ -94,7 +94,7 @@ def dice_offered(log: TableLog, inputs: int) -> AppliedReading | None:
     again, as if the power had not gone (None: they were not). The table kept them only in
     memory, so a misread noticed just after a cut stood for good. Rebuilt from the journal: the
     game before them (a replay) and their values, the held dice included, without places (the
-    flow finds them: TableFlow._placed). Not dice the table drew, nor secret ones (a correction
+    flow finds them: dice_correcting.placed). Not dice the table drew, nor secret ones (a correction
     shows them).
 
     When that input is a choice made on the dice before it, those dice are offered: a long OK
