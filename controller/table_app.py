@@ -11,10 +11,7 @@ import errno
 import logging
 import os
 import random
-import re
-import shutil
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
@@ -40,6 +37,9 @@ from .slow_camera import SlowCameraWatch
 from .told_kept import ToldKept, calibration_id
 from .reader_notice import ReaderNotices
 from .plain_file import not_a_folder
+from .game_archive import GameArchive
+# (the archive's helpers lived here: still imported from here by tests and benchmarks)
+from .game_archive import NUMBERED, archive_order, archived_journals, copy_file, free_name, next_number  # noqa: F401
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
@@ -79,55 +79,6 @@ def unresumable(exc: Exception) -> str:
     return "its journal is damaged"
 
 
-#: an archived journal's name: the number of its place in the archive, then the date the table's
-#: clock said when it was archived, then what it is (`000042-20261126-214500-thirteen.jsonl`)
-NUMBERED = re.compile(r"(\d+)-\d{8}-\d{6}-")
-
-
-def archive_order(name: str) -> tuple[int, int, str]:
-    """Where an archived journal's name sorts, oldest first: by its number, not by its date.
-
-    The date is the table's clock, and a Raspberry Pi has no clock battery: after a power cut it
-    says 1970 or up to an hour before the cut until the network sets it. Sorted by date, a game
-    archived then went first in line to be pruned (removed at once when the archive was full)
-    and was listed as years older than the games played before it. Names without a number
-    (archived before the numbers came) are older than any numbered one, by their date."""
-    numbered = NUMBERED.match(name)
-    return (1, int(numbered.group(1)), name) if numbered else (0, 0, name)
-
-
-def archived_journals(folder: Path) -> list[str]:
-    """The names of the archived journals (files only), oldest first (`archive_order`).
-
-    Read with scandir, whose entries know a file from a folder, and kept as names: Path.glob and
-    is_file read each file's inode and made a Path of each, 5,000 of them at the end of every
-    game (0.1-0.2 s of a frozen screen on a 2-core PC; more on a Pi's SD card, most after a boot,
-    when none of them is cached)."""
-    with os.scandir(folder) as entries:
-        return sorted((e.name for e in entries if e.name.endswith(".jsonl") and e.is_file()), key=archive_order)
-
-
-def next_number(folder: Path) -> int:
-    """The number of the next journal archived in `folder`: one more than the highest there, of
-    files and folders alike (1 for the first; the folder's names only, no file is read)."""
-    try:
-        with os.scandir(folder) as entries:
-            numbers = [int(found.group(1)) for e in entries if (found := NUMBERED.match(e.name))]
-    except OSError:           # (no archive yet: made as the first journal goes in)
-        return 1
-    return max(numbers, default=0) + 1
-
-
-def free_name(folder: Path, stem: str) -> Path:
-    """folder/stem.jsonl, or stem-2.jsonl, ... if that is taken: two journals kept aside in the
-    same second (a damaged one kept, the power cut, kept again) must not be one."""
-    target, n = folder / f"{stem}.jsonl", 1
-    while target.exists():
-        n += 1
-        target = folder / f"{stem}-{n}.jsonl"
-    return target
-
-
 def config_message(problems: tuple[str, ...], warnings: tuple[str, ...] = ()) -> MessageView | None:
     """What the screen says of a config file the table started without parts of: the first
     mistake, how many more, and that `dicetable check` lists them (the staff may not read the log).
@@ -146,21 +97,6 @@ def config_message(problems: tuple[str, ...], warnings: tuple[str, ...] = ()) ->
     what = "mistakes" if more else "mistake"
     return MessageView(f"Config file {what}, left out: {first}{more}. The table uses the defaults for them. "
                        "Staff: dicetable check says what to fix.", "error" if problems else "warning")
-
-
-def copy_file(path: Path, target: Path) -> None:
-    """`target` made a copy of `path`, on the card: a hard link where the filesystem has them (the
-    file is written over by a rename, which leaves the link's data as they were), else a copy."""
-    try:
-        os.link(path, target)
-        return
-    except FileExistsError:
-        raise
-    except OSError:         # (no hard links here: a FAT card)
-        pass
-    shutil.copyfile(path, target)
-    with target.open("rb+") as fh:
-        os.fsync(fh.fileno())
 
 
 def resumed_message(state, replayed: int, flow: TableFlow, taken_up: bool = False) -> str:
@@ -226,16 +162,15 @@ class TableApp:
         self._buttons_warning = ""      # a button stuck down, or a panel down: the others work
         self._last_failure = ""
         self._over_at: float | None = None     # when the game on the table ended (see _note_over)
-        self.archive_error = ""                # why the last journal could not be archived
         self.idle = IdleWatch(config.table.idle_minutes * 60, clock)
         self._left_at: tuple[int, int] | None = None     # see _learn_how_long_left
         self._menu_used = False                # the setup menu shows someone's choices, not the café's
-        # the archive's names as the last pruning listed them (see _prune), for the menu's games
-        # put away: taken once, by the next _archived()
-        self._listing: tuple[Path, list[str]] | None = None
+        # (the folder's names synced through this module's sync_folder: where a power cut is simulated)
+        self.archive = GameArchive(self.journal_dir, self.wall, config.table.keep_games,
+                                   sync=lambda folder: sync_folder(folder))
         self.reader_notices = ReaderNotices()   # the nets' troubles said (controller/reader_notice.py)
         self.resume()
-        archived = self._archived()
+        archived = self.archive.names()
         self._offer_kept(archived)
         self._remember_last_played(archived)
         self._say_config_problems()
@@ -321,7 +256,7 @@ class TableApp:
             why = unresumable(exc)
             (log.error if isinstance(exc, LogError) else log.exception)(
                 "cannot resume %s: %s; %s; it is kept aside", path, exc, why)
-            kept = self._archive(path, "unreadable")
+            kept = self.archive.put(path, "unreadable")
             self.menu.message = MessageView(f"The last game could not be resumed: {why}"
                                             + (f" (kept in {kept})." if kept else "."), "warning")
             return
@@ -335,7 +270,7 @@ class TableApp:
                       path, found.damage, len(found.log.inputs))
             # (a copy, the journal left in place until the fresh one is renamed over it: moved, a
             # power cut before the fresh one was written left no game to resume)
-            kept = self._archive(path, "damaged", copy=not found.state.is_over)
+            kept = self.archive.put(path, "damaged", copy=not found.state.is_over)
         if found.state.is_over and found.damage:
             self.menu.message = MessageView("The last game was over; its journal had damage after the end"
                                             + (f" (kept in {kept})." if kept else "."), "warning")
@@ -530,64 +465,14 @@ class TableApp:
         if unsaved:
             self.flow.unsaved = MessageView(unsaved, "error")    # shown whenever nothing else is
 
-    def _archive(self, path: Path, label: str, copy: bool = False) -> Path | None:
-        """Move a journal to games/<number>-<date>-<label>.jsonl (`copy`: keep it there too, for a
-        journal to be written over it); where it went (None: it could not). The number orders the
-        archive (`archive_order`); the date is only what the table's clock said."""
-        folder = self.journal_dir / "games"
-        stamp = datetime.fromtimestamp(self.wall.now()).strftime("%Y%m%d-%H%M%S")
-        target = free_name(folder, f"{next_number(folder):06d}-{stamp}-{label}")
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            (copy_file if copy else os.replace)(path, target)
-        except OSError as exc:   # the table goes on; the journal stays where it is
-            lies = not_a_folder(folder)       # (games a file: "File exists" said nothing to act on)
-            self.archive_error = f"{folder} is {lies}" if lies else exc.strerror or str(exc)
-            log.error("cannot archive the journal %s: %s%s", path, self.archive_error,
-                      ": move it away (the table makes the folder)" if lies else "")
-            return None
-        try:   # the name in games/, then its absence here: a power cut must not bring an ended game back
-            sync_folder(target.parent)
-            if not copy:
-                sync_folder(path.parent)
-        except OSError as exc:   # (archived all the same: the table goes on as if it were on the card)
-            log.warning("the journal %s was archived, but its folder could not be synced: %s", target, exc)
-        log.info("journal archived as %s", target)
-        self._prune(target.parent)
-        return target
-
-    def _prune(self, folder: Path) -> None:
-        """Keep the newest `keep_games` archived journals: a table that runs for years must not
-        fill its card (a game's journal is 5-30 KB; 5,000 of them a few weeks to months of play)."""
-        keep = self.config.table.keep_games
-        if keep <= 0:
-            return
-        # only files count: a journal that was a folder is kept aside as one, and stays for the
-        # staff to look at; one that cannot be removed must not keep the others forever
-        try:
-            archived = archived_journals(folder)
-        except OSError as exc:
-            log.error("cannot remove old journals in %s: %s", folder, exc)
-            return
-        removed = archived[:max(0, len(archived) - keep)]
-        for name in removed:
-            old = folder / name
-            try:
-                old.unlink()
-            except OSError as exc:
-                log.error("cannot remove old journal %s: %s", old, exc)
-        # (the menu's games put away are found in this listing: listed again, 5,000 names cost a
-        # game's end 12 ms more; those that could not be removed are left in it: they are there)
-        self._listing = (folder, archived[len(removed):])
-
     def finish_game(self) -> MessageView | None:
         """After the final standings: archive the journal, back to the setup menu. A journal that
         could not be put away (a read-only card) stays, and the game comes back at the next start:
         the menu says so now (what it says is returned), not only the log."""
         kept = None
         if self.flow is not None and self.journal is not None:
-            if self._archive(self.journal_dir / CURRENT, self.flow.log.game) is None:
-                kept = MessageView(f"The game just played could not be put away ({self.archive_error}): it "
+            if self.archive.put(self.journal_dir / CURRENT, self.flow.log.game) is None:
+                kept = MessageView(f"The game just played could not be put away ({self.archive.error}): it "
                                    "will come back, as finished, at the next start. Please tell the staff.", "error")
         self.flow = self.runner = self.journal = None
         self.menu.reset()
@@ -824,7 +709,7 @@ class TableApp:
         state = self.flow.state
         log.info("%s (%s) left alone for %.0f minutes: put away", state.title, ", ".join(state.players),
                  self.idle.alone_for / 60)
-        put = self.journal is not None and self._archive(self.journal_dir / CURRENT,
+        put = self.journal is not None and self.archive.put(self.journal_dir / CURRENT,
                                                           put_away_label(self.flow.log.game)) is not None
         alone_for = self.idle.alone_for        # (before the fresh menu starts the watch again)
         self.flow = self.runner = self.journal = None
@@ -841,23 +726,10 @@ class TableApp:
         self._menu_used = False
         self.idle.touch()
 
-    def _archived(self) -> list[str]:
-        """The names of the archived journals, oldest first: as the pruning just listed them if it
-        did, else listed now (none when the archive cannot be listed: they stay for the staff)."""
-        folder = self.journal_dir / "games"
-        listing, self._listing = self._listing, None
-        if listing is not None and listing[0] == folder:
-            return listing[1]
-        try:
-            return archived_journals(folder) if folder.is_dir() else []
-        except OSError as exc:
-            log.error("cannot list the archived games in %s: %s", folder, exc)
-            return []
-
     def _offer_kept(self, archived: list[str] | None = None) -> None:
         """Give the menu the games put away by "Still playing?" that it offers to take up, of the
         archive's names `archived` (None: listed now)."""
-        names = self._archived() if archived is None else archived
+        names = self.archive.names() if archived is None else archived
         self.menu.offer(offered(self.journal_dir / "games", names))
 
     def _remember_last_played(self, archived: list[str]) -> None:
@@ -911,7 +783,7 @@ class TableApp:
         (or is kept aside as unreadable, as at a start)."""
         kept, self.menu.take_up = self.menu.take_up, None
         assert kept is not None
-        self._listing = None              # (a journal moves out of the archive: listed again after)
+        self.archive.forget_listing()     # (a journal moves out of the archive: listed again after)
         source, current = self.journal_dir / "games" / kept.name, self.journal_dir / CURRENT
         what = f"{kept.title} ({', '.join(kept.players)})"
         try:
@@ -944,7 +816,7 @@ class TableApp:
         at once (as <game>-abandoned): a power cut before OK must not bring the game back. Nothing
         is journaled after it (an abandoned game takes no more input)."""
         assert self.flow is not None
-        if self._archive(self.journal_dir / CURRENT, f"{self.flow.log.game}-abandoned") is not None:
+        if self.archive.put(self.journal_dir / CURRENT, f"{self.flow.log.game}-abandoned") is not None:
             self.flow.on_apply = self.flow.on_take_back = self.flow.on_hold = None
             self.journal = None
 
