@@ -22,7 +22,6 @@ from hardware.frame_reader import table_frames
 from vision import dicenet
 from vision import reader as vision_reader
 from vision.height_check import unchecked
-from vision.reader_input import black_picture
 from vision.settle import SettleTracker
 
 from .config import Config, load_config
@@ -33,6 +32,7 @@ from .draws import draw_first_player, first_player_words
 from .idle import IdleWatch, left_message
 from .knock_notice import CALIBRATION_WORDS, KnockWatch
 from .size_notice import SizeWatch
+from .camera_watch import CAMERA_QUIET_SECONDS, CameraWatch  # noqa: F401  (the constant: was here)
 from .slow_camera import SlowCameraWatch
 from .told_kept import ToldKept, calibration_id
 from .reader_notice import ReaderNotices
@@ -56,9 +56,6 @@ from .watchdog import Watchdog
 log = logging.getLogger(__name__)
 
 CURRENT = "current.jsonl"
-# A camera that has sent pictures and then sends none for this long, with no error, has hung
-# (a driver that stalls, or one that repeats a frame the source drops as not new).
-CAMERA_QUIET_SECONDS = 3.0
 #: an OK this soon after the game ended is the last choice's OK pressed twice (an impatient or
 #: bouncing press), not a request for the next game: it would wipe the standings unseen
 STANDINGS_SECONDS = 2.0
@@ -153,11 +150,7 @@ class TableApp:
         self.journal: Journal | None = None
         self.lock: Any = None                  # the journal folder's lock (from_args: the real table)
         self.running = True
-        self._camera_error = ""
-        self._last_frame_at: float | None = None    # (None: no picture yet, the camera is starting)
-        self._black_since: float | None = None      # since when every picture has been black
-        self._black_said = False
-        self.slow_camera = SlowCameraWatch()       # pictures too far apart: throws read slowly
+        self.camera = CameraWatch()        # its error, its pictures stopped, black or slow (camera_watch.py)
         self._buttons_error = ""
         self._buttons_warning = ""      # a button stuck down, or a panel down: the others work
         self._last_failure = ""
@@ -511,20 +504,13 @@ class TableApp:
         frame = self.frames.read_lores() if self.two_streams else self.frames.read()
         # (looked at once: the camera's thread may clear it between two looks, and the screen said
         # "Camera: None. Retrying...")
-        problem = getattr(self.frames, "error", None)
-        error = str(problem) if problem else ""
-        if error != self._camera_error:
-            self._camera_error = error
-            if error and self.flow:
-                self.flow.say(f"Camera: {error}. Retrying...", "error")
-            elif self.flow:
-                self.flow.say("Camera back.")
-            if error:
-                self.slow_camera.interrupted()
+        error = self.camera.error_changed(getattr(self.frames, "error", None))
+        if error and self.flow:
+            self.flow.say(f"Camera: {error}. Retrying...", "error")
+        elif error is not None and self.flow:
+            self.flow.say("Camera back.")
         if frame is not None:
-            self._last_frame_at = self.clock()
-            self.slow_camera.frame(self._last_frame_at)
-            self._watch_black(frame.image)
+            self.camera.picture(frame.image, self.clock)
         if frame is not None and self.runner is not None:
             full = (lambda: getattr(self.frames.read(), "image", None)) if self.two_streams else None
             settled = self.runner.settled
@@ -533,23 +519,15 @@ class TableApp:
                 self.idle.touch()              # (dice thrown and at rest: the players are there,
                                                # where a noisy camera's frame of "motion" is not)
 
-    def _watch_black(self, image: Any) -> None:
-        """A camera sending black pictures: before, the table said "Tray empty" and dice thrown
-        were never seen, with no word of the camera (a lens covered, the lamp over the tray off)."""
-        if not black_picture(image):
-            if self._black_said:
-                log.info("camera: pictures are no longer black")
-            self._black_since, self._black_said = None, False
-            return
-        if self._black_since is None:
-            self._black_since = self.clock()
-        elif not self._black_said and self._camera_black():
-            log.warning("camera: every picture black for %.0f s: lens covered, the light over the tray off, or the "
-                        "camera failing", self.clock() - self._black_since)
-            self._black_said = True
+    @property
+    def _last_frame_at(self) -> float | None:
+        """When the last picture came (None: none yet): tests wait for the camera's first."""
+        return self.camera.last_frame_at
 
-    def _camera_black(self) -> bool:
-        return self._black_since is not None and self.clock() - self._black_since >= CAMERA_QUIET_SECONDS
+    @property
+    def slow_camera(self) -> SlowCameraWatch:
+        """The camera's pace (kept by `camera`; the name callers knew)."""
+        return self.camera.slow
 
     def _step_buttons(self) -> None:
         self._fit_to_screen()
@@ -598,16 +576,9 @@ class TableApp:
     def device_notice(self) -> MessageView | None:
         """What stays on screen while the camera or the buttons are down (a message said once
         fades after a few seconds; players would then throw dice that are never read)."""
-        if self._camera_error:
-            return MessageView(f"Camera: {self._camera_error}. Retrying...", "error")
-        if self._camera_quiet():
-            return MessageView("Camera: no new picture for a few seconds. Dice thrown now are not seen; "
-                               "waiting for it...", "error")
-        if self._camera_black():
-            return MessageView("Camera: the picture is black (too dark to see dice). Is the lens covered, or the "
-                               "light over the tray off? Dice thrown now are not seen.", "error")
-        if self.slow_camera.slow_s is not None:
-            return MessageView(self.slow_camera.words(), "warning")
+        camera = self.camera.notice(self.clock)
+        if camera is not None:
+            return camera
         if self._buttons_error:
             return MessageView(f"Buttons: {self._buttons_error}. Retrying...", "error")
         if self._buttons_warning:
@@ -616,14 +587,6 @@ class TableApp:
 
     def _warning_text(self) -> str:
         return f"Buttons: {self._buttons_warning}. The other buttons work."
-
-    def _camera_quiet(self) -> bool:
-        """Whether the camera has stopped sending pictures without saying why: the screen kept
-        its last picture as if live, and dice thrown meanwhile were never read, without a word."""
-        # (a camera known to be slow, said so, is quiet only past twice its gap: a picture every 3.5 s
-        # made the screen flap between "no new picture" and the slow camera at every picture)
-        quiet_s = max(CAMERA_QUIET_SECONDS, 2 * (self.slow_camera.slow_s or 0.0))
-        return self._last_frame_at is not None and self.clock() - self._last_frame_at >= quiet_s
 
     def on_button(self, event: Any) -> None:
         self._note_over()
