@@ -43,6 +43,7 @@ from .game_archive import NUMBERED, archive_order, archived_journals, copy_file,
 from .kept_games import last_played, offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
+from . import journal_times
 from .journal import Held, Journal, NotAJournal, damaged_line, recover, sync_folder
 from .rules import find_game
 from .runner import TableRunner
@@ -254,7 +255,7 @@ class TableApp:
                                             + (f" (kept in {kept})." if kept else "."), "warning")
             return
         # (how long the journal was left, read before it is kept aside or written again)
-        written_at = self._written_at(path)
+        written_at = journal_times.written_at(path)
         untouched = self._age(written_at)
         kept: Path | str | None = found.after_damage or None
         damaged = found.damage is not None or found.after_damage is not None
@@ -276,7 +277,7 @@ class TableApp:
         lines = [*found.log.inputs, damaged_line(kept)] if found.damage else found.lines
         self._start(found.state, found.log, resumed=True, held=found.held, lines=lines, taken_up=taken_up)
         if self.journal is not None:
-            self._keep_written_at(path, written_at)
+            journal_times.keep_written_at(path, written_at)
         # BACK twice takes back the choice made just before the cut, as it could before: not a
         # choice after which the journal lost moves (damage) or one already taken back from
         # (the table offers one take-back at a time), nor the choice that ended a game found
@@ -330,45 +331,13 @@ class TableApp:
         self.flow.say(f"{said} {correction_resumed(self.flow.state, undone)}".strip())
 
     def _age(self, written_at: int | None) -> float:
-        """Seconds since the journal was last written at `written_at` (ns), counted only where both
-        times are the real time: the clock set by the network now, and when it was written (a time
-        written on a clock not set is 0, `_journal_time`). 0 when not known, or in the future.
-
-        A Pi without a clock battery writes its journal in 1970, or up to an hour early, until the
-        network sets its clock: counted from such a time, a game whose players were at the table
-        a moment before was asked *Still playing?* at once, and put away two minutes later
-        (*Nobody played ... for 20454 days*), whenever the table restarted after the clock was set
-        and before the next move. Without network the table never knows how long it was off: a
-        game left is asked about `idle_minutes` after the start."""
-        if not written_at or not self.wall.synced():
-            return 0.0
-        return max(0.0, self.wall.now() - written_at / 1e9)
+        """Seconds the journal written at `written_at` (ns) was left, by this table's wall clock
+        (0: not known; controller/journal_times.py)."""
+        return journal_times.journal_age(self.wall, written_at)
 
     def _journal_time(self) -> int:
-        """The time (ns) the journal gets as it is written: the wall clock's where the network set
-        it, else 0, a time the table cannot vouch for (see `_age`)."""
-        return int(self.wall.now() * 1e9) if self.wall.synced() else 0
-
-    @staticmethod
-    def _written_at(path: Path) -> int | None:
-        """When the journal was last written (ns), None if unknown."""
-        try:
-            return path.stat().st_mtime_ns
-        except OSError:
-            return None
-
-    @staticmethod
-    def _keep_written_at(path: Path, written_at: int | None) -> None:
-        """The journal written again on resume keeps the time of its last move: it is how long
-        the game was left alone (`_age`), and a second cut took the first resume for a
-        move (a game left overnight, asked *Still playing?* at once, was not asked after a
-        flicker of the power). Not set: at worst the question comes idle_minutes later."""
-        if written_at is None:
-            return
-        try:
-            os.utime(path, ns=(written_at, written_at))
-        except OSError as exc:
-            log.debug("cannot keep the time of the journal %s: %s", path, exc)
+        """The time (ns) the journal gets as it is written (0: the clock is not set yet)."""
+        return journal_times.journal_time(self.wall)
 
     def start_new(self) -> None:
         """Start the game chosen on the menu; a first player left to the table is drawn here, once:
@@ -708,7 +677,7 @@ class TableApp:
         found = last_played(folder, archived)
         if found is None:
             return
-        age = self._age(self._written_at(folder / archived[-1]))
+        age = self._age(journal_times.written_at(folder / archived[-1]))
         if not 0 < age < (self.config.table.idle_minutes or 30) * 60:
             return
         game, players, options = found
@@ -755,7 +724,7 @@ class TableApp:
             # taken up is played: the journal gets the time of a move before it is on the table. It
             # had its last move's, and a power cut before the resume below finished brought back a
             # game "left alone" since then: *Still playing?* at once, put away again two minutes later
-            self._keep_written_at(source, self._journal_time())
+            journal_times.keep_written_at(source, self._journal_time())
             os.replace(source, current)
             sync_folder(self.journal_dir)
             sync_folder(source.parent)   # (its name gone from the archive too: not offered again)
@@ -771,7 +740,7 @@ class TableApp:
         if self.flow is None:         # (resume said why on the menu, and kept the journal aside)
             self._offer_kept()
             return
-        self._keep_written_at(current, self._journal_time())
+        journal_times.keep_written_at(current, self._journal_time())
         self._offer_kept()
 
     def _end_abandoned(self) -> None:
