@@ -40,12 +40,12 @@ from .plain_file import not_a_folder
 from .game_archive import GameArchive
 # (the archive's helpers lived here: still imported from here by tests and benchmarks)
 from .game_archive import NUMBERED, archive_order, archived_journals, copy_file, free_name, next_number  # noqa: F401
-from .kept_games import last_played, offered, put_away_label
+from .kept_games import offered, put_away_label
 from .resumed_names import drawable_game
 from .resume_words import correction_lost, correction_resumed, moves_replayed
 from . import journal_times
 from .journal import Held, Journal, NotAJournal, damaged_line, recover, sync_folder
-from .rules import find_game
+from .menu_memory import configured_rules, recent_game
 from .runner import TableRunner
 from .setup_menu import SetupDefaults, SetupMenu, SetupResult
 from .short_panel import aliased, button_words, panel_buttons
@@ -303,7 +303,7 @@ class TableApp:
         # staff who changed the config and restarted mid-game had the old ones on the menu after it,
         # where docs/install.md promises the new values)
         self.menu.played(SetupResult(found.log.game, tuple(self.flow.state.players),
-                                     {**found.log.options, **self._configured_rules(found.log.game)}))
+                                     {**found.log.options, **configured_rules(self.config, found.log.game)}))
         self.idle.left_before(untouched)
         if written_at and not self.wall.synced():
             # (a journal written on a clock the network had set, found before it set this boot's:
@@ -673,40 +673,12 @@ class TableApp:
         setup), and the menu goes back to the café's after idle_minutes as after any game."""
         if self.flow is not None or self.menu.last is not None:
             return
-        folder = self.journal_dir / "games"
-        found = last_played(folder, archived)
+        found = recent_game(self.journal_dir / "games", archived,
+                            lambda path: self._age(journal_times.written_at(path)), self.config)
         if found is None:
             return
-        age = self._age(journal_times.written_at(folder / archived[-1]))
-        if not 0 < age < (self.config.table.idle_minutes or 30) * 60:
-            return
-        game, players, options = found
-        options = {**options, **self._configured_rules(game)}
-        try:
-            find_game(game).new(players, options)       # (the rules take it: else the café's setup)
-        except Exception as exc:
-            log.warning("the last game played, %s, is not kept on the menu: %s", archived[-1], exc)
-            return
-        self.menu.played(SetupResult(game, players, dict(options)))
-        log.info("the setup menu keeps the last game played, %s", archived[-1])
+        self.menu.played(found)
         self._menu_used = True
-
-    def _configured_rules(self, game: str) -> dict[str, Any]:
-        """The house rules the config sets for `game` (those its rules take). A game remembered
-        across a restart (resumed, or just played) is played again under them: the staff change
-        the config's house rules and restart the table for the next game to have them
-        (docs/install.md), and the game kept for 'play again' brought the old ones back."""
-        try:
-            specs = {spec.name: spec for spec in find_game(game).OPTIONS}
-        except Exception:
-            return {}
-        out = {}
-        for name, value in dict(self.config.table.options.get(game, {}) or {}).items():
-            try:
-                out[name] = specs[name].check(value)
-            except Exception:   # (a mistake the menu already says; its default stands)
-                continue
-        return out
 
     def take_up(self) -> None:
         """Take up the put-away game chosen on the menu: its journal back to current.jsonl, then
