@@ -3,6 +3,11 @@
 Café staff install it once and forget it, so it must survive everything: an unplugged camera or
 button box is a message on screen while it retries; a power cut is survived by the journal, and
 on start an unfinished game is resumed by replaying it (resume = replay).
+
+`TableApp` runs the loop and says when; its parts do the rest (docs/table.md, Resume):
+controller/game_archive.py the journals put away, controller/camera_watch.py the camera's
+health, controller/journal_times.py how long a journal was left, controller/menu_memory.py the
+game the menu keeps for *play again*.
 """
 from __future__ import annotations
 
