@@ -14,16 +14,18 @@ from .view import OptionView
 LABEL_SHARE = 0.78          # of the menu's width, the most a label takes (its points go on the right)
 
 
-def menu_label(opt: OptionView, width: int, least: int) -> OptionView:
-    """`opt` with the form of its label drawn in a menu `width` px wide whose type shrinks to
-    `least`: the label where it fits (bold, as on the cursor's row, so that a row keeps its form
-    when the cursor comes to it), else the first of the game's shorter forms that fits, else the
-    shortest (cut when drawn). At 320x240 School's "School 2, bank 1" and "School 2, bank 2" were
-    both cut to "School 2, ba...", and "School 2 (col 2)" to "School 2 (co...": options that
-    differ in their last words read alike; "S2 bank 1", "S2 col 2" keep those words."""
+def menu_label(opt: OptionView, width: int, least: int, room: int | None = None) -> OptionView:
+    """`opt` with the form of its label drawn in a menu `width` px wide (its label `room` px, by
+    default `LABEL_SHARE` of that) whose type shrinks to `least`: the label where it fits (bold,
+    as on the cursor's row, so that a row keeps its form when the cursor comes to it), else the
+    first of the game's shorter forms that fits, else the shortest (cut when drawn). At 320x240
+    School's "School 2, bank 1" and "School 2, bank 2" were both cut to "School 2, ba...", and
+    "School 2 (col 2)" to "School 2 (co...": options that differ in their last words read alike;
+    "S2 bank 1", "S2 col 2" keep those words."""
     if not opt.short or opt.note:
         return opt
-    form = fitting_form(opt.label, opt.short, int(width * LABEL_SHARE), theme.font(least, True))
+    room = int(width * LABEL_SHARE) if room is None else room
+    form = fitting_form(opt.label, opt.short, room, theme.font(least, True))
     return opt if form == opt.label else replace(opt, label=form)
 
 

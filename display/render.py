@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import pygame
 
-from . import theme
+from . import menu_cue, theme
 from .banner_beside import banner_over_sheet
 from .banner_fit import banner_pages
 from .device_names import on_screen
@@ -22,7 +22,7 @@ from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
 from .menu_question import menu_question
-from .menu_rows import LABEL_SHARE, menu_label, menu_window, row_heights, row_texts
+from .menu_rows import menu_label, menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
 from .prompt_parts import question_start, whole_part_lines
 from .setup_fit import row_rooms, rows_room
@@ -669,8 +669,10 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         # ("more below" has a line of its own: over the last row it hid that row's points)
         fits = rect.bottom - pad - hint_h - y >= sum(heights)
         more_h = 0 if fits or below_inline or not marked else int(more_size * 1.05)
-        start, end = menu_window(heights, sel, rect.bottom - pad - hint_h - more_h - y)
-        if start > 0 and (marked or above_inline):
+        room_h = rect.bottom - pad - hint_h - more_h - y
+        start, end = menu_window(heights, sel, room_h)
+        above_words = start > 0 and (marked or above_inline)
+        if above_words:
             # (a line of its own under the prompt: drawn in the panel's corner it ran into the
             # prompt's text on a small screen)
             if above_inline:
@@ -679,30 +681,45 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
             else:
                 text(surface, "more above", (rect.right - pad, y), more_size, theme.MUTED, anchor="topright")
                 y += int(more_size * 1.1)
-            start, end = menu_window(heights, sel, rect.bottom - pad - hint_h - more_h - y)
+                room_h = rect.bottom - pad - hint_h - more_h - y
+            start, end = menu_window(heights, sel, room_h)
+        # rows hidden where the words find no room: the rows give up a margin for a triangle
+        # (display.menu_cue; at 320x240 nothing said that the menu went on)
+        rows_w = width
+        if (start > 0 and not above_words) or (end < len(prompt.options) and not (marked or below_inline)):
+            rows_w = width - menu_cue.gutter(s)
+            heights = row_heights(prompt.options, rows_w, theme.legible(30, s), line_h)
+            start, end = menu_window(heights, sel, room_h)
         shown = prompt.options[start:end]
+        first_row = last_row = None
         for i, opt in enumerate(shown, start):
-            opt = menu_label(opt, width, theme.min_text(s))
-            lines = row_texts(opt, width, theme.legible(30, s))
-            row = pygame.Rect(x - 4, y, width + 8, heights[i] - 2)
+            label_w = menu_cue.label_room(opt, width, rows_w, theme.legible(30, s))
+            opt = menu_label(opt, rows_w, theme.min_text(s), label_w)
+            lines = row_texts(opt, rows_w, theme.legible(30, s))
+            row = pygame.Rect(x - 4, y, rows_w + 8, heights[i] - 2)
+            first_row, last_row = (row if first_row is None else first_row), row
             if opt.selected:
                 pygame.draw.rect(surface, theme.ACCENT, row, border_radius=6)
             colour = theme.BG if opt.selected else (theme.TEXT if opt.enabled else theme.MUTED)
             size = int(30 * s)
-            room = int(width * LABEL_SHARE) if len(lines) > 1 or not opt.note else None
+            room = label_w if len(lines) > 1 or not opt.note else None
             label = text(surface, lines[0], (x + 4, y + line_h // 2), size, colour, bold=opt.selected,
                          anchor="midleft", max_width=room)
             if len(lines) > 1:      # the note on a line of its own, under the label
                 text(surface, lines[1], (x + 4 + int(16 * s), y + line_h + line_h // 2), size, colour,
-                     bold=opt.selected, anchor="midleft", max_width=width - 8 - int(16 * s))
+                     bold=opt.selected, anchor="midleft", max_width=rows_w - 8 - int(16 * s))
             if not opt.enabled:
                 strike_out(surface, label, colour, s)
             if opt.points is not None:
                 pc = theme.BG if opt.selected else theme.PREVIEW
-                text(surface, str(opt.points), (x + width - 4, y + line_h // 2), size, pc, bold=True,
-                     anchor="midright")
+                right = x + rows_w - menu_cue.points_inset(width, rows_w)
+                text(surface, str(opt.points), (right, y + line_h // 2), size, pc, bold=True, anchor="midright")
             y += heights[i]
-        if end < len(prompt.options) and (marked or below_inline):
+        below_words = end < len(prompt.options) and (marked or below_inline)
+        if rows_w < width and first_row is not None:
+            menu_cue.draw_cue(surface, x + width + 4, first_row if start > 0 and not above_words else None,
+                              last_row if end < len(prompt.options) and not below_words else None, s)
+        if below_words:
             if below_inline:
                 text(surface, "more below", (rect.right - pad, rect.bottom - pad), more_size, theme.MUTED,
                      anchor="bottomright")
