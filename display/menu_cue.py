@@ -57,6 +57,21 @@ def points_inset(width: int, rows_w: int) -> int:
     return 4 if rows_w >= width else 0
 
 
+def points_gap(size: int) -> int:
+    """The least room between a narrowed row's label (or label and note) and its points: a fifth
+    of the type `size` (4 px at 320x240; half of it in rows not narrowed)."""
+    return size // 5
+
+
+def text_width(width: int, rows_w: int) -> int:
+    """The width `menu_rows.row_texts` measures a row's label, note and points in: the rows' own,
+    plus the 4 px their points no longer keep from the row's end once narrowed. Measured in the
+    narrowed width alone (and half the type size from the points), Thirteen's "Aces: give up"
+    and "Sixes: give up" beside their "0" went onto two lines at 320x240, and the cursor's row
+    ran 22 px past the panel, its note over the hint."""
+    return rows_w + 4 - points_inset(width, rows_w)
+
+
 def label_room(opt: OptionView, width: int, rows_w: int, size: int) -> int:
     """A row's label's room when the rows give up the cue's margin (`rows_w` of the menu's `width`):
     the room it had (`LABEL_SHARE` of `width`, which keeps the points clear), but no further than
@@ -66,5 +81,5 @@ def label_room(opt: OptionView, width: int, rows_w: int, size: int) -> int:
     share = int(width * LABEL_SHARE)
     if rows_w >= width:
         return share
-    points_w = theme.font(size, True).size(str(opt.points))[0] + size // 5 if opt.points is not None else 0
+    points_w = theme.font(size, True).size(str(opt.points))[0] + points_gap(size) if opt.points is not None else 0
     return min(share, rows_w - points_inset(width, rows_w) - 4 - points_w)

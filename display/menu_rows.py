@@ -29,22 +29,25 @@ def menu_label(opt: OptionView, width: int, least: int, room: int | None = None)
     return opt if form == opt.label else replace(opt, label=form)
 
 
-def row_texts(opt: OptionView, width: int, size: int) -> list[str]:
+def row_texts(opt: OptionView, width: int, size: int, gap: int | None = None) -> list[str]:
     """The lines of `opt`'s row in a menu `width` px wide at type `size`: its label and note on
-    one line beside its points when they fit, else the label, then the note on a line of its own."""
+    one line beside its points (`gap` px apart, by default half of `size`) when they fit, else
+    the label, then the note on a line of its own."""
     if not opt.note:
         return [opt.label]
     font = theme.font(size, True)               # (measured bold: the cursor's row is drawn so)
-    points_w = font.size(str(opt.points))[0] + size // 2 if opt.points is not None else 0
+    gap = size // 2 if gap is None else gap
+    points_w = font.size(str(opt.points))[0] + gap if opt.points is not None else 0
     joined = f"{opt.label}: {opt.note}"
     if font.size(joined)[0] + points_w <= width - 8:
         return [joined]
     return [opt.label, opt.note]
 
 
-def row_heights(options: Sequence[OptionView], width: int, size: int, line_h: int) -> list[int]:
-    """Each row's height: a line, or two for a note on a line of its own."""
-    return [line_h * len(row_texts(o, width, size)) for o in options]
+def row_heights(options: Sequence[OptionView], width: int, size: int, line_h: int,
+                gap: int | None = None) -> list[int]:
+    """Each row's height: a line, or two for a note on a line of its own (`gap`: `row_texts`')."""
+    return [line_h * len(row_texts(o, width, size, gap)) for o in options]
 
 
 def menu_window(heights: Sequence[int], sel: int, room: int) -> tuple[int, int]:

@@ -687,15 +687,20 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         # (display.menu_cue; at 320x240 nothing said that the menu went on)
         rows_w = width
         if (start > 0 and not above_words) or (end < len(prompt.options) and not (marked or below_inline)):
-            rows_w = width - menu_cue.gutter(s)
-            heights = row_heights(prompt.options, rows_w, theme.legible(30, s), line_h)
-            start, end = menu_window(heights, sel, room_h)
+            narrow = width - menu_cue.gutter(s)
+            narrow_heights = row_heights(prompt.options, menu_cue.text_width(width, narrow), theme.legible(30, s),
+                                         line_h, menu_cue.points_gap(theme.legible(30, s)))
+            # (never where the cursor's row would take a line more than the room: its note under it)
+            if narrow_heights[sel] <= max(room_h, heights[sel]):
+                rows_w, heights = narrow, narrow_heights
+                start, end = menu_window(heights, sel, room_h)
         shown = prompt.options[start:end]
         first_row = last_row = None
         for i, opt in enumerate(shown, start):
             label_w = menu_cue.label_room(opt, width, rows_w, theme.legible(30, s))
             opt = menu_label(opt, rows_w, theme.min_text(s), label_w)
-            lines = row_texts(opt, rows_w, theme.legible(30, s))
+            lines = row_texts(opt, menu_cue.text_width(width, rows_w), theme.legible(30, s),
+                              menu_cue.points_gap(theme.legible(30, s)) if rows_w < width else None)
             row = pygame.Rect(x - 4, y, rows_w + 8, heights[i] - 2)
             first_row, last_row = (row if first_row is None else first_row), row
             if opt.selected:
