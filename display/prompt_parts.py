@@ -37,10 +37,12 @@ def whole_part_lines(hint: str, lines: Sequence[str], kept: int) -> int:
 def question_start(text: str, fits: Callable[[str], bool]) -> str | None:
     """The longest start of the question `text` that ends a sentence or a clause ("Ann: throw all
     5 dice." of "Ann: throw all 5 dice. Pips count as 1=9 ...") and `fits` the lines it has, without
-    its trailing comma; None when none does (the question is then cut as before)."""
+    its trailing comma; None when none does (the question is then cut as before). Never inside a
+    bracket: the comma of Pok'n Roll's "(turn 1, secret)" left "Ann: abandon or continue? (turn 1"
+    at 320x240, a bracket opened and not closed; the start before it is "Ann: abandon or continue?"."""
     starts = [text[:m.start() + (1 if text[m.start()] in ".!?" else 0)] for m in _CLAUSE_END.finditer(text)]
     for start in sorted(set(starts), key=len, reverse=True):
         start = start.strip()
-        if start and fits(start):
+        if start and start.count("(") <= start.count(")") and fits(start):
             return start
     return None
