@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import io
 import os
-import threading
 
 import cv2
 import numpy as np
@@ -14,6 +13,7 @@ import pytest
 
 import controller.calibrate as calibrate_module
 from controller.cli import main
+from hang_guard import outcome_of
 from controller.calibrate import load_calibration, save_calibration
 from vision.calibrate import Calibration
 from vision.synthetic import TrayStyle, render_tray
@@ -176,24 +176,14 @@ def test_a_fifo_put_in_the_configs_place_before_the_save_does_not_hang_it(tmp_pa
     cfg = tmp_path / "config.toml"
     os.mkfifo(cfg)
     monkeypatch.setattr(calibrate_module, "missing_config", lambda path: None)    # (as it was at the check)
-    outcome: list[BaseException | None] = []
 
-    def save() -> None:
-        try:
-            save_calibration(Calibration(tray=(0, 0, 640, 480), die_px=60.0), cfg)
-            outcome.append(None)
-        except BaseException as exc:            # noqa: BLE001 (what happened is the test's answer)
-            outcome.append(exc)
-
-    worker = threading.Thread(target=save, daemon=True)
-    worker.start()
-    worker.join(60)                            # (a hang guard, not a measure of speed)
-    if worker.is_alive():
-        with open(os.open(cfg, os.O_WRONLY | os.O_NONBLOCK), "w"):      # free the waiting reader
+    def free_the_waiting_reader() -> None:
+        with open(os.open(cfg, os.O_WRONLY | os.O_NONBLOCK), "w"):
             pass
-        worker.join(10)
-        pytest.fail("the save hung on a FIFO")
-    assert isinstance(outcome[0], OSError) and "FIFO" in str(outcome[0])
+
+    raised = outcome_of(lambda: save_calibration(Calibration(tray=(0, 0, 640, 480), die_px=60.0), cfg),
+                        free_the_waiting_reader, "the save hung on a FIFO")
+    assert isinstance(raised, OSError) and "FIFO" in str(raised)
 
 
 def test_an_image_of_another_size_is_named(cafe, capsys, tmp_path):

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import errno
 import os
-import threading
 from pathlib import Path
 
 import pytest
 
 import controller.plain_file as plain_file
 from controller.plain_file import write_whole
+from hang_guard import outcome_of
 
 OLD = "the café's old file\n"
 
@@ -61,22 +61,10 @@ def test_the_new_text_replaces_the_old_and_nothing_is_left_beside(old):
 def test_a_fifo_at_the_name_written_beside_is_not_waited_on(old):
     """open(tmp, "w") on a FIFO waits for a reader for ever: the table hung at its first notice."""
     os.mkfifo(old.with_name(old.name + ".tmp"))
-    done: list[BaseException | None] = []
-
-    def write() -> None:
-        try:
-            write_whole(old, "new\n")
-            done.append(None)
-        except BaseException as exc:            # noqa: BLE001 (what happened is the test's answer)
-            done.append(exc)
-
-    worker = threading.Thread(target=write, daemon=True)
-    worker.start()
-    worker.join(60)                            # (a hang guard, not a measure of speed)
-    if worker.is_alive():
-        os.close(os.open(old.with_name(old.name + ".tmp"), os.O_RDONLY | os.O_NONBLOCK))
-        pytest.fail("write_whole waited on the FIFO")
-    assert done == [None] and old.read_text(encoding="utf-8") == "new\n" and _beside(old) == []
+    raised = outcome_of(lambda: write_whole(old, "new\n"),
+                        lambda: os.close(os.open(old.with_name(old.name + ".tmp"), os.O_RDONLY | os.O_NONBLOCK)),
+                        "write_whole waited on the FIFO")
+    assert raised is None and old.read_text(encoding="utf-8") == "new\n" and _beside(old) == []
 
 
 def test_a_link_at_the_name_written_beside_is_not_followed(old, tmp_path):
