@@ -22,6 +22,7 @@ from .draw import bgr_to_surface, fit_rect, panel, text, wrap
 from .final_fit import FinalFit, final_fit
 from .labels import distinct_cuts
 from .menu_question import menu_question
+from .question_room import question_room
 from .menu_rows import menu_label, menu_window, row_heights, row_texts
 from .prompt_fit import prompt_fit
 from .prompt_parts import question_start, whole_part_lines
@@ -94,9 +95,40 @@ def _columns_for(surface: pygame.Surface, view: TableView) -> tuple[pygame.Rect,
     if not view.message or beside:
         if prompt is not None and not prompt.options:
             return _play_columns(body, s, 0, need, menu=False)
-        return _play_columns(body, s)
+        return _question_whole(body, s, 0, prompt, _play_columns(body, s), _players(view))
     banner_h = _banner_layout(view.message, left_w, s)[2]
-    return _play_columns(body, s, banner_h, need, menu=prompt is None or bool(prompt.options))
+    return _question_whole(body, s, banner_h, prompt,
+                           _play_columns(body, s, banner_h, need, menu=prompt is None or bool(prompt.options)),
+                           _players(view))
+
+
+def _question_whole(body: pygame.Rect, s: float, banner_h: int, prompt: PromptView | None,
+                    columns: tuple[pygame.Rect, pygame.Rect, pygame.Rect], players: Sequence[str]
+                    ) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """`columns`, or where the question over a menu cannot be read whole in them (under a
+    banner, or over a cursor's row with a note: Thirteen's "Bob: choose a c..." at 320x240) the
+    columns with the tray giving up what the question's fewest lines and the cursor's row lack,
+    when 2/5 of the tray's height are enough (display.question_room)."""
+    least = _question_least(prompt, columns[1].width, s, players)
+    if least is None or columns[1].height - banner_h >= least:
+        return columns
+    taken = _play_columns(body, s, banner_h, least, menu=False)
+    return taken if taken[1].height - banner_h >= least else columns
+
+
+def _question_least(prompt: PromptView | None, width: int, s: float, players: Sequence[str]) -> int | None:
+    """The least height of a prompt panel `width` wide that shows the question over `prompt`'s
+    menu whole over its cursor's row (display.question_room); None with no menu, or no form of
+    the question in three lines."""
+    if prompt is None or not prompt.options:
+        return None
+    pad, big, text_step, _, _, line_h = _prompt_metrics(s)
+    inner = width - 2 * pad
+    prompt = prompt_apart(prompt, players, inner, s)
+    heights = row_heights(prompt.options, inner, theme.legible(30, s), line_h)
+    sel = next((i for i, o in enumerate(prompt.options) if o.selected), 0)
+    return question_room(prompt.text, lambda q: wrap(q, big, inner, bold=True), pad, text_step, int(6 * s),
+                         heights[sel])
 
 
 def _prompt_placed(surface: pygame.Surface, view: TableView) -> tuple[PromptView | None, bool, int]:
@@ -115,7 +147,11 @@ def _prompt_placed(surface: pygame.Surface, view: TableView) -> tuple[PromptView
     left_w = int(body.width * 0.42)
     players = _players(view)
     if prompt is None or prompt.options:
-        return prompt, False, _prompt_need(prompt, left_w, s, players)
+        need = _prompt_need(prompt, left_w, s, players)
+        if view.message and not view.help and not _tray_idle(view.tray) \
+                and _menu_banner_beside(body, s, prompt, view.message, need, players):
+            return prompt, True, need
+        return prompt, False, need
     banner_h = _banner_layout(view.message, left_w, s)[2] if view.message else 0
     forms = [prompt] + [replace(prompt, text=prompt.short)] * bool(prompt.short)
     for form in forms:
@@ -134,6 +170,24 @@ def _prompt_placed(surface: pygame.Surface, view: TableView) -> tuple[PromptView
                     return form, True, asked
     form = forms[-1]
     return form, False, _prompt_need(form, left_w, s, players)
+
+
+def _menu_banner_beside(body: pygame.Rect, s: float, prompt: PromptView | None, message: MessageView, need: int,
+                        players: Sequence[str]) -> bool:
+    """Whether a banner goes at the top of the sheet's column over a menu's prompt: where under
+    it the question cannot be read whole over the cursor's row, even with the tray's 2/5 (at
+    320x240 Thirteen's "Bob: choose a c..." under "Ann scored 40 in 4 of a kind after throw 2"),
+    and alone it can (display.banner_beside, display.question_room)."""
+    least = _question_least(prompt, int(body.width * 0.42), s, players)
+    if least is None:
+        return False
+    banner_h = _banner_layout(message, int(body.width * 0.42), s)[2]
+    under = _question_whole(body, s, banner_h, prompt, _play_columns(body, s, banner_h, need), players)[1]
+    if under.height - banner_h >= least:
+        return False
+    alone = _question_whole(body, s, 0, prompt, _play_columns(body, s), players)
+    over_sheet = _banner_layout(message, alone[2].width, s)[2]
+    return banner_over_sheet(alone[1].height >= least, over_sheet, alone[2].height)
 
 
 def _prompt_least(prompt: PromptView | None, width: int, s: float, players: Sequence[str] = ()) -> int:
