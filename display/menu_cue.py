@@ -83,3 +83,13 @@ def label_room(opt: OptionView, width: int, rows_w: int, size: int) -> int:
         return share
     points_w = theme.font(size, True).size(str(opt.points))[0] + points_gap(size) if opt.points is not None else 0
     return min(share, rows_w - points_inset(width, rows_w) - 4 - points_w)
+
+
+def one_kind(words: bool, triangles: bool) -> bool:
+    """Whether "more above" (or "more below") is drawn as words, given whether they would be
+    (`words`) and whether the menu's rows gave up the margin for a triangle at either end
+    (`triangles`): never both kinds of cue on one menu. Where "more above" found room at the end
+    of the question's last line and "more below" none (no hint, or its last line full), the
+    panel showed the words at the top and a triangle at the bottom: two signs for one thing, the
+    words easy to take for part of the question. With the margin given up, triangles for both."""
+    return words and not triangles

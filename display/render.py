@@ -728,11 +728,9 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
         above_words = start > 0 and (marked or above_inline)
         if above_words:
             # (a line of its own under the prompt: drawn in the panel's corner it ran into the
-            # prompt's text on a small screen)
-            if above_inline:
-                text(surface, "more above", (rect.right - pad, last.bottom), more_size, theme.MUTED,
-                     anchor="bottomright")
-            else:
+            # prompt's text on a small screen; at the end of the question's last line it is drawn
+            # once the cue below is known)
+            if not above_inline:
                 text(surface, "more above", (rect.right - pad, y), more_size, theme.MUTED, anchor="topright")
                 y += int(more_size * 1.1)
                 room_h = rect.bottom - pad - hint_h - more_h - y
@@ -748,6 +746,12 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
             if narrow_heights[sel] <= max(room_h, heights[sel]):
                 rows_w, heights = narrow, narrow_heights
                 start, end = menu_window(heights, sel, room_h)
+        # a triangle for either end, triangles for both: "more above" at the end of the question's
+        # last line over a triangle pointing down read as two different cues (menu_cue.one_kind)
+        above_words = menu_cue.one_kind(above_words, rows_w < width)
+        if above_words and above_inline:
+            text(surface, "more above", (rect.right - pad, last.bottom), more_size, theme.MUTED,
+                 anchor="bottomright")
         shown = prompt.options[start:end]
         first_row = last_row = None
         for i, opt in enumerate(shown, start):
@@ -774,7 +778,7 @@ def _prompt(surface: pygame.Surface, prompt: PromptView | None, rect: pygame.Rec
                 right = x + rows_w - menu_cue.points_inset(width, rows_w)
                 text(surface, str(opt.points), (right, y + line_h // 2), size, pc, bold=True, anchor="midright")
             y += heights[i]
-        below_words = end < len(prompt.options) and (marked or below_inline)
+        below_words = menu_cue.one_kind(end < len(prompt.options) and (marked or below_inline), rows_w < width)
         if rows_w < width and first_row is not None:
             menu_cue.draw_cue(surface, x + width + 4, first_row if start > 0 and not above_words else None,
                               last_row if end < len(prompt.options) and not below_words else None, s)
