@@ -147,9 +147,8 @@ def camera_as_written(config: Config, path: str | Path) -> bool:
         written = tomllib.loads(read_config_text(path)[0]).get("camera")
     except (OSError, ValueError):            # (tomllib's TOMLDecodeError is a ValueError)
         return False
-    if written is None:
-        return config.camera == Config().camera
-    return isinstance(written, dict) and config.camera == {"type": "picamera2", **written}
+    written = {} if written is None else written      # (no [camera]: the built-in one, as the table reads it)
+    return isinstance(written, dict) and config.camera == {**Config().camera, **written}
 
 
 def capture_from_camera(args: argparse.Namespace) -> tuple[list[np.ndarray], list[np.ndarray]]:
